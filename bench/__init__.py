@@ -1,0 +1,1 @@
+"""Benchmarks: each ``bench/bench_*.py`` module has ``main(argv) -> int`` and prints a table."""
