@@ -9,7 +9,7 @@ WORKERS ?=
 
 .PHONY: test serve proto bench clean
 
-$(STAMP): pyproject.toml $(wildcard setup.py)
+$(STAMP): pyproject.toml $(wildcard setup.py) $(wildcard solver/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'

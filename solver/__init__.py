@@ -17,3 +17,32 @@ from .types import (  # noqa: F401
     Candidate, LookaheadResult, Objective, PatchKey, PlacedPatch, PlacementResult,
     PuzzleResult, RankedPlacement, SolverInputError, SolveStatus,
 )
+
+# The solvers import OR-Tools (0.5-1.6 s), so they load on first use: the
+# engine and the CLI stay fast to import when they only need geometry.
+_LAZY = {
+    "candidates_from": "cover",
+    "solve": "cover",
+    "solve_cover": "cover",
+    "solve_square7": "cover",
+    "rank_placements": "lookahead",
+    "solve_puzzle": "puzzle",
+    "validate_placements": "validate",
+    "validate_tiling": "validate",
+    "ValidationError": "validate",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
