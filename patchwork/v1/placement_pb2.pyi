@@ -1,0 +1,291 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBJECTIVE_UNSPECIFIED: _ClassVar[Objective]
+    OBJECTIVE_COVER: _ClassVar[Objective]
+    OBJECTIVE_SQUARE7: _ClassVar[Objective]
+
+class SolveStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOLVE_STATUS_UNSPECIFIED: _ClassVar[SolveStatus]
+    SOLVE_STATUS_OPTIMAL: _ClassVar[SolveStatus]
+    SOLVE_STATUS_FEASIBLE: _ClassVar[SolveStatus]
+    SOLVE_STATUS_INFEASIBLE: _ClassVar[SolveStatus]
+    SOLVE_STATUS_UNKNOWN: _ClassVar[SolveStatus]
+
+class PuzzleMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PUZZLE_MODE_UNSPECIFIED: _ClassVar[PuzzleMode]
+    PUZZLE_MODE_FIND: _ClassVar[PuzzleMode]
+    PUZZLE_MODE_COUNT: _ClassVar[PuzzleMode]
+
+class MoveKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOVE_KIND_UNSPECIFIED: _ClassVar[MoveKind]
+    MOVE_KIND_ADVANCE: _ClassVar[MoveKind]
+    MOVE_KIND_BUY: _ClassVar[MoveKind]
+    MOVE_KIND_LEATHER: _ClassVar[MoveKind]
+OBJECTIVE_UNSPECIFIED: Objective
+OBJECTIVE_COVER: Objective
+OBJECTIVE_SQUARE7: Objective
+SOLVE_STATUS_UNSPECIFIED: SolveStatus
+SOLVE_STATUS_OPTIMAL: SolveStatus
+SOLVE_STATUS_FEASIBLE: SolveStatus
+SOLVE_STATUS_INFEASIBLE: SolveStatus
+SOLVE_STATUS_UNKNOWN: SolveStatus
+PUZZLE_MODE_UNSPECIFIED: PuzzleMode
+PUZZLE_MODE_FIND: PuzzleMode
+PUZZLE_MODE_COUNT: PuzzleMode
+MOVE_KIND_UNSPECIFIED: MoveKind
+MOVE_KIND_ADVANCE: MoveKind
+MOVE_KIND_BUY: MoveKind
+MOVE_KIND_LEATHER: MoveKind
+
+class Board(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rows: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Region(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rows: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Cell(_message.Message):
+    __slots__ = ("row", "col")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    COL_FIELD_NUMBER: _ClassVar[int]
+    row: int
+    col: int
+    def __init__(self, row: _Optional[int] = ..., col: _Optional[int] = ...) -> None: ...
+
+class PatchRef(_message.Message):
+    __slots__ = ("id", "shape", "count", "required")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    shape: str
+    count: int
+    required: bool
+    def __init__(self, id: _Optional[int] = ..., shape: _Optional[str] = ..., count: _Optional[int] = ..., required: _Optional[bool] = ...) -> None: ...
+
+class PlacedPatch(_message.Message):
+    __slots__ = ("id", "shape", "patch_index", "orientation", "cells")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    PATCH_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ORIENTATION_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    shape: str
+    patch_index: int
+    orientation: int
+    cells: _containers.RepeatedCompositeFieldContainer[Cell]
+    def __init__(self, id: _Optional[int] = ..., shape: _Optional[str] = ..., patch_index: _Optional[int] = ..., orientation: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[Cell, _Mapping]]] = ...) -> None: ...
+
+class Tiling(_message.Message):
+    __slots__ = ("placements",)
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    placements: _containers.RepeatedCompositeFieldContainer[PlacedPatch]
+    def __init__(self, placements: _Optional[_Iterable[_Union[PlacedPatch, _Mapping]]] = ...) -> None: ...
+
+class RankedPlacement(_message.Message):
+    __slots__ = ("placement", "value", "bound", "proven", "square7")
+    PLACEMENT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
+    SQUARE7_FIELD_NUMBER: _ClassVar[int]
+    placement: PlacedPatch
+    value: int
+    bound: int
+    proven: bool
+    square7: Cell
+    def __init__(self, placement: _Optional[_Union[PlacedPatch, _Mapping]] = ..., value: _Optional[int] = ..., bound: _Optional[int] = ..., proven: _Optional[bool] = ..., square7: _Optional[_Union[Cell, _Mapping]] = ...) -> None: ...
+
+class Patch(_message.Message):
+    __slots__ = ("id", "shape", "rows", "buttons", "time", "income", "area")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    INCOME_FIELD_NUMBER: _ClassVar[int]
+    AREA_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    shape: str
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    buttons: int
+    time: int
+    income: int
+    area: int
+    def __init__(self, id: _Optional[int] = ..., shape: _Optional[str] = ..., rows: _Optional[_Iterable[str]] = ..., buttons: _Optional[int] = ..., time: _Optional[int] = ..., income: _Optional[int] = ..., area: _Optional[int] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("kind", "patch_id", "cells", "text")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    kind: MoveKind
+    patch_id: int
+    cells: _containers.RepeatedCompositeFieldContainer[Cell]
+    text: str
+    def __init__(self, kind: _Optional[_Union[MoveKind, str]] = ..., patch_id: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[Cell, _Mapping]]] = ..., text: _Optional[str] = ...) -> None: ...
+
+class MoveSuggestion(_message.Message):
+    __slots__ = ("move", "value", "reason")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    value: float
+    reason: str
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SolvePlacementRequest(_message.Message):
+    __slots__ = ("board", "patches", "objective", "time_limit", "seed")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    PATCHES_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    patches: _containers.RepeatedCompositeFieldContainer[PatchRef]
+    objective: Objective
+    time_limit: _duration_pb2.Duration
+    seed: int
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., patches: _Optional[_Iterable[_Union[PatchRef, _Mapping]]] = ..., objective: _Optional[_Union[Objective, str]] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class SolvePlacementResponse(_message.Message):
+    __slots__ = ("status", "placements", "board_after", "covered", "bound", "empty_before", "empty_after", "square7", "solve_time")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    BOARD_AFTER_FIELD_NUMBER: _ClassVar[int]
+    COVERED_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    EMPTY_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    EMPTY_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SQUARE7_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    status: SolveStatus
+    placements: _containers.RepeatedCompositeFieldContainer[PlacedPatch]
+    board_after: Board
+    covered: int
+    bound: int
+    empty_before: int
+    empty_after: int
+    square7: Cell
+    solve_time: _duration_pb2.Duration
+    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., placements: _Optional[_Iterable[_Union[PlacedPatch, _Mapping]]] = ..., board_after: _Optional[_Union[Board, _Mapping]] = ..., covered: _Optional[int] = ..., bound: _Optional[int] = ..., empty_before: _Optional[int] = ..., empty_after: _Optional[int] = ..., square7: _Optional[_Union[Cell, _Mapping]] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class SuggestPlacementRequest(_message.Message):
+    __slots__ = ("board", "patch", "upcoming", "objective", "top", "time_limit", "seed")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    PATCH_FIELD_NUMBER: _ClassVar[int]
+    UPCOMING_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    patch: PatchRef
+    upcoming: _containers.RepeatedCompositeFieldContainer[PatchRef]
+    objective: Objective
+    top: int
+    time_limit: _duration_pb2.Duration
+    seed: int
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., patch: _Optional[_Union[PatchRef, _Mapping]] = ..., upcoming: _Optional[_Iterable[_Union[PatchRef, _Mapping]]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class SuggestPlacementResponse(_message.Message):
+    __slots__ = ("status", "ranked", "solve_time")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RANKED_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    status: SolveStatus
+    ranked: _containers.RepeatedCompositeFieldContainer[RankedPlacement]
+    solve_time: _duration_pb2.Duration
+    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., ranked: _Optional[_Iterable[_Union[RankedPlacement, _Mapping]]] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class SuggestMoveRequest(_message.Message):
+    __slots__ = ("state_json", "top", "time_limit", "seed")
+    STATE_JSON_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    state_json: str
+    top: int
+    time_limit: _duration_pb2.Duration
+    seed: int
+    def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class SuggestMoveResponse(_message.Message):
+    __slots__ = ("suggestions", "player", "solve_time")
+    SUGGESTIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    suggestions: _containers.RepeatedCompositeFieldContainer[MoveSuggestion]
+    player: int
+    solve_time: _duration_pb2.Duration
+    def __init__(self, suggestions: _Optional[_Iterable[_Union[MoveSuggestion, _Mapping]]] = ..., player: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class SolvePuzzleRequest(_message.Message):
+    __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit")
+    REGION_FIELD_NUMBER: _ClassVar[int]
+    PIECES_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    NO_MIRROR_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_UNUSED_FIELD_NUMBER: _ClassVar[int]
+    MAX_TILINGS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    region: Region
+    pieces: _containers.RepeatedScalarFieldContainer[str]
+    mode: PuzzleMode
+    no_mirror: bool
+    allow_unused: bool
+    max_tilings: int
+    time_limit: _duration_pb2.Duration
+    def __init__(self, region: _Optional[_Union[Region, _Mapping]] = ..., pieces: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[PuzzleMode, str]] = ..., no_mirror: _Optional[bool] = ..., allow_unused: _Optional[bool] = ..., max_tilings: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class SolvePuzzleResponse(_message.Message):
+    __slots__ = ("status", "tilings", "count", "distinct", "width", "height", "solve_time")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TILINGS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    status: SolveStatus
+    tilings: _containers.RepeatedCompositeFieldContainer[Tiling]
+    count: int
+    distinct: int
+    width: int
+    height: int
+    solve_time: _duration_pb2.Duration
+    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., tilings: _Optional[_Iterable[_Union[Tiling, _Mapping]]] = ..., count: _Optional[int] = ..., distinct: _Optional[int] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class ListPatchesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPatchesResponse(_message.Message):
+    __slots__ = ("patches",)
+    PATCHES_FIELD_NUMBER: _ClassVar[int]
+    patches: _containers.RepeatedCompositeFieldContainer[Patch]
+    def __init__(self, patches: _Optional[_Iterable[_Union[Patch, _Mapping]]] = ...) -> None: ...
