@@ -1,0 +1,139 @@
+"""Actions: small frozen dataclasses with a stable one-line text form.
+
+    advance                 move in front of the opponent, 1 button per space
+    buy P r,c;r,c;...       buy patch P and cover these cells (row-major order)
+    leather r,c             place a won leather patch on this cell
+
+>>> parse_action("buy 0 3,5;3,4").to_str()
+'buy 0 3,4;3,5'
+>>> parse_action(" leather 8,0 ")
+PlaceLeather(cell=(8, 0))
+>>> parse_action("advance") is ADVANCE
+True
+>>> parse_action("jump")
+Traceback (most recent call last):
+...
+engine.actions.ActionSyntaxError: unknown action 'jump'; expected 'advance', 'buy P r,c;...' or 'leather r,c'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias, Union
+
+from solver import BOARD_SIZE, cells_of
+
+Mask: TypeAlias = int
+"""A set of board cells; bit ``row * 9 + col``."""
+
+
+class ActionSyntaxError(ValueError):
+    """Text that is not an action."""
+
+
+def _cell(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ActionSyntaxError(f"bad cell {text!r}; expected 'row,col' with row and col 0-{BOARD_SIZE - 1}")
+    r, c = int(parts[0]), int(parts[1])
+    if not (0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE):
+        raise ActionSyntaxError(f"cell {r},{c} is off the board; row and col are 0-{BOARD_SIZE - 1}")
+    return r, c
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """Pass: move to the space just in front of the opponent."""
+
+    def to_str(self) -> str:
+        return "advance"
+
+    @classmethod
+    def from_str(cls, text: str) -> "Advance":
+        a = parse_action(text)
+        if not isinstance(a, cls):
+            raise ActionSyntaxError(f"{text!r} is not an advance")
+        return a
+
+
+@dataclass(frozen=True, slots=True)
+class Buy:
+    """Buy ``patch_id`` and place it on the cells of ``mask``."""
+
+    patch_id: int
+    mask: Mask
+
+    def cells(self) -> list[tuple[int, int]]:
+        return cells_of(self.mask)
+
+    def to_str(self) -> str:
+        return f"buy {self.patch_id} " + ";".join(f"{r},{c}" for r, c in cells_of(self.mask))
+
+    @classmethod
+    def from_str(cls, text: str) -> "Buy":
+        a = parse_action(text)
+        if not isinstance(a, cls):
+            raise ActionSyntaxError(f"{text!r} is not a buy")
+        return a
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLeather:
+    """Place a 1×1 leather patch on ``cell`` = (row, col)."""
+
+    cell: tuple[int, int]
+
+    @property
+    def mask(self) -> Mask:
+        r, c = self.cell
+        return 1 << (r * BOARD_SIZE + c)
+
+    def to_str(self) -> str:
+        return f"leather {self.cell[0]},{self.cell[1]}"
+
+    @classmethod
+    def from_str(cls, text: str) -> "PlaceLeather":
+        a = parse_action(text)
+        if not isinstance(a, cls):
+            raise ActionSyntaxError(f"{text!r} is not a leather placement")
+        return a
+
+
+Action: TypeAlias = Union[Advance, Buy, PlaceLeather]
+
+ADVANCE = Advance()
+
+# Every leather action is interned: there are only 81.
+LEATHER_ACTIONS: tuple[PlaceLeather, ...] = tuple(
+    PlaceLeather((i // BOARD_SIZE, i % BOARD_SIZE)) for i in range(BOARD_SIZE * BOARD_SIZE)
+)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action's text form (surrounding blanks ignored)."""
+    if not isinstance(text, str):
+        raise ActionSyntaxError(f"an action is a string, not {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    kind = words[0]
+    if kind == "advance" and len(words) == 1:
+        return ADVANCE
+    if kind == "leather" and len(words) == 2:
+        r, c = _cell(words[1])
+        return LEATHER_ACTIONS[r * BOARD_SIZE + c]
+    if kind == "buy" and len(words) == 3:
+        if not words[1].isdigit():
+            raise ActionSyntaxError(f"bad patch id {words[1]!r}; expected a number")
+        mask = 0
+        for part in words[2].split(";"):
+            r, c = _cell(part)
+            bit = 1 << (r * BOARD_SIZE + c)
+            if mask & bit:
+                raise ActionSyntaxError(f"cell {r},{c} is listed twice")
+            mask |= bit
+        return Buy(int(words[1]), mask)
+    if kind in ("advance", "leather", "buy"):
+        usage = {"advance": "'advance'", "leather": "'leather r,c'", "buy": "'buy P r,c;r,c;...'"}[kind]
+        raise ActionSyntaxError(f"bad {kind} action {text.strip()!r}; expected {usage}")
+    raise ActionSyntaxError(f"unknown action {kind!r}; expected 'advance', 'buy P r,c;...' or 'leather r,c'")
