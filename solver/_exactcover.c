@@ -1,0 +1,439 @@
+/* Exact-cover search for polyomino tilings ("first empty cell" bitboard DFS).
+ *
+ * The Python side (solver/puzzle.py) numbers the region's cells 0..n-1 in
+ * scan order and builds every placement as a sorted tuple of cell indices;
+ * placements are grouped by their anchor (lowest cell) and, inside an
+ * anchor, by piece type.  The search always fills the lowest empty cell: only
+ * placements anchored there can cover it, so every tiling is found exactly
+ * once.  Boards are multi-word bitsets (up to 8 x 64 bits, >= 400 cells).
+ *
+ * search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask,
+ *        count_all, max_solutions, time_limit, stop)
+ *   -> (status, raw, distinct_num, solutions, nodes)
+ *
+ * status: 0 search space exhausted, 1 stopped after max_solutions (find mode),
+ *         2 time limit, 3 stop token set.
+ * raw: number of tilings (each found tiling adds rawmul[p] of its
+ *      symmetry-break placement p, or 1).
+ * distinct_num: sum over found tilings of |Stab(T)| * rawmul; the number of
+ *      tilings up to symmetry is distinct_num / |G| (Burnside).
+ *
+ * The GIL is released while searching; it is taken back only to poll the
+ * stop callable (at most every ~5 ms).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXWORDS 8
+#define MAXCELLS (MAXWORDS * 64)
+#define MAXSYMS 8
+
+typedef struct {
+    int n, nw, np, ntypes;
+    int *ptype, *pw0, *pnw, *pwoff, *pcoff, *pclen, *pcells;
+    uint64_t *pwords;
+    int *gstart, *gtype, *glo, *ghi; /* per anchor groups */
+    int *cnt;
+    int nsym;
+    int *perm; /* nsym * n */
+    int break_type;
+    long long *rawmul;
+    unsigned *symmask;
+    /* state */
+    uint64_t board[MAXWORDS + 1];
+    int *stack;
+    int depth;
+    int *label;
+    /* results */
+    unsigned long long raw, distinct_num;
+    int count_all;
+    long long max_sol, nsol;
+    int *solbuf;
+    long long solcap, solused; /* ints */
+    int *sollen;      /* per solution: depth */
+    long long sollen_cap;
+    long long nodes;
+    int abort;
+    double deadline, last_poll;
+    PyObject *stop;
+    PyThreadState *ts;
+    int oom;
+} S;
+
+static double now_sec(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void poll(S *s) {
+    double t = now_sec();
+    if (t >= s->deadline) {
+        s->abort = 2;
+        return;
+    }
+    if (s->stop != NULL && t - s->last_poll >= 0.005) {
+        s->last_poll = t;
+        PyEval_RestoreThread(s->ts);
+        PyObject *r = PyObject_CallNoArgs(s->stop);
+        int set = 0;
+        if (r == NULL) {
+            PyErr_Clear(); /* a broken stop callable must not kill the search */
+        } else {
+            set = PyObject_IsTrue(r) == 1;
+            Py_DECREF(r);
+        }
+        s->ts = PyEval_SaveThread();
+        if (set) s->abort = 3;
+    }
+}
+
+static int fixed_by(S *s, int g) {
+    const int *perm = s->perm + (size_t)g * s->n;
+    for (int k = 0; k < s->depth; k++) {
+        int p = s->stack[k];
+        const int *cells = s->pcells + s->pcoff[p];
+        int len = s->pclen[p];
+        int q = s->label[perm[cells[0]]];
+        if (s->ptype[s->stack[q]] != s->ptype[p]) return 0;
+        for (int i = 1; i < len; i++)
+            if (s->label[perm[cells[i]]] != q) return 0;
+    }
+    return 1;
+}
+
+static void leaf(S *s) {
+    long long mul = 1;
+    unsigned mask = (1u << s->nsym) - 1u;
+    if (s->break_type >= 0) {
+        for (int k = 0; k < s->depth; k++) {
+            int p = s->stack[k];
+            if (s->ptype[p] == s->break_type) {
+                mul = s->rawmul[p];
+                mask = s->symmask[p];
+                break;
+            }
+        }
+    }
+    s->raw += (unsigned long long)mul;
+    if (s->count_all) {
+        unsigned long long stab = 1;
+        if (mask) {
+            for (int k = 0; k < s->depth; k++) {
+                int p = s->stack[k];
+                const int *cells = s->pcells + s->pcoff[p];
+                for (int i = 0; i < s->pclen[p]; i++) s->label[cells[i]] = k;
+            }
+            for (int g = 0; g < s->nsym; g++)
+                if ((mask >> g & 1u) && fixed_by(s, g)) stab++;
+        }
+        s->distinct_num += stab * (unsigned long long)mul;
+    }
+    if (s->nsol < s->max_sol) {
+        long long used = s->solused;
+        if (used + s->depth > s->solcap) {
+            long long cap = 2 * (used + s->depth) + 64;
+            int *nb = realloc(s->solbuf, (size_t)cap * sizeof(int));
+            if (!nb) { s->oom = 1; s->abort = 2; return; }
+            s->solbuf = nb;
+            s->solcap = cap;
+        }
+        if (s->nsol >= s->sollen_cap) {
+            long long cap = 2 * s->sollen_cap + 16;
+            int *nb = realloc(s->sollen, (size_t)cap * sizeof(int));
+            if (!nb) { s->oom = 1; s->abort = 2; return; }
+            s->sollen = nb;
+            s->sollen_cap = cap;
+        }
+        memcpy(s->solbuf + used, s->stack, (size_t)s->depth * sizeof(int));
+        s->sollen[s->nsol++] = s->depth;
+        s->solused += s->depth;
+        if (!s->count_all && s->nsol >= s->max_sol) s->abort = 1;
+    }
+}
+
+static void dfs(S *s, int pos) {
+    if ((++s->nodes & 1023) == 0) {
+        poll(s);
+        if (s->abort) return;
+    }
+    if (pos >= s->n) { leaf(s); return; }
+    int w = pos >> 6;
+    uint64_t x = ~s->board[w] & (~0ULL << (pos & 63));
+    while (!x) {
+        if (++w >= s->nw) { leaf(s); return; }
+        x = ~s->board[w];
+    }
+    int a = (w << 6) + __builtin_ctzll(x);
+    uint64_t *board = s->board;
+    for (int g = s->gstart[a]; g < s->gstart[a + 1]; g++) {
+        int t = s->gtype[g];
+        if (!s->cnt[t]) continue;
+        s->cnt[t]--;
+        for (int p = s->glo[g]; p < s->ghi[g]; p++) {
+            const uint64_t *pw = s->pwords + s->pwoff[p];
+            int w0 = s->pw0[p], k = s->pnw[p], j;
+            if (k == 1) {
+                if (board[w0] & pw[0]) continue;
+                board[w0] |= pw[0];
+                s->stack[s->depth++] = p;
+                dfs(s, a + 1);
+                s->depth--;
+                board[w0] ^= pw[0];
+            } else {
+                for (j = 0; j < k; j++)
+                    if (board[w0 + j] & pw[j]) break;
+                if (j < k) continue;
+                for (j = 0; j < k; j++) board[w0 + j] |= pw[j];
+                s->stack[s->depth++] = p;
+                dfs(s, a + 1);
+                s->depth--;
+                for (j = 0; j < k; j++) board[w0 + j] ^= pw[j];
+            }
+            if (s->abort) { s->cnt[t]++; return; }
+        }
+        s->cnt[t]++;
+    }
+}
+
+static void free_s(S *s) {
+    free(s->ptype); free(s->pw0); free(s->pnw); free(s->pwoff); free(s->pcoff);
+    free(s->pclen); free(s->pcells); free(s->pwords); free(s->gstart);
+    free(s->gtype); free(s->glo); free(s->ghi); free(s->cnt); free(s->perm);
+    free(s->rawmul); free(s->symmask); free(s->stack); free(s->label);
+    free(s->solbuf); free(s->sollen);
+}
+
+static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    int n, break_type, count_all;
+    PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o;
+    long long max_sol;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdO", &n, &ptype_o, &pcells_o, &counts_o,
+                          &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
+                          &max_sol, &time_limit, &stop_o))
+        return NULL;
+    if (n <= 0 || n > MAXCELLS) {
+        PyErr_SetString(PyExc_ValueError, "region must have 1..512 cells");
+        return NULL;
+    }
+    S s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.nw = (n + 63) / 64;
+    s.break_type = break_type;
+    s.count_all = count_all;
+    s.max_sol = max_sol < 0 ? 0 : max_sol;
+    s.stop = stop_o == Py_None ? NULL : stop_o;
+
+    PyObject *pt = NULL, *pc = NULL, *ct = NULL, *sy = NULL, *rm = NULL, *sm = NULL;
+    PyObject *result = NULL;
+    pt = PySequence_Fast(ptype_o, "ptype must be a sequence");
+    pc = PySequence_Fast(pcells_o, "pcells must be a sequence");
+    ct = PySequence_Fast(counts_o, "counts must be a sequence");
+    sy = PySequence_Fast(syms_o, "syms must be a sequence");
+    rm = PySequence_Fast(rawmul_o, "rawmul must be a sequence");
+    sm = PySequence_Fast(symmask_o, "symmask must be a sequence");
+    if (!pt || !pc || !ct || !sy || !rm || !sm) goto done;
+
+    Py_ssize_t np = PySequence_Fast_GET_SIZE(pt);
+    if (PySequence_Fast_GET_SIZE(pc) != np || PySequence_Fast_GET_SIZE(rm) != np ||
+        PySequence_Fast_GET_SIZE(sm) != np) {
+        PyErr_SetString(PyExc_ValueError, "placement arrays differ in length");
+        goto done;
+    }
+    s.np = (int)np;
+    s.ntypes = (int)PySequence_Fast_GET_SIZE(ct);
+    s.nsym = (int)PySequence_Fast_GET_SIZE(sy);
+    if (s.nsym >= MAXSYMS) {
+        PyErr_SetString(PyExc_ValueError, "at most 7 non-identity symmetries");
+        goto done;
+    }
+    size_t npz = (size_t)np + 1;
+    s.ptype = calloc(npz, sizeof(int));
+    s.pw0 = calloc(npz, sizeof(int));
+    s.pnw = calloc(npz, sizeof(int));
+    s.pwoff = calloc(npz, sizeof(int));
+    s.pcoff = calloc(npz, sizeof(int));
+    s.pclen = calloc(npz, sizeof(int));
+    s.rawmul = calloc(npz, sizeof(long long));
+    s.symmask = calloc(npz, sizeof(unsigned));
+    s.gstart = calloc((size_t)n + 2, sizeof(int));
+    s.gtype = calloc(npz, sizeof(int));
+    s.glo = calloc(npz, sizeof(int));
+    s.ghi = calloc(npz, sizeof(int));
+    s.cnt = calloc((size_t)s.ntypes + 1, sizeof(int));
+    s.perm = calloc((size_t)s.nsym * n + 1, sizeof(int));
+    s.stack = calloc((size_t)n + 1, sizeof(int));
+    s.label = calloc((size_t)n + 1, sizeof(int));
+    if (!s.ptype || !s.pw0 || !s.pnw || !s.pwoff || !s.pcoff || !s.pclen || !s.rawmul ||
+        !s.symmask || !s.gstart || !s.gtype || !s.glo || !s.ghi || !s.cnt || !s.perm ||
+        !s.stack || !s.label) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int t = 0; t < s.ntypes; t++) {
+        long v;
+        if (int_item(ct, t, &v) < 0) goto done;
+        s.cnt[t] = v < 0 ? 0 : (int)(v > n ? n : v);
+    }
+    for (int g = 0; g < s.nsym; g++) {
+        PyObject *pg = PySequence_Fast(PySequence_Fast_GET_ITEM(sy, g), "perm must be a sequence");
+        if (!pg) goto done;
+        if (PySequence_Fast_GET_SIZE(pg) != n) {
+            Py_DECREF(pg);
+            PyErr_SetString(PyExc_ValueError, "symmetry permutation has the wrong length");
+            goto done;
+        }
+        for (int i = 0; i < n; i++) {
+            long v;
+            if (int_item(pg, i, &v) < 0) { Py_DECREF(pg); goto done; }
+            if (v < 0 || v >= n) {
+                Py_DECREF(pg);
+                PyErr_SetString(PyExc_ValueError, "symmetry permutation out of range");
+                goto done;
+            }
+            s.perm[(size_t)g * n + i] = (int)v;
+        }
+        Py_DECREF(pg);
+    }
+    /* first pass: sizes */
+    long long totcells = 0, totwords = 0;
+    for (Py_ssize_t p = 0; p < np; p++) {
+        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(pc, p), "cells must be a sequence");
+        if (!cells) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(cells);
+        long first, last;
+        if (len <= 0 || int_item(cells, 0, &first) < 0 || int_item(cells, len - 1, &last) < 0) {
+            Py_DECREF(cells);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "empty placement");
+            goto done;
+        }
+        Py_DECREF(cells);
+        if (first < 0 || last >= n || first > last) {
+            PyErr_SetString(PyExc_ValueError, "placement cells out of range or unsorted");
+            goto done;
+        }
+        s.pcoff[p] = (int)totcells;
+        s.pclen[p] = (int)len;
+        s.pwoff[p] = (int)totwords;
+        s.pw0[p] = (int)(first >> 6);
+        s.pnw[p] = (int)((last >> 6) - (first >> 6) + 1);
+        totcells += len;
+        totwords += s.pnw[p];
+    }
+    s.pcells = calloc((size_t)totcells + 1, sizeof(int));
+    s.pwords = calloc((size_t)totwords + 1, sizeof(uint64_t));
+    if (!s.pcells || !s.pwords) { PyErr_NoMemory(); goto done; }
+    int prev_anchor = -1, prev_type = -1, ng = 0;
+    for (Py_ssize_t p = 0; p < np; p++) {
+        long t, v;
+        if (int_item(pt, p, &t) < 0) goto done;
+        if (t < 0 || t >= s.ntypes) {
+            PyErr_SetString(PyExc_ValueError, "placement type out of range");
+            goto done;
+        }
+        s.ptype[p] = (int)t;
+        if (int_item(rm, p, &v) < 0) goto done;
+        s.rawmul[p] = v;
+        if (int_item(sm, p, &v) < 0) goto done;
+        s.symmask[p] = (unsigned)v & ((1u << s.nsym) - 1u);
+        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(pc, p), "cells must be a sequence");
+        if (!cells) goto done;
+        long prev = -1;
+        for (int i = 0; i < s.pclen[p]; i++) {
+            long c;
+            if (int_item(cells, i, &c) < 0) { Py_DECREF(cells); goto done; }
+            if (c <= prev || c >= n) {
+                Py_DECREF(cells);
+                PyErr_SetString(PyExc_ValueError, "placement cells out of range or unsorted");
+                goto done;
+            }
+            prev = c;
+            s.pcells[s.pcoff[p] + i] = (int)c;
+            s.pwords[s.pwoff[p] + (c >> 6) - s.pw0[p]] |= 1ULL << (c & 63);
+        }
+        Py_DECREF(cells);
+        int anchor = s.pcells[s.pcoff[p]];
+        if (anchor < prev_anchor) {
+            PyErr_SetString(PyExc_ValueError, "placements must be sorted by anchor cell");
+            goto done;
+        }
+        if (anchor != prev_anchor || (int)t != prev_type) {
+            s.gtype[ng] = (int)t;
+            s.glo[ng] = (int)p;
+            ng++;
+            for (int a = prev_anchor + 1; a <= anchor; a++) s.gstart[a] = ng - 1;
+            prev_anchor = anchor;
+            prev_type = (int)t;
+        }
+        s.ghi[ng - 1] = (int)p + 1;
+    }
+    for (int a = prev_anchor + 1; a <= n; a++) s.gstart[a] = ng;
+    /* cells past n count as filled */
+    for (int i = n; i < s.nw * 64; i++) s.board[i >> 6] |= 1ULL << (i & 63);
+
+    s.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
+    s.last_poll = 0.0;
+    if (s.stop) {
+        PyObject *r = PyObject_CallNoArgs(s.stop);
+        if (!r) goto done;
+        int set = PyObject_IsTrue(r) == 1;
+        Py_DECREF(r);
+        if (set) s.abort = 3;
+    }
+    if (!s.abort) {
+        s.ts = PyEval_SaveThread();
+        if (time_limit <= 0) s.abort = 2;
+        else dfs(&s, 0);
+        PyEval_RestoreThread(s.ts);
+    }
+    if (s.oom) { PyErr_NoMemory(); goto done; }
+    {
+        PyObject *sols = PyList_New((Py_ssize_t)s.nsol);
+        if (!sols) goto done;
+        long long off = 0;
+        for (long long i = 0; i < s.nsol; i++) {
+            PyObject *tup = PyTuple_New(s.sollen[i]);
+            if (!tup) { Py_DECREF(sols); goto done; }
+            for (int k = 0; k < s.sollen[i]; k++)
+                PyTuple_SET_ITEM(tup, k, PyLong_FromLong(s.solbuf[off + k]));
+            off += s.sollen[i];
+            PyList_SET_ITEM(sols, (Py_ssize_t)i, tup);
+        }
+        int status = s.abort == 0 ? 0 : s.abort;
+        result = Py_BuildValue("iKKNL", status, s.raw, s.distinct_num, sols, s.nodes);
+    }
+done:
+    Py_XDECREF(pt); Py_XDECREF(pc); Py_XDECREF(ct); Py_XDECREF(sy);
+    Py_XDECREF(rm); Py_XDECREF(sm);
+    free_s(&s);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,\n"
+     "       max_solutions, time_limit, stop) -> (status, raw, distinct_num, solutions, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_exactcover",
+    "Exact-cover tiling search (first-empty-cell bitboard DFS); see solver/puzzle.py.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__exactcover(void) { return PyModule_Create(&moduledef); }

@@ -1,0 +1,492 @@
+"""Exact tiling puzzles: tile a region with pieces from a multiset.
+
+``solve_puzzle`` finds one tiling (or a few), or counts them all: the raw
+count and the count up to the region's symmetries.
+
+>>> r = solve_puzzle(["...", "..."], ["##", "##", "##"], count=True)
+>>> r.status.name, r.count, r.distinct
+('OPTIMAL', 3, 2)
+>>> r = solve_puzzle("###/#.#/###", ["#"])
+>>> r.status.name, [p.cells for p in r.tilings[0]]
+('OPTIMAL', [[(1, 1)]])
+
+How it works (see ``docs/puzzle.md``): the region's cells are numbered in
+scan order along its shorter side; every placement of every piece type is
+listed under its *anchor* (lowest-numbered cell). The search always fills the
+lowest empty cell with each placement anchored there whose piece is still
+available, so each tiling is met exactly once. Identical pieces form one type
+with a count, so they are never permuted. The search runs in the C extension
+``solver._exactcover`` when it is built, else in an identical pure-Python
+search (same order, same answers).
+
+Symmetry: G is the set of square symmetries (rotations only when
+``mirror=False``) mapping the region onto itself. Distinct tilings are counted
+by Burnside: ``distinct = sum over tilings T of |Stab(T)| / |G|``. When every
+piece must be used and some piece occurs once, that piece is restricted to one
+placement per G-orbit (the usual symmetry break) and every tiling found stands
+for ``|G| / |Stab(P)|`` raw tilings, which makes counting up to |G| times faster.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from .geometry import MAX_GRID, BoardError, Shape, ShapeError
+from .stop import StopToken
+from .types import PlacedPatch, PuzzleResult, SolverInputError, SolveStatus
+
+try:  # optional C search; the pure-Python one gives the same answers
+    from . import _exactcover
+except ImportError:  # pragma: no cover - depends on the build
+    _exactcover = None
+
+__all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH"]
+
+HAVE_C_SEARCH = _exactcover is not None
+
+# search status codes shared with _exactcover.c
+_DONE, _ENOUGH, _TIMEOUT, _STOPPED = 0, 1, 2, 3
+
+Cell = tuple[int, int]
+
+# The 8 symmetries of the square acting on (r, c) in an h x w bounding box;
+# the first four are the rotations (proper), the last four the reflections.
+_TRANSFORMS = (
+    lambda r, c, h, w: (r, c),
+    lambda r, c, h, w: (c, h - 1 - r),
+    lambda r, c, h, w: (h - 1 - r, w - 1 - c),
+    lambda r, c, h, w: (w - 1 - c, r),
+    lambda r, c, h, w: (r, w - 1 - c),
+    lambda r, c, h, w: (h - 1 - r, c),
+    lambda r, c, h, w: (c, r),
+    lambda r, c, h, w: (w - 1 - c, h - 1 - r),
+)
+TRANSFORM_NAMES = ("identity", "rot90", "rot180", "rot270", "flip-lr", "flip-ud",
+                   "transpose", "anti-transpose")
+
+
+# ---------------------------------------------------------------- input ---
+
+def _parse_region(region_rows) -> tuple[tuple[str, ...], int, int]:
+    """Rows of ``.`` (to tile) and ``#`` (not part of the region)."""
+    if isinstance(region_rows, str):
+        rows = [r.strip() for r in region_rows.replace("/", "\n").splitlines()]
+        rows = [r for r in rows if r]
+    elif isinstance(region_rows, (list, tuple)):
+        rows = []
+        for i, r in enumerate(region_rows):
+            if not isinstance(r, str):
+                raise BoardError(f"region row {i} is {type(r).__name__}, not a string")
+            rows.append(r.strip())
+    else:
+        raise BoardError("region must be a list of strings or one string with '/' or newlines")
+    if not rows:
+        raise BoardError("region is empty")
+    height, width = len(rows), len(rows[0])
+    if height > MAX_GRID or width > MAX_GRID:
+        raise BoardError(f"region grid is {height}x{width}; at most {MAX_GRID}x{MAX_GRID}")
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise BoardError(f"region row {i} has {len(r)} cells; row 0 has {width}")
+        bad = set(r) - {".", "#"}
+        if bad:
+            raise BoardError(
+                f"region row {i} has {sorted(bad)[0]!r}; use '.' (to tile) and '#' (not in region)")
+    if not any("." in r for r in rows):
+        raise BoardError("region has no cell to tile ('.')")
+    return tuple(rows), height, width
+
+
+def _parse_pieces(pieces) -> tuple[Shape, ...]:
+    if isinstance(pieces, (str, Shape)) or not isinstance(pieces, Sequence):
+        raise SolverInputError("pieces must be a list of Shape or shape strings")
+    if len(pieces) == 0:
+        raise SolverInputError("no pieces given")
+    out = []
+    for i, p in enumerate(pieces):
+        if isinstance(p, Shape):
+            out.append(p)
+        elif isinstance(p, str):
+            try:
+                out.append(Shape.parse(p))
+            except ShapeError as e:
+                raise ShapeError(f"piece {i} ({p!r}): {e}") from None
+        else:
+            raise ShapeError(f"piece {i} is {type(p).__name__}; use a Shape or a string like '##./.##'")
+    return tuple(out)
+
+
+# ------------------------------------------------------------ tables ---
+
+@dataclass(frozen=True)
+class _Problem:
+    """Everything the search needs, built once per (region, pieces, mirror, use_all)."""
+
+    n: int                                   # region cells
+    height: int
+    width: int
+    types: tuple[tuple[int, ...], ...]       # piece indices of each type
+    counts: tuple[int, ...]
+    ptype: tuple[int, ...]                   # per placement
+    pcells: tuple[tuple[int, ...], ...]      # sorted region-cell indices
+    pshape: tuple[Shape, ...]                # the oriented shape of each placement
+    pmask: tuple[int, ...]                   # grid mask, bit r*width+c
+    syms: tuple[tuple[int, ...], ...]        # non-identity symmetries as cell permutations
+    sym_names: tuple[str, ...]
+    break_type: int
+    rawmul: tuple[int, ...]
+    symmask: tuple[int, ...]
+    area_ok: bool                            # piece areas allow a tiling at all
+
+
+def region_symmetries(region_rows, mirror: bool = True) -> tuple[str, ...]:
+    """Names of the square symmetries mapping the region onto itself.
+
+    >>> region_symmetries(["....", "...."])
+    ('identity', 'rot180', 'flip-lr', 'flip-ud')
+    >>> region_symmetries(["..", ".."], mirror=False)
+    ('identity', 'rot90', 'rot180', 'rot270')
+    """
+    rows, _, _ = _parse_region(region_rows)
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
+    return tuple(TRANSFORM_NAMES[k] for k in _symmetry_indices(cells, mirror))
+
+
+def _symmetry_indices(cells: list[Cell], mirror: bool) -> list[int]:
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    norm = {(r - r0, c - c0) for r, c in cells}
+    h = max(r for r, _ in norm) + 1
+    w = max(c for _, c in norm) + 1
+    out = []
+    for k, f in enumerate(_TRANSFORMS):
+        if not mirror and k >= 4:
+            break
+        if {f(r, c, h, w) for r, c in norm} == norm:
+            out.append(k)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
+             use_all: bool) -> _Problem:
+    height, width = len(rows), len(rows[0])
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    bh = max(r for r, _ in cells) - r0 + 1
+    bw = max(c for _, c in cells) - c0 + 1
+    # Scan along the shorter side: the lowest empty cell then has few
+    # neighbours still open, which prunes the search far earlier (6x10
+    # pentominoes: filling 6-cell columns is several times faster than rows).
+    col_major = bw > bh
+    key = (lambda rc: (rc[1], rc[0])) if col_major else (lambda rc: rc)
+    cells.sort(key=key)
+    index = {rc: i for i, rc in enumerate(cells)}
+    n = len(cells)
+
+    # identical pieces (same set of orientations) form one type with a count
+    type_of: dict[Shape, int] = {}
+    members: list[list[int]] = []
+    for i, p in enumerate(pieces):
+        k = p.canonical(mirror)
+        if k not in type_of:
+            type_of[k] = len(members)
+            members.append([])
+        members[type_of[k]].append(i)
+    counts = [len(m) for m in members]
+    total = sum(pieces[m[0]].area * len(m) for m in members)
+    area_ok = total == n if use_all else total >= n
+
+    # every placement, grouped by anchor cell, then type, then orientation
+    found = []  # (anchor, type, orientation#, cells, shape)
+    for t, m in enumerate(members):
+        for k, o in enumerate(pieces[m[0]].orientations(mirror)):
+            if o.area > n:
+                continue
+            oc = sorted(o.cells, key=key)
+            ar, ac = oc[0]
+            offs = [(r - ar, c - ac) for r, c in oc]
+            for (r, c) in cells:
+                idx = []
+                for dr, dc in offs:
+                    i = index.get((r + dr, c + dc))
+                    if i is None:
+                        break
+                    idx.append(i)
+                else:
+                    found.append((idx[0], t, k, tuple(sorted(idx)), o))
+    found.sort(key=lambda f: (f[0], f[1], f[2]))
+    ptype = [f[1] for f in found]
+    pcells = [f[3] for f in found]
+    pshape = [f[4] for f in found]
+    pmask = [sum(1 << (cells[i][0] * width + cells[i][1]) for i in pc) for pc in pcells]
+
+    # region symmetries as permutations of cell indices
+    sym_idx = _symmetry_indices(cells, mirror)
+    norm_h, norm_w = bh, bw
+    syms, names = [], []
+    for k in sym_idx[1:]:
+        f = _TRANSFORMS[k]
+        perm = []
+        for r, c in cells:
+            nr, nc = f(r - r0, c - c0, norm_h, norm_w)
+            perm.append(index[(nr + r0, nc + c0)])
+        syms.append(tuple(perm))
+        names.append(TRANSFORM_NAMES[k])
+    order = len(syms) + 1
+
+    rawmul = [1] * len(found)
+    symmask = [(1 << len(syms)) - 1] * len(found)
+    break_type = -1
+    if syms and use_all and area_ok:
+        # Symmetry break: a piece used exactly once keeps one placement per
+        # orbit. Pick the type with the fewest orbits (X on 6x10: 8 of 32).
+        by_cells = {pc: p for p, pc in enumerate(pcells)}
+        best = None
+        for t, cnt in enumerate(counts):
+            if cnt != 1:
+                continue
+            ps = [p for p in range(len(found)) if ptype[p] == t]
+            if not ps:
+                continue
+            reps, stab = [], {}
+            seen = set()
+            for p in ps:
+                if p in seen:
+                    continue
+                orbit = {p}
+                smask = 0
+                for g, perm in enumerate(syms):
+                    q = by_cells[tuple(sorted(perm[i] for i in pcells[p]))]
+                    orbit.add(q)
+                    if q == p:
+                        smask |= 1 << g
+                seen |= orbit
+                reps.append(p)
+                stab[p] = smask
+            if best is None or len(reps) < len(best[1]):
+                best = (t, reps, stab)
+        if best is not None:
+            t, reps, stab = best
+            keep = set(reps)
+            kept = [p for p in range(len(found)) if ptype[p] != t or p in keep]
+            for p in reps:
+                s_p = 1 + bin(stab[p]).count("1")
+                rawmul[p] = order // s_p
+                symmask[p] = stab[p]
+            ptype = [ptype[p] for p in kept]
+            pcells = [pcells[p] for p in kept]
+            pshape = [pshape[p] for p in kept]
+            pmask = [pmask[p] for p in kept]
+            rawmul = [rawmul[p] for p in kept]
+            symmask = [symmask[p] for p in kept]
+            break_type = t
+
+    return _Problem(
+        n=n, height=height, width=width,
+        types=tuple(tuple(m) for m in members), counts=tuple(counts),
+        ptype=tuple(ptype), pcells=tuple(pcells), pshape=tuple(pshape), pmask=tuple(pmask),
+        syms=tuple(syms), sym_names=tuple(names), break_type=break_type,
+        rawmul=tuple(rawmul), symmask=tuple(symmask), area_ok=area_ok,
+    )
+
+
+# ------------------------------------------------------------ search ---
+
+class _Abort(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,
+               max_solutions, time_limit, stop):
+    """Pure-Python twin of ``_exactcover.search`` (same order, same results)."""
+    deadline = time.monotonic() + time_limit
+    full = (1 << n) - 1
+    masks = [sum(1 << c for c in pc) for pc in pcells]
+    groups: list[list[tuple[int, list[tuple[int, int]]]]] = [[] for _ in range(n)]
+    for p, pc in enumerate(pcells):
+        g = groups[pc[0]]
+        if not g or g[-1][0] != ptype[p]:
+            g.append((ptype[p], []))
+        g[-1][1].append((p, masks[p]))
+    cnt = list(counts)
+    nsym = len(syms)
+    stack: list[int] = []
+    sols: list[tuple[int, ...]] = []
+    acc = [0, 0, 0]  # raw, distinct_num, nodes
+
+    def fixed_by(perm, label) -> bool:
+        for p in stack:
+            cells = pcells[p]
+            q = label[perm[cells[0]]]
+            if ptype[stack[q]] != ptype[p]:
+                return False
+            for c in cells[1:]:
+                if label[perm[c]] != q:
+                    return False
+        return True
+
+    def leaf() -> None:
+        mul, mask = 1, (1 << nsym) - 1
+        if break_type >= 0:
+            for p in stack:
+                if ptype[p] == break_type:
+                    mul, mask = rawmul[p], symmask[p]
+                    break
+        acc[0] += mul
+        if count_all:
+            stab = 1
+            if mask:
+                label = [0] * n
+                for k, p in enumerate(stack):
+                    for c in pcells[p]:
+                        label[c] = k
+                for g in range(nsym):
+                    if mask >> g & 1 and fixed_by(syms[g], label):
+                        stab += 1
+            acc[1] += stab * mul
+        if len(sols) < max_solutions:
+            sols.append(tuple(stack))
+            if not count_all and len(sols) >= max_solutions:
+                raise _Abort(_ENOUGH)
+
+    def dfs(board: int) -> None:
+        acc[2] += 1
+        if acc[2] & 255 == 0:
+            if time.monotonic() >= deadline:
+                raise _Abort(_TIMEOUT)
+            if stop is not None and stop():
+                raise _Abort(_STOPPED)
+        free = full & ~board
+        if not free:
+            leaf()
+            return
+        a = (free & -free).bit_length() - 1
+        for t, plist in groups[a]:
+            if not cnt[t]:
+                continue
+            cnt[t] -= 1
+            try:
+                for p, m in plist:
+                    if board & m:
+                        continue
+                    stack.append(p)
+                    dfs(board | m)
+                    stack.pop()
+            finally:
+                cnt[t] += 1
+
+    status = _DONE
+    if stop is not None and stop():
+        status = _STOPPED
+    elif time_limit <= 0:
+        status = _TIMEOUT
+    else:
+        try:
+            dfs(0)
+        except _Abort as e:
+            status = e.code
+    return status, acc[0], acc[1], sols, acc[2]
+
+
+# --------------------------------------------------------------- API ---
+
+def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = True,
+                 use_all: bool = True, max_tilings: int = 1, time_limit: float = 10.0,
+                 stop: StopToken | None = None) -> PuzzleResult:
+    """Tile ``region_rows`` exactly with pieces from the multiset ``pieces``.
+
+    ``region_rows``: rows (list of strings, or one string with ``/`` or
+    newlines) of ``.`` (a cell to tile) and ``#`` (not in the region), at most
+    20×20. ``pieces``: ``Shape`` objects or shape strings such as ``"##./.##"``;
+    repeats are copies. ``mirror``: pieces may be flipped. ``use_all``: every
+    piece must be used (else: cover the region with some of them).
+
+    Find mode (``count=False``): up to ``max_tilings`` tilings; OPTIMAL when
+    that many were found or the search finished with at least one,
+    INFEASIBLE when proven none, FEASIBLE when time ran out after some,
+    UNKNOWN when time ran out with none.
+
+    Count mode: ``count`` (raw) and ``distinct`` (up to the region's
+    symmetries; rotations only when ``mirror=False``) with the first
+    ``max_tilings`` tilings; OPTIMAL when exact, INFEASIBLE (0, 0) when there
+    is none, FEASIBLE with lower bounds when time ran out, UNKNOWN with
+    (0, 0) when time ran out before any tiling was found.
+
+    Tilings are tuples of ``PlacedPatch(key=piece index, orientation=index
+    into pieces[key].orientations(mirror), mask=bit r*width+c, width)``.
+    """
+    return _solve_puzzle(region_rows, pieces, count=count, mirror=mirror, use_all=use_all,
+                         max_tilings=max_tilings, time_limit=time_limit, stop=stop)
+
+
+def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True,
+                  max_tilings=1, time_limit=10.0, stop=None, engine: str = "auto") -> PuzzleResult:
+    """``solve_puzzle`` with a choice of search: ``"auto"``, ``"c"`` or ``"python"``."""
+    t0 = time.perf_counter()
+    rows, height, width = _parse_region(region_rows)
+    shapes = _parse_pieces(pieces)
+    if isinstance(max_tilings, bool) or not isinstance(max_tilings, int) or max_tilings < 0:
+        raise SolverInputError(f"max_tilings must be an int >= 0, not {max_tilings!r}")
+    if not count and max_tilings == 0:
+        raise SolverInputError("max_tilings must be >= 1 when finding tilings (count=False)")
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+            or not math.isfinite(time_limit) or time_limit <= 0):
+        raise SolverInputError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise SolverInputError("stop must be a StopToken (an object with is_set())")
+    if engine not in ("auto", "c", "python"):
+        raise SolverInputError(f"unknown engine {engine!r}")
+    if engine == "c" and _exactcover is None:
+        raise SolverInputError("the C search (solver._exactcover) is not built")
+
+    prob = _prepare(rows, shapes, bool(mirror), bool(use_all))
+
+    def done(status, tilings=(), raw=None, distinct=None) -> PuzzleResult:
+        return PuzzleResult(status=status, tilings=tuple(tilings), count=raw, distinct=distinct,
+                            wall_time=time.perf_counter() - t0, width=width, height=height)
+
+    if not prob.area_ok:
+        return done(SolveStatus.INFEASIBLE, raw=0 if count else None, distinct=0 if count else None)
+
+    search = _exactcover.search if (engine != "python" and _exactcover is not None) else _search_py
+    remaining = max(time_limit - (time.perf_counter() - t0), 1e-6)
+    status, raw, distinct_num, sols, _nodes = search(
+        prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
+        prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining),
+        None if stop is None else stop.is_set)
+
+    tilings = [_to_tiling(prob, shapes, sol, mirror) for sol in sols]
+    finished = status in (_DONE, _ENOUGH)
+    if not count:
+        if tilings:
+            return done(SolveStatus.OPTIMAL if finished else SolveStatus.FEASIBLE, tilings)
+        return done(SolveStatus.INFEASIBLE if finished else SolveStatus.UNKNOWN)
+    order = len(prob.syms) + 1
+    if finished:
+        if distinct_num % order:  # Burnside's sum is always a multiple of |G|
+            raise AssertionError(f"symmetry count {distinct_num} not divisible by {order}")
+        st = SolveStatus.OPTIMAL if raw else SolveStatus.INFEASIBLE
+        return done(st, tilings, raw, distinct_num // order)
+    # time ran out: both counts are lower bounds (each orbit adds at most 1)
+    st = SolveStatus.FEASIBLE if raw else SolveStatus.UNKNOWN
+    return done(st, tilings, raw, distinct_num // order)
+
+
+def _to_tiling(prob: _Problem, shapes: tuple[Shape, ...], sol, mirror) -> tuple[PlacedPatch, ...]:
+    # copies of one type are handed out in input order, in the order placed
+    nxt = [0] * len(prob.types)
+    out = []
+    for p in sol:
+        t = prob.ptype[p]
+        i = prob.types[t][nxt[t]]
+        nxt[t] += 1
+        k = shapes[i].orientations(mirror).index(prob.pshape[p])
+        out.append(PlacedPatch(key=i, orientation=k, mask=prob.pmask[p], width=prob.width))
+    return tuple(out)
