@@ -131,6 +131,6 @@ def run_match(a: str | Player, b: str | Player, games: int, seed: int = 0, editi
     return MatchSummary(
         a=name_a, b=name_b, games=games, wins_a=wins_a, wins_b=games - wins_a,
         mean_score_a=score_a / games, mean_score_b=score_b / games,
-        mean_margin_a=margin, mean_margin_b=-margin, win_rate_a=wins_a / games, ci95_a=(lo, hi),
+        mean_margin_a=margin, mean_margin_b=(score_b - score_a) / games, win_rate_a=wins_a / games, ci95_a=(lo, hi),
         edition=edition, seed=seed, seconds=time.perf_counter() - t0,
     )
