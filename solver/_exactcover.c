@@ -8,7 +8,7 @@
  * once.  Boards are multi-word bitsets (up to 8 x 64 bits, >= 400 cells).
  *
  * search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask,
- *        count_all, max_solutions, time_limit, stop)
+ *        count_all, max_solutions, time_limit, stop, use_all)
  *   -> (status, raw, distinct_num, solutions, nodes)
  *
  * status: 0 search space exhausted, 1 stopped after max_solutions (find mode),
@@ -38,6 +38,9 @@ typedef struct {
     uint64_t *pwords;
     int *gstart, *gtype, *glo, *ghi; /* per anchor groups */
     int *cnt;
+    /* use_all: types sorted by their last anchor; a type still unused once
+     * the lowest empty cell passes its last anchor can never be placed. */
+    int use_all, *dtype, *dlast;
     int nsym;
     int *perm; /* nsym * n */
     int break_type;
@@ -169,6 +172,9 @@ static void dfs(S *s, int pos) {
         x = ~s->board[w];
     }
     int a = (w << 6) + __builtin_ctzll(x);
+    if (s->use_all)
+        for (int i = 0; s->dlast[i] < a; i++)
+            if (s->cnt[s->dtype[i]]) return;
     uint64_t *board = s->board;
     for (int g = s->gstart[a]; g < s->gstart[a + 1]; g++) {
         int t = s->gtype[g];
@@ -205,7 +211,7 @@ static void free_s(S *s) {
     free(s->pclen); free(s->pcells); free(s->pwords); free(s->gstart);
     free(s->gtype); free(s->glo); free(s->ghi); free(s->cnt); free(s->perm);
     free(s->rawmul); free(s->symmask); free(s->stack); free(s->label);
-    free(s->solbuf); free(s->sollen);
+    free(s->solbuf); free(s->sollen); free(s->dtype); free(s->dlast);
 }
 
 static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
@@ -217,13 +223,13 @@ static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    int n, break_type, count_all;
+    int n, break_type, count_all, use_all;
     PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o;
     long long max_sol;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdO", &n, &ptype_o, &pcells_o, &counts_o,
+    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOp", &n, &ptype_o, &pcells_o, &counts_o,
                           &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
-                          &max_sol, &time_limit, &stop_o))
+                          &max_sol, &time_limit, &stop_o, &use_all))
         return NULL;
     if (n <= 0 || n > MAXCELLS) {
         PyErr_SetString(PyExc_ValueError, "region must have 1..512 cells");
@@ -382,6 +388,29 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s.ghi[ng - 1] = (int)p + 1;
     }
     for (int a = prev_anchor + 1; a <= n; a++) s.gstart[a] = ng;
+    s.use_all = use_all;
+    s.dtype = calloc((size_t)s.ntypes + 1, sizeof(int));
+    s.dlast = calloc((size_t)s.ntypes + 1, sizeof(int));
+    if (!s.dtype || !s.dlast) { PyErr_NoMemory(); goto done; }
+    {
+        int *last = calloc((size_t)s.ntypes + 1, sizeof(int));
+        if (!last) { PyErr_NoMemory(); goto done; }
+        for (int t = 0; t < s.ntypes; t++) last[t] = -1;
+        for (int p = 0; p < s.np; p++) last[s.ptype[p]] = s.pcells[s.pcoff[p]];
+        /* insertion sort by last anchor; sentinel n+1 ends every scan */
+        for (int t = 0; t < s.ntypes; t++) {
+            int i = t;
+            while (i > 0 && s.dlast[i - 1] > last[t]) {
+                s.dlast[i] = s.dlast[i - 1];
+                s.dtype[i] = s.dtype[i - 1];
+                i--;
+            }
+            s.dlast[i] = last[t];
+            s.dtype[i] = t;
+        }
+        s.dlast[s.ntypes] = n + 1;
+        free(last);
+    }
     /* cells past n count as filled */
     for (int i = n; i < s.nw * 64; i++) s.board[i >> 6] |= 1ULL << (i & 63);
 
@@ -426,7 +455,7 @@ done:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,\n"
-     "       max_solutions, time_limit, stop) -> (status, raw, distinct_num, solutions, nodes)"},
+     "       max_solutions, time_limit, stop, use_all) -> (status, raw, distinct_num, solutions, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -304,7 +304,7 @@ class _Abort(Exception):
 
 
 def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,
-               max_solutions, time_limit, stop):
+               max_solutions, time_limit, stop, use_all):
     """Pure-Python twin of ``_exactcover.search`` (same order, same results)."""
     deadline = time.monotonic() + time_limit
     full = (1 << n) - 1
@@ -316,6 +316,12 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
             g.append((ptype[p], []))
         g[-1][1].append((p, masks[p]))
     cnt = list(counts)
+    # use_all: a type still unused once the lowest empty cell passes its last
+    # anchor can never be placed; (last anchor, type) sorted, sentinel at the end
+    last = [-1] * len(counts)
+    for p, pc in enumerate(pcells):
+        last[ptype[p]] = pc[0]
+    deadlines = sorted((a, t) for t, a in enumerate(last)) + [(n + 1, 0)]
     nsym = len(syms)
     stack: list[int] = []
     sols: list[tuple[int, ...]] = []
@@ -368,6 +374,12 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
             leaf()
             return
         a = (free & -free).bit_length() - 1
+        if use_all:
+            for la, t in deadlines:
+                if la >= a:
+                    break
+                if cnt[t]:
+                    return
         for t, plist in groups[a]:
             if not cnt[t]:
                 continue
@@ -460,7 +472,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
     status, raw, distinct_num, sols, _nodes = search(
         prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
         prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining),
-        None if stop is None else stop.is_set)
+        None if stop is None else stop.is_set, bool(use_all))
 
     tilings = [_to_tiling(prob, shapes, sol, mirror) for sol in sols]
     finished = status in (_DONE, _ENOUGH)
