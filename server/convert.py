@@ -1,0 +1,247 @@
+"""Validate protobuf requests into solver values, and answers back into protobuf.
+
+Every check names the offending field the way a client spells it
+(``board.rows[3]``, ``patches[2].id``), so an INVALID_ARGUMENT answer says
+exactly what to fix. Nothing here imports OR-Tools.
+
+>>> from patchwork.v1 import placement_pb2 as pb
+>>> board_mask(pb.Board(rows=["#" + "." * 8] + ["." * 9] * 8))
+1
+>>> board_mask(pb.Board(rows=["." * 9] * 8))
+Traceback (most recent call last):
+...
+server.errors.BadRequest: board.rows: 8 rows; expected 9
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf import duration_pb2
+
+import solver
+from patchwork.v1 import placement_pb2 as pb
+from solver import BOARD_SIZE, Candidate, Shape, ShapeError, cells_of
+
+from .errors import BadRequest
+
+MAX_PATCH_REFS = 64          # entries in a patches / upcoming list
+MAX_COUNT = 81               # copies of one patch (a board has 81 cells)
+MAX_SHAPE_TEXT = 512         # characters of a custom shape string
+MAX_TIME_LIMIT = 60.0        # seconds
+MAX_TOP = 10_000
+MAX_GRID = solver.geometry.MAX_GRID  # puzzle grids up to 20×20
+MAX_PIECES = 64
+MAX_TILINGS = 100
+MAX_STATE_JSON = 32 * 1024
+
+SOLVE_STATUS = {
+    "OPTIMAL": pb.SOLVE_STATUS_OPTIMAL,
+    "FEASIBLE": pb.SOLVE_STATUS_FEASIBLE,
+    "INFEASIBLE": pb.SOLVE_STATUS_INFEASIBLE,
+    "UNKNOWN": pb.SOLVE_STATUS_UNKNOWN,
+}
+
+
+# ---------------------------------------------------------------- requests
+
+def board_mask(board: pb.Board, field: str = "board") -> int:
+    """The 81-bit mask of a 9×9 board given as 9 rows of ``.``/``#``."""
+    rows = board.rows
+    if len(rows) != BOARD_SIZE:
+        raise BadRequest(f"{field}.rows", f"{len(rows)} rows; expected {BOARD_SIZE}")
+    mask = 0
+    for r, row in enumerate(rows):
+        if len(row) != BOARD_SIZE:
+            raise BadRequest(f"{field}.rows[{r}]", f"row has {len(row)} cells; expected {BOARD_SIZE}")
+        for c, ch in enumerate(row):
+            if ch == "#":
+                mask |= 1 << (r * BOARD_SIZE + c)
+            elif ch != ".":
+                raise BadRequest(f"{field}.rows[{r}]",
+                                 f"column {c} has {ch!r}; use '.' (empty) and '#' (filled)")
+    return mask
+
+
+def board_rows(mask: int) -> list[str]:
+    return solver.board_to_rows(mask)
+
+
+def region_rows(region: pb.Region, field: str = "region") -> list[str]:
+    """Validated puzzle region rows: 1-20 rows of equal length 1-20, ``.``/``#``."""
+    rows = list(region.rows)
+    if not rows:
+        raise BadRequest(f"{field}.rows", "required: 1-20 rows of '.' (cell to tile) and '#'")
+    if len(rows) > MAX_GRID:
+        raise BadRequest(f"{field}.rows", f"{len(rows)} rows; at most {MAX_GRID}")
+    width = len(rows[0])
+    cells = 0
+    for r, row in enumerate(rows):
+        if not 1 <= len(row) <= MAX_GRID:
+            raise BadRequest(f"{field}.rows[{r}]", f"row has {len(row)} cells; expected 1-{MAX_GRID}")
+        if len(row) != width:
+            raise BadRequest(f"{field}.rows[{r}]", f"row has {len(row)} cells; row 0 has {width}")
+        for c, ch in enumerate(row):
+            if ch == ".":
+                cells += 1
+            elif ch != "#":
+                raise BadRequest(f"{field}.rows[{r}]",
+                                 f"column {c} has {ch!r}; use '.' (cell to tile) and '#' (not part)")
+    if cells == 0:
+        raise BadRequest(f"{field}.rows", "the region has no cell to tile ('.')")
+    return rows
+
+
+def parse_shape(text: str, field: str, max_side: int) -> Shape:
+    if not text:
+        raise BadRequest(field, "shape is empty")
+    if len(text) > MAX_SHAPE_TEXT:
+        raise BadRequest(field, f"shape text has {len(text)} characters; at most {MAX_SHAPE_TEXT}")
+    try:
+        shape = Shape.parse(text)
+    except ShapeError as e:
+        raise BadRequest(field, str(e)) from None
+    if max(shape.height, shape.width) > max_side:
+        raise BadRequest(field, f"shape is {shape.height}x{shape.width}; "
+                                f"it cannot fit a {max_side}x{max_side} grid in any orientation")
+    return shape
+
+
+@dataclass(frozen=True)
+class PatchSpec:
+    """A validated :class:`pb.PatchRef`: solver key, shape, copies, required."""
+
+    key: int | str
+    shape: Shape
+    count: int
+    required: bool
+
+
+def patch_spec(ref: pb.PatchRef, field: str) -> PatchSpec:
+    kind = ref.WhichOneof("kind")
+    if kind is None:
+        raise BadRequest(field, "set either id (a standard patch) or shape")
+    if kind == "id":
+        pid = ref.id
+        if pid == solver.LEATHER_PATCH_ID:
+            key, shape = pid, solver.LEATHER_SHAPE
+        elif 0 <= pid < len(solver.PATCHES):
+            key, shape = pid, solver.PATCHES[pid].shape
+        else:
+            raise BadRequest(f"{field}.id", f"unknown patch id {pid}; standard ids are "
+                                            f"0-{len(solver.PATCHES) - 1} (-1 = leather)")
+    else:
+        shape = parse_shape(ref.shape, f"{field}.shape", BOARD_SIZE)
+        key = shape.to_str()
+    if ref.count < 0 or ref.count > MAX_COUNT:
+        raise BadRequest(f"{field}.count", f"count {ref.count} out of range 0-{MAX_COUNT} (0 means 1)")
+    return PatchSpec(key, shape, ref.count or 1, ref.required)
+
+
+def patch_specs(refs, field: str, *, allow_empty: bool) -> list[PatchSpec]:
+    if not refs and not allow_empty:
+        raise BadRequest(field, "at least one patch is required")
+    if len(refs) > MAX_PATCH_REFS:
+        raise BadRequest(field, f"{len(refs)} entries; at most {MAX_PATCH_REFS}")
+    specs: list[PatchSpec] = []
+    seen: dict[int | str, int] = {}
+    for i, ref in enumerate(refs):
+        spec = patch_spec(ref, f"{field}[{i}]")
+        if spec.key in seen:
+            raise BadRequest(f"{field}[{i}]", f"same patch as {field}[{seen[spec.key]}]; use count")
+        seen[spec.key] = i
+        specs.append(spec)
+    return specs
+
+
+def candidates(specs: list[PatchSpec]) -> list[Candidate]:
+    return [Candidate(s.key, s.shape, s.count, s.required) for s in specs]
+
+
+def objective(value: int, field: str = "objective") -> "solver.Objective":
+    if value == pb.OBJECTIVE_COVER:
+        return solver.Objective.COVER
+    if value == pb.OBJECTIVE_SQUARE7:
+        return solver.Objective.SQUARE7
+    if value == pb.OBJECTIVE_UNSPECIFIED:
+        raise BadRequest(field, "required: OBJECTIVE_COVER or OBJECTIVE_SQUARE7")
+    raise BadRequest(field, f"unknown value {value}")
+
+
+def puzzle_count_mode(value: int, field: str = "mode") -> bool:
+    if value == pb.PUZZLE_MODE_FIND:
+        return False
+    if value == pb.PUZZLE_MODE_COUNT:
+        return True
+    if value == pb.PUZZLE_MODE_UNSPECIFIED:
+        raise BadRequest(field, "required: PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT")
+    raise BadRequest(field, f"unknown value {value}")
+
+
+def time_limit(msg, field: str, default: float) -> float:
+    """Seconds of an optional Duration field: unset → default, else 0 < t ≤ 60."""
+    if not msg.HasField(field):
+        return default
+    d: duration_pb2.Duration = getattr(msg, field)
+    if not -999_999_999 <= d.nanos <= 999_999_999 or (d.seconds > 0 > d.nanos) or (d.seconds < 0 < d.nanos):
+        raise BadRequest(field, "malformed Duration (nanos out of range or of the wrong sign)")
+    seconds = d.seconds + d.nanos / 1e9
+    if seconds <= 0:
+        raise BadRequest(field, f"must be positive, got {seconds:g} s")
+    if seconds > MAX_TIME_LIMIT:
+        raise BadRequest(field, f"{seconds:g} s is more than the maximum {MAX_TIME_LIMIT:g} s")
+    return seconds
+
+
+def seed(value: int, field: str = "seed") -> int:
+    if value < 0:
+        raise BadRequest(field, f"must be >= 0, got {value}")
+    return value
+
+
+def top(value: int, field: str = "top") -> int | None:
+    """0 → None (all); otherwise 1..MAX_TOP."""
+    if value < 0 or value > MAX_TOP:
+        raise BadRequest(field, f"{value} out of range 0-{MAX_TOP} (0 means all)")
+    return value or None
+
+
+def pieces(texts, field: str = "pieces") -> list[Shape]:
+    if not texts:
+        raise BadRequest(field, "at least one piece is required")
+    if len(texts) > MAX_PIECES:
+        raise BadRequest(field, f"{len(texts)} pieces; at most {MAX_PIECES}")
+    return [parse_shape(t, f"{field}[{i}]", MAX_GRID) for i, t in enumerate(texts)]
+
+
+# ---------------------------------------------------------------- answers
+
+def duration(seconds: float) -> duration_pb2.Duration:
+    d = duration_pb2.Duration()
+    d.FromNanoseconds(int(max(0.0, seconds) * 1e9))
+    return d
+
+
+def cell(rc) -> pb.Cell:
+    return pb.Cell(row=rc[0], col=rc[1])
+
+
+def placed_patch(p, index_of: dict, width: int = BOARD_SIZE) -> pb.PlacedPatch:
+    """A solver ``PlacedPatch`` as protobuf; ``index_of`` maps key → request index."""
+    out = pb.PlacedPatch(patch_index=index_of.get(p.key, 0), orientation=p.orientation,
+                         cells=[cell(rc) for rc in sorted(cells_of(p.mask, width))])
+    if isinstance(p.key, int):
+        out.id = p.key
+    else:
+        out.shape = str(p.key)
+    return out
+
+
+def solve_status(status) -> int:
+    name = getattr(status, "value", status)
+    return SOLVE_STATUS.get(str(name), pb.SOLVE_STATUS_UNSPECIFIED)
+
+
+def patch_message(p) -> pb.Patch:
+    return pb.Patch(id=p.id, shape=p.shape.to_str(), rows=p.shape.rows(), buttons=p.buttons,
+                    time=p.time, income=p.income, area=p.shape.area)

@@ -1,0 +1,41 @@
+"""Errors a handler raises to answer a call with a definite gRPC status.
+
+Handlers never call ``context.abort`` themselves: they raise
+:class:`ServiceError` (or :class:`BadRequest` for INVALID_ARGUMENT) and the
+call wrapper in :mod:`server.app` turns it into the status, so one place
+logs, counts and maps every outcome.
+
+>>> str(BadRequest("board.rows[3]", "row has 8 cells; expected 9"))
+'board.rows[3]: row has 8 cells; expected 9'
+>>> BadRequest("x", "y").code.name
+'INVALID_ARGUMENT'
+"""
+
+from __future__ import annotations
+
+import grpc
+
+
+class ServiceError(Exception):
+    """Answer the call with ``code`` and ``details``."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self.code = code
+        self.details = details
+
+
+class BadRequest(ServiceError, ValueError):
+    """INVALID_ARGUMENT naming the offending field, e.g. ``patches[2].id``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        details = f"{field}: {message}" if field else message
+        super().__init__(grpc.StatusCode.INVALID_ARGUMENT, details)
+        self.field = field
+
+
+class FailedPrecondition(ServiceError):
+    """A well-formed request whose position allows no answer (e.g. game over)."""
+
+    def __init__(self, details: str) -> None:
+        super().__init__(grpc.StatusCode.FAILED_PRECONDITION, details)

@@ -1,0 +1,37 @@
+"""A real server on an ephemeral port, shared by the server tests."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from patchwork.v1 import placement_pb2_grpc as pbg
+from server import ServerConfig, build_server
+
+
+@pytest.fixture(scope="session")
+def running():
+    """(server, port) of one server for the whole session."""
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=4, max_concurrent_rpcs=64))
+    server.start()
+    yield server, port
+    server.stop(0).wait(5)
+
+
+@pytest.fixture(scope="session")
+def channel(running):
+    _, port = running
+    ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+    grpc.channel_ready_future(ch).result(timeout=10)
+    yield ch
+    ch.close()
+
+
+@pytest.fixture(scope="session")
+def stub(channel):
+    return pbg.PlacementServiceStub(channel)
+
+
+@pytest.fixture(scope="session")
+def metrics(running):
+    return running[0].metrics
