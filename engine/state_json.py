@@ -109,6 +109,14 @@ def state_from_json(d) -> GameState:
     taken = len(LEATHER_SPACES[edition]) - len(want_leather)
     if players[0].leather + players[1].leather + pending > taken:
         raise StateError(f"leather_to_place: placed plus pending leather patches exceed the {taken} taken from the track")
+    if pending:
+        # Pending leather was just crossed by the current player and not yet
+        # by the opponent, so it lies between the two tokens.
+        lo, hi = players[1 - cur].position, players[cur].position
+        between = sum(1 for x in LEATHER_SPACES[edition] if lo < x <= hi)
+        if pending > between:
+            raise StateError(f"leather_to_place: must be <= {between}, the leather spaces between "
+                             f"player {1 - cur} on {lo} and player {cur} on {hi}")
     if pending and pending > players[cur].empty:
         raise StateError(f"leather_to_place: must be <= {players[cur].empty}, the empty cells of player {cur}")
     first = _player_or_null(d["first_to_end"], "first_to_end")
