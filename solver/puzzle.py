@@ -127,14 +127,13 @@ class _Problem:
     """Everything the search needs, built once per (region, pieces, mirror, use_all)."""
 
     n: int                                   # region cells
+    cells: tuple[Cell, ...]                  # grid (row, col) of each region cell
     height: int
     width: int
     types: tuple[tuple[int, ...], ...]       # piece indices of each type
     counts: tuple[int, ...]
     ptype: tuple[int, ...]                   # per placement
     pcells: tuple[tuple[int, ...], ...]      # sorted region-cell indices
-    pshape: tuple[Shape, ...]                # the oriented shape of each placement
-    pmask: tuple[int, ...]                   # grid mask, bit r*width+c
     syms: tuple[tuple[int, ...], ...]        # non-identity symmetries as cell permutations
     sym_names: tuple[str, ...]
     break_type: int
@@ -203,7 +202,7 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     area_ok = total == n if use_all else total >= n
 
     # every placement, grouped by anchor cell, then type, then orientation
-    found = []  # (anchor, type, orientation#, cells, shape)
+    found = []  # (anchor, type, orientation#, cells)
     for t, m in enumerate(members):
         for k, o in enumerate(pieces[m[0]].orientations(mirror)):
             if o.area > n:
@@ -219,12 +218,10 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
                         break
                     idx.append(i)
                 else:
-                    found.append((idx[0], t, k, tuple(sorted(idx)), o))
+                    found.append((idx[0], t, k, tuple(sorted(idx))))
     found.sort(key=lambda f: (f[0], f[1], f[2]))
     ptype = [f[1] for f in found]
     pcells = [f[3] for f in found]
-    pshape = [f[4] for f in found]
-    pmask = [sum(1 << (cells[i][0] * width + cells[i][1]) for i in pc) for pc in pcells]
 
     # region symmetries as permutations of cell indices
     sym_idx = _symmetry_indices(cells, mirror)
@@ -281,16 +278,14 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
                 symmask[p] = stab[p]
             ptype = [ptype[p] for p in kept]
             pcells = [pcells[p] for p in kept]
-            pshape = [pshape[p] for p in kept]
-            pmask = [pmask[p] for p in kept]
             rawmul = [rawmul[p] for p in kept]
             symmask = [symmask[p] for p in kept]
             break_type = t
 
     return _Problem(
-        n=n, height=height, width=width,
+        n=n, cells=tuple(cells), height=height, width=width,
         types=tuple(tuple(m) for m in members), counts=tuple(counts),
-        ptype=tuple(ptype), pcells=tuple(pcells), pshape=tuple(pshape), pmask=tuple(pmask),
+        ptype=tuple(ptype), pcells=tuple(pcells),
         syms=tuple(syms), sym_names=tuple(names), break_type=break_type,
         rawmul=tuple(rawmul), symmask=tuple(symmask), area_ok=area_ok,
     )
@@ -474,7 +469,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
         prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining),
         None if stop is None else stop.is_set, bool(use_all))
 
-    tilings = [_to_tiling(prob, shapes, sol, mirror) for sol in sols]
+    tilings = _expand(prob, shapes, sols, mirror, max_tilings)
     finished = status in (_DONE, _ENOUGH)
     if not count:
         if tilings:
@@ -491,14 +486,43 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
     return done(st, tilings, raw, distinct_num // order)
 
 
-def _to_tiling(prob: _Problem, shapes: tuple[Shape, ...], sol, mirror) -> tuple[PlacedPatch, ...]:
+def _expand(prob: _Problem, shapes: tuple[Shape, ...], sols, mirror: bool,
+            limit: int) -> list[tuple[PlacedPatch, ...]]:
+    """Found tilings as PlacedPatch tuples (at most ``limit``).
+
+    With the symmetry break the search only meets tilings whose break piece
+    sits on an orbit representative; their images under the region's
+    symmetries are tilings too, so each is expanded into its orbit to hand
+    back genuinely different raw tilings.
+    """
+    out: list[tuple[PlacedPatch, ...]] = []
+    seen: set[frozenset] = set()
+    for sol in sols:
+        base = [(prob.ptype[p], prob.pcells[p]) for p in sol]
+        images = [base]
+        if prob.break_type >= 0:
+            for perm in prob.syms:
+                images.append(sorted((t, tuple(sorted(perm[i] for i in cs))) for t, cs in base))
+        for img in images:
+            key = frozenset(img)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(_to_tiling(prob, shapes, sorted(img, key=lambda tc: tc[1][0]), mirror))
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def _to_tiling(prob: _Problem, shapes: tuple[Shape, ...], pieces, mirror: bool) -> tuple[PlacedPatch, ...]:
     # copies of one type are handed out in input order, in the order placed
     nxt = [0] * len(prob.types)
     out = []
-    for p in sol:
-        t = prob.ptype[p]
+    for t, cs in pieces:
         i = prob.types[t][nxt[t]]
         nxt[t] += 1
-        k = shapes[i].orientations(mirror).index(prob.pshape[p])
-        out.append(PlacedPatch(key=i, orientation=k, mask=prob.pmask[p], width=prob.width))
+        grid = [prob.cells[c] for c in cs]
+        k = shapes[i].orientations(mirror).index(Shape.from_cells(grid))
+        mask = sum(1 << (r * prob.width + c) for r, c in grid)
+        out.append(PlacedPatch(key=i, orientation=k, mask=mask, width=prob.width))
     return tuple(out)
