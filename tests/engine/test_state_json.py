@@ -130,7 +130,7 @@ def test_pending_leather_checks():
     d["players"][0]["board"] = 1
     with pytest.raises(StateError, match="^leather_to_place: placed plus pending leather patches exceed the 1"):
         GameState.from_json(d)
-    d = build({"position": 27, "board": (1 << 81) - 1, "bonus": True}, {"position": 25}).to_json()
-    d["leather_to_place"] = 1
+    d = build({"position": 27, "board": (1 << 81) - 1, "bonus": True}, {"position": 25}, current=1).to_json()
+    d["leather_to_place"], d["current_player"] = 1, 0
     with pytest.raises(StateError, match="^leather_to_place: must be <= 0, the empty cells of player 0"):
         GameState.from_json(d)
