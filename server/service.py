@@ -280,7 +280,7 @@ def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:
     else:
         index = texts.index(key) if key in texts else 0
     return pb.PlacedPatch(shape=texts[index], patch_index=index, orientation=p.orientation,
-                          cells=[convert.cell(rc) for rc in sorted(cells_of(p.mask, width))])
+                          cells=[convert.cell(rc) for rc in sorted(cells_of(p.mask, p.width or width))])
 
 
 def move_message(action) -> pb.Move:

@@ -35,3 +35,26 @@ def stub(channel):
 @pytest.fixture(scope="session")
 def metrics(running):
     return running[0].metrics
+
+
+def play(seed: int, plies: int):
+    """A game state after ``plies`` moves of random vs greedy play (seeded)."""
+    import engine
+    from engine.players import GreedyPlayer, RandomPlayer
+
+    state = engine.new_game(seed)
+    players = [RandomPlayer(seed), GreedyPlayer()]
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(players[state.current_player()].choose(state))
+    return state
+
+
+def state_json(state) -> str:
+    import json
+    return json.dumps(state.to_json())
+
+
+MIDGAME_BOARD = [".........", ".........", ".........", "###......", "#.##...#.",
+                 "#########", "#########", "##.#####.", "#####.###"]
