@@ -20,10 +20,10 @@ builds one.
 
 >>> make_player("greedy", 0).name
 'greedy'
->>> make_player("nope", 0)
+>>> make_player("nope", 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nope'; known: greedy, random
+ValueError: unknown player 'nope'; known: ...greedy, ...random...
 """
 
 from __future__ import annotations
