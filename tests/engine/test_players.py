@@ -69,8 +69,8 @@ def test_greedy_places_tightly_and_is_deterministic():
 
 
 def test_greedy_advances_when_nothing_is_worth_buying():
-    # Late in the game patch 28 (7 buttons, 6 time, 4 cells) is worth 2*4 - 7 = 1 < 6 spaces of advance.
-    late = build({"buttons": 9, "position": 48}, {"position": 52}, front=[28])
+    # Late, patches 28, 18 and 4 add at most 6 points for 5-6 spaces of time: advancing pays as much.
+    late = build({"buttons": 9, "position": 48}, {"position": 52}, front=[28, 18, 4])
     assert GreedyPlayer().choose(late) == ADVANCE
     # Early, its income makes it worth buying.
     early = build({"buttons": 9, "position": 2}, {"position": 6}, front=[28])
