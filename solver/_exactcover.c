@@ -8,7 +8,10 @@
  * once.  Boards are multi-word bitsets (up to 8 x 64 bits, >= 400 cells).
  *
  * search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask,
- *        count_all, max_solutions, time_limit, stop, use_all)
+ *        count_all, max_solutions, time_limit, stop, use_all, neighbours, hole_cap)
+ * neighbours: flat list, 4 per cell (-1 = none); hole_cap 0 turns the hole
+ * check off (it prunes only dead branches: answers and their order are the
+ * same with or without it).
  *   -> (status, raw, distinct_num, solutions, nodes)
  *
  * status: 0 search space exhausted, 1 stopped after max_solutions (find mode),
@@ -41,6 +44,15 @@ typedef struct {
     /* use_all: types sorted by their last anchor; a type still unused once
      * the lowest empty cell passes its last anchor can never be placed. */
     int use_all, *dtype, *dlast;
+    /* hole check: after a placement, flood-fill the empty areas next to it
+     * (up to hole_cap cells); a closed area smaller than the smallest piece
+     * left, or whose size no sum of the piece areas left can make (gcd test),
+     * can never be filled. */
+    int *nbr;                 /* n * 4 neighbour cell indices, -1 if none */
+    int *bcells, *boff, *blen; /* per placement: empty-able cells next to it */
+    int *tarea;
+    int hole_cap;
+    int *mark, stamp, *queue;
     int nsym;
     int *perm; /* nsym * n */
     int break_type;
@@ -159,6 +171,54 @@ static void leaf(S *s) {
     }
 }
 
+static int gcd_int(int a, int b) {
+    while (b) { int t = a % b; a = b; b = t; }
+    return a;
+}
+
+static inline int filled(const S *s, int c) { return (int)(s->board[c >> 6] >> (c & 63) & 1ULL); }
+
+/* 1 if some closed empty area next to placement p can never be tiled */
+static int dead_hole(S *s, int p) {
+    const int *b = s->bcells + s->boff[p];
+    int nb = s->blen[p];
+    if (s->stamp >= 0x7ffffff0) { memset(s->mark, 0, (size_t)s->n * sizeof(int)); s->stamp = 1; }
+    /* cells of a finished (closed) fill get `stamp`; cells of a fill cut at
+     * hole_cap get `opened`, so a later fill that touches them knows it is
+     * part of a big area too (else it would look like a small closed hole). */
+    int stamp = (s->stamp += 2), opened = stamp + 1;
+    for (int i = 0; i < nb; i++) {
+        int c0 = b[i];
+        if (filled(s, c0) || s->mark[c0] == stamp || s->mark[c0] == opened) continue;
+        int head = 0, tail = 0, open = 0;
+        s->queue[tail++] = c0;
+        s->mark[c0] = stamp;
+        while (head < tail && !open) {
+            int c = s->queue[head++];
+            const int *nb4 = s->nbr + 4 * c;
+            for (int k = 0; k < 4; k++) {
+                int d = nb4[k];
+                if (d < 0 || filled(s, d) || s->mark[d] == stamp) continue;
+                if (s->mark[d] == opened || tail >= s->hole_cap) { open = 1; break; }
+                s->mark[d] = stamp;
+                s->queue[tail++] = d;
+            }
+        }
+        if (open) { /* big area: assume fine */
+            for (int j = 0; j < tail; j++) s->mark[s->queue[j]] = opened;
+            continue;
+        }
+        int g = 0, mn = 1 << 30;
+        for (int t = 0; t < s->ntypes; t++)
+            if (s->cnt[t]) {
+                g = gcd_int(g, s->tarea[t]);
+                if (s->tarea[t] < mn) mn = s->tarea[t];
+            }
+        if (g == 0 || tail < mn || tail % g) return 1;
+    }
+    return 0;
+}
+
 static void dfs(S *s, int pos) {
     if ((++s->nodes & 1023) == 0) {
         poll(s);
@@ -187,7 +247,7 @@ static void dfs(S *s, int pos) {
                 if (board[w0] & pw[0]) continue;
                 board[w0] |= pw[0];
                 s->stack[s->depth++] = p;
-                dfs(s, a + 1);
+                if (!s->hole_cap || !dead_hole(s, p)) dfs(s, a + 1);
                 s->depth--;
                 board[w0] ^= pw[0];
             } else {
@@ -196,7 +256,7 @@ static void dfs(S *s, int pos) {
                 if (j < k) continue;
                 for (j = 0; j < k; j++) board[w0 + j] |= pw[j];
                 s->stack[s->depth++] = p;
-                dfs(s, a + 1);
+                if (!s->hole_cap || !dead_hole(s, p)) dfs(s, a + 1);
                 s->depth--;
                 for (j = 0; j < k; j++) board[w0 + j] ^= pw[j];
             }
@@ -212,6 +272,8 @@ static void free_s(S *s) {
     free(s->gtype); free(s->glo); free(s->ghi); free(s->cnt); free(s->perm);
     free(s->rawmul); free(s->symmask); free(s->stack); free(s->label);
     free(s->solbuf); free(s->sollen); free(s->dtype); free(s->dlast);
+    free(s->nbr); free(s->bcells); free(s->boff); free(s->blen); free(s->tarea);
+    free(s->mark); free(s->queue);
 }
 
 static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
@@ -223,13 +285,13 @@ static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    int n, break_type, count_all, use_all;
-    PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o;
+    int n, break_type, count_all, use_all, hole_cap;
+    PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
     long long max_sol;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOp", &n, &ptype_o, &pcells_o, &counts_o,
+    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOpOi", &n, &ptype_o, &pcells_o, &counts_o,
                           &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
-                          &max_sol, &time_limit, &stop_o, &use_all))
+                          &max_sol, &time_limit, &stop_o, &use_all, &nbr_o, &hole_cap))
         return NULL;
     if (n <= 0 || n > MAXCELLS) {
         PyErr_SetString(PyExc_ValueError, "region must have 1..512 cells");
@@ -411,6 +473,53 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s.dlast[s.ntypes] = n + 1;
         free(last);
     }
+    /* hole check tables */
+    s.hole_cap = hole_cap < 0 ? 0 : (hole_cap > n ? n : hole_cap);
+    s.nbr = malloc((size_t)n * 4 * sizeof(int));
+    s.tarea = calloc((size_t)s.ntypes + 1, sizeof(int));
+    s.mark = calloc((size_t)n + 1, sizeof(int));
+    s.queue = calloc((size_t)n + 1, sizeof(int));
+    s.boff = calloc(npz, sizeof(int));
+    s.blen = calloc(npz, sizeof(int));
+    if (!s.nbr || !s.tarea || !s.mark || !s.queue || !s.boff || !s.blen) { PyErr_NoMemory(); goto done; }
+    for (int p = 0; p < s.np; p++) s.tarea[s.ptype[p]] = s.pclen[p];
+    if (s.hole_cap) {
+        PyObject *nb = PySequence_Fast(nbr_o, "neighbours must be a sequence");
+        if (!nb) goto done;
+        if (PySequence_Fast_GET_SIZE(nb) != (Py_ssize_t)n * 4) {
+            Py_DECREF(nb);
+            PyErr_SetString(PyExc_ValueError, "neighbours must hold 4 entries per cell");
+            goto done;
+        }
+        for (int i = 0; i < 4 * n; i++) {
+            long v;
+            if (int_item(nb, i, &v) < 0) { Py_DECREF(nb); goto done; }
+            s.nbr[i] = (v < 0 || v >= n) ? -1 : (int)v;
+        }
+        Py_DECREF(nb);
+        long long tot = 0;
+        for (int p = 0; p < s.np; p++) tot += 4LL * s.pclen[p];
+        s.bcells = malloc((size_t)tot * sizeof(int) + sizeof(int));
+        if (!s.bcells) { PyErr_NoMemory(); goto done; }
+        int off = 0;
+        s.stamp = 1;
+        for (int p = 0; p < s.np; p++) {
+            const int *cells = s.pcells + s.pcoff[p];
+            s.stamp++;
+            for (int i = 0; i < s.pclen[p]; i++) s.mark[cells[i]] = s.stamp;
+            s.boff[p] = off;
+            for (int i = 0; i < s.pclen[p]; i++)
+                for (int k = 0; k < 4; k++) {
+                    int d = s.nbr[4 * cells[i] + k];
+                    if (d < 0 || s.mark[d] == s.stamp) continue;
+                    s.mark[d] = s.stamp;
+                    s.bcells[off++] = d;
+                }
+            s.blen[p] = off - s.boff[p];
+        }
+        memset(s.mark, 0, (size_t)n * sizeof(int));
+        s.stamp = 1;
+    }
     /* cells past n count as filled */
     for (int i = n; i < s.nw * 64; i++) s.board[i >> 6] |= 1ULL << (i & 63);
 
@@ -455,7 +564,7 @@ done:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,\n"
-     "       max_solutions, time_limit, stop, use_all) -> (status, raw, distinct_num, solutions, nodes)"},
+     "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap) -> (status, raw, distinct_num, solutions, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

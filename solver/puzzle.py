@@ -48,6 +48,10 @@ __all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH"]
 
 HAVE_C_SEARCH = _exactcover is not None
 
+# The C search flood-fills the empty areas next to each placement up to this
+# many times the largest piece's area, to catch holes no piece set can fill.
+HOLE_CAP_FACTOR = 2
+
 # search status codes shared with _exactcover.c
 _DONE, _ENOUGH, _TIMEOUT, _STOPPED = 0, 1, 2, 3
 
@@ -140,6 +144,8 @@ class _Problem:
     rawmul: tuple[int, ...]
     symmask: tuple[int, ...]
     area_ok: bool                            # piece areas allow a tiling at all
+    nbrs: tuple[int, ...]                    # 4 neighbour cell indices per cell, -1 = none
+    hole_cap: int                            # hole check flood-fill limit (0 = off)
 
 
 def region_symmetries(region_rows, mirror: bool = True) -> tuple[str, ...]:
@@ -282,8 +288,13 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
             symmask = [symmask[p] for p in kept]
             break_type = t
 
+    nbrs = tuple(index.get((r + dr, c + dc), -1)
+                 for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+    max_area = max(pieces[m[0]].area for m in members)
+    hole_cap = HOLE_CAP_FACTOR * max_area
+
     return _Problem(
-        n=n, cells=tuple(cells), height=height, width=width,
+        n=n, nbrs=nbrs, hole_cap=hole_cap, cells=tuple(cells), height=height, width=width,
         types=tuple(tuple(m) for m in members), counts=tuple(counts),
         ptype=tuple(ptype), pcells=tuple(pcells),
         syms=tuple(syms), sym_names=tuple(names), break_type=break_type,
@@ -299,8 +310,12 @@ class _Abort(Exception):
 
 
 def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,
-               max_solutions, time_limit, stop, use_all):
-    """Pure-Python twin of ``_exactcover.search`` (same order, same results)."""
+               max_solutions, time_limit, stop, use_all, nbrs=(), hole_cap=0):
+    """Pure-Python twin of ``_exactcover.search`` (same order, same results).
+
+    It skips the C hole check (``nbrs``, ``hole_cap``), which only cuts dead
+    branches, so answers and their order are the same.
+    """
     deadline = time.monotonic() + time_limit
     full = (1 << n) - 1
     masks = [sum(1 << c for c in pc) for pc in pcells]
@@ -467,7 +482,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
     status, raw, distinct_num, sols, _nodes = search(
         prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
         prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining),
-        None if stop is None else stop.is_set, bool(use_all))
+        None if stop is None else stop.is_set, bool(use_all), prob.nbrs, prob.hole_cap)
 
     tilings = _expand(prob, shapes, sols, mirror, max_tilings)
     finished = status in (_DONE, _ENOUGH)
