@@ -230,7 +230,14 @@ class PlacementClient:
         if top is not None and top < 0:
             raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
         req = pb.SuggestMoveRequest(state_json=text, top=top or 0, time_limit=_duration(tl), seed=self.seed)
-        r = self._call(self._stub.SuggestMove, req, tl)
+        try:
+            r = self._call(self._stub.SuggestMove, req, tl)
+        except errors.InvalidArgument as e:
+            # The service refuses a finished game (FAILED_PRECONDITION); the
+            # embedded client answers "no move", and so do we.
+            if e.code == "FAILED_PRECONDITION" and _is_terminal(text):
+                return []
+            raise
         return [MoveSuggestion(parse_action(s.move.text), s.value, s.reason) for s in r.suggestions]
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[int | str | Shape], *,
@@ -263,6 +270,15 @@ def _piece_key(msg: pb.PlacedPatch, shapes: list[Shape]) -> Any:
     from .embedded import puzzle_piece_key
 
     return puzzle_piece_key(msg.patch_index, shapes)
+
+
+def _is_terminal(text: str) -> bool:
+    from .embedded import load_state
+
+    try:
+        return load_state(text).is_terminal()
+    except errors.ClientError:
+        return False
 
 
 def _objective(objective: str | Objective) -> Objective:

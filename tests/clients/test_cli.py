@@ -1,0 +1,281 @@
+"""The ``suggest`` command: every sub-command, human and JSON output, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import CORNER, EMPTY
+
+SUGGEST = Path(sys.executable).parent / "suggest"
+
+
+def one_line_error(r) -> None:
+    assert r.out == ""
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1, r.err
+    assert "Traceback" not in r.err
+
+
+# ---------------------------------------------------------------- patches
+def test_patches_human(cli):
+    r = cli("patches")
+    assert r.code == 0
+    assert "patch 32" in r.out and "buttons" in r.out
+
+
+def test_patches_json(cli):
+    r = cli("patches", "--json")
+    assert r.code == 0
+    d = r.json()
+    assert len(d["patches"]) == 33
+    p0 = d["patches"][0]
+    assert p0 == {"id": 0, "shape": "##", "rows": ["##"], "buttons": 2, "time": 1, "income": 0, "area": 2}
+
+
+# ------------------------------------------------------------------ place
+def test_place_human(cli, board_file, tmp_path):
+    svg = tmp_path / "out.svg"
+    r = cli("place", str(board_file), "--patch", "12", "-p", "5", "-p", "##./.##", "--svg", str(svg))
+    assert r.code == 0, r.err
+    assert "OPTIMAL (proven optimal)" in r.out
+    assert "empty cells: 42 → 27" in r.out
+    assert "7×7 window: none" in r.out
+    # Every placed patch has its own letter, explained in the legend.
+    for letter in "ABC":
+        assert f"{letter} = " in r.out
+    grid = [line for line in r.out.splitlines() if line.startswith("# # #")]
+    assert len(grid) == 9 and sum(g.count("A") for g in grid) > 0
+    assert svg.read_text().startswith("<svg")
+
+
+def test_place_json(cli, board_file):
+    r = cli("place", str(board_file), "--patch", "12,5", "--patch", "##./.##", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["status"] == "OPTIMAL"
+    assert (d["empty_before"], d["empty_after"]) == (42, 27)
+    assert d["square7"] is None
+    assert sorted(str(p["patch"]) for p in d["placements"]) == ["##./.##", "12", "5"]
+    cells = [tuple(c) for p in d["placements"] for c in p["cells"]]
+    assert len(cells) == len(set(cells)) == 15
+    assert all(CORNER[r][c] == "." for r, c in cells)
+
+
+def test_place_square7_json_from_stdin(cli):
+    # Everything but the 7x7 window's last three cells is filled.
+    rows = ["#" * 9] * 6 + ["####....."] + ["#" * 9] * 2
+    r = cli("place", "-", "--patch", "1", "--objective", "square7", "--json", stdin="\n".join(rows))
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["square7"] is not None and d["empty_after"] == 2
+
+
+def test_place_infeasible_exit_1(cli, board_file):
+    r = cli("place", str(board_file), "--patch", "0", "--objective", "square7", "--json")
+    assert r.code == 1
+    assert r.json()["status"] == "INFEASIBLE"
+
+
+def test_place_nothing_fits_exit_1(cli):
+    r = cli("place", "-", "--patch", "3", stdin="\n".join(["#" * 9] * 9))
+    assert r.code == 1
+    assert "no placement possible" in r.out
+
+
+# ------------------------------------------------------------------- next
+def test_next_json(cli, board_file):
+    r = cli("next", str(board_file), "--patch", "5", "--upcoming", "7,9", "-u", "13", "--top", "3",
+            "--time-limit", "2", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["patch"] == 5 and d["upcoming"] == [7, 9, 13]
+    assert 1 <= len(d["ranked"]) <= 3
+    vals = [x["value"] for x in d["ranked"]]
+    assert vals == sorted(vals, reverse=True)
+    assert len(d["ranked"][0]["cells"]) == 5
+
+
+def test_next_human(cli, board_file):
+    r = cli("next", str(board_file), "--patch", "0", "--upcoming", "1", "--top", "2", "--time-limit", "2")
+    assert r.code == 0, r.err
+    assert "empty cells: 42 → 40" in r.out and "A = patch 0" in r.out
+
+
+def test_next_no_room_exit_1(cli):
+    r = cli("next", "-", "--patch", "3", "--json", stdin="\n".join(["#" * 9] * 9))
+    assert r.code == 1
+    assert r.json()["ranked"] == []
+
+
+# ------------------------------------------------------------------- move
+@pytest.fixture()
+def state_file(tmp_path):
+    import engine
+    from engine.players import GreedyPlayer
+
+    s = engine.new_game(5)
+    g = GreedyPlayer()
+    for _ in range(12):
+        s.apply_action(g.choose(s))
+    p = tmp_path / "state.json"
+    p.write_text(json.dumps(s.to_json()))
+    return p
+
+
+def test_move_json(cli, state_file):
+    r = cli("move", str(state_file), "--json", "--time-limit", "0.5")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["player"] in (0, 1) and d["terminal"] is False
+    kinds = {m["kind"] for m in d["moves"]}
+    assert "advance" in kinds or "leather" in kinds
+    vals = [m["value"] for m in d["moves"]]
+    assert vals == sorted(vals, reverse=True)
+    import engine
+
+    for m in d["moves"]:
+        assert engine.parse_action(m["action"]).to_str() == m["action"]
+        assert m["reason"]
+
+
+def test_move_human(cli, state_file):
+    r = cli("move", str(state_file), "--top", "2", "--time-limit", "0.5")
+    assert r.code == 0, r.err
+    assert "best: " in r.out and "to move" in r.out
+
+
+def test_move_terminal_exit_1(cli, tmp_path):
+    import engine
+    from engine.players import GreedyPlayer
+
+    s = engine.new_game(2)
+    g = GreedyPlayer()
+    while not s.is_terminal():
+        s.apply_action(g.choose(s))
+    f = tmp_path / "end.json"
+    f.write_text(json.dumps(s.to_json()))
+    r = cli("move", str(f), "--json")
+    assert r.code == 1
+    assert r.json()["moves"] == []
+
+
+# ----------------------------------------------------------------- puzzle
+def test_puzzle_find_human_and_json(cli, tmp_path):
+    region = tmp_path / "region.txt"
+    region.write_text("#....\n.....\n")   # 9 cells, not a rectangle of cells
+    args = ("puzzle", str(region), "--piece", "###", "--piece", "##/##", "--piece", "#/#")
+    r = cli(*args)
+    assert r.code == 0, r.err
+    assert "OPTIMAL" in r.out and "A = piece" in r.out
+    r = cli(*args, "--json")
+    d = r.json()
+    assert d["status"] == "OPTIMAL" and (d["width"], d["height"]) == (5, 2)
+    cells = sorted(tuple(c) for p in d["tilings"][0] for c in p["cells"])
+    assert cells == [(0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4)]
+
+
+def test_puzzle_count_json(cli):
+    r = cli("puzzle", "-", "--piece", "##", "--piece", "##", "--count", "--json", stdin="##\n##\n")
+    # '#' cells are not part of the region: nothing left to tile → bad input.
+    assert r.code == 2
+    r = cli("puzzle", "-", "--piece", "##", "--piece", "##", "--count", "--json", stdin="..\n..\n")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["status"] == "OPTIMAL" and d["count"] == 2 and d["distinct"] == 1
+
+
+def test_puzzle_infeasible_exit_1(cli):
+    r = cli("puzzle", "-", "--piece", "###", "--json", stdin="..\n..\n")
+    assert r.code == 1
+    r = cli("puzzle", "-", "--piece", "###", "--count", stdin="..\n..\n")
+    assert r.code == 1
+
+
+# -------------------------------------------------------------- bad input
+@pytest.mark.parametrize("argv, stdin, needle", [
+    (["place", "-", "--patch", "99"], "\n".join(EMPTY), "unknown patch id 99"),
+    (["place", "-", "--patch", "#.#"], "\n".join(EMPTY), "4-connected"),
+    (["place", "-", "--patch", "1"], "\n".join(EMPTY[:8]), "8 rows"),
+    (["place", "-", "--patch", "1"], "\n".join(["..x......"] + EMPTY[1:]), "'x'"),
+    (["place", "/nonexistent/board", "--patch", "1"], None, "cannot read"),
+    (["place", "-"], "", "--patch"),
+    (["place", "-", "--patch", "1", "--objective", "best"], "", "invalid choice"),
+    (["place", "-", "--patch", "1", "--time-limit", "-1"], "", "time-limit"),
+    (["frobnicate"], None, "invalid choice"),
+    ([], None, "required"),
+    (["move", "-"], "{not json", "not JSON"),
+    (["move", "-"], '{"edition": "revised"}', "bad game state"),
+    (["puzzle", "-", "--piece", "##"], "..\n...\n", "rectangle"),
+    (["puzzle", "-", "--piece", "##"], "\n".join(["." * 21] * 2), "at most 20"),
+    (["next", "-", "--patch", "1,2"], "\n".join(EMPTY), "one patch"),
+])
+def test_bad_input_exit_2(cli, argv, stdin, needle):
+    r = cli(*argv, stdin=stdin)
+    assert r.code == 2
+    one_line_error(r)
+    assert needle in r.err
+
+
+# ----------------------------------------------------- service unavailable
+@pytest.mark.parametrize("command", ["patches", "place", "puzzle"])
+def test_closed_port_exit_3(cli, closed_port, command):
+    args = {"patches": ["patches"], "place": ["place", "-", "--patch", "1"],
+            "puzzle": ["puzzle", "-", "--piece", "##"]}[command]
+    stdin = {"patches": None, "place": "\n".join(EMPTY), "puzzle": "..\n"}[command]
+    r = cli(*args, "--server", f"127.0.0.1:{closed_port}", "--deadline", "0.5", stdin=stdin)
+    assert r.code == 3
+    one_line_error(r)
+    assert "unavailable" in r.err
+
+
+# ------------------------------------------------------------------- help
+@pytest.mark.parametrize("command", ["place", "next", "move", "puzzle", "patches"])
+def test_help_has_example(cli, command):
+    r = cli(command, "--help")
+    assert r.code == 0
+    # argparse prints help to sys.stdout itself; just check it ran.
+
+
+def test_help_text_has_examples():
+    from clients.cli import build_parser
+
+    p = build_parser()
+    sub = next(a for a in p._actions if a.dest == "command")
+    for name, parser in sub.choices.items():
+        text = parser.format_help()
+        assert "example:" in text and f"suggest {name}" in text.split("example:")[1], name
+
+
+# --------------------------------------------------- the real entry point
+def test_console_script_place_from_stdin():
+    exe = str(SUGGEST) if SUGGEST.exists() else None
+    cmd = [exe] if exe else [sys.executable, "-m", "clients.cli"]
+    r = subprocess.run(cmd + ["place", "-", "--patch", "4", "--json"], input="\n".join(CORNER),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["status"] == "OPTIMAL" and d["empty_after"] == 38
+
+
+def test_module_entry_bad_input_and_help():
+    r = subprocess.run([sys.executable, "-m", "clients.cli", "place", "-", "--patch", "x"], input="",
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "clients.cli", "puzzle", "--help"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "example:" in r.stdout
+
+
+def test_remote_place_via_cli(cli, port, board_file):
+    local = cli("place", str(board_file), "--patch", "12,5", "--json")
+    remote = cli("place", str(board_file), "--patch", "12,5", "--json", "--server", f"127.0.0.1:{port}")
+    assert remote.code == local.code == 0, remote.err
+    a, b = local.json(), remote.json()
+    for k in ("status", "empty_before", "empty_after", "covered", "square7"):
+        assert a[k] == b[k]
