@@ -1,0 +1,331 @@
+"""Exact bitmask branch-and-bound for packing patches on a board.
+
+This is the fast first stage of the placement portfolio (see
+``docs/solver.md``): pure Python on plain ``int`` masks, no model to build,
+so easy boards are solved and *proved* in well under a millisecond. A node
+cap keeps its heavy tail away; when the cap is hit the best packing found so
+far becomes the solution hint of the CP-SAT stage, which then proves.
+
+Two search orders, both exact when they finish:
+
+* ``piece`` order (sparse boards, total patch area <= empty cells): patches
+  largest first, each is placed at one of its legal placements or skipped.
+  Copies of one shape take increasing placement indices (symmetry breaking).
+* ``cell`` order (dense boards, more patch area than room): the lowest free
+  cell is covered by a placement anchored there, or declared waste. Waste is
+  bounded by the incumbent, so near-perfect packings prune hard.
+
+Both use the same bound: covered + max subset sum of the remaining areas that
+fits into the remaining free cells (a bitset subset-sum, memoised).
+
+>>> types = [Kind(2, (0b11, 0b110), 1, False), Kind(1, (0b1, 0b10, 0b100), 2, False)]
+>>> r = pack(0b111, types)
+>>> r.value, r.complete
+(3, True)
+"""
+
+from __future__ import annotations
+
+import time
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of patch: its area, legal masks, copies available, required."""
+
+    area: int
+    masks: tuple[int, ...]
+    count: int
+    required: bool = False
+
+
+@dataclass
+class SearchResult:
+    value: int                          # cells covered by ``chosen`` (-1: none found)
+    chosen: list[tuple[int, int]]       # (kind index, mask)
+    complete: bool                      # search finished: ``value`` is optimal
+    nodes: int
+    bound: int                          # root upper bound
+    stopped: bool = False               # node cap hit
+
+
+class _Abort(Exception):
+    pass
+
+
+def subset_sums(areas: Sequence[int]) -> int:
+    """Bitset of reachable subset sums (bit s set when sum s is reachable).
+
+    >>> bin(subset_sums([2, 3]))
+    '0b101101'
+    """
+    r = 1
+    for a in areas:
+        r |= r << a
+    return r
+
+
+def best_sum(reach: int, cap: int) -> int:
+    """Largest reachable sum <= cap.
+
+    >>> best_sum(subset_sums([2, 3]), 4)
+    3
+    """
+    if cap < 0:
+        return -1
+    return (reach & ((2 << cap) - 1)).bit_length() - 1
+
+
+def area_bound(free: int, kinds: Sequence[Kind]) -> int:
+    """Root bound: best subset sum of the areas that fits the free cells."""
+    areas = []
+    for k in kinds:
+        if k.masks:
+            areas.extend([k.area] * min(k.count, len(k.masks)))
+    return best_sum(subset_sums(areas), free.bit_count())
+
+
+def coverable(free: int, kinds: Sequence[Kind]) -> int:
+    """Cells of ``free`` that at least one legal placement can cover."""
+    u = 0
+    for k in kinds:
+        for m in k.masks:
+            if m & free == m:
+                u |= m
+    return u
+
+
+def pack(
+    free: int,
+    kinds: Sequence[Kind],
+    *,
+    must: int = 0,
+    floor: int = -1,
+    node_cap: int = 50_000,
+    order: str | None = None,
+    target: int | None = None,
+    deadline: float = float("inf"),
+) -> SearchResult:
+    """Maximise covered cells of ``free`` with the given kinds.
+
+    ``must``: cells that have to be covered (never waste). ``floor``: only
+    solutions covering more than this are of interest (a known incumbent).
+    ``target``: stop as soon as a solution reaching it is found (a proven
+    upper bound). Masks in ``kinds`` must already avoid filled cells.
+    """
+    kinds = [Kind(k.area, tuple(m for m in k.masks if m & free == m), k.count, k.required)
+             for k in kinds]
+    if any(k.required and len(k.masks) < k.count for k in kinds):
+        return SearchResult(-1, [], True, 0, -1)
+    req_area = sum(k.area * k.count for k in kinds if k.required)
+    if req_area > free.bit_count() or must & ~free:
+        return SearchResult(-1, [], True, 0, -1)
+    cov = coverable(free, kinds)
+    if must & ~cov:
+        return SearchResult(-1, [], True, 0, -1)
+    bound = min(area_bound(cov, kinds), cov.bit_count())
+    if target is None or target > bound:
+        target = bound
+    total = sum(k.area * min(k.count, len(k.masks)) for k in kinds)
+    if order is None:
+        # Piece order when there is plenty of room (measured: cell order has
+        # a tail on sparse boards, piece order an exponential one on dense).
+        order = "piece" if total <= 0.85 * cov.bit_count() and not must else "cell"
+    if order == "piece":
+        return _piece_search(cov, kinds, floor, node_cap, target, bound, deadline)
+    return _cell_search(cov, free, kinds, must, floor, node_cap, target, bound, deadline)
+
+
+def _piece_search(free, kinds, floor, node_cap, target, bound, deadline) -> SearchResult:
+    # Items: one per copy, largest area first (ties: kind order), copies of a
+    # kind adjacent so they can take increasing placement indices.
+    order = sorted(range(len(kinds)), key=lambda t: (-kinds[t].area, t))
+    items: list[int] = []
+    for t in order:
+        items.extend([t] * min(kinds[t].count, len(kinds[t].masks)))
+    n = len(items)
+    # suffix[k]: subset sums of the items k..n-1; next_kind[k]: first item of
+    # a different kind (where "skip this copy" jumps to).
+    suffix = [1] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        suffix[k] = suffix[k + 1] | (suffix[k + 1] << kinds[items[k]].area)
+    next_kind = [n] * (n + 1)
+    for k in range(n - 2, -1, -1):
+        next_kind[k] = next_kind[k + 1] if items[k + 1] == items[k] else k + 1
+    req_suffix = [0] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        req_suffix[k] = req_suffix[k + 1] + (kinds[items[k]].area if kinds[items[k]].required else 0)
+    areas = [kinds[t].area for t in items]
+    masks = [kinds[t].masks for t in items]
+    required = [kinds[t].required for t in items]
+    same_next = [k + 1 < n and items[k + 1] == items[k] for k in range(n)]
+
+    best = [floor, None]
+    nodes = [0]
+    path: list[tuple[int, int]] = []
+
+    now = time.perf_counter
+
+    def rec(k: int, free: int, covered: int, start: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > node_cap or (not nodes[0] & 1023 and now() > deadline):
+            raise _Abort
+        if k == n:
+            if covered > best[0]:
+                best[0] = covered
+                best[1] = list(path)
+                if covered >= target:
+                    raise _Abort
+            return
+        fc = free.bit_count()
+        if req_suffix[k] > fc:
+            return
+        ub = covered + ((suffix[k] & ((2 << fc) - 1)).bit_length() - 1)
+        if ub <= best[0]:
+            return
+        a = areas[k]
+        ms = masks[k]
+        t = items[k]
+        nxt_same = same_next[k]
+        for idx in range(start, len(ms)):
+            m = ms[idx]
+            if m & free == m:
+                path.append((t, m))
+                rec(k + 1, free ^ m, covered + a, idx + 1 if nxt_same else 0)
+                path.pop()
+        if not required[k]:
+            rec(next_kind[k], free, covered, 0)
+
+    complete = True
+    try:
+        rec(0, free, 0, 0)
+    except _Abort:
+        complete = best[0] >= target
+    stopped = not complete
+    if best[1] is None:
+        return SearchResult(-1, [], complete, nodes[0], bound, stopped)
+    return SearchResult(best[0], best[1], complete, nodes[0], bound, stopped)
+
+
+# Column masks of the 9×9 board, for neighbour shifts that must not wrap.
+_W = 9
+_NOT_COL0 = sum(1 << (r * _W) for r in range(_W)) ^ ((1 << _W * _W) - 1)
+_NOT_COLL = sum(1 << (r * _W + _W - 1) for r in range(_W)) ^ ((1 << _W * _W) - 1)
+# Pockets up to this size are measured exactly by the cell search's bound.
+_POCKET = 10
+
+
+def neighbours(m: int) -> int:
+    """Cells 4-adjacent to ``m`` (9×9 board), ``m`` itself excluded."""
+    return ((m << _W) | (m >> _W) | ((m << 1) & _NOT_COL0) | ((m >> 1) & _NOT_COLL)) & ~m & ((1 << 81) - 1)
+
+
+def _flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
+    comp = seed
+    while True:
+        new = (comp | (comp << _W) | (comp >> _W) | ((comp << 1) & _NOT_COL0) | ((comp >> 1) & _NOT_COLL)) & free
+        if new == comp:
+            return comp, True
+        comp = new
+        if comp.bit_count() > limit:
+            return comp, False
+
+
+def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, deadline) -> SearchResult:
+    nk = len(kinds)
+    # Placements anchored at their lowest cell, biggest patches first.
+    anchored: dict[int, list[tuple[int, int, int]]] = {}
+    for t in sorted(range(nk), key=lambda t: (-kinds[t].area, t)):
+        for m in kinds[t].masks:
+            i = (m & -m).bit_length() - 1
+            anchored.setdefault(i, []).append((t, m, kinds[t].area))
+    counts = [min(k.count, len(k.masks)) for k in kinds]
+    # Remaining multiset encoded as a mixed-radix int, for the bound cache.
+    weight = []
+    w = 1
+    for c in counts:
+        weight.append(w)
+        w *= c + 1
+    areas = [k.area for k in kinds]
+    req_area0 = sum(k.area * counts[t] for t, k in enumerate(kinds) if k.required)
+    reqd = [k.required for k in kinds]
+    reach_cache: dict[int, int] = {}
+
+    def reach(key: int) -> int:
+        r = reach_cache.get(key)
+        if r is None:
+            r = 1
+            for t in range(nk):
+                c = (key // weight[t]) % (counts[t] + 1)
+                for _ in range(c):
+                    r |= r << areas[t]
+            reach_cache[key] = r
+        return r
+
+    best = [floor, None]
+    nodes = [0]
+    path: list[tuple[int, int]] = []
+    cnt = list(counts)
+    key0 = sum(c * w for c, w in zip(counts, weight))
+    full = (1 << 81) - 1
+    now = time.perf_counter
+
+    def rec(free: int, covered: int, key: int, req_left: int, touched: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > node_cap or (not nodes[0] & 1023 and now() > deadline):
+            raise _Abort
+        r = reach(key)
+        # Pockets next to the last change: a pocket smaller than every
+        # remaining patch is dead (dropped for good); one that the remaining
+        # areas cannot fill exactly loses at least its shortfall.
+        lost = 0
+        nb = ((touched << _W) | (touched >> _W) | ((touched << 1) & _NOT_COL0)
+              | ((touched >> 1) & _NOT_COLL)) & free
+        while nb:
+            comp, small = _flood(nb & -nb, free, _POCKET)
+            nb &= ~comp
+            if small:
+                sz = comp.bit_count()
+                fit = (r & ((2 << sz) - 1)).bit_length() - 1
+                if fit == 0:
+                    if comp & must:
+                        return
+                    free &= ~comp
+                else:
+                    lost += sz - fit
+        if not free:
+            if covered > best[0] and req_left == 0:
+                best[0] = covered
+                best[1] = list(path)
+                if covered >= target:
+                    raise _Abort
+            return
+        fc = free.bit_count()
+        if req_left > fc - lost:
+            return
+        ub = covered + ((r & ((2 << (fc - lost)) - 1)).bit_length() - 1)
+        if ub <= best[0]:
+            return
+        low = free & -free
+        for t, m, a in anchored.get(low.bit_length() - 1, ()):
+            if cnt[t] and m & free == m:
+                cnt[t] -= 1
+                path.append((t, m))
+                rec(free ^ m, covered + a, key - weight[t], req_left - (a if reqd[t] else 0), m)
+                path.pop()
+                cnt[t] += 1
+        if not low & must:
+            rec(free ^ low, covered, key, req_left, low)
+
+    complete = True
+    try:
+        rec(free, 0, key0, req_area0, 0)
+    except _Abort:
+        complete = best[0] >= target
+    stopped = not complete
+    if best[1] is None:
+        return SearchResult(-1, [], complete, nodes[0], bound, stopped)
+    return SearchResult(best[0], best[1], complete, nodes[0], bound, stopped)
