@@ -30,6 +30,7 @@ MAX_UPCOMING_COPIES = 128
 # the answer: 20 ms plus 10% of what is left, at most 100 ms.
 MARGIN_FIXED, MARGIN_FRACTION, MARGIN_MAX = 0.02, 0.10, 0.10
 MIN_SOLVE_TIME = 0.002
+INT64_MAX = 2**63 - 1
 
 _INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError)
 
@@ -257,10 +258,11 @@ class PlacementServicer:
         response = pb.SolvePuzzleResponse(status=convert.solve_status(result.status), tilings=tilings,
                                           width=width, height=result.height or len(rows),
                                           solve_time=convert.duration(result.wall_time))
+        # Counts are int64 on the wire; a count that large is only a lower bound anyway.
         if result.count is not None:
-            response.count = result.count
+            response.count = min(result.count, INT64_MAX)
         if result.distinct is not None:
-            response.distinct = result.distinct
+            response.distinct = min(result.distinct, INT64_MAX)
         return response
 
 
