@@ -1,0 +1,199 @@
+"""Lookahead placement: rank where to put a patch so later patches still fit.
+
+:func:`rank_placements` scores every legal placement of ``patch`` by the best
+*Cover* value (cells the ``upcoming`` patches can still cover, each optional)
+of the board that placement leaves, optionally with completing a 7×7 window
+as the first goal. Ties are broken by a cheap board-quality score, then by
+the smaller mask, so the ranking is deterministic.
+
+Work is shared across placements: every packing found is kept as a
+*witness*; a placement that misses all of a witness's cells inherits its
+value, and when that value meets the placement's area bound it is proven
+without any search. Only the rest run the exact bitmask search
+(:mod:`solver.bitsearch`) under a per-placement node budget.
+
+>>> from solver.geometry import board_from_rows
+>>> b = board_from_rows(["#########"] * 8 + ["#...#...#"])
+>>> r = rank_placements(b, 1, [1])
+>>> [(p.placement.mask.bit_length() - 1 - 72, p.value, p.proven) for p in r.ranked]
+[(3, 3, True), (7, 3, True)]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Sequence
+
+from . import bitsearch
+from .cover import MAX_TIME_LIMIT, _orientation_of, _Problem, candidates_from
+from .geometry import BOARD_CELLS, FULL_BOARD, Board, Cell, completed_square, square_masks
+from .stop import StopToken
+from .types import Candidate, LookaheadResult, PlacedPatch, RankedPlacement, SolverInputError, SolveStatus
+
+# Node budget of one placement's exact search, and of all of them together.
+NODE_CAP_ONE = 4_000
+NODE_CAP_ALL = 200_000
+MAX_UPCOMING = 64
+
+_W = 9
+_ROW0 = (1 << _W) - 1
+_ROWL = _ROW0 << (_W * (_W - 1))
+_COL0 = sum(1 << (r * _W) for r in range(_W))
+_COLL = _COL0 << (_W - 1)
+
+
+def touch_score(board: Board, m: Board) -> int:
+    """Edges of ``m`` that touch a filled cell or the board's border.
+
+    >>> touch_score(0, 1)  # corner cell: two border edges
+    2
+    """
+    return ((m & _ROW0).bit_count() + (m & _ROWL).bit_count()
+            + (m & _COL0).bit_count() + (m & _COLL).bit_count()
+            + ((m >> _W) & board).bit_count() + ((m << _W) & board).bit_count()
+            + (((m & ~_COL0) >> 1) & board).bit_count() + (((m & ~_COLL) << 1) & board).bit_count())
+
+
+def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
+    """Empty cells in regions of at most ``limit`` cells next to ``near``.
+
+    Such pockets only fit the smallest patches, so they tend to stay empty.
+    """
+    nb = bitsearch.neighbours(near) & free
+    lost = 0
+    while nb:
+        comp, small = bitsearch._flood(nb & -nb, free, limit)
+        nb &= ~comp
+        if small:
+            lost += comp.bit_count()
+    return lost
+
+
+def quality(board: Board, m: Board) -> int:
+    """Tie-break score (higher is better): hug filled cells and borders, and
+    do not cut off small pockets."""
+    after = board | m
+    return touch_score(board, m) - 2 * pocket_cells(FULL_BOARD & ~after, m)
+
+
+def _check(board, time_limit, top, seed):
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_BOARD:
+        raise SolverInputError("board must be an int bitmask in [0, 2**81)")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
+            or not math.isfinite(time_limit) or not 0 < time_limit <= MAX_TIME_LIMIT:
+        raise SolverInputError(f"time_limit must be a finite number of seconds in (0, {MAX_TIME_LIMIT:g}]")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise SolverInputError("top must be None or an int >= 1")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise SolverInputError("seed must be an int in [0, 2**31)")
+
+
+def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadline: float,
+              floor: int = -1):
+    """Best cover (or square-then-cover) of ``free``: (value, chosen, complete, bound, corner)."""
+    r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, deadline=deadline, floor=floor)
+    value, chosen, complete, bound = max(r.value, 0), r.chosen, r.complete, max(r.bound, 0)
+    nodes = r.nodes
+    if not square7:
+        return value, chosen, complete, bound, None, nodes
+    board = FULL_BOARD & ~free
+    best_v, best_c, best_corner, sq_complete = -1, None, None, True
+    done = completed_square(board)
+    if done is not None:
+        return value, chosen, complete, bound, done, nodes
+    for corner, wm in square_masks(7):
+        need = wm & free
+        rs = bitsearch.pack(free, prob.kinds, must=need, floor=best_v, node_cap=node_cap,
+                            deadline=deadline)
+        nodes += rs.nodes
+        if rs.value > best_v:
+            best_v, best_c, best_corner = rs.value, rs.chosen, corner
+        sq_complete &= rs.complete
+    if best_c is None:
+        # No window can be completed (proven only when every search finished).
+        return value, chosen, complete and sq_complete, bound, None, nodes
+    return best_v, best_c, sq_complete, bound, best_corner, nodes
+
+
+def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bool = False,
+                    time_limit: float = 1.0, top: int | None = None, seed: int = 0,
+                    stop: StopToken | None = None) -> LookaheadResult:
+    """Rank every legal placement of ``patch`` on ``board``, best first.
+
+    ``patch`` and ``upcoming`` items are anything :func:`candidates_from`
+    accepts; upcoming patches are all optional. A placement's ``value`` is
+    the most cells the upcoming patches can still cover after it (with
+    ``square7``, placements that still allow completing a 7×7 window come
+    first, valued by the best such answer). Status: OPTIMAL when every value
+    is proven, FEASIBLE when some are not (time or node budget), INFEASIBLE
+    when the patch has no legal placement, UNKNOWN when stopped first.
+    """
+    t0 = time.perf_counter()
+    _check(board, time_limit, top, seed)
+    pcs = candidates_from([patch])
+    if len(pcs) != 1:
+        raise SolverInputError("patch must be a single patch")
+    shape = pcs[0].shape
+    key = pcs[0].key
+    if upcoming is None:
+        upcoming = ()
+    if isinstance(upcoming, (str, int, Candidate)):
+        upcoming = [upcoming]
+    upcoming = list(upcoming)
+    if len(upcoming) > MAX_UPCOMING:
+        raise SolverInputError(f"{len(upcoming)} upcoming patches; at most {MAX_UPCOMING}")
+    ups = [Candidate(c.key, c.shape, c.count, False) for c in candidates_from(upcoming)] if upcoming else []
+    orient = _orientation_of(shape)
+    legal = [m for m in orient if not m & board]
+    if not legal:
+        return LookaheadResult(SolveStatus.INFEASIBLE, (), time.perf_counter() - t0)
+    if stop is not None and stop.is_set():
+        return LookaheadResult(SolveStatus.UNKNOWN, (), time.perf_counter() - t0)
+    prob = _Problem.build(board, ups)
+    # Area bound shared by all placements: subset sums of the upcoming areas.
+    areas = []
+    for k in prob.kinds:
+        areas.extend([k.area] * min(k.count, len(k.masks)))
+    reach = bitsearch.subset_sums(areas)
+    deadline = t0 + time_limit
+    budget = NODE_CAP_ALL
+    witnesses: list[tuple[Board, int, list]] = []   # (cells used, value, chosen)
+    rows = []
+    all_proven = True
+    free0 = FULL_BOARD & ~board
+    for m in legal:
+        free = free0 & ~m
+        cheap = bitsearch.best_sum(reach, free.bit_count())
+        value, proven, bound, corner = None, False, cheap, None
+        if not square7:
+            for used, v, _ch in witnesses:
+                if not used & m and v >= cheap:
+                    value, proven = v, True
+                    break
+        if value is None:
+            out_of_time = time.perf_counter() > deadline or (stop is not None and stop.is_set())
+            if out_of_time or budget <= 0:
+                # Keep whatever a witness still gives; unproven.
+                value = max([v for used, v, _c in witnesses if not used & m] + [0])
+                proven = cheap == 0 and not square7
+            else:
+                v, chosen, complete, bound, corner, nodes = _evaluate(
+                    free, prob, square7, min(NODE_CAP_ONE, budget), deadline)
+                budget -= nodes
+                value, proven = v, complete
+                if chosen:
+                    used = 0
+                    for _t, cm in chosen:
+                        used |= cm
+                    if not square7:
+                        witnesses.append((used, v, chosen))
+        all_proven &= proven
+        rows.append(((corner is not None) if square7 else False, value, quality(board, m), m,
+                     RankedPlacement(PlacedPatch(key, orient[m], m), value, max(bound, value), proven, corner)))
+    rows.sort(key=lambda r: (not r[0], -r[1], -r[2], r[3]))
+    ranked = tuple(r[4] for r in rows)
+    if top is not None:
+        ranked = ranked[:top]
+    status = SolveStatus.OPTIMAL if all_proven else SolveStatus.FEASIBLE
+    return LookaheadResult(status, ranked, time.perf_counter() - t0)
