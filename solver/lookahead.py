@@ -70,11 +70,17 @@ def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
     return lost
 
 
+POCKET_LIMIT = 3
+POCKET_WEIGHT = 2
+REACH_TOP = 8
+REACH_WEIGHT = 1
+
+
 def quality(board: Board, m: Board) -> int:
     """Tie-break score (higher is better): hug filled cells and borders, and
     do not cut off small pockets."""
     after = board | m
-    return touch_score(board, m) - 2 * pocket_cells(FULL_BOARD & ~after, m)
+    return touch_score(board, m) - POCKET_WEIGHT * pocket_cells(FULL_BOARD & ~after, m, POCKET_LIMIT)
 
 
 def _check(board, time_limit, top, seed):
@@ -192,6 +198,17 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         rows.append(((corner is not None) if square7 else False, value, quality(board, m), m,
                      RankedPlacement(PlacedPatch(key, orient[m], m), value, max(bound, value), proven, corner)))
     rows.sort(key=lambda r: (not r[0], -r[1], -r[2], r[3]))
+    if REACH_TOP and prob.kinds and len(rows) > 1:
+        # Among the leaders, prefer boards where more empty cells can still be
+        # reached by some upcoming patch (cells nothing can reach stay empty).
+        head = [r for r in rows[:REACH_TOP] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
+        scored = []
+        for r in head:
+            free = free0 & ~r[3]
+            reach_cells = bitsearch.coverable(free, prob.kinds).bit_count()
+            scored.append((-(r[2] + REACH_WEIGHT * reach_cells), r[3], r))
+        scored.sort(key=lambda x: x[:2])
+        rows[:len(head)] = [x[2] for x in scored]
     ranked = tuple(r[4] for r in rows)
     if top is not None:
         ranked = ranked[:top]
