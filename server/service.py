@@ -164,24 +164,18 @@ class PlacementServicer:
         limit = convert.time_limit(request, "time_limit", DEFAULT_SUGGEST_LIMIT)
         seed = convert.seed(request.seed)
 
-        def solver_key(s: convert.PatchSpec):
-            # Standard patches travel as ids; leather and custom shapes as shape text.
-            return s.key if isinstance(s.key, int) and s.key >= 0 else s.shape.to_str()
-
-        upcoming = [solver_key(s) for s in upcoming_specs for _ in range(s.count)]
+        # Candidates keep each patch's key (id, -1 for leather, or shape text) and count.
+        patch = solver.Candidate(spec.key, spec.shape, 1, False)
+        upcoming = [solver.Candidate(s.key, s.shape, s.count, False) for s in upcoming_specs]
 
         def run(time_limit: float, stop: StopToken):
-            return solver.rank_placements(board, solver_key(spec), upcoming, square7=square7,
+            return solver.rank_placements(board, patch, upcoming, square7=square7,
                                           time_limit=time_limit, top=top, seed=seed, stop=stop)
 
         result = self._solve(context, call, limit, run, "patch")
         ranked = []
         for rp in result.ranked:
             placed = convert.placed_patch(rp.placement, {})
-            if isinstance(spec.key, int):  # report leather as id -1, not as "#"
-                placed.id = spec.key
-            else:
-                placed.shape = spec.key
             msg = pb.RankedPlacement(placement=placed, value=rp.value, bound=rp.bound, proven=rp.proven)
             if rp.square7 is not None:
                 msg.square7.CopyFrom(convert.cell(rp.square7))

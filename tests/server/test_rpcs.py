@@ -185,3 +185,12 @@ def test_solve_puzzle_pentominoes_region_with_hole(stub):
     assert resp.status == pb.SOLVE_STATUS_OPTIMAL and len(resp.tilings) == 2
     for t in resp.tilings:
         assert sorted(p.patch_index for p in t.placements) == list(range(12))
+
+
+def test_suggest_placement_leather_and_many_upcoming(stub):
+    rows = ["#" * 9] * 7 + ["#......##", "#######.#"]
+    upcoming = [pb.PatchRef(id=i, count=2) for i in range(20)] + [pb.PatchRef(id=-1, count=5)]
+    req = pb.SuggestPlacementRequest(board=pb.Board(rows=rows), patch=pb.PatchRef(id=-1), upcoming=upcoming,
+                                     objective=pb.OBJECTIVE_COVER, top=3)
+    resp = stub.SuggestPlacement(req, timeout=20)
+    assert resp.ranked and all(r.placement.id == -1 and len(r.placement.cells) == 1 for r in resp.ranked)
