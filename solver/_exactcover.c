@@ -8,14 +8,17 @@
  * once.  Boards are multi-word bitsets (up to 8 x 64 bits, >= 400 cells).
  *
  * search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask,
- *        count_all, max_solutions, time_limit, stop, use_all, neighbours, hole_cap)
+ *        count_all, max_solutions, time_limit, stop, use_all, neighbours, hole_cap
+ *        [, node_limit, rank])
+ * rank: optional per-type sort key for the order in which types are tried
+ * at each anchor (find-mode restarts shuffle it).
  * neighbours: flat list, 4 per cell (-1 = none); hole_cap 0 turns the hole
  * check off (it prunes only dead branches: answers and their order are the
  * same with or without it).
  *   -> (status, raw, distinct_num, solutions, nodes)
  *
  * status: 0 search space exhausted, 1 stopped after max_solutions (find mode),
- *         2 time limit, 3 stop token set.
+ *         2 time limit, 3 stop token set, 4 node_limit reached.
  * raw: number of tilings (each found tiling adds rawmul[p] of its
  *      symmetry-break placement p, or 1).
  * distinct_num: sum over found tilings of |Stab(T)| * rawmul; the number of
@@ -71,7 +74,7 @@ typedef struct {
     long long solcap, solused; /* ints */
     int *sollen;      /* per solution: depth */
     long long sollen_cap;
-    long long nodes;
+    long long nodes, node_limit;
     int abort;
     double deadline, last_poll;
     PyObject *stop;
@@ -224,6 +227,7 @@ static void dfs(S *s, int pos) {
         poll(s);
         if (s->abort) return;
     }
+    if (s->node_limit && s->nodes > s->node_limit) { s->abort = 4; return; }
     if (pos >= s->n) { leaf(s); return; }
     int w = pos >> 6;
     uint64_t x = ~s->board[w] & (~0ULL << (pos & 63));
@@ -287,11 +291,13 @@ static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
 static PyObject *search(PyObject *self, PyObject *args) {
     int n, break_type, count_all, use_all, hole_cap;
     PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
-    long long max_sol;
+    long long max_sol, node_limit = 0;
+    PyObject *rank_o = Py_None;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOpOi", &n, &ptype_o, &pcells_o, &counts_o,
+    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOpOi|LO", &n, &ptype_o, &pcells_o, &counts_o,
                           &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
-                          &max_sol, &time_limit, &stop_o, &use_all, &nbr_o, &hole_cap))
+                          &max_sol, &time_limit, &stop_o, &use_all, &nbr_o, &hole_cap,
+                          &node_limit, &rank_o))
         return NULL;
     if (n <= 0 || n > MAXCELLS) {
         PyErr_SetString(PyExc_ValueError, "region must have 1..512 cells");
@@ -451,6 +457,32 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     for (int a = prev_anchor + 1; a <= n; a++) s.gstart[a] = ng;
     s.use_all = use_all;
+    s.node_limit = node_limit < 0 ? 0 : node_limit;
+    if (rank_o != Py_None) {
+        /* try the types at each anchor in the order of rank[type] */
+        PyObject *rk = PySequence_Fast(rank_o, "rank must be a sequence");
+        if (!rk) goto done;
+        if (PySequence_Fast_GET_SIZE(rk) != s.ntypes) {
+            Py_DECREF(rk);
+            PyErr_SetString(PyExc_ValueError, "rank needs one entry per type");
+            goto done;
+        }
+        long *rank = calloc((size_t)s.ntypes + 1, sizeof(long));
+        if (!rank) { Py_DECREF(rk); PyErr_NoMemory(); goto done; }
+        for (int t = 0; t < s.ntypes; t++)
+            if (int_item(rk, t, &rank[t]) < 0) { free(rank); Py_DECREF(rk); goto done; }
+        Py_DECREF(rk);
+        for (int a = 0; a < n; a++) /* insertion sort of the anchor's groups */
+            for (int i = s.gstart[a] + 1; i < s.gstart[a + 1]; i++) {
+                int gt = s.gtype[i], glo = s.glo[i], ghi = s.ghi[i], j = i;
+                while (j > s.gstart[a] && rank[s.gtype[j - 1]] > rank[gt]) {
+                    s.gtype[j] = s.gtype[j - 1]; s.glo[j] = s.glo[j - 1]; s.ghi[j] = s.ghi[j - 1];
+                    j--;
+                }
+                s.gtype[j] = gt; s.glo[j] = glo; s.ghi[j] = ghi;
+            }
+        free(rank);
+    }
     s.dtype = calloc((size_t)s.ntypes + 1, sizeof(int));
     s.dlast = calloc((size_t)s.ntypes + 1, sizeof(int));
     if (!s.dtype || !s.dlast) { PyErr_NoMemory(); goto done; }
@@ -564,7 +596,7 @@ done:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,\n"
-     "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap) -> (status, raw, distinct_num, solutions, nodes)"},
+     "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap[, node_limit, rank]) -> (status, raw, distinct_num, solutions, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

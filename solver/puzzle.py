@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -53,7 +54,34 @@ HAVE_C_SEARCH = _exactcover is not None
 HOLE_CAP_FACTOR = 2
 
 # search status codes shared with _exactcover.c
-_DONE, _ENOUGH, _TIMEOUT, _STOPPED = 0, 1, 2, 3
+_DONE, _ENOUGH, _TIMEOUT, _STOPPED, _NODE_LIMIT = 0, 1, 2, 3, 4
+
+# Finding one tiling has a heavy tail: the order in which piece types are
+# tried decides between milliseconds and minutes on big regions (15x20 from 5
+# pentomino sets: 1.7k nodes with some orders, > 2M with most). So find mode
+# restarts with a seeded shuffle of the type order, with Luby's budgets of
+# RESTART_NODES x (1, 1, 2, 1, 1, 2, 4, ...) search nodes, and after
+# MAX_RESTARTS runs once without a budget (so INFEASIBLE is still proven).
+# Node counts are the same in C and Python, so answers stay identical.
+RESTART_NODES = 20_000
+MAX_RESTARTS = 100
+
+
+def _luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i >= 1).
+
+    >>> [_luby(i) for i in range(1, 9)]
+    [1, 1, 2, 1, 1, 2, 4, 1]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 Cell = tuple[int, int]
 
@@ -310,12 +338,10 @@ class _Abort(Exception):
 
 
 def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,
-               max_solutions, time_limit, stop, use_all, nbrs=(), hole_cap=0):
-    """Pure-Python twin of ``_exactcover.search`` (same order, same results).
-
-    It skips the C hole check (``nbrs``, ``hole_cap``), which only cuts dead
-    branches, so answers and their order are the same.
-    """
+               max_solutions, time_limit, stop, use_all, nbrs=(), hole_cap=0, node_limit=0,
+               rank=None):
+    """Pure-Python twin of ``_exactcover.search``: same order, same node
+    counts, same results."""
     deadline = time.monotonic() + time_limit
     full = (1 << n) - 1
     masks = [sum(1 << c for c in pc) for pc in pcells]
@@ -325,6 +351,9 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
         if not g or g[-1][0] != ptype[p]:
             g.append((ptype[p], []))
         g[-1][1].append((p, masks[p]))
+    if rank is not None:
+        for g in groups:
+            g.sort(key=lambda tp: rank[tp[0]])
     cnt = list(counts)
     # use_all: a type still unused once the lowest empty cell passes its last
     # anchor can never be placed; (last anchor, type) sorted, sentinel at the end
@@ -333,6 +362,40 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
         last[ptype[p]] = pc[0]
     deadlines = sorted((a, t) for t, a in enumerate(last)) + [(n + 1, 0)]
     nsym = len(syms)
+    area = [0] * len(counts)
+    for p, pc in enumerate(pcells):
+        area[ptype[p]] = len(pc)
+    border = []  # cells next to each placement
+    for pc in pcells:
+        inside = set(pc)
+        border.append(sorted({d for c in pc for d in nbrs[4 * c:4 * c + 4] if d >= 0 and d not in inside}))
+
+    def dead_hole(board: int, p: int) -> bool:
+        """Some closed empty area (<= hole_cap cells) next to p cannot be tiled."""
+        seen: set[int] = set()
+        for c0 in border[p]:
+            if board >> c0 & 1 or c0 in seen:
+                continue
+            comp = {c0}
+            todo = [c0]
+            while todo and len(comp) <= hole_cap:
+                c = todo.pop()
+                for d in nbrs[4 * c:4 * c + 4]:
+                    if d >= 0 and not board >> d & 1 and d not in comp:
+                        comp.add(d)
+                        todo.append(d)
+            seen |= comp
+            if len(comp) > hole_cap:
+                continue
+            g, mn = 0, None
+            for t, k in enumerate(cnt):
+                if k:
+                    g = math.gcd(g, area[t])
+                    mn = area[t] if mn is None else min(mn, area[t])
+            if g == 0 or len(comp) < mn or len(comp) % g:
+                return True
+        return False
+
     stack: list[int] = []
     sols: list[tuple[int, ...]] = []
     acc = [0, 0, 0]  # raw, distinct_num, nodes
@@ -379,6 +442,8 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
                 raise _Abort(_TIMEOUT)
             if stop is not None and stop():
                 raise _Abort(_STOPPED)
+        if node_limit and acc[2] > node_limit:
+            raise _Abort(_NODE_LIMIT)
         free = full & ~board
         if not free:
             leaf()
@@ -399,7 +464,8 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
                     if board & m:
                         continue
                     stack.append(p)
-                    dfs(board | m)
+                    if not hole_cap or not dead_hole(board | m, p):
+                        dfs(board | m)
                     stack.pop()
             finally:
                 cnt[t] += 1
@@ -478,12 +544,25 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
         return done(SolveStatus.INFEASIBLE, raw=0 if count else None, distinct=0 if count else None)
 
     search = _exactcover.search if (engine != "python" and _exactcover is not None) else _search_py
-    remaining = max(time_limit - (time.perf_counter() - t0), 1e-6)
-    status, raw, distinct_num, sols, _nodes = search(
-        prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
-        prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining),
-        None if stop is None else stop.is_set, bool(use_all), prob.nbrs, prob.hole_cap)
-
+    deadline = t0 + time_limit
+    stop_fn = None if stop is None else stop.is_set
+    attempt = 0
+    while True:
+        # counting visits every tiling whatever the order: no restarts
+        last = count or attempt >= MAX_RESTARTS
+        rank = None
+        if attempt:
+            rank = list(range(len(prob.counts)))
+            random.Random(attempt).shuffle(rank)
+        remaining = max(deadline - time.perf_counter(), 1e-6)
+        status, raw, distinct_num, sols, _nodes = search(
+            prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
+            prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining), stop_fn,
+            bool(use_all), prob.nbrs, prob.hole_cap,
+            0 if last else RESTART_NODES * _luby(attempt + 1), rank)
+        if status != _NODE_LIMIT:
+            break
+        attempt += 1
     tilings = _expand(prob, shapes, sols, mirror, max_tilings)
     finished = status in (_DONE, _ENOUGH)
     if not count:

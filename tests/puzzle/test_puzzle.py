@@ -441,3 +441,15 @@ def test_symmetry_break_with_stabilisers(rows, pieces):
         assert len(r.tilings) == want[0] and len(set(r.tilings)) == want[0]
         for t in r.tilings:
             check_tiling(rows, pieces, t)
+
+
+@pytest.mark.skipif(not HAVE_C_SEARCH, reason="C search not built")
+def test_find_with_restarts_same_in_c_and_python():
+    # 9x20 from 3 pentomino sets needs millions of nodes in the natural type
+    # order; the seeded restarts find a tiling fast, identically in both engines
+    rows = ["." * 20] * 9
+    a = _solve_puzzle(rows, PENTOMINOES * 3, engine="c")
+    b = _solve_puzzle(rows, PENTOMINOES * 3, engine="python", time_limit=60)
+    assert a.status is b.status is SolveStatus.OPTIMAL
+    assert a.tilings == b.tilings
+    check_tiling(rows, PENTOMINOES * 3, a.tilings[0])
