@@ -298,8 +298,10 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
 # ------------------------------------------------------------------ solvers
 
 def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, stop,
-                node_cap: int = NODE_CAP) -> PlacementResult:
+                node_cap: int | None = None) -> PlacementResult:
     t0 = time.perf_counter()
+    if node_cap is None:
+        node_cap = NODE_CAP
     cands = _check(board, candidates, time_limit, seed, workers)
     prob = _Problem.build(board, cands)
     free = FULL_BOARD & ~board
