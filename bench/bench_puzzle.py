@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     row("6x10 pentominoes: count (3 runs)", med, mx, f"{r.count} raw / {r.distinct} distinct", 3.5)
     rc |= (r.count, r.distinct) != (9356, 2339)
     med, mx, r = _timed(lambda: _solve_puzzle(six, PENTOMINOES, count=True, max_tilings=0,
-                                              use_all=False, time_limit=60, engine=engine), 1)
+                                              symmetry_break=False, time_limit=60, engine=engine), 1)
     row("6x10: count without symmetry break", med, mx, f"{r.count} raw / {r.distinct} distinct")
     for (h, w), want in (((5, 12), (4040, 1010)), ((4, 15), (1472, 368)), ((3, 20), (8, 2))):
         med, mx, r = _timed(lambda: _solve_puzzle(RECT[(h, w)], PENTOMINOES, count=True, max_tilings=0,

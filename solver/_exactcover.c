@@ -289,6 +289,7 @@ static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
+    (void)self;
     int n, break_type, count_all, use_all, hole_cap;
     PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
     long long max_sol, node_limit = 0;
@@ -603,7 +604,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "_exactcover",
     "Exact-cover tiling search (first-empty-cell bitboard DFS); see solver/puzzle.py.",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__exactcover(void) { return PyModule_Create(&moduledef); }

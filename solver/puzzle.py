@@ -158,6 +158,7 @@ def _parse_pieces(pieces) -> tuple[Shape, ...]:
 class _Problem:
     """Everything the search needs, built once per (region, pieces, mirror, use_all)."""
 
+    use_all: bool                            # every piece must be placed (also when areas match)
     n: int                                   # region cells
     cells: tuple[Cell, ...]                  # grid (row, col) of each region cell
     height: int
@@ -206,7 +207,7 @@ def _symmetry_indices(cells: list[Cell], mirror: bool) -> list[int]:
 
 @lru_cache(maxsize=32)
 def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
-             use_all: bool) -> _Problem:
+             use_all: bool, symmetry_break: bool = True) -> _Problem:
     height, width = len(rows), len(rows[0])
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
     r0 = min(r for r, _ in cells)
@@ -234,6 +235,9 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     counts = [len(m) for m in members]
     total = sum(pieces[m[0]].area * len(m) for m in members)
     area_ok = total == n if use_all else total >= n
+    # pieces that exactly fill the region must all be used: same search, but
+    # the use_all pruning and the symmetry break then apply
+    use_all = use_all or total == n
 
     # every placement, grouped by anchor cell, then type, then orientation
     found = []  # (anchor, type, orientation#, cells)
@@ -274,7 +278,7 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     rawmul = [1] * len(found)
     symmask = [(1 << len(syms)) - 1] * len(found)
     break_type = -1
-    if syms and use_all and area_ok:
+    if syms and use_all and area_ok and symmetry_break:
         # Symmetry break: a piece used exactly once keeps one placement per
         # orbit. Pick the type with the fewest orbits (X on 6x10: 8 of 32).
         by_cells = {pc: p for p, pc in enumerate(pcells)}
@@ -322,7 +326,7 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     hole_cap = HOLE_CAP_FACTOR * max_area
 
     return _Problem(
-        n=n, nbrs=nbrs, hole_cap=hole_cap, cells=tuple(cells), height=height, width=width,
+        use_all=use_all, n=n, nbrs=nbrs, hole_cap=hole_cap, cells=tuple(cells), height=height, width=width,
         types=tuple(tuple(m) for m in members), counts=tuple(counts),
         ptype=tuple(ptype), pcells=tuple(pcells),
         syms=tuple(syms), sym_names=tuple(names), break_type=break_type,
@@ -515,8 +519,10 @@ def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = Tru
 
 
 def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True,
-                  max_tilings=1, time_limit=10.0, stop=None, engine: str = "auto") -> PuzzleResult:
-    """``solve_puzzle`` with a choice of search: ``"auto"``, ``"c"`` or ``"python"``."""
+                  max_tilings=1, time_limit=10.0, stop=None, engine: str = "auto",
+                  symmetry_break: bool = True) -> PuzzleResult:
+    """``solve_puzzle`` with a choice of search (``"auto"``, ``"c"`` or
+    ``"python"``) and a switch for the symmetry break (for tests and bench)."""
     t0 = time.perf_counter()
     rows, height, width = _parse_region(region_rows)
     shapes = _parse_pieces(pieces)
@@ -534,7 +540,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
     if engine == "c" and _exactcover is None:
         raise SolverInputError("the C search (solver._exactcover) is not built")
 
-    prob = _prepare(rows, shapes, bool(mirror), bool(use_all))
+    prob = _prepare(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break))
 
     def done(status, tilings=(), raw=None, distinct=None) -> PuzzleResult:
         return PuzzleResult(status=status, tilings=tuple(tilings), count=raw, distinct=distinct,
@@ -558,7 +564,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
         status, raw, distinct_num, sols, _nodes = search(
             prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
             prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining), stop_fn,
-            bool(use_all), prob.nbrs, prob.hole_cap,
+            prob.use_all, prob.nbrs, prob.hole_cap,
             0 if last else RESTART_NODES * _luby(attempt + 1), rank)
         if status != _NODE_LIMIT:
             break

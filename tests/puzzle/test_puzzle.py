@@ -150,13 +150,13 @@ def test_pentomino_known_counts_c(rows, raw, distinct):
     assert (r.status, r.count, r.distinct, r.tilings) == (SolveStatus.OPTIMAL, raw, distinct, ())
 
 
-def test_pentomino_counts_without_symmetry_break():
-    # use_all=False switches the break off (the piece might be unused): same counts
-    r = solve_puzzle(["." * 20] * 3, PENTOMINOES, count=True, use_all=False)
+@pytest.mark.parametrize("use_all", [True, False])
+def test_pentomino_counts_without_symmetry_break(use_all):
+    r = _solve_puzzle(["." * 20] * 3, PENTOMINOES, count=True, use_all=use_all, symmetry_break=False)
     assert (r.count, r.distinct) == (8, 2)
-    r = solve_puzzle(["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES,
-                     count=True, use_all=False)
-    assert (r.count, r.distinct) == (520, 65)
+    r = _solve_puzzle(["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES,
+                      count=True, use_all=use_all, symmetry_break=False, max_tilings=600)
+    assert (r.count, r.distinct, len(set(r.tilings))) == (520, 65, 520)
 
 
 def _polyominoes(k: int) -> set[Shape]:
