@@ -196,7 +196,7 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
                         witnesses.append((used, v, chosen))
         all_proven &= proven
         rows.append(((corner is not None) if square7 else False, value, quality(board, m), m,
-                     RankedPlacement(PlacedPatch(key, orient[m], m), value, max(bound, value), proven, corner)))
+                     RankedPlacement(PlacedPatch(key, orient[m], m), value, value if proven else max(bound, value), proven, corner)))
     rows.sort(key=lambda r: (not r[0], -r[1], -r[2], r[3]))
     if REACH_TOP and prob.kinds and len(rows) > 1:
         # Among the leaders, prefer boards where more empty cells can still be
