@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from solver.geometry import Board, Shape, ShapeError, BoardError
+from solver.geometry import Board, Shape
 from solver.patches import PATCHES, Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 

@@ -26,7 +26,7 @@ from google.protobuf import duration_pb2
 
 from patchwork.v1 import placement_pb2 as pb
 from patchwork.v1 import placement_pb2_grpc as pb_grpc
-from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, cells_of, mask_of
+from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, mask_of
 from solver.patches import Patch
 from solver.types import (
     LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,

@@ -59,7 +59,7 @@ from typing import Any
 from solver import BOARD_SIZE, FULL_BOARD, PATCHES, square_masks
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
-from .advisor import Advisor, LocalAdvisor, SolverAdvisor
+from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)
 from .track import END, LEATHER_SPACES, PAYOUTS_AFTER  # noqa: F401  (LEATHER_SPACES: docs)
 
 _COL0 = sum(1 << (r * BOARD_SIZE) for r in range(BOARD_SIZE))
