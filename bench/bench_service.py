@@ -6,7 +6,7 @@ process, then drives it from client threads in this process:
 * ``SolvePlacement`` on the 100 ``midgame-40-k3`` instances of
   ``bench/data/placement-instances.json`` (cover objective, seed 0);
 * ``SuggestMove`` on mid-game states made by seeded random-vs-greedy play,
-  with a 0.2 s thinking budget per request;
+  with a 0.2 s thinking budget per request (``--budget``);
 
 each at 1, 8 and 32 concurrent clients, bounded by a call count and a time
 per cell. Prints calls/s, p50/p99 latency and errors by status code.
@@ -65,8 +65,9 @@ def midgame_states(n: int = 24) -> list[str]:
     return out
 
 
-def move_requests() -> list[pb.SuggestMoveRequest]:
-    budget = pb.SuggestMoveRequest().time_limit.__class__(nanos=200_000_000)
+def move_requests(budget_s: float = 0.2) -> list[pb.SuggestMoveRequest]:
+    budget = pb.SuggestMoveRequest().time_limit.__class__()
+    budget.FromNanoseconds(int(budget_s * 1e9))
     return [pb.SuggestMoveRequest(state_json=s, top=3, seed=0, time_limit=budget) for s in midgame_states()]
 
 
@@ -145,10 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=1500, help="calls per cell at most (default 1500)")
     ap.add_argument("--clients", default="1,8,32", help="concurrency levels (default 1,8,32)")
     ap.add_argument("--workers", type=int, default=None, help="server worker threads (default: the server's)")
+    ap.add_argument("--budget", type=float, default=0.2, help="SuggestMove time_limit in seconds (default 0.2)")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
 
-    work = [("SolvePlacement", placement_requests(), 10.0), ("SuggestMove", move_requests(), 10.0)]
+    work = [("SolvePlacement", placement_requests(), 10.0), ("SuggestMove", move_requests(args.budget), 10.0)]
     proc, port = start_server(args.workers)
     rows = []
     try:
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
     print(f"loopback 127.0.0.1, server in its own process, {os.cpu_count()} CPUs; "
-          f"≤{args.calls} calls or {args.seconds:g} s per cell; SuggestMove budget 0.2 s, top 3")
+          f"≤{args.calls} calls or {args.seconds:g} s per cell; SuggestMove budget {args.budget:g} s, top 3")
     print(f"{'rpc':<15} {'clients':>7} {'calls':>6} {'ok':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}  errors")
     for r in rows:
         errs = ", ".join(f"{c}={n}" for c, n in sorted(r["errors"].items())) or "-"

@@ -51,6 +51,7 @@ class ServerConfig:
     grace: float = 5.0                     # seconds in-flight calls get on shutdown
     max_receive_bytes: int = MAX_RECEIVE_BYTES
     warm_up: bool = True                   # import the solvers (OR-Tools) before serving
+    reuse_port: bool = False               # SO_REUSEPORT: several processes share one port
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -205,7 +206,9 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
         options=[
             ("grpc.max_receive_message_length", config.max_receive_bytes),
-            ("grpc.so_reuseport", 0),  # a second server must not silently share a port
+            # Off by default so a second server cannot silently share a port;
+            # on for the worker processes of `python -m server --processes N`.
+            ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         ],
     )
     servicer = PlacementServicer(metrics)
