@@ -49,9 +49,11 @@ __all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH"]
 
 HAVE_C_SEARCH = _exactcover is not None
 
-# The C search flood-fills the empty areas next to each placement up to this
-# many times the largest piece's area, to catch holes no piece set can fill.
-HOLE_CAP_FACTOR = 2
+# Find mode flood-fills the empty areas next to each placement up to this many
+# times the largest piece's area, to catch holes no piece set can fill. It cuts
+# nodes 3x but costs more than it saves when counting (6x10: 0.16 s -> 0.3 s),
+# so counting runs without it; finding big regions gains 2x (measured).
+HOLE_CAP_FACTOR = 1
 
 # search status codes shared with _exactcover.c
 _DONE, _ENOUGH, _TIMEOUT, _STOPPED, _NODE_LIMIT = 0, 1, 2, 3, 4
@@ -564,7 +566,7 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
         status, raw, distinct_num, sols, _nodes = search(
             prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
             prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining), stop_fn,
-            prob.use_all, prob.nbrs, prob.hole_cap,
+            prob.use_all, prob.nbrs, 0 if count else prob.hole_cap,
             0 if last else RESTART_NODES * _luby(attempt + 1), rank)
         if status != _NODE_LIMIT:
             break
