@@ -213,7 +213,7 @@ static int dead_hole(S *s, int p) {
         }
         int g = 0, mn = 1 << 30;
         for (int t = 0; t < s->ntypes; t++)
-            if (s->cnt[t]) {
+            if (s->cnt[t] && s->tarea[t]) { /* area 0: the type has no placement */
                 g = gcd_int(g, s->tarea[t]);
                 if (s->tarea[t] < mn) mn = s->tarea[t];
             }

@@ -395,7 +395,7 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
                 continue
             g, mn = 0, None
             for t, k in enumerate(cnt):
-                if k:
+                if k and area[t]:  # area 0: the type has no placement
                     g = math.gcd(g, area[t])
                     mn = area[t] if mn is None else min(mn, area[t])
             if g == 0 or len(comp) < mn or len(comp) % g:

@@ -323,8 +323,13 @@ def test_use_all_false_and_area_checks():
     assert (r.status, r.count, r.distinct) == (SolveStatus.INFEASIBLE, 0, 0)
     # too little area even without use_all
     assert solve_puzzle(["....."], ["##", "##"], use_all=False).status is SolveStatus.INFEASIBLE
-    # a piece larger than the region
+    # a piece larger than the region, or one that fits nowhere
     assert solve_puzzle(["..."], ["####"], use_all=False).status is SolveStatus.INFEASIBLE
+    assert solve_puzzle(["...."], ["##/##"]).status is SolveStatus.INFEASIBLE
+    for engine in ENGINES:
+        r = _solve_puzzle(["....", "...."], ["##/##", "###/#..", "###/#..", "#####"], use_all=False,
+                          engine=engine, count=True)
+        assert (r.status, r.count, r.distinct) == (SolveStatus.OPTIMAL, 2, 1)
 
 
 def test_large_grid():
