@@ -49,8 +49,9 @@ def generate(out: Path) -> None:
     rc = protoc.main(args)
     if rc != 0:
         raise SystemExit(f"protoc failed with exit code {rc}")
-    # Every directory that holds generated modules becomes a regular package.
-    for path in sorted(out.rglob("*.py*")):
+    # Every directory that holds generated modules becomes a regular package
+    # (only those: ``out`` may be the repository root).
+    for path in sorted(p for p in out.rglob("*") if p.name.endswith(GENERATED_SUFFIXES)):
         for parent in path.relative_to(out).parents:
             if parent == Path("."):
                 continue
