@@ -1,1 +1,0 @@
-"""Generated protobuf / gRPC stubs (scripts/gen_proto.py); do not edit."""
