@@ -26,6 +26,7 @@ fits into the remaining free cells (a bitset subset-sum, memoised).
 
 from __future__ import annotations
 
+import random
 import time
 
 from dataclasses import dataclass, field
@@ -54,6 +55,38 @@ class SearchResult:
 
 class _Abort(Exception):
     pass
+
+
+class _Restart(Exception):
+    pass
+
+
+# Cell search restarts: finding a near-perfect packing has a heavy tail that
+# depends on the order placements are tried in, so the search restarts with a
+# seeded random order of patch kinds under Luby budgets of RESTART_NODES x
+# (1, 1, 2, 1, 1, 2, 4, ...) nodes, keeping the incumbent and the
+# transposition table, and finally runs to completion (or the node cap).
+RESTART_NODES = 10_000
+MAX_RESTARTS = 60
+JITTER = 1.5   # random bonus, in cells of area, when sorting kinds on a restart
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i >= 1).
+
+    >>> [luby(i) for i in range(1, 9)]
+    [1, 1, 2, 1, 1, 2, 4, 1]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
 
 
 def subset_sums(areas: Sequence[int]) -> int:
@@ -108,6 +141,7 @@ def pack(
     order: str | None = None,
     target: int | None = None,
     deadline: float = float("inf"),
+    seed: int = 0,
 ) -> SearchResult:
     """Maximise covered cells of ``free`` with the given kinds.
 
@@ -136,7 +170,7 @@ def pack(
         order = "piece" if total <= 0.85 * cov.bit_count() and not must else "cell"
     if order == "piece":
         return _piece_search(cov, kinds, floor, node_cap, target, bound, deadline)
-    return _cell_search(cov, free, kinds, must, floor, node_cap, target, bound, deadline)
+    return _cell_search(cov, free, kinds, must, floor, node_cap, target, bound, deadline, seed=seed)
 
 
 def _piece_search(free, kinds, floor, node_cap, target, bound, deadline) -> SearchResult:
@@ -234,7 +268,8 @@ def _flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
             return comp, False
 
 
-def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, deadline) -> SearchResult:
+def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, deadline,
+                 restarts=True, seed=0) -> SearchResult:
     nk = len(kinds)
     # Placements anchored at their lowest cell, biggest patches first.
     anchored: dict[int, list[tuple[int, int, int]]] = {}
@@ -242,6 +277,18 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
         for m in kinds[t].masks:
             i = (m & -m).bit_length() - 1
             anchored.setdefault(i, []).append((t, m, kinds[t].area))
+    # Cells that must be covered are branched on first, over every placement
+    # covering them: the window of a 7×7 goal is an exact cover problem, and
+    # the cells outside it only matter once it is done.
+    covering: dict[int, list[tuple[int, int, int]]] = {}
+    if must:
+        for t in sorted(range(nk), key=lambda t: (-kinds[t].area, t)):
+            for m in kinds[t].masks:
+                mm = m & must
+                while mm:
+                    low = mm & -mm
+                    covering.setdefault(low.bit_length() - 1, []).append((t, m, kinds[t].area))
+                    mm ^= low
     counts = [min(k.count, len(k.masks)) for k in kinds]
     # Remaining multiset encoded as a mixed-radix int, for the bound cache.
     weight = []
@@ -273,10 +320,30 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
     full = (1 << 81) - 1
     now = time.perf_counter
 
+    # Transposition table: (free cells, remaining multiset) -> most extra
+    # cells a finished subtree was shown unable to beat. The same state is
+    # reached by placing the same patches in different arrangements.
+    seen: dict[tuple[int, int], int] = {}
+
+    limit = [node_cap]
+
     def rec(free: int, covered: int, key: int, req_left: int, touched: int) -> None:
         nodes[0] += 1
-        if nodes[0] > node_cap or (not nodes[0] & 1023 and now() > deadline):
+        if nodes[0] > limit[0]:
+            raise _Abort if limit[0] >= node_cap else _Restart
+        if not nodes[0] & 1023 and now() > deadline:
             raise _Abort
+        st = (free, key)
+        cap = seen.get(st)
+        if cap is not None and covered + cap <= best[0]:
+            return
+        _rec(free, covered, key, req_left, touched)
+        # Finished without abort: nothing here beats ``best`` (any better
+        # leaf would have raised ``best`` itself).
+        if len(seen) < 1_000_000:
+            seen[st] = best[0] - covered
+
+    def _rec(free: int, covered: int, key: int, req_left: int, touched: int) -> None:
         r = reach(key)
         # Pockets next to the last change: a pocket smaller than every
         # remaining patch is dead (dropped for good); one that the remaining
@@ -309,6 +376,19 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
         ub = covered + ((r & ((2 << (fc - lost)) - 1)).bit_length() - 1)
         if ub <= best[0]:
             return
+        mf = free & must
+        if mf:
+            if not r >> mf.bit_count():
+                return      # the remaining patches are too small for the window
+            low = mf & -mf
+            for t, m, a in covering.get(low.bit_length() - 1, ()):
+                if cnt[t] and m & free == m:
+                    cnt[t] -= 1
+                    path.append((t, m))
+                    rec(free ^ m, covered + a, key - weight[t], req_left - (a if reqd[t] else 0), m)
+                    path.pop()
+                    cnt[t] += 1
+            return
         low = free & -free
         for t, m, a in anchored.get(low.bit_length() - 1, ()):
             if cnt[t] and m & free == m:
@@ -321,8 +401,25 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
             rec(free ^ low, covered, key, req_left, low)
 
     complete = True
+    rng = random.Random(seed)
+    attempt = 1
     try:
-        rec(free, 0, key0, req_area0, 0)
+        while True:
+            limit[0] = node_cap
+            if restarts and attempt <= MAX_RESTARTS:
+                limit[0] = min(node_cap, nodes[0] + RESTART_NODES * luby(attempt))
+            try:
+                rec(free, 0, key0, req_area0, 0)
+                break
+            except _Restart:
+                attempt += 1
+                # Jitter around "biggest first": that order is good, only
+                # its ties and near-ties are worth reshuffling.
+                rank = [-areas[t] + JITTER * rng.random() for t in range(nk)]
+                for lst in anchored.values():
+                    lst.sort(key=lambda tma: rank[tma[0]])
+                path.clear()
+                cnt[:] = counts
     except _Abort:
         complete = best[0] >= target
     stopped = not complete

@@ -46,7 +46,7 @@ MAX_WORKERS = 16
 # 1-5 us a node). Midgame boards need under 1,000 nodes; dense 16-patch
 # boards up to ~10^6, where CP-SAT is far slower still. The pass also stops
 # at BITSEARCH_SHARE of the time limit so CP-SAT always gets its turn.
-NODE_CAP = 400_000
+NODE_CAP = 2_000_000
 BITSEARCH_SHARE = 0.6
 
 
@@ -322,7 +322,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     best_val, best_chosen, complete = -1, None, True
     deadline = t0 + BITSEARCH_SHARE * time_limit
     if not square7:
-        r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, target=bound, deadline=deadline)
+        r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, target=bound, deadline=deadline, seed=seed)
         best_val, best_chosen, complete = r.value, r.chosen if r.value >= 0 else None, r.complete
     else:
         # One exact search per window that could be completed, best first;
@@ -336,7 +336,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
                 complete = False
                 break
             r = bitsearch.pack(free, prob.kinds, must=wm & ~board, floor=best_val,
-                               node_cap=budget, target=bound, deadline=deadline)
+                               node_cap=budget, target=bound, deadline=deadline, seed=seed)
             budget -= r.nodes
             if r.value > best_val:
                 best_val, best_chosen = r.value, r.chosen
