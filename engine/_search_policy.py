@@ -99,6 +99,18 @@ class PlacementCache(dict):
         return value
 
 
+def _contact_planes(board: Mask) -> tuple[Mask, Mask, Mask]:
+    """Bit planes of the number (0-4) of covered-or-edge sides of every cell."""
+    u = ((board << 9) & FULL) | _ROW0
+    d = (board >> 9) | _ROW8
+    lf = ((board & _NOT_COL8) << 1) | _COL0
+    rt = ((board & _NOT_COL0) >> 1) | _COL8
+    s1, c1 = u ^ d, u & d
+    s2, c2 = lf ^ rt, lf & rt
+    a = s1 & s2
+    return s1 ^ s2, c1 ^ c2 ^ a, (c1 & c2) | (c1 & a) | (c2 & a)
+
+
 def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) -> Mask | None:
     """The snuggest legal placement of patch ``pid`` on ``board`` (None if none fits).
 
@@ -111,26 +123,27 @@ def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) 
         hit = cache.get((board, pid), 0)
         if hit != 0:
             return hit
-    up = board << 9
-    down = board >> 9
-    left = (board & _NOT_COL8) << 1
-    right = (board & _NOT_COL0) >> 1
+    b0, b1, b2 = _contact_planes(board)
     touch = []
-    for m, e in _EDGE_SIDES[pid]:
+    top = -1
+    for m in PATCH_MASKS[pid]:
         if m & board:
             continue
-        touch.append((e + (m & up).bit_count() + (m & down).bit_count() + (m & left).bit_count()
-                      + (m & right).bit_count(), m))
+        t = (m & b0).bit_count() + 2 * (m & b1).bit_count() + 4 * (m & b2).bit_count()
+        if t >= top - 1:
+            touch.append((t, m))
+            if t > top:
+                top = t
     if not touch:
         best = None
     elif len(touch) == 1:
         best = touch[0][1]
     else:
-        top = max(t for t, _ in touch)
-        # Candidates: those within 2 contacts of the best (pockets can cost more).
-        cands = [(t, m) for t, m in touch if t >= top - 2]
-        if len(cands) > 12:
-            cands = sorted(cands, key=lambda x: -x[0])[:12]
+        # Candidates: within 1 contact of the best (a pocket can cost more than that).
+        cands = [(t, m) for t, m in touch if t >= top - 1]
+        if len(cands) > 8:
+            cands.sort(key=lambda x: -x[0])    # stable: mask order within a contact count
+            cands = cands[:8]
         best_s, best = None, None
         for t, m in cands:
             s = t - _pocket_penalty(board, m)
@@ -141,25 +154,43 @@ def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) 
     return best
 
 
+def _one_open(empty: Mask) -> Mask:
+    """Empty cells with exactly one empty neighbour."""
+    u = (empty << 9) & FULL
+    d = empty >> 9
+    lf = (empty & _NOT_COL8) << 1
+    rt = (empty & _NOT_COL0) >> 1
+    s1, c1 = u ^ d, u & d
+    s2, c2 = lf ^ rt, lf & rt
+    # count == 1: bit0 set and no carries anywhere.
+    return empty & (s1 ^ s2) & ~(s1 & s2) & ~c1 & ~c2
+
+
+def _leather_score(c: Mask, empty: Mask, one_open: Mask) -> int:
+    nb = neighbours(c) & empty
+    open_sides = nb.bit_count()
+    # Filling c leaves alone its empty neighbours whose only empty neighbour
+    # was c. (Filling a lone cell costs nothing: it is the best use of leather.)
+    return (4 - open_sides) - 3 * (nb & one_open).bit_count()
+
+
 def leather_scores(board: Mask, bonus_open: bool) -> list[tuple[float, int]]:
     """(score, bit index) of every empty cell for a leather patch, best first.
 
-    Completing a 7×7 window (while the tile is free) scores 100; otherwise
-    the number of enclosed sides (covered or edge) minus 3 per lone empty
-    cell the patch would leave (a cell enclosed on all four sides counts as
-    one, since it is filled now but there was no other use for it anyway).
-    Ties keep row-major order.
+    Completing a 7×7 window (while the tile is free) scores 100 more;
+    otherwise the number of enclosed sides (covered or edge) minus 3 per
+    empty cell it leaves alone, so an already lone cell (4 sides enclosed,
+    nothing cut off) is the best spot. Ties keep row-major order.
     """
     empty = FULL ^ board
     near_full = bonus_open and board.bit_count() >= 48
-    lone_before = lone_cells(board)
+    one_open = _one_open(empty)
     out = []
     e = empty
     while e:
         c = e & -e
         e ^= c
-        open_sides = (neighbours(c) & empty).bit_count()
-        s = (4 - open_sides) - 3 * (lone_cells(board | c) - lone_before + (open_sides == 0))
+        s = _leather_score(c, empty, one_open)
         if near_full:
             after = board | c
             if any(after & w == w for w in BONUS_MASKS):
@@ -175,21 +206,19 @@ def leather_cell(board: Mask, bonus_open: bool) -> int:
     >>> leather_cell(FULL ^ (1 << 40), True)
     40
     """
+    empty = FULL ^ board
     if bonus_open and board.bit_count() >= 48:
-        empty = FULL ^ board
         for w in BONUS_MASKS:
             miss = w & empty
             if miss and miss & (miss - 1) == 0:
                 return miss.bit_length() - 1
-    empty = FULL ^ board
-    lone_before = lone_cells(board)
+    one_open = _one_open(empty)
     best_s, best_i = None, -1
     e = empty
     while e:
         c = e & -e
         e ^= c
-        open_sides = (neighbours(c) & empty).bit_count()
-        s = (4 - open_sides) - 3 * (lone_cells(board | c) - lone_before + (open_sides == 0))
+        s = _leather_score(c, empty, one_open)
         if best_s is None or s > best_s:
             best_s, best_i = s, c.bit_length() - 1
     return best_i
