@@ -183,3 +183,12 @@ def test_root_buy_uses_given_advisor():
             i = c.index(m.action.patch_id)
             res = adv.suggest_placement(s.players[0].board, m.action.patch_id, (c[i + 1:] + c[:i])[:6])
             assert m.action.mask in {r.placement.mask for r in res.ranked}
+
+
+def test_bench_players_smoke(capsys):
+    from bench.bench_players import main
+
+    assert main(["--games", "2", "--budget", "0.01", "--tables", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "search:0.01 vs greedy | 2 |" in out
+    assert main(["--tables", "nope"]) == 2
