@@ -58,7 +58,7 @@ from typing import Any
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from .players import register_player
-from .state import AREA, COST, INCOME, TIME, GameState
+from .state import AREA, COST, INCOME, MASK_SETS, TIME, GameState
 from .track import END, PAYOUTS_AFTER
 from ._search_policy import (
     PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, placement_score, playout,
@@ -341,9 +341,10 @@ class SearchPlayer:
     def _ask_advisor(advisor, board: int, pid: int, upcoming: tuple, budget: float | None) -> int | None:
         try:
             res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
-        except (ValueError, RuntimeError, ImportError, AttributeError, OSError):
+        except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
             return None
-        legal = [r for r in res.ranked if not r.placement.mask & board]
+        shapes = MASK_SETS[pid]
+        legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]
         if not legal:
             return None
         best_v = max(r.value for r in legal)
