@@ -3,8 +3,11 @@
 :func:`rank_placements` scores every legal placement of ``patch`` by the best
 *Cover* value (cells the ``upcoming`` patches can still cover, each optional)
 of the board that placement leaves, optionally with completing a 7×7 window
-as the first goal. Ties are broken by a cheap board-quality score, then by
-the smaller mask, so the ranking is deterministic.
+as the first goal. Ties among the leaders are broken by playing the upcoming
+patches out in their order (each must be placed if it fits, as in the game):
+more cells placed, then the more compact empty region; remaining ties by a
+cheap board-quality score (:func:`quality`), then by the smaller mask, so the
+ranking is deterministic.
 
 Work is shared across placements: every packing found is kept as a
 *witness*; a placement that misses all of a witness's cells inherits its
@@ -70,17 +73,89 @@ def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
     return lost
 
 
+def dead_ends(board: Board) -> int:
+    """Empty cells with at least three blocked sides (filled or border).
+
+    >>> dead_ends(FULL_BOARD & ~1)   # lone empty corner cell
+    1
+    """
+    free = FULL_BOARD & ~board
+    up = free & (_ROW0 | (board << _W))
+    down = free & (_ROWL | (board >> _W))
+    left = free & (_COL0 | ((board << 1) & ~_COL0))
+    right = free & (_COLL | ((board >> 1) & ~_COLL))
+    return ((up & down & (left | right)) | (left & right & (up | down))).bit_count()
+
+
 POCKET_LIMIT = 3
 POCKET_WEIGHT = 2
-REACH_TOP = 8
-REACH_WEIGHT = 1
+DEAD_END_WEIGHT = 1
+# Re-ranking of the leaders (same value as the best) by a forced-order
+# rollout of the upcoming patches; measured on the sequence benchmark
+# (100 orders): 79.6 cells without it, 80.5 with 8 leaders, 4 branches and
+# 60 nodes, at 0.45 s per sequence.
+LEADERS = 8
+SEQ_BRANCH = 4
+SEQ_NODES = 60
 
 
 def quality(board: Board, m: Board) -> int:
-    """Tie-break score (higher is better): hug filled cells and borders, and
-    do not cut off small pockets."""
+    """Tie-break score (higher is better): hug filled cells and borders, do
+    not cut off small pockets, do not leave dead-end cells."""
     after = board | m
-    return touch_score(board, m) - POCKET_WEIGHT * pocket_cells(FULL_BOARD & ~after, m, POCKET_LIMIT)
+    return (touch_score(board, m) - POCKET_WEIGHT * pocket_cells(FULL_BOARD & ~after, m, POCKET_LIMIT)
+            - DEAD_END_WEIGHT * dead_ends(after))
+
+
+def free_perimeter(board: Board) -> int:
+    """Edges between an empty cell and a filled cell or the border.
+
+    >>> free_perimeter(FULL_BOARD & ~1), free_perimeter(0)
+    (4, 36)
+    """
+    free = FULL_BOARD & ~board
+    return ((free & (_ROW0 | (board << _W))).bit_count() + (free & (_ROWL | (board >> _W))).bit_count()
+            + (free & (_COL0 | ((board << 1) & ~_COL0))).bit_count()
+            + (free & (_COLL | ((board >> 1) & ~_COLL))).bit_count())
+
+
+def _seq_value(board: Board, seq, areas, cap: int) -> tuple[int, int]:
+    """Play the upcoming patches out in order, each one *placed if it fits*
+    (we choose where): a small depth-first search over the best few
+    placements (touch rule) of each, bounded by the areas still to come.
+
+    Returns the best (cells placed, -perimeter of the empty region) over the
+    leaves; cells placed never exceed the Cover value ``cap``. Once a path
+    has placed ``cap`` cells only the best-touch placement is followed, so
+    easy boards cost a single path.
+    """
+    n = len(seq)
+    suffix = [1] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] | (suffix[i + 1] << areas[i])
+    best = [(-1, 0)]
+    nodes = [0]
+
+    def rec(i: int, board: Board, placed: int) -> None:
+        if i == n or nodes[0] >= SEQ_NODES:
+            sc = (placed, -free_perimeter(board))
+            if sc > best[0]:
+                best[0] = sc
+            return
+        nodes[0] += 1
+        fc = BOARD_CELLS - board.bit_count()
+        if placed + bitsearch.best_sum(suffix[i], fc) < best[0][0]:
+            return
+        cands = [m for m in seq[i] if not m & board]
+        if not cands:
+            rec(i + 1, board, placed)
+            return
+        cands.sort(key=lambda m: (-touch_score(board, m), m))
+        for m in cands[:SEQ_BRANCH if placed < cap else 1]:
+            rec(i + 1, board | m, placed + areas[i])
+
+    rec(0, board, 0)
+    return best[0]
 
 
 def _check(board, time_limit, top, seed):
@@ -157,6 +232,10 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
     if stop is not None and stop.is_set():
         return LookaheadResult(SolveStatus.UNKNOWN, (), time.perf_counter() - t0)
     prob = _Problem.build(board, ups)
+    # The upcoming patches in their order, for the forced-order rollout.
+    seq_c = [c for item in upcoming for c in candidates_from([item]) for _ in range(c.count)]
+    seq = [tuple(_orientation_of(c.shape)) for c in seq_c]
+    seq_areas = [c.shape.area for c in seq_c]
     # Area bound shared by all placements: subset sums of the upcoming areas.
     areas = []
     for k in prob.kinds:
@@ -198,17 +277,18 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         rows.append(((corner is not None) if square7 else False, value, quality(board, m), m,
                      RankedPlacement(PlacedPatch(key, orient[m], m), value, value if proven else max(bound, value), proven, corner)))
     rows.sort(key=lambda r: (not r[0], -r[1], -r[2], r[3]))
-    if REACH_TOP and prob.kinds and len(rows) > 1:
-        # Among the leaders, prefer boards where more empty cells can still be
-        # reached by some upcoming patch (cells nothing can reach stay empty).
-        head = [r for r in rows[:REACH_TOP] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
+    if LEADERS and seq and len(rows) > 1:
+        # Among the leaders (equal value), play the upcoming patches out in
+        # their order, each placed if it fits (best few by the touch rule):
+        # prefer more cells placed, then the most compact empty region left
+        # (smallest perimeter), then ``quality``, then the smaller mask.
+        head = [r for r in rows[:LEADERS] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
         scored = []
         for r in head:
-            free = free0 & ~r[3]
-            reach_cells = bitsearch.coverable(free, prob.kinds).bit_count()
-            scored.append((-(r[2] + REACH_WEIGHT * reach_cells), r[3], r))
-        scored.sort(key=lambda x: x[:2])
-        rows[:len(head)] = [x[2] for x in scored]
+            placed, compact = _seq_value(board | r[3], seq, seq_areas, r[1])
+            scored.append((-placed, -compact, -r[2], r[3], r))
+        scored.sort(key=lambda x: x[:4])
+        rows[:len(head)] = [x[4] for x in scored]
     ranked = tuple(r[4] for r in rows)
     if top is not None:
         ranked = ranked[:top]
