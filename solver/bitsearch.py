@@ -61,6 +61,19 @@ class _Restart(Exception):
     pass
 
 
+class _StopClock(float):
+    """A deadline that also counts as passed once ``stop`` is set: the
+    searches compare ``now() > deadline`` every 1,024 nodes."""
+
+    def __new__(cls, deadline: float, stop):
+        obj = super().__new__(cls, deadline)
+        obj.stop = stop
+        return obj
+
+    def __lt__(self, other):
+        return self.stop.is_set() or float(self) < other
+
+
 # Cell search restarts: finding a near-perfect packing has a heavy tail that
 # depends on the order placements are tried in, so the search restarts with a
 # seeded random order of patch kinds under Luby budgets of RESTART_NODES x
@@ -142,6 +155,7 @@ def pack(
     target: int | None = None,
     deadline: float = float("inf"),
     seed: int = 0,
+    stop=None,
 ) -> SearchResult:
     """Maximise covered cells of ``free`` with the given kinds.
 
@@ -149,7 +163,12 @@ def pack(
     solutions covering more than this are of interest (a known incumbent).
     ``target``: stop as soon as a solution reaching it is found (a proven
     upper bound). Masks in ``kinds`` must already avoid filled cells.
+    ``deadline`` (``time.perf_counter`` value) and ``stop`` (anything with
+    ``is_set()``) are checked every 1,024 nodes; so is ``node_cap``.
     """
+    if stop is not None:
+        _deadline = deadline
+        deadline = _StopClock(_deadline, stop)
     kinds = [Kind(k.area, tuple(m for m in k.masks if m & free == m), k.count, k.required)
              for k in kinds]
     if any(k.required and len(k.masks) < k.count for k in kinds):

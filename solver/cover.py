@@ -204,8 +204,9 @@ def _result(prob: _Problem, status: SolveStatus, chosen, bound: int, t0: float, 
         bound = covered
     if status in (SolveStatus.INFEASIBLE,):
         placed, covered = (), 0
-    return PlacementResult(status, placed, covered, max(bound, covered) if status != SolveStatus.INFEASIBLE else bound,
-                           empty, empty - covered, square, time.perf_counter() - t0, engine)
+    bound = 0 if status == SolveStatus.INFEASIBLE else max(bound, covered)
+    return PlacementResult(status, placed, covered, bound, empty, empty - covered, square,
+                           time.perf_counter() - t0, engine)
 
 
 # ------------------------------------------------------------------ CP-SAT
@@ -322,7 +323,8 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     best_val, best_chosen, complete = -1, None, True
     deadline = t0 + BITSEARCH_SHARE * time_limit
     if not square7:
-        r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, target=bound, deadline=deadline, seed=seed)
+        r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, target=bound, deadline=deadline, seed=seed,
+                           stop=stop)
         best_val, best_chosen, complete = r.value, r.chosen if r.value >= 0 else None, r.complete
     else:
         # One exact search per window that could be completed, best first;
@@ -336,7 +338,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
                 complete = False
                 break
             r = bitsearch.pack(free, prob.kinds, must=wm & ~board, floor=best_val,
-                               node_cap=budget, target=bound, deadline=deadline, seed=seed)
+                               node_cap=budget, target=bound, deadline=deadline, seed=seed, stop=stop)
             budget -= r.nodes
             if r.value > best_val:
                 best_val, best_chosen = r.value, r.chosen

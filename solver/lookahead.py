@@ -171,9 +171,9 @@ def _check(board, time_limit, top, seed):
 
 
 def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadline: float,
-              floor: int = -1):
+              floor: int = -1, stop: StopToken | None = None):
     """Best cover (or square-then-cover) of ``free``: (value, chosen, complete, bound, corner)."""
-    r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, deadline=deadline, floor=floor)
+    r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, deadline=deadline, floor=floor, stop=stop)
     value, chosen, complete, bound = max(r.value, 0), r.chosen, r.complete, max(r.bound, 0)
     nodes = r.nodes
     if not square7:
@@ -186,7 +186,7 @@ def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadlin
     for corner, wm in square_masks(7):
         need = wm & free
         rs = bitsearch.pack(free, prob.kinds, must=need, floor=best_v, node_cap=node_cap,
-                            deadline=deadline)
+                            deadline=deadline, stop=stop)
         nodes += rs.nodes
         if rs.value > best_v:
             best_v, best_c, best_corner = rs.value, rs.chosen, corner
@@ -264,7 +264,7 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
                 proven = cheap == 0 and not square7
             else:
                 v, chosen, complete, bound, corner, nodes = _evaluate(
-                    free, prob, square7, min(NODE_CAP_ONE, budget), deadline)
+                    free, prob, square7, min(NODE_CAP_ONE, budget), deadline, stop=stop)
                 budget -= nodes
                 value, proven = v, complete
                 if chosen:
