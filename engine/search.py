@@ -326,7 +326,7 @@ class SearchPlayer:
                     if deadline is not None:
                         budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
                     if budget is None or budget >= MIN_LOOKAHEAD_TIME:
-                        mask = self._ask_advisor(advisor, board, pid, upcoming, budget)
+                        mask = self._ask_advisor(advisor, board, pid, upcoming, budget, stop)
                         if mask is not None:
                             if len(self._look_cache) > 10_000:
                                 self._look_cache.clear()
@@ -338,9 +338,14 @@ class SearchPlayer:
         return out
 
     @staticmethod
-    def _ask_advisor(advisor, board: int, pid: int, upcoming: tuple, budget: float | None) -> int | None:
+    def _ask_advisor(advisor, board: int, pid: int, upcoming: tuple, budget: float | None, stop) -> int | None:
+        from .advisor import SolverAdvisor
+
         try:
-            res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
+            if stop is not None and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
+                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
+            else:
+                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
         except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
             return None
         shapes = MASK_SETS[pid]
