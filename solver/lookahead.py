@@ -183,8 +183,11 @@ def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadlin
     done = completed_square(board)
     if done is not None:
         return value, chosen, complete, bound, done, nodes
+    most = sum(k.area * min(k.count, len(k.masks)) for k in prob.kinds)
     for corner, wm in square_masks(7):
         need = wm & free
+        if need.bit_count() > most:
+            continue     # the upcoming patches together are too small
         rs = bitsearch.pack(free, prob.kinds, must=need, floor=best_v, node_cap=node_cap,
                             deadline=deadline, stop=stop)
         nodes += rs.nodes
