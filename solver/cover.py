@@ -133,8 +133,6 @@ def _check(board, candidates, time_limit, seed, workers) -> list[Candidate]:
             raise SolverInputError(f"candidate {c.key!r} has no Shape")
         if isinstance(c.count, bool) or not isinstance(c.count, int) or not 1 <= c.count <= MAX_COUNT:
             raise SolverInputError(f"candidate {c.key!r}: count must be in [1, {MAX_COUNT}]")
-        if c.shape.height > BOARD_SIZE and c.shape.width > BOARD_SIZE:
-            pass  # cannot fit: it simply has no placement
     return list(cands)
 
 
@@ -310,7 +308,6 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
         return _result(prob, SolveStatus.UNKNOWN, None, BOARD_CELLS - board.bit_count(), t0, "none")
     cov = bitsearch.coverable(free, prob.kinds)
     bound = min(bitsearch.area_bound(cov, prob.kinds), cov.bit_count())
-    # Required patches: their own area must fit.
     windows = None
     if square7:
         windows = [(c, m) for c, m in square_masks(7) if not (m & ~board & ~cov)]
