@@ -119,7 +119,7 @@ def free_perimeter(board: Board) -> int:
             + (free & (_COLL | ((board >> 1) & ~_COLL))).bit_count())
 
 
-def _seq_value(board: Board, seq, areas, cap: int) -> tuple[int, int]:
+def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf) -> tuple[int, int]:
     """Play the upcoming patches out in order, each one *placed if it fits*
     (we choose where): a small depth-first search over the best few
     placements (touch rule) of each, bounded by the areas still to come.
@@ -137,7 +137,7 @@ def _seq_value(board: Board, seq, areas, cap: int) -> tuple[int, int]:
     nodes = [0]
 
     def rec(i: int, board: Board, placed: int) -> None:
-        if i == n or nodes[0] >= SEQ_NODES:
+        if i == n or nodes[0] >= SEQ_NODES or (nodes[0] & 7 == 7 and time.perf_counter() > deadline):
             sc = (placed, -free_perimeter(board))
             if sc > best[0]:
                 best[0] = sc
@@ -280,7 +280,7 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         rows.append(((corner is not None) if square7 else False, value, quality(board, m), m,
                      RankedPlacement(PlacedPatch(key, orient[m], m), value, value if proven else max(bound, value), proven, corner)))
     rows.sort(key=lambda r: (not r[0], -r[1], -r[2], r[3]))
-    if LEADERS and seq and len(rows) > 1:
+    if LEADERS and seq and len(rows) > 1 and time.perf_counter() < deadline:
         # Among the leaders (equal value), play the upcoming patches out in
         # their order, each placed if it fits (best few by the touch rule):
         # prefer more cells placed, then the most compact empty region left
@@ -288,7 +288,7 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         head = [r for r in rows[:LEADERS] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
         scored = []
         for r in head:
-            placed, compact = _seq_value(board | r[3], seq, seq_areas, r[1])
+            placed, compact = _seq_value(board | r[3], seq, seq_areas, r[1], deadline)
             scored.append((-placed, -compact, -r[2], r[3], r))
         scored.sort(key=lambda x: x[:4])
         rows[:len(head)] = [x[4] for x in scored]
