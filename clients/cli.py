@@ -74,7 +74,8 @@ def _common(sub: bool) -> argparse.ArgumentParser:
     return p
 
 
-_BOARD_HELP = "a file of 9 lines of '.' (empty) and '#' (filled), or - for stdin"
+_BOARD_HELP = ("a file of 9 lines of '.' (empty) and '#' (filled), - for stdin, "
+               "or the 9 rows inline separated by '/'")
 _PATCH_HELP = "a standard patch id (0-32) or a shape such as '##./.##'; repeat, or separate with commas"
 
 
@@ -115,10 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     mv.set_defaults(func=cmd_move)
 
     pz = add("puzzle", "tile a region exactly with pieces (each used at most once), or count the tilings",
-             "suggest puzzle region.txt --piece '###/.#.' --piece '##' --piece '#/#' --count")
+             "suggest puzzle '...../...../....' --piece '###/.#.' --piece '##/##' --piece '#####' --piece '###' --count")
     pz.add_argument("region", metavar="REGION",
                     help="a file (or - for stdin) of rows of '.' (cell to tile) and '#' (not part of the "
-                         "region), any rectangle up to 20x20")
+                         "region), any rectangle up to 20x20; or the rows inline separated by '/'")
     pz.add_argument("--piece", action="append", required=True, metavar="SHAPE",
                     help="a piece shape such as '##./.##' (or a standard patch id); repeat")
     pz.add_argument("--count", action="store_true", help="count the tilings instead of finding one")
@@ -358,7 +359,7 @@ def cmd_puzzle(args, client, out: Out) -> int:
     else:
         out.console.print(f"status: {_status_line(res.status)}")
         if args.count:
-            exact = "" if res.status.value == "OPTIMAL" else " (at least: the count did not finish)"
+            exact = "" if res.status.value in ("OPTIMAL", "INFEASIBLE") else " (at least: the count did not finish)"
             out.console.print(f"tilings: {res.count}{exact}; distinct up to the region's symmetries: {res.distinct}")
         elif tiling:
             out.console.print(grid_text(height, width, outside=outside, pieces=pieces))

@@ -76,10 +76,23 @@ def board_mask(board: Board | str | Sequence[str]) -> Board:
         raise InvalidArgument(f"bad board: {e}") from None
 
 
+def _is_inline_grid(arg: str) -> bool:
+    return "/" in arg and set(arg) <= {".", "#", "/"} and not Path(arg).exists()
+
+
 def read_text(path: str) -> str:
-    """The text of a file, or of stdin for ``-``."""
+    """The text of a file, of stdin for ``-``, or a grid given inline.
+
+    An argument made only of ``.``, ``#`` and ``/`` (rows separated by ``/``)
+    is the grid itself, so short boards and regions need no file.
+
+    >>> read_text("##./.##")
+    '##.\n.##'
+    """
     if path == "-":
         return sys.stdin.read()
+    if _is_inline_grid(path):
+        return "\n".join(path.split("/"))
     try:
         return Path(path).read_text()
     except OSError as e:

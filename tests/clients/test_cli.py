@@ -75,6 +75,16 @@ def test_place_square7_json_from_stdin(cli):
     assert d["square7"] is not None and d["empty_after"] == 2
 
 
+def test_place_and_puzzle_take_inline_grids(cli):
+    board = "/".join(CORNER)
+    r = cli("place", board, "--patch", "12,5", "--patch", "##./.##", "--json")
+    assert r.code == 0, r.err
+    assert (r.json()["empty_before"], r.json()["empty_after"]) == (42, 27)
+    r = cli("puzzle", ".../...", "--piece", "##/##", "--piece", "##", "--count", "--json")
+    assert r.code == 0, r.err
+    assert (r.json()["count"], r.json()["distinct"]) == (2, 1)
+
+
 def test_place_infeasible_exit_1(cli, board_file):
     r = cli("place", str(board_file), "--patch", "0", "--objective", "square7", "--json")
     assert r.code == 1
