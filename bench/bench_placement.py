@@ -6,10 +6,15 @@ portfolio solver and for a plain one-Boolean-per-placement CP-SAT model with
 default parameters (num_workers=1, 20 s limit), run in this same process,
 plus the ratio of medians. Every answer of ours is checked by the validator.
 
+A third column group, "CP-SAT proves", runs our solver with the bitmask pass
+capped at FORCED_NODE_CAP nodes (it then only supplies the solution hint), so
+that the CP-SAT stage has to prove; its answers are validated and compared
+with ours.
+
     python -m bench placement
     python -m bench.bench_placement --quick          # baseline capped at 2 s
     BENCH_QUICK=1 python -m bench placement
-    python -m bench.bench_placement --family hard-20-k16 --no-baseline
+    python -m bench.bench_placement --family hard-20-k16 --no-baseline --no-forced
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "placement-instances.json"
 FAMILIES = ["midgame-40-k3", "lookahead-30-k6", "square7-35-k6", "deep-20-k10", "hard-20-k16", "opening-0-k16"]
+# Node cap of the bitmask pass in the "CP-SAT proves" columns.
+FORCED_NODE_CAP = 1_000
 TARGETS = {
     "midgame-40-k3": "med<=3ms p99<=20ms all",
     "lookahead-30-k6": "med<=15ms all",
@@ -127,10 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline-limit", type=float, default=20.0)
     ap.add_argument("--time-limit", type=float, default=20.0, help="our solver's time limit")
     ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--no-forced", action="store_true",
+                    help=f"skip the 'CP-SAT proves' columns (bitmask pass <= {FORCED_NODE_CAP:,} nodes)")
     ap.add_argument("--family", action="append", default=None)
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per instance")
     args = ap.parse_args(argv)
 
+    from solver import cover
     from solver.cover import candidates_from, solve
     from solver.geometry import board_from_rows
     from solver.validate import validate_placements
@@ -144,13 +154,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fixed overhead (tiny instance, build+solve, median of 200): ours {ours_tiny:.3f} ms "
           f"(forced through CP-SAT: {cp_tiny:.3f} ms), baseline {base_tiny:.3f} ms  (target <= 2 ms)")
     hdr = (f"{'family':<16} {'n':>3} | {'ours med':>9} {'p99':>9} {'max':>9} {'proven':>6} | "
+           f"{'cpsat med':>9} {'p99':>9} {'max':>9} {'proven':>6} | "
            f"{'base med':>9} {'p99':>9} {'max':>9} {'proven':>6} | {'ratio':>6} {'agree':>5}  target")
+    grp = 9 * 3 + 6 + 3   # one column group: med p99 max proven
+    if not args.no_forced:
+        print(f"'ours, CP-SAT proves': our solver with the bitmask pass capped at {FORCED_NODE_CAP:,} nodes "
+              "(it only supplies the hint); CP-SAT proves")
+    print(f"{'':20} | {'ours (portfolio)':<{grp}} | {f'ours, CP-SAT proves (bitmask<={FORCED_NODE_CAP})':<{grp}}"
+          f" | plain CP-SAT baseline")
     print(hdr)
     print("-" * len(hdr))
     bad = 0
     for fam in fams:
         xs = [x for x in inst if x["family"] == fam]
-        ot, bt, op, bp, agree = [], [], 0, 0, 0
+        ot, bt, ft, op, bp, fp, agree = [], [], [], 0, 0, 0, 0
         for x in xs:
             board = board_from_rows(x["board"])
             cands = candidates_from(x["patches"])
@@ -164,6 +181,23 @@ def main(argv: list[str] | None = None) -> int:
             op += proven
             line = f"  {x['name']:<24} ours {r.status.value:<10} {r.objective:3d} <= {r.bound:3d} " \
                    f"{ot[-1] * 1e3:9.1f} ms {r.engine}"
+            if not args.no_forced:
+                saved = cover.NODE_CAP
+                cover.NODE_CAP = FORCED_NODE_CAP
+                try:
+                    t = time.perf_counter()
+                    f = solve(board, cands, x["objective"], time_limit=args.time_limit, seed=0, workers=1)
+                    ft.append(time.perf_counter() - t)
+                finally:
+                    cover.NODE_CAP = saved
+                validate_placements(board, cands, f.placements)
+                f_proven = f.status.value in ("OPTIMAL", "INFEASIBLE")
+                fp += f_proven
+                if f_proven and proven and (f.status, f.objective) != (r.status, r.objective):
+                    bad += 1
+                    print(f"  MISMATCH {x['name']}: ours {r.status.value} {r.objective}, "
+                          f"CP-SAT stage {f.status.value} {f.objective}")
+                line += f" | forced {f.status.value:<10} {f.objective:3d} {ft[-1] * 1e3:9.1f} ms {f.engine}"
             if not args.no_baseline:
                 t = time.perf_counter()
                 st, val = baseline_solve(board, x["patches"], x["objective"], base_limit)
@@ -184,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
             return (f"{statistics.median(ts) * 1e3:7.1f}ms {_pct(ts, 0.99) * 1e3:7.1f}ms "
                     f"{max(ts) * 1e3:7.1f}ms")
         row = f"{fam:<16} {len(xs):3d} | {fmt(ot)} {op:3d}/{len(xs):<2d} | "
+        if ft:
+            row += f"{fmt(ft)} {fp:3d}/{len(xs):<2d} | "
+        else:
+            row += f"{'-':>29} {'-':>6} | "
         if bt:
             ratio = statistics.median(bt) / statistics.median(ot)
             row += f"{fmt(bt)} {bp:3d}/{len(xs):<2d} | {ratio:5.0f}x {agree:5d}"

@@ -268,3 +268,85 @@ def test_stop_token_set_during_bitsearch():
     assert r.status in (SolveStatus.FEASIBLE, SolveStatus.UNKNOWN)
     validate_placements(0, candidates_from(ids), r.placements)
     assert r.wall_time < 10
+
+
+# ------------------------------------------------- CP-SAT stage, forced
+
+def _random_board_case(rng: random.Random, k: int):
+    board = 0
+    for i in range(81):
+        if rng.random() < rng.choice([0.45, 0.55]):
+            board |= 1 << i
+    ids = rng.sample(range(33), k) + ([LEATHER_PATCH_ID] if rng.random() < 0.5 else [])
+    cands = candidates_from(ids)
+    if rng.random() < 0.3:
+        c = cands[0]
+        cands[0] = Candidate(c.key, c.shape, c.count, True)
+    return board, cands
+
+
+@pytest.mark.parametrize("cap", [0, 50])
+def test_cp_sat_stage_matches_bitsearch(cap):
+    # Fragmented boards (several regions, dead cells) with 5-7 patches: the
+    # bitmask search proves them alone; forced through CP-SAT (no hint, or a
+    # 50-node hint) the descent must reach the same value and a valid answer.
+    rng = random.Random(23 + cap)
+    cp_runs = 0
+    for _ in range(25):
+        board, cands = _random_board_case(rng, rng.randint(5, 7))
+        ref = cover._solve_impl(board, cands, False, 10.0, 0, 1, None)
+        assert ref.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE) and ref.engine == "bitsearch"
+        r = cover._solve_impl(board, cands, False, 10.0, 0, 1, None, node_cap=cap)
+        assert r.status == ref.status, (board, cands)
+        assert r.objective == ref.objective
+        if r.status == SolveStatus.INFEASIBLE:
+            assert r.placements == ()
+        else:
+            check(board, cands, r)
+        cp_runs += r.engine == "cp-sat"
+    assert cp_runs >= 10
+
+
+def test_cp_sat_stage_proves_a_dense_opening():
+    # 16 patches on an empty board (opening-0-k16/104004): the optimum 79
+    # meets the subset-sum bound; CP-SAT proves it from a 1,000-node hint.
+    ids = [2, 3, 5, 9, 12, 13, 16, 19, 21, 22, 24, 25, 27, 28, 31, 32]
+    cands = candidates_from(ids)
+    r = cover._solve_impl(0, cands, False, 60.0, 0, 1, None, node_cap=1000)
+    assert r.status == SolveStatus.OPTIMAL and r.objective == 79 and r.engine == "cp-sat"
+    check(0, cands, r)
+
+
+def test_cp_sat_stage_regions_bound_below_root():
+    # Regions of 2 and 4 cells, two 1×3 bars: the global subset-sum bound
+    # says 6, but a bar fits only the 4-cell region, once: the per-region
+    # bound (0 + 3) is the optimum.
+    b = board_from_rows(["..#....##"] + ["#########"] * 8)
+    cands = candidates_from(["###", "###"])
+    for cap in (0, cover.NODE_CAP):
+        r = cover._solve_impl(b, cands, False, 10.0, 0, 1, None, node_cap=cap)
+        assert r.status == SolveStatus.OPTIMAL and r.objective == 3, cap
+        check(b, cands, r)
+
+
+def test_cp_sat_stage_square7_matches_bitsearch():
+    rng = random.Random(5)
+    done = 0
+    for _ in range(20):
+        base = 0
+        for i in range(81):
+            if rng.random() < 0.5:
+                base |= 1 << i
+        r0, c0 = rng.randint(0, 2), rng.randint(0, 2)
+        win = mask_of((r0 + i, c0 + j) for i in range(7) for j in range(7))
+        holes = [(r0 + rng.randint(0, 6), c0 + rng.randint(0, 6)) for _ in range(rng.randint(1, 4))]
+        board = (base | win) & ~mask_of(holes)
+        cands = candidates_from(rng.sample([0, 1, 4, 25, 27, LEATHER_PATCH_ID], 4))
+        ref = cover._solve_impl(board, cands, True, 10.0, 0, 1, None)
+        r = cover._solve_impl(board, cands, True, 10.0, 0, 1, None, node_cap=0)
+        assert (r.status, r.objective) == (ref.status, ref.objective)
+        if r.status == SolveStatus.OPTIMAL:
+            check(board, cands, r)
+            assert r.square7 is not None
+            done += 1
+    assert done >= 3
