@@ -350,3 +350,20 @@ def test_cp_sat_stage_square7_matches_bitsearch():
             assert r.square7 is not None
             done += 1
     assert done >= 3
+
+
+def test_cp_sat_stage_symmetric_board():
+    # A board with all 8 symmetries (a free 5×5 centre): the biggest
+    # single-copy kind keeps only orbit-minimal placements; answers must
+    # still match the bitmask search.
+    rows = ["#########", "#########", "##.....##", "##.....##", "##.....##",
+            "##.....##", "##.....##", "#########", "#########"]
+    b = board_from_rows(rows)
+    assert len(cover._board_symmetries(b)) == 8
+    rng = random.Random(3)
+    for _ in range(6):
+        cands = candidates_from(rng.sample([0, 1, 4, 5, 13, 21, 25, 27, 17, LEATHER_PATCH_ID], 5))
+        ref = cover._solve_impl(b, cands, False, 10.0, 0, 1, None)
+        r = cover._solve_impl(b, cands, False, 10.0, 0, 1, None, node_cap=0)
+        assert (r.status, r.objective) == (ref.status, ref.objective)
+        check(b, cands, r)
