@@ -113,10 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
              "python -m engine ... > state.json; suggest move state.json --top 3")
     mv.add_argument("state", metavar="STATE", help="a file with the state JSON, or - for stdin")
     mv.add_argument("--top", type=_positive_int, default=None, metavar="N", help="moves to show (default all)")
+    mv.add_argument("--iterations", type=_positive_int, default=None, metavar="N",
+                    help="a fixed search budget instead of --time-limit: the same answer every run")
     mv.set_defaults(func=cmd_move)
 
     pz = add("puzzle", "tile a region exactly with pieces (each used at most once), or count the tilings",
-             "suggest puzzle '...../...../....' --piece '###/.#.' --piece '##/##' --piece '#####' --piece '###' --count")
+             "suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' --piece '.#../####' --count")
     pz.add_argument("region", metavar="REGION",
                     help="a file (or - for stdin) of rows of '.' (cell to tile) and '#' (not part of the "
                          "region), any rectangle up to 20x20; or the rows inline separated by '/'")
@@ -301,7 +303,8 @@ def cmd_move(args, client, out: Out) -> int:
     from .render import grid_text, svg
 
     state = load_state(read_text(args.state))
-    moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top)
+    moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
+                                iterations=args.iterations)
     player = state.current_player()
     board = state.players[player].board
     best = moves[0] if moves else None

@@ -12,7 +12,7 @@ from solver.patches import PATCHES, Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors
-from .inputs import board_mask, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import board_mask, check_iterations, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
 
 
 def puzzle_piece_key(index: int, shapes: Sequence[Shape]) -> Any:
@@ -76,17 +76,22 @@ class EmbeddedClient:
                                           time_limit=1.0 if tl is None else tl,
                                           top=top or None, seed=self.seed)
 
-    def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None) -> list:
+    def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
+                     iterations: int | None = None) -> list:
+        """Rank the moves with the search player (engine.search), as the service does."""
         from engine.advisor import SolverAdvisor
-        from engine.suggest import suggest_moves
+        from engine.search import search_moves
 
         tl = check_time_limit(time_limit)
         if top is not None and top < 0:
             raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
+        iterations = check_iterations(iterations)
         game = load_state(state)
         with _bad_input():
-            return suggest_moves(game, advisor=SolverAdvisor(seed=self.seed),
-                                 time_limit=1.0 if tl is None else tl, top=top or None, seed=self.seed)
+            # A fixed iteration budget places buys without time-limited
+            # solver calls (as the service does), so answers repeat exactly.
+            return search_moves(game, advisor=None if iterations else SolverAdvisor(seed=self.seed),
+                                time_limit=tl, top=top or None, seed=self.seed, iterations=iterations)
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[int | str | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

@@ -34,7 +34,7 @@ from solver.types import (
 )
 
 from . import errors
-from .inputs import board_mask, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import board_mask, check_iterations, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
 
 # Extra deadline beyond a requested time limit: the server answers with what
 # it found when the limit passes, so the call needs a little longer than it.
@@ -221,7 +221,8 @@ class PlacementClient:
         return LookaheadResult(status=_STATUS.get(r.status, SolveStatus.UNKNOWN), ranked=ranked,
                                wall_time=_seconds(r.solve_time))
 
-    def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None) -> list:
+    def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
+                     iterations: int | None = None) -> list:
         from engine.actions import parse_action
         from engine.suggest import MoveSuggestion
 
@@ -229,7 +230,9 @@ class PlacementClient:
         tl = check_time_limit(time_limit)
         if top is not None and top < 0:
             raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
-        req = pb.SuggestMoveRequest(state_json=text, top=top or 0, time_limit=_duration(tl), seed=self.seed)
+        iterations = check_iterations(iterations)
+        req = pb.SuggestMoveRequest(state_json=text, top=top or 0, time_limit=_duration(tl), seed=self.seed,
+                                    iterations=iterations or 0)
         try:
             r = self._call(self._stub.SuggestMove, req, tl)
         except errors.InvalidArgument as e:

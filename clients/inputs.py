@@ -86,8 +86,8 @@ def read_text(path: str) -> str:
     An argument made only of ``.``, ``#`` and ``/`` (rows separated by ``/``)
     is the grid itself, so short boards and regions need no file.
 
-    >>> read_text("##./.##")
-    '##.\n.##'
+    >>> read_text("##./.##").splitlines()
+    ['##.', '.##']
     """
     if path == "-":
         return sys.stdin.read()
@@ -166,7 +166,19 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return t
 
 
+MAX_ITERATIONS = 200_000
+
+
+def check_iterations(iterations: int | None) -> int | None:
+    """A fixed search budget for move suggestions: None, or 1..200000."""
+    if iterations is None:
+        return None
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+        raise InvalidArgument(f"bad iterations {iterations!r}: it must be an integer from 1 to {MAX_ITERATIONS}")
+    return iterations
+
+
 __all__ = [
-    "BOARD_SIZE", "UnknownPatchError", "board_mask", "check_time_limit", "patch_key",
+    "BOARD_SIZE", "UnknownPatchError", "board_mask", "check_iterations", "check_time_limit", "patch_key",
     "patch_keys", "piece_shapes", "read_board", "read_text", "region_rows",
 ]

@@ -259,7 +259,7 @@ class SearchPlayer:
     def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
                  advisor: Any = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
-                 epsilon: float = EPSILON) -> None:
+                 epsilon: float = EPSILON, time_cap: float | None = None) -> None:
         if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
                                        or iterations < 1):
             raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
@@ -269,6 +269,8 @@ class SearchPlayer:
             raise SearchInputError(f"search seed must be an integer, not {seed!r}")
         self.time_limit = float(time_limit) if iterations is None else None
         self.iterations = iterations
+        # With an iteration budget, an optional wall-clock cap (a server's time limit).
+        self.time_cap = time_cap
         self.seed = seed
         self.advisor = advisor
         self.reuse = reuse
@@ -361,7 +363,10 @@ class SearchPlayer:
     def _search(self, state: GameState, stop=None, reuse_tree: bool = False) -> tuple[_Node, int]:
         self._advisor()     # builds (and imports) the default advisor outside the move's clock
         t0 = time.perf_counter()
-        deadline = None if self.iterations is not None else t0 + self.time_limit * 0.97
+        if self.iterations is None:
+            deadline = t0 + self.time_limit * 0.97
+        else:
+            deadline = None if self.time_cap is None else t0 + self.time_cap
         root = self._reused(state) if reuse_tree else None
         if root is None:
             root = _Node(state.clone(), -1, None)
@@ -447,7 +452,7 @@ def _fallback(state: GameState, cache: PlacementCache) -> Action:
     return ADVANCE
 
 
-def search_moves(state: GameState, *, time_limit: float = 1.0, seed: int = 0, stop=None, advisor=None,
+def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop=None, advisor=None,
                  top: int | None = None, iterations: int | None = None) -> list[MoveSuggestion]:
     """Rank the moves of ``state`` for the player to move with :class:`SearchPlayer`'s search.
 
@@ -456,11 +461,16 @@ def search_moves(state: GameState, *, time_limit: float = 1.0, seed: int = 0, st
     ``value`` is the estimated chance of winning (the mean playout reward,
     shrunk towards the position's mean for rarely visited moves), and
     ``reason`` says what the move does and how it fared. ``time_limit`` is the
-    thinking time in seconds (``iterations`` instead gives a fixed,
-    reproducible budget); ``stop`` (a ``solver.StopToken``) ends the search
-    early, checked between iterations. Empty for a finished game.
+    thinking time in seconds (default 1 s); ``iterations`` instead gives a
+    fixed, reproducible budget, and then ``time_limit``, when given, only caps
+    the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
+    checked between iterations. Empty for a finished game.
     """
-    player = SearchPlayer(time_limit=time_limit, iterations=iterations, seed=seed, advisor=advisor, reuse=False)
+    if iterations is None:
+        player = SearchPlayer(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                              seed=seed, advisor=advisor, reuse=False)
+    else:
+        player = SearchPlayer(iterations=iterations, seed=seed, advisor=advisor, reuse=False, time_cap=time_limit)
     return player.search_moves(state, stop=stop, top=top)
 
 

@@ -199,6 +199,16 @@ def seed(value: int, field: str = "seed") -> int:
     return value
 
 
+MAX_ITERATIONS = 200_000
+
+
+def iterations(value: int, field: str = "iterations") -> int | None:
+    """A fixed search budget; 0 means "use the time limit"."""
+    if value < 0 or value > MAX_ITERATIONS:
+        raise BadRequest(field, f"{value}; must be 0 (use the time limit) or 1-{MAX_ITERATIONS}")
+    return value or None
+
+
 def top(value: int, field: str = "top") -> int | None:
     """0 → None (all); otherwise 1..MAX_TOP."""
     if value < 0 or value > MAX_TOP:

@@ -185,7 +185,7 @@ class PlacementServicer:
 
     def suggest_move(self, request: pb.SuggestMoveRequest, context, call) -> pb.SuggestMoveResponse:
         import engine
-        from engine.suggest import suggest_moves
+        from engine.search import search_moves
 
         text = request.state_json
         if not text:
@@ -193,8 +193,11 @@ class PlacementServicer:
         if len(text) > convert.MAX_STATE_JSON:
             raise BadRequest("state_json", f"{len(text)} characters; at most {convert.MAX_STATE_JSON}")
         top = convert.top(request.top)
-        limit = convert.time_limit(request, "time_limit", DEFAULT_SUGGEST_LIMIT)
         seed = convert.seed(request.seed)
+        iterations = convert.iterations(request.iterations)
+        # A fixed iteration budget runs to its end unless the client caps it.
+        limit = convert.time_limit(request, "time_limit",
+                                   DEFAULT_SUGGEST_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
@@ -214,7 +217,10 @@ class PlacementServicer:
 
         def run(time_limit: float, stop: StopToken):
             t0 = time.perf_counter()
-            moves = suggest_moves(state, time_limit=time_limit, top=top, seed=seed, stop=stop)
+            # The search player (engine.search) ranks the moves; with a fixed
+            # iteration budget the time limit only caps the wall time.
+            moves = search_moves(state, time_limit=time_limit, top=top, seed=seed, stop=stop,
+                                 iterations=iterations)
             return _Suggestions(list(moves), time.perf_counter() - t0)
 
         try:

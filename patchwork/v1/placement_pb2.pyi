@@ -223,16 +223,18 @@ class SuggestPlacementResponse(_message.Message):
     def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., ranked: _Optional[_Iterable[_Union[RankedPlacement, _Mapping]]] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class SuggestMoveRequest(_message.Message):
-    __slots__ = ("state_json", "top", "time_limit", "seed")
+    __slots__ = ("state_json", "top", "time_limit", "seed", "iterations")
     STATE_JSON_FIELD_NUMBER: _ClassVar[int]
     TOP_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     state_json: str
     top: int
     time_limit: _duration_pb2.Duration
     seed: int
-    def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+    iterations: int
+    def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., iterations: _Optional[int] = ...) -> None: ...
 
 class SuggestMoveResponse(_message.Message):
     __slots__ = ("suggestions", "player", "solve_time")

@@ -153,6 +153,15 @@ def test_move_json(cli, state_file):
         assert m["reason"]
 
 
+def test_move_iterations_repeat_exactly(cli, state_file):
+    runs = [cli("move", str(state_file), "--json", "--iterations", "200") for _ in range(2)]
+    assert all(r.code == 0 for r in runs), runs[0].err
+    assert runs[0].json() == runs[1].json()
+    r = cli("move", str(state_file), "--iterations", "0")
+    assert r.code == 2
+    one_line_error(r)
+
+
 def test_move_human(cli, state_file):
     r = cli("move", str(state_file), "--top", "2", "--time-limit", "0.5")
     assert r.code == 0, r.err

@@ -79,11 +79,23 @@ def test_suggest_move_same_answer(remote, embedded):
     g = GreedyPlayer()
     for _ in range(30):
         s.apply_action(g.choose(s))
-    a = embedded.suggest_move(s, time_limit=2)
-    b = remote.suggest_move(json.dumps(s.to_json()), time_limit=2)
+    # A fixed iteration budget makes the search's answer exact on both sides.
+    a = embedded.suggest_move(s, iterations=300)
+    b = remote.suggest_move(json.dumps(s.to_json()), iterations=300)
     assert [m.action for m in a] == [m.action for m in b]
-    assert [m.value for m in a] == pytest.approx([m.value for m in b])
-    assert a[0].reason
+    assert [m.value for m in a] == [m.value for m in b]
+    assert [m.reason for m in a] == [m.reason for m in b]
+    assert a == embedded.suggest_move(s, iterations=300)
+    assert all(s.is_legal(m.action) for m in a)
+
+
+def test_suggest_move_time_budget_answers_legal_moves(remote, embedded):
+    import engine
+
+    s = engine.new_game(4)
+    for client in (embedded, remote):
+        moves = client.suggest_move(s, time_limit=0.3, top=2)
+        assert 1 <= len(moves) <= 2 and all(s.is_legal(m.action) for m in moves)
 
 
 def test_suggest_move_terminal_is_empty_on_both(remote, embedded):
@@ -109,6 +121,7 @@ def test_suggest_move_terminal_is_empty_on_both(remote, embedded):
     lambda c: c.solve_puzzle(["..", "..."], ["##"]),
     lambda c: c.suggest_move("{}"),
     lambda c: c.suggest_move("not json"),
+    lambda c: c.suggest_move(__import__("engine").new_game(1).to_json(), iterations=0),
 ])
 def test_bad_input_is_invalid_argument(request, client_name, call):
     client = request.getfixturevalue(client_name)
