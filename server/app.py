@@ -31,12 +31,19 @@ MAX_RECEIVE_BYTES = 64 * 1024
 
 
 def default_workers() -> int:
-    """Two threads per usable core (CP-SAT releases the GIL while it searches), 2-32."""
+    """Eight handler threads per usable core, 4-32.
+
+    CP-SAT releases the GIL while it searches, and move search (SuggestMove)
+    is budgeted in wall-clock time, so a call mostly waits on the clock, not
+    on a free thread: with 2 threads per core, 8 concurrent SuggestMove calls
+    queued behind each other (p99 350 ms at 150 ms budgets); with 8 per core
+    p99 was 228 ms, and SolvePlacement throughput did not change.
+    """
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(2, min(32, 2 * cpus))
+    return max(4, min(32, 8 * cpus))
 
 
 @dataclass(frozen=True)
