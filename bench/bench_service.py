@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=1500, help="calls per cell at most (default 1500)")
     ap.add_argument("--clients", default="1,8,32", help="concurrency levels (default 1,8,32)")
     ap.add_argument("--workers", type=int, default=None, help="server worker threads (default: the server's)")
-    ap.add_argument("--budget", type=float, default=0.2, help="SuggestMove time_limit in seconds (default 0.2)")
+    ap.add_argument("--budget", type=float, default=0.15, help="SuggestMove time_limit in seconds (default 0.15)")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
 
