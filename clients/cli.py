@@ -343,7 +343,8 @@ def cmd_puzzle(args, client, out: Out) -> int:
     height, width = len(rows), len(rows[0])
     outside = sum(1 << (r * width + c) for r in range(height) for c in range(width) if rows[r][c] == "#")
     tiling = res.tilings[0] if res.tilings else ()
-    pieces = [(p.mask, p.key if isinstance(p.key, int) else i) for i, p in enumerate(tiling)]
+    # One letter per placed piece, in tiling order, matching the legend below.
+    pieces = [(p.mask, i) for i, p in enumerate(tiling)]
     if args.count:
         found = bool(res.count) and res.status.value in ("OPTIMAL", "FEASIBLE")
     else:

@@ -198,6 +198,21 @@ def test_puzzle_find_human_and_json(cli, tmp_path):
     assert cells == [(0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4)]
 
 
+def test_puzzle_letters_match_the_legend(cli):
+    from solver.geometry import Shape
+
+    r = cli("puzzle", "...../...../.....", "--piece", "####/#...", "--piece", "###/.#./.#.",
+            "--piece", ".#../####")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    grid = [line.split() for line in lines if len(line.split()) == 5 and all(len(x) == 1 for x in line.split())]
+    legend = {line[0]: line.split()[-1] for line in lines if " = piece " in line}
+    assert len(grid) == 3 and len(legend) == 3
+    for letter, shape in legend.items():
+        cells = [(i, j) for i, row in enumerate(grid) for j, x in enumerate(row) if x == letter]
+        assert Shape.from_cells(cells) in Shape.parse(shape).orientations(), (letter, shape)
+
+
 def test_puzzle_count_json(cli):
     r = cli("puzzle", "-", "--piece", "##", "--piece", "##", "--count", "--json", stdin="##\n##\n")
     # '#' cells are not part of the region: nothing left to tile → bad input.
