@@ -451,27 +451,25 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
     if hint:
         best, best_val = list(hint), sum(prob.kinds[t].area for t, _ in hint)
     lo = max(floor, 0)
-    if best is None:
-        # Any answer first (the strategy finds one greedily): it bounds the
-        # descent, and proves INFEASIBLE when there is none.
-        st, chosen = _cp_run(cm, lo, bound, t_end - time.perf_counter(), seed, workers, stop)
-        if st == cp_model.INFEASIBLE:
-            return SolveStatus.INFEASIBLE, None, -1
-        if chosen is None:
-            return SolveStatus.UNKNOWN, None, cm.sums[-1]
-        best, best_val = chosen, sum(prob.kinds[t].area for t, _ in chosen)
     ub = cm.sums[-1]
     first = True
-    while ub > best_val:
+    while ub > best_val and ub >= lo:
         left = t_end - time.perf_counter()
         if left <= 0:
             break
-        # The bound itself first (usually met on dense boards), then
-        # bisection between the best packing and the proven bound.
-        above = [s for s in cm.sums if best_val < s <= ub]
-        target = ub if first else above[(len(above) - 1) // 2]
+        # The bound itself first (usually met on dense boards); then, with
+        # no packing yet, any packing (the strategy finds one greedily; none
+        # proves INFEASIBLE); then bisection between the best packing and the
+        # proven bound.
+        above = [s for s in cm.sums if max(best_val, lo - 1) < s <= ub]
+        if first:
+            target = ub
+        elif best is None:
+            target = above[0]
+        else:
+            target = above[(len(above) - 1) // 2]
+        st, chosen = _cp_run(cm, target, ub, left, seed, workers, stop, fixed=first or best is None)
         first = False
-        st, chosen = _cp_run(cm, target, ub, left, seed, workers, stop, fixed=target == cm.sums[-1])
         if chosen is not None:
             best, best_val = chosen, sum(prob.kinds[t].area for t, _ in chosen)
             continue
@@ -479,6 +477,10 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
             break
         below = [s for s in cm.sums if s < target]
         ub = below[-1] if below else -1
+    if best is None:
+        if ub < lo:
+            return SolveStatus.INFEASIBLE, None, -1
+        return SolveStatus.UNKNOWN, None, ub
     if ub <= best_val:
         return SolveStatus.OPTIMAL, best, best_val
     return SolveStatus.FEASIBLE, best, ub
