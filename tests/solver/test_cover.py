@@ -367,3 +367,13 @@ def test_cp_sat_stage_symmetric_board():
         r = cover._solve_impl(b, cands, False, 10.0, 0, 1, None, node_cap=0)
         assert (r.status, r.objective) == (ref.status, ref.objective)
         check(b, cands, r)
+
+
+def test_cp_sat_stage_time_limit_gives_feasible_with_bound():
+    # opening-0-k16/104004 with 50 ms: the CP-SAT stage cannot prove; the
+    # answer is the hint, FEASIBLE, with the proven bound 79.
+    ids = [2, 3, 5, 9, 12, 13, 16, 19, 21, 22, 24, 25, 27, 28, 31, 32]
+    cands = candidates_from(ids)
+    r = cover._solve_impl(0, cands, False, 0.05, 0, 1, None, node_cap=1000)
+    assert r.status == SolveStatus.FEASIBLE and r.bound == 79 and r.objective < 79
+    check(0, cands, r)
