@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     nx.set_defaults(func=cmd_next)
 
     mv = add("move", "rank the moves of a game state (the engine's GameState.to_json())",
-             "python -m engine ... > state.json; suggest move state.json --top 3")
+             "python -m engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3")
     mv.add_argument("state", metavar="STATE", help="a file with the state JSON, or - for stdin")
     mv.add_argument("--top", type=_positive_int, default=None, metavar="N", help="moves to show (default all)")
     mv.add_argument("--iterations", type=_positive_int, default=None, metavar="N",
@@ -327,7 +327,7 @@ def cmd_move(args, client, out: Out) -> int:
         for col in ("#", "move", "value", "reason"):
             t.add_column(col)
         for i, m in enumerate(moves, 1):
-            t.add_row(str(i), m.action.to_str(), f"{m.value:.1f}", m.reason)
+            t.add_row(str(i), m.action.to_str(), f"{m.value:.2f}", m.reason)
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
 

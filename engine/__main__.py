@@ -1,4 +1,5 @@
-"""Command line: ``python -m engine match ...`` and ``python -m engine replay FILE.jsonl``.
+"""Command line: ``python -m engine match ...``, ``python -m engine replay FILE.jsonl``
+and ``python -m engine state ...`` (a state JSON for ``suggest move``).
 
 Bad input exits 2 with one line on stderr.
 """
@@ -31,6 +32,15 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--server", metavar="HOST:PORT", help="placement service for players that use one")
     r = sub.add_parser("replay", help="replay game records and check their results")
     r.add_argument("file", metavar="FILE.jsonl")
+    st = sub.add_parser("state", help="print a game state as JSON (for suggest move / SuggestMove)",
+                        epilog="example: python -m engine state --seed 7 --plies 20 > state.json; "
+                               "suggest move state.json --top 3")
+    st.add_argument("--seed", type=int, default=0, help="deal of a new game (default 0)")
+    st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION)
+    st.add_argument("--record", metavar="FILE.jsonl", help="start from a game record's deal instead")
+    st.add_argument("--line", type=int, default=1, help="which record of FILE (default 1)")
+    st.add_argument("--plies", type=int, default=0,
+                    help="moves to play first: the record's first N actions, or N greedy moves (default 0)")
     return p
 
 
@@ -123,9 +133,44 @@ def _replay(args) -> int:
     return 1 if failed else 0
 
 
+def _state(args) -> int:
+    from . import GameState, new_game, parse_action
+    from .players import GreedyPlayer
+
+    if args.plies < 0:
+        return _fail("--plies must be >= 0")
+    try:
+        if args.record:
+            try:
+                with open(args.record) as f:
+                    lines = [line for line in f.read().splitlines() if line.strip()]
+            except (OSError, UnicodeDecodeError) as e:
+                return _fail(f"cannot read {args.record}: {getattr(e, 'strerror', None) or e}")
+            if not 1 <= args.line <= len(lines):
+                return _fail(f"--line {args.line}: {args.record} has {len(lines)} records")
+            record = json.loads(lines[args.line - 1])
+            state = GameState.from_circle(record["circle"], record.get("edition", DEFAULT_EDITION))
+            actions = record["actions"]
+            if args.plies > len(actions):
+                return _fail(f"--plies {args.plies}: the record has {len(actions)} actions")
+            for text in actions[:args.plies]:
+                state.apply_action(parse_action(text))
+        else:
+            state = new_game(args.seed, args.edition)
+            greedy = GreedyPlayer()
+            for _ in range(args.plies):
+                if state.is_terminal():
+                    break
+                state.apply_action(greedy.choose(state))
+    except (ValueError, KeyError, TypeError) as e:
+        return _fail(f"bad record: {e}")
+    print(json.dumps(state.to_json()))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return _match(args) if args.command == "match" else _replay(args)
+    return {"match": _match, "replay": _replay, "state": _state}[args.command](args)
 
 
 if __name__ == "__main__":
