@@ -320,9 +320,12 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
         single = [t for t, k in enumerate(kinds) if k.count == 1 and k.masks]
         if single:
             keep_min = max(single, key=lambda t: (kinds[t].area, len(kinds[t].masks), -t))
-    # Biggest kinds first: that is the order the decision strategy tries
-    # placements anchored at one cell in (as the bitmask cell search does).
-    for t in sorted(range(len(kinds)), key=lambda t: (-kinds[t].area, t)):
+    # Biggest kinds first, and among equal areas the kind with the fewest
+    # placements (the most constrained): the order the decision strategy
+    # tries the placements anchored at one cell in. (Measured, forced
+    # opening-0-k16: max 2.1 -> 1.2 s; by index or most placements first:
+    # 2.0 s; smallest first: one unproven in 20 s.)
+    for t in sorted(range(len(kinds)), key=lambda t: (-kinds[t].area, len(kinds[t].masks), t)):
         k = kinds[t]
         vs = []
         for m in k.masks:
