@@ -109,20 +109,60 @@ def _request_id(context: grpc.ServicerContext) -> str | None:
     return None
 
 
+class _Drain:
+    """Counts the calls in flight and, once closed, turns new ones away.
+
+    Graceful shutdown drains here instead of relying on ``grpc.Server.stop``
+    alone: during the core's shutdown, calls racing it were sometimes
+    answered CANCELLED (in-flight ones included; gRPC issue 41785), while a
+    drained server refuses new calls with a clear UNAVAILABLE and stops the
+    core only when nothing is left in flight.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._closed = False
+        self._active = 0
+
+    def enter(self) -> bool:
+        with self._cond:
+            if self._closed:
+                return False
+            self._active += 1
+            return True
+
+    def exit(self) -> None:
+        with self._cond:
+            self._active -= 1
+            if self._active == 0:
+                self._cond.notify_all()
+
+    def close_and_wait(self, timeout: float) -> bool:
+        """Refuse new calls; True when the calls in flight all ended within ``timeout``."""
+        with self._cond:
+            self._closed = True
+            return self._cond.wait_for(lambda: self._active == 0, timeout)
+
+
 class _Wrapped:
     """Runs one handler: error mapping, one log line, metrics."""
 
-    def __init__(self, method: str, handler: Callable, metrics: Metrics, log) -> None:
+    def __init__(self, method: str, handler: Callable, metrics: Metrics, log, drain: _Drain) -> None:
         self.method = method
         self.handler = handler
         self.metrics = metrics
         self.log = log
+        self.drain = drain
 
     def __call__(self, request: Any, context: grpc.ServicerContext) -> Any:
         t0 = time.perf_counter()
         call = CallInfo(self.method, _request_id(context))
         code, details, response = grpc.StatusCode.OK, None, None
+        entered = self.drain.enter()
         try:
+            if not entered:
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                                   "the server is shutting down; retry (another replica may answer)")
             if isinstance(request, _Undecodable):
                 raise BadRequest("request", f"cannot parse {self.method} request: {request.error}")
             response = self.handler(request, context, call)
@@ -132,6 +172,9 @@ class _Wrapped:
             code, details = grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})"
             call.extra["error"] = f"{type(e).__name__}: {e}"
             call.extra["traceback"] = traceback.format_exc(limit=8)
+        finally:
+            if entered:
+                self.drain.exit()
         if code is grpc.StatusCode.OK and not context.is_active():
             # The client went away (cancel or deadline) while we worked.
             remaining = context.time_remaining()
@@ -161,8 +204,10 @@ class QuiltServer:
     """
 
     def __init__(self, server: grpc.Server, config: ServerConfig, health_servicer: health.HealthServicer,
-                 metrics: Metrics, executor: futures.ThreadPoolExecutor, log) -> None:
+                 metrics: Metrics, executor: futures.ThreadPoolExecutor, log, drain: _Drain) -> None:
         self.grpc_server = server
+        self._drain = drain
+        self._done = threading.Event()
         self.config = config
         self.health = health_servicer
         self.metrics = metrics
@@ -179,22 +224,30 @@ class QuiltServer:
         self.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace: float | None = None) -> threading.Event:
-        """Graceful stop: health NOT_SERVING, refuse new calls, let in-flight ones
-        finish for ``grace`` seconds (default ``config.grace``), then cancel them.
-        Returns an event set when the server has fully stopped."""
+        """Graceful stop: health NOT_SERVING, refuse new calls (UNAVAILABLE), let
+        in-flight ones finish for ``grace`` seconds (default ``config.grace``),
+        then stop the gRPC core, cancelling what is left. Returns an event set
+        when the server has fully stopped. A second call with a smaller grace
+        (e.g. a second Ctrl-C) cuts the wait short."""
         grace = self.config.grace if grace is None else grace
         self.health.enter_graceful_shutdown()
-        done = self.grpc_server.stop(grace)
-        if not self._stopped.is_set():
-            self._stopped.set()
+        if self._stopped.is_set():
+            self.grpc_server.stop(grace)
+            return self._done
+        self._stopped.set()
 
-            def _finish() -> None:
-                done.wait()
-                self.metrics.close()
-                self._executor.shutdown(wait=False, cancel_futures=True)
+        def _finish() -> None:
+            t0 = time.monotonic()
+            self._drain.close_and_wait(grace)
+            # A drained handler may still be sending its answer: the core gets
+            # what is left of the grace (at least a moment) to deliver it.
+            self.grpc_server.stop(max(min(grace, 0.5), grace - (time.monotonic() - t0))).wait()
+            self.metrics.close()
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._done.set()
 
-            threading.Thread(target=_finish, name="quiltsolve-stop", daemon=True).start()
-        return done
+        threading.Thread(target=_finish, name="quiltsolve-stop", daemon=True).start()
+        return self._done
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
         return self.grpc_server.wait_for_termination(timeout)
@@ -219,12 +272,13 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
         ],
     )
     servicer = PlacementServicer(metrics)
+    drain = _Drain()
     handlers = {}
     for method in pb.DESCRIPTOR.services_by_name["PlacementService"].methods:
         req_cls = getattr(pb, method.input_type.name)
         resp_cls = getattr(pb, method.output_type.name)
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-            _Wrapped(method.name, servicer.handler(method.name), metrics, log),
+            _Wrapped(method.name, servicer.handler(method.name), metrics, log, drain),
             request_deserializer=_tolerant(req_cls.FromString),
             response_serializer=resp_cls.SerializeToString,
         )
@@ -242,4 +296,4 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
         raise OSError(f"cannot bind {config.host}:{config.port}")
     if config.warm_up:
         servicer.warm_up()
-    return QuiltServer(server, config, health_servicer, metrics, executor, log), port
+    return QuiltServer(server, config, health_servicer, metrics, executor, log, drain), port
