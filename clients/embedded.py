@@ -12,7 +12,7 @@ from solver.patches import PATCHES, Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors
-from .inputs import board_mask, check_iterations, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import board_mask, check_iterations, check_time_limit, placement_inputs, patch_key, patch_keys, piece_shapes, region_rows
 
 
 def puzzle_piece_key(index: int, shapes: Sequence[Shape]) -> Any:
@@ -46,14 +46,8 @@ class EmbeddedClient:
                         objective: str | Objective = "cover",
                         time_limit: float | None = None) -> PlacementResult:
         import solver
-        from .grpc_client import _objective
 
-        mask = board_mask(board)
-        keys = patch_keys(patches)
-        if not keys:
-            raise errors.InvalidArgument("no patches given")
-        obj = _objective(objective)
-        tl = check_time_limit(time_limit)
+        mask, keys, obj, tl = placement_inputs(board, patches, objective, time_limit)
         kw: dict[str, Any] = {"seed": self.seed, "workers": self.workers}
         if tl is not None:
             kw["time_limit"] = tl

@@ -34,7 +34,7 @@ from solver.types import (
 )
 
 from . import errors
-from .inputs import board_mask, check_iterations, check_time_limit, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import board_mask, check_iterations, check_time_limit, placement_inputs, patch_key, patch_keys, piece_shapes, region_rows
 
 # Extra deadline beyond a requested time limit: the server answers with what
 # it found when the limit passes, so the call needs a little longer than it.
@@ -182,12 +182,7 @@ class PlacementClient:
     def solve_placement(self, board: Board | Sequence[str], patches: Sequence[int | str], *,
                         objective: str | Objective = "cover",
                         time_limit: float | None = None) -> PlacementResult:
-        mask = board_mask(board)
-        keys = patch_keys(patches)
-        if not keys:
-            raise errors.InvalidArgument("no patches given")
-        obj = _objective(objective)
-        tl = check_time_limit(time_limit)
+        mask, keys, obj, tl = placement_inputs(board, patches, objective, time_limit)
         req = pb.SolvePlacementRequest(
             board=pb.Board(rows=board_to_rows(mask)), patches=_refs(keys),
             objective=pb.OBJECTIVE_SQUARE7 if obj is Objective.SQUARE7 else pb.OBJECTIVE_COVER,
@@ -282,15 +277,6 @@ def _is_terminal(text: str) -> bool:
         return load_state(text).is_terminal()
     except errors.ClientError:
         return False
-
-
-def _objective(objective: str | Objective) -> Objective:
-    if isinstance(objective, Objective):
-        return objective
-    try:
-        return Objective(str(objective).lower())
-    except ValueError:
-        raise errors.InvalidArgument(f"bad objective {objective!r}; expected 'cover' or 'square7'") from None
 
 
 def _state_json(state: Any) -> str:

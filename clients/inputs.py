@@ -21,6 +21,7 @@ from solver.geometry import (
     board_from_rows,
 )
 from solver.patches import LEATHER_PATCH_ID, PATCHES, UnknownPatchError
+from solver.types import Objective
 
 from .errors import InvalidArgument
 
@@ -166,6 +167,25 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return t
 
 
+def objective_of(objective) -> "Objective":
+    """``"cover"`` / ``"square7"`` (any case) or an :class:`Objective`."""
+    if isinstance(objective, Objective):
+        return objective
+    try:
+        return Objective(str(objective).lower())
+    except ValueError:
+        raise InvalidArgument(f"bad objective {objective!r}; expected 'cover' or 'square7'") from None
+
+
+def placement_inputs(board, patches, objective, time_limit) -> tuple[Board, list[int | str], "Objective", float | None]:
+    """The checked inputs of ``solve_placement``, shared by both clients."""
+    mask = board_mask(board)
+    keys = patch_keys(patches)
+    if not keys:
+        raise InvalidArgument("no patches given")
+    return mask, keys, objective_of(objective), check_time_limit(time_limit)
+
+
 MAX_ITERATIONS = 200_000
 
 
@@ -179,6 +199,7 @@ def check_iterations(iterations: int | None) -> int | None:
 
 
 __all__ = [
-    "BOARD_SIZE", "UnknownPatchError", "board_mask", "check_iterations", "check_time_limit", "patch_key",
+    "BOARD_SIZE", "UnknownPatchError", "board_mask", "check_iterations", "check_time_limit",
+    "objective_of", "placement_inputs", "patch_key",
     "patch_keys", "piece_shapes", "read_board", "read_text", "region_rows",
 ]
