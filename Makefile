@@ -9,10 +9,10 @@ WORKERS ?=
 
 .PHONY: test serve proto bench clean
 
-$(STAMP): pyproject.toml $(wildcard setup.py) $(wildcard solver/*.c)
+$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 test: $(STAMP)
