@@ -12,7 +12,9 @@ from solver.patches import PATCHES, Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors
-from .inputs import board_mask, check_iterations, check_time_limit, placement_inputs, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import (
+    check_iterations, check_time_limit, check_top, lookahead_inputs, piece_shapes, placement_inputs, region_rows,
+)
 
 
 def puzzle_piece_key(index: int, shapes: Sequence[Shape]) -> Any:
@@ -59,12 +61,7 @@ class EmbeddedClient:
                           time_limit: float | None = None, top: int | None = None) -> LookaheadResult:
         import solver
 
-        mask = board_mask(board)
-        key = patch_key(patch_id)
-        ups = patch_keys(upcoming)
-        tl = check_time_limit(time_limit)
-        if top is not None and top < 0:
-            raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
+        mask, key, ups, tl, top = lookahead_inputs(board, patch_id, upcoming, time_limit, top)
         with _bad_input():
             return solver.rank_placements(mask, key, ups, square7=square7,
                                           time_limit=1.0 if tl is None else tl,
@@ -77,8 +74,7 @@ class EmbeddedClient:
         from engine.search import search_moves
 
         tl = check_time_limit(time_limit)
-        if top is not None and top < 0:
-            raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
+        top = check_top(top)
         iterations = check_iterations(iterations)
         game = load_state(state)
         with _bad_input():

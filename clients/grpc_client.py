@@ -34,7 +34,9 @@ from solver.types import (
 )
 
 from . import errors
-from .inputs import board_mask, check_iterations, check_time_limit, placement_inputs, patch_key, patch_keys, piece_shapes, region_rows
+from .inputs import (
+    check_iterations, check_time_limit, check_top, lookahead_inputs, piece_shapes, placement_inputs, region_rows,
+)
 
 # Extra deadline beyond a requested time limit: the server answers with what
 # it found when the limit passes, so the call needs a little longer than it.
@@ -198,12 +200,7 @@ class PlacementClient:
     def suggest_placement(self, board: Board | Sequence[str], patch_id: int | str,
                           upcoming: Sequence[int | str] = (), *, square7: bool = False,
                           time_limit: float | None = None, top: int | None = None) -> LookaheadResult:
-        mask = board_mask(board)
-        key = patch_key(patch_id)
-        ups = patch_keys(upcoming)
-        tl = check_time_limit(time_limit)
-        if top is not None and top < 0:
-            raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
+        mask, key, ups, tl, top = lookahead_inputs(board, patch_id, upcoming, time_limit, top)
         req = pb.SuggestPlacementRequest(
             board=pb.Board(rows=board_to_rows(mask)), patch=_patch_ref(key), upcoming=_refs(ups),
             objective=pb.OBJECTIVE_SQUARE7 if square7 else pb.OBJECTIVE_COVER,
@@ -223,8 +220,7 @@ class PlacementClient:
 
         text = _state_json(state)
         tl = check_time_limit(time_limit)
-        if top is not None and top < 0:
-            raise errors.InvalidArgument(f"bad top {top}: it must be >= 0")
+        top = check_top(top)
         iterations = check_iterations(iterations)
         req = pb.SuggestMoveRequest(state_json=text, top=top or 0, time_limit=_duration(tl), seed=self.seed,
                                     iterations=iterations or 0)

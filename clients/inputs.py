@@ -186,6 +186,20 @@ def placement_inputs(board, patches, objective, time_limit) -> tuple[Board, list
     return mask, keys, objective_of(objective), check_time_limit(time_limit)
 
 
+def check_top(top: int | None) -> int | None:
+    """How many answers to return: None or 0 mean all."""
+    if top is not None and top < 0:
+        raise InvalidArgument(f"bad top {top}: it must be >= 0")
+    return top or None
+
+
+def lookahead_inputs(board, patch_id, upcoming, time_limit, top) -> tuple[Board, int | str, list[int | str],
+                                                                          float | None, int | None]:
+    """The checked inputs of ``suggest_placement``, shared by both clients."""
+    return (board_mask(board), patch_key(patch_id), patch_keys(upcoming), check_time_limit(time_limit),
+            check_top(top))
+
+
 MAX_ITERATIONS = 200_000
 
 
@@ -200,6 +214,6 @@ def check_iterations(iterations: int | None) -> int | None:
 
 __all__ = [
     "BOARD_SIZE", "UnknownPatchError", "board_mask", "check_iterations", "check_time_limit",
-    "objective_of", "placement_inputs", "patch_key",
+    "check_top", "lookahead_inputs", "objective_of", "placement_inputs", "patch_key",
     "patch_keys", "piece_shapes", "read_board", "read_text", "region_rows",
 ]
