@@ -26,7 +26,6 @@ Cell: TypeAlias = tuple[int, int]
 BOARD_SIZE = 9
 BOARD_CELLS = BOARD_SIZE * BOARD_SIZE
 FULL_BOARD: Board = (1 << BOARD_CELLS) - 1
-EMPTY_BOARD: Board = 0
 MAX_GRID = 20
 MAX_SHAPE_CELLS = 81
 
@@ -156,9 +155,6 @@ class Shape:
         """
         return _orientations(self, mirror)
 
-    def is_orientation_of(self, other: "Shape", mirror: bool = True) -> bool:
-        return self in other.orientations(mirror)
-
     def canonical(self, mirror: bool = True) -> "Shape":
         """The smallest orientation: equal for shapes that are the same piece."""
         return min(self.orientations(mirror))
@@ -196,10 +192,6 @@ def cells_of(mask: Board, width: int = BOARD_SIZE) -> list[Cell]:
         out.append(divmod(i, width))
         mask ^= low
     return out
-
-
-def popcount(mask: Board) -> int:
-    return mask.bit_count()
 
 
 @dataclass(frozen=True)
@@ -245,28 +237,6 @@ def placement_masks(shape: Shape, height: int = BOARD_SIZE, width: int = BOARD_S
 @cache
 def _masks(shape: Shape, height: int, width: int, mirror: bool) -> tuple[Board, ...]:
     return tuple(p.mask for p in placements(shape, height, width, mirror))
-
-
-def identify_placement(shape: Shape, cells: Iterable[Cell], width: int = BOARD_SIZE,
-                       mirror: bool = True) -> Placement | None:
-    """The placement of ``shape`` covering exactly ``cells``, or None.
-
-    >>> identify_placement(Shape.parse("##"), [(3, 4), (4, 4)]).orientation
-    1
-    """
-    cells = list(cells)
-    if not cells:
-        return None
-    try:
-        got = Shape.from_cells(cells)
-    except ShapeError:
-        return None
-    for k, o in enumerate(shape.orientations(mirror)):
-        if o == got:
-            r0 = min(r for r, _ in cells)
-            c0 = min(c for _, c in cells)
-            return Placement(k, r0, c0, mask_of(cells, width))
-    return None
 
 
 def board_from_rows(rows: Sequence[str], size: int = BOARD_SIZE) -> Board:
