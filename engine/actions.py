@@ -50,10 +50,7 @@ class Advance:
 
     @classmethod
     def from_str(cls, text: str) -> "Advance":
-        a = parse_action(text)
-        if not isinstance(a, cls):
-            raise ActionSyntaxError(f"{text!r} is not an advance")
-        return a
+        return _parse_as(cls, text, "an advance")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +68,7 @@ class Buy:
 
     @classmethod
     def from_str(cls, text: str) -> "Buy":
-        a = parse_action(text)
-        if not isinstance(a, cls):
-            raise ActionSyntaxError(f"{text!r} is not a buy")
-        return a
+        return _parse_as(cls, text, "a buy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +87,7 @@ class PlaceLeather:
 
     @classmethod
     def from_str(cls, text: str) -> "PlaceLeather":
-        a = parse_action(text)
-        if not isinstance(a, cls):
-            raise ActionSyntaxError(f"{text!r} is not a leather placement")
-        return a
+        return _parse_as(cls, text, "a leather placement")
 
 
 Action: TypeAlias = Union[Advance, Buy, PlaceLeather]
@@ -107,6 +98,14 @@ ADVANCE = Advance()
 LEATHER_ACTIONS: tuple[PlaceLeather, ...] = tuple(
     PlaceLeather((i // BOARD_SIZE, i % BOARD_SIZE)) for i in range(BOARD_SIZE * BOARD_SIZE)
 )
+
+
+def _parse_as(cls, text: str, what: str):
+    """``parse_action``, insisting on one kind of action (the ``from_str`` methods)."""
+    a = parse_action(text)
+    if not isinstance(a, cls):
+        raise ActionSyntaxError(f"{text!r} is not {what}")
+    return a
 
 
 def parse_action(text: str) -> Action:
