@@ -49,6 +49,17 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _read_lines(path: str) -> list[str]:
+    """The lines of a records file; ``ValueError`` (one clear line) if it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a UTF-8 text file") from None
+
+
 def _advisor(target: str):
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
@@ -106,12 +117,9 @@ def _replay(args) -> int:
     from .record import RecordError, replay
 
     try:
-        with open(args.file) as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        return _fail(f"cannot read {args.file}: {e.strerror}")
-    except UnicodeDecodeError:
-        return _fail(f"{args.file} is not a UTF-8 text file")
+        lines = _read_lines(args.file)
+    except ValueError as e:
+        return _fail(str(e))
     passed = failed = 0
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -142,10 +150,9 @@ def _state(args) -> int:
     try:
         if args.record:
             try:
-                with open(args.record) as f:
-                    lines = [line for line in f.read().splitlines() if line.strip()]
-            except (OSError, UnicodeDecodeError) as e:
-                return _fail(f"cannot read {args.record}: {getattr(e, 'strerror', None) or e}")
+                lines = [line for line in _read_lines(args.record) if line.strip()]
+            except ValueError as e:
+                return _fail(str(e))
             if not 1 <= args.line <= len(lines):
                 return _fail(f"--line {args.line}: {args.record} has {len(lines)} records")
             record = json.loads(lines[args.line - 1])
