@@ -2,8 +2,9 @@
 
 Flags fall back to the environment (``QUILTSOLVE_HOST``, ``QUILTSOLVE_PORT``,
 ``QUILTSOLVE_WORKERS``, ``QUILTSOLVE_METRICS_PORT``), then to defaults
-(127.0.0.1, 50051, eight threads per core). Prints one line on stdout when it
-is ready; logs (one JSON line per call) go to stderr. SIGTERM / SIGINT stop
+(127.0.0.1, 50051, one worker process per core). Prints one line on stdout
+when it is ready (and a JSON ``ready`` log line); logs (one JSON line per
+call) go to stderr. SIGTERM / SIGINT stop
 it gracefully: health turns NOT_SERVING, new calls are refused, in-flight
 calls get ``--grace`` seconds. A second signal stops at once.
 """
@@ -29,23 +30,51 @@ def _env_int(name: str, default: int | None) -> int | None:
         raise SystemExit(f"error: {name}={raw!r} is not an integer") from None
 
 
+def _size(text: str) -> int:
+    """Bytes from ``123``, ``64K``, ``512M``, ``1G`` (binary multiples)."""
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
+    try:
+        value = int(t[:-1] if mult > 1 else t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 65536, 64M or 1G") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative")
+    return value * mult
+
+
 def parse_args(argv: list[str] | None = None) -> ServerConfig:
     p = argparse.ArgumentParser(prog="python -m server", description="Run the quiltsolve gRPC placement service.")
     p.add_argument("--host", default=os.environ.get("QUILTSOLVE_HOST") or "127.0.0.1",
-                   help="interface to bind (env QUILTSOLVE_HOST; default 127.0.0.1)")
+                   help="interface to bind (env QUILTSOLVE_HOST; default 127.0.0.1); a port already taken "
+                        "on any address the name resolves to is a start-up error")
     p.add_argument("--port", type=int, default=_env_int("QUILTSOLVE_PORT", 50051),
                    help="port, 0 for any free one (env QUILTSOLVE_PORT; default 50051)")
     p.add_argument("--workers", type=int, default=_env_int("QUILTSOLVE_WORKERS", None),
-                   help=f"handler threads (env QUILTSOLVE_WORKERS; default {default_workers()} here)")
-    p.add_argument("--max-concurrent-rpcs", type=int, default=_env_int("QUILTSOLVE_MAX_CONCURRENT_RPCS", 64),
-                   help="calls beyond this are refused with RESOURCE_EXHAUSTED (default 64)")
+                   help=f"worker processes for the CPU-heavy calls (env QUILTSOLVE_WORKERS; default one per "
+                        f"core: {default_workers()} here)")
+    p.add_argument("--max-queue", type=int, default=_env_int("QUILTSOLVE_MAX_QUEUE", None),
+                   help="expensive calls that may wait for a worker; beyond them calls are refused at once "
+                        "with RESOURCE_EXHAUSTED and a retry hint (env QUILTSOLVE_MAX_QUEUE; default 8 per worker)")
+    p.add_argument("--peer-share", type=float, default=0.5,
+                   help="fraction of the workers, and of the queue, one peer may hold while others wait "
+                        "(default 0.5)")
+    p.add_argument("--cache-bytes", type=_size, default=None,
+                   help="solver cache size per worker, e.g. 64M (default: the solver's, see docs/api.md)")
+    p.add_argument("--max-worker-rss", type=_size, default=ServerConfig.max_worker_rss,
+                   help="a worker whose memory exceeds this after a call is replaced by a fresh one "
+                        "(default 1G)")
+    p.add_argument("--max-concurrent-rpcs", type=int, default=_env_int("QUILTSOLVE_MAX_CONCURRENT_RPCS", 1000),
+                   help="gRPC's own last-resort bound on calls in flight, far above the queue (default 1000)")
     p.add_argument("--metrics-port", type=int, default=_env_int("QUILTSOLVE_METRICS_PORT", None),
                    help="serve Prometheus /metrics on this port (env QUILTSOLVE_METRICS_PORT; default off)")
     p.add_argument("--grace", type=float, default=5.0,
-                   help="seconds in-flight calls may take to finish on shutdown (default 5)")
+                   help="seconds in-flight calls may take to finish on shutdown (default 5); shutdown "
+                        "ends within grace + 1 s")
     a = p.parse_args(argv)
     try:
-        return ServerConfig(host=a.host, port=a.port, workers=a.workers or default_workers(),
+        return ServerConfig(host=a.host, port=a.port, workers=a.workers or default_workers(), max_queue=a.max_queue,
+                            peer_share=a.peer_share, cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
                             grace=a.grace)
     except ValueError as e:
@@ -53,16 +82,8 @@ def parse_args(argv: list[str] | None = None) -> ServerConfig:
         raise  # unreachable: p.error exits
 
 
-# Move search (SuggestMove) is pure-Python CPU work that holds the GIL; with the
-# default 5 ms switch interval, gRPC's I/O threads wait behind every busy
-# search thread and 8 concurrent 150 ms searches answered at p50 415 ms.
-# A 0.5 ms interval brought that to 191 ms (p99 635 -> 249 ms) on 2 cores.
-GIL_SWITCH_INTERVAL = 0.0005
-
-
 def main(argv: list[str] | None = None) -> int:
     config = parse_args(argv)
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
     try:
         server, port = build_server(config)
     except (OSError, RuntimeError) as e:
@@ -74,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     def on_signal(signum, frame) -> None:
         signals["n"] += 1
         if signals["n"] > 1:  # second Ctrl-C: no more grace
-            server.grpc_server.stop(0)
+            server.stop(0)
         stop.set()
 
     signal.signal(signal.SIGTERM, on_signal)
@@ -82,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     server.start()
     extra = f" (metrics on {config.host}:{server.metrics_port})" if server.metrics_port is not None else ""
     print(f"quiltsolve serving on {config.host}:{port}{extra}", flush=True)
+    server.log.info("ready", host=config.host, port=port, metrics_port=server.metrics_port,
+                    workers=config.worker_count, max_queue=config.queue_size, pid=os.getpid())
     while not stop.wait(0.5):  # a timed wait lets signal handlers run promptly
         pass
     server.stop(config.grace).wait()

@@ -1,6 +1,10 @@
-"""Build the gRPC server: thread pool, limits, health, reflection, metrics, logs.
+"""The gRPC face of the service: threads, limits, health, reflection, metrics, logs.
 
->>> server, port = build_server(ServerConfig(port=0, warm_up=False))
+The expensive work runs in worker processes behind :class:`server.core.ServiceCore`;
+the gRPC handler threads only validate, wait and answer, so health checks and
+``ListPatches`` stay fast however busy the workers are.
+
+>>> server, port = build_server(ServerConfig(port=0, workers=1, warm_up=False))
 >>> server.start(); port > 0
 True
 >>> server.stop(0).wait(5)
@@ -9,12 +13,15 @@ True
 
 from __future__ import annotations
 
+import contextvars
+import errno
 import os
+import socket
 import threading
 import time
 import traceback
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import grpc
@@ -23,200 +30,311 @@ from grpc_reflection.v1alpha import reflection
 
 from patchwork.v1 import placement_pb2 as pb
 
+from .core import Call, CoreConfig, Refusal, ServiceCore
 from .errors import BadRequest, ServiceError
-from .observe import Metrics, make_logger
+from .observe import SERVICE, CallRecord, Metrics, make_logger
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["PlacementService"].full_name  # patchwork.v1.PlacementService
+SERVICE_NAME = SERVICE  # patchwork.v1.PlacementService
+assert SERVICE_NAME == pb.DESCRIPTOR.services_by_name["PlacementService"].full_name
 MAX_RECEIVE_BYTES = 64 * 1024
+GRPC_CORE_RECEIVE_BYTES = 4 * 1024 * 1024  # gRPC refuses larger messages itself, before any handler
+MAX_DETAILS = 300                          # characters of an error's details
+CHEAP_THREADS = 8                          # handler threads kept for cheap calls however many wait
+_CURRENT: contextvars.ContextVar[CallRecord] = contextvars.ContextVar("quiltsolve_call")
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def default_workers() -> int:
-    """Eight handler threads per usable core, 4-32.
-
-    CP-SAT releases the GIL while it searches, and move search (SuggestMove)
-    is budgeted in wall-clock time, so a call mostly waits on the clock, not
-    on a free thread: with 2 threads per core, 8 concurrent SuggestMove calls
-    queued behind each other (p99 350 ms at 150 ms budgets); with 8 per core
-    p99 was 228 ms, and SolvePlacement throughput did not change.
-    """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(4, min(32, 8 * cpus))
+    """One worker process per usable core: the solvers are CPU-bound."""
+    return max(1, usable_cores())
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """How to run the server. ``port=0`` binds an ephemeral port."""
+    """How to run the server. ``port=0`` binds an ephemeral port.
+
+    ``workers`` worker processes run the expensive calls; up to
+    ``max_queue`` more wait (None: 8 per worker); beyond that calls are
+    refused with RESOURCE_EXHAUSTED. ``peer_share`` is the fraction of the
+    workers (and of the queue) one peer may hold while others wait.
+    """
 
     host: str = "127.0.0.1"
     port: int = 50051
-    workers: int = field(default_factory=default_workers)
-    max_concurrent_rpcs: int | None = 64   # beyond this, calls get RESOURCE_EXHAUSTED
+    workers: int = 0                       # 0: one per usable core
+    max_queue: int | None = None           # None: 8 per worker
+    peer_share: float = 0.5
+    max_concurrent_rpcs: int | None = 1000  # gRPC's own last-resort bound on calls in flight
     metrics_port: int | None = None        # Prometheus /metrics on host:metrics_port (0 = ephemeral)
     grace: float = 5.0                     # seconds in-flight calls get on shutdown
     max_receive_bytes: int = MAX_RECEIVE_BYTES
-    warm_up: bool = True                   # import the solvers (OR-Tools) before serving
+    cache_bytes: int | None = None         # solver caches per worker (None: the solver's default)
+    max_worker_rss: int | None = 1024 * 1024 * 1024  # a worker above this after a job is replaced
+    warm_up: bool = True                   # start() waits until every worker is warm
     reuse_port: bool = False               # SO_REUSEPORT: several processes share one port
 
     def __post_init__(self) -> None:
-        if self.workers < 1:
-            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.workers < 0:
+            raise ValueError(f"workers must be >= 1 (0 = one per core), got {self.workers}")
+        if self.max_queue is not None and self.max_queue < 0:
+            raise ValueError(f"max_queue must be >= 0, got {self.max_queue}")
+        if not 0 < self.peer_share <= 1:
+            raise ValueError(f"peer_share must be in (0, 1], got {self.peer_share}")
         if self.max_concurrent_rpcs is not None and self.max_concurrent_rpcs < 1:
             raise ValueError(f"max_concurrent_rpcs must be >= 1, got {self.max_concurrent_rpcs}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0-65535, got {self.port}")
         if self.grace < 0:
             raise ValueError(f"grace must be >= 0, got {self.grace}")
+        if self.max_receive_bytes < 1:
+            raise ValueError(f"max_receive_bytes must be >= 1, got {self.max_receive_bytes}")
+        if self.cache_bytes is not None and self.cache_bytes < 0:
+            raise ValueError(f"cache_bytes must be >= 0, got {self.cache_bytes}")
+        if self.max_worker_rss is not None and self.max_worker_rss < 1:
+            raise ValueError(f"max_worker_rss must be >= 1, got {self.max_worker_rss}")
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers or default_workers()
+
+    @property
+    def queue_size(self) -> int:
+        return 8 * self.worker_count if self.max_queue is None else self.max_queue
+
+    @property
+    def handler_threads(self) -> int:
+        # Every running or queued expensive call holds a thread while it waits;
+        # the rest stay free for cheap calls and for refusing the overflow.
+        return self.worker_count + self.queue_size + CHEAP_THREADS
 
 
-class CallInfo:
-    """What one call reports to its log line and metrics besides its code."""
+def cut(text: str, limit: int = MAX_DETAILS) -> str:
+    """``text`` cut short to ``limit`` characters.
 
-    __slots__ = ("method", "request_id", "solve_status", "deadline_stop", "extra")
+    >>> cut("x" * 5, 3)
+    'xx…'
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def __init__(self, method: str, request_id: str | None) -> None:
-        self.method = method
-        self.request_id = request_id
-        self.solve_status: str | None = None
-        self.deadline_stop = False
-        self.extra: dict[str, Any] = {}
 
+# ---------------------------------------------------------------- requests
 
 class _Undecodable:
     """Stands in for a request whose bytes did not parse (answered INVALID_ARGUMENT)."""
 
-    def __init__(self, error: Exception) -> None:
-        self.error = error
+
+class _Oversize:
+    """Stands in for a request larger than the limit (answered RESOURCE_EXHAUSTED)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
 
 
-def _tolerant(parse: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
-    # gRPC answers a deserializer exception with INTERNAL; a client sending
-    # garbage deserves INVALID_ARGUMENT, so parse failures become a value.
+def _tolerant(parse: Callable[[bytes], Any], max_bytes: int) -> Callable[[bytes], Any]:
+    # gRPC answers a deserializer exception with INTERNAL and refuses oversize
+    # messages before any handler sees them (uncounted); both become values
+    # here so that the handler answers, logs and counts them.
     def deserialize(data: bytes) -> Any:
+        if len(data) > max_bytes:
+            return _Oversize(len(data))
         try:
             return parse(data)
-        except Exception as e:  # noqa: BLE001 - any parse failure is the client's
-            return _Undecodable(e)
+        except Exception:  # noqa: BLE001 - any parse failure is the client's
+            return _Undecodable()
     return deserialize
 
 
-def _request_id(context: grpc.ServicerContext) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == "x-request-id":
-            return value if isinstance(value, str) else value.decode("utf-8", "replace")
+def _metadata_value(metadata, key: str) -> str | None:
+    for k, v in metadata or ():
+        if k == key:
+            return cut(v if isinstance(v, str) else v.decode("utf-8", "replace"), 80)
     return None
 
 
-class _Drain:
-    """Counts the calls in flight and, once closed, turns new ones away.
+# ---------------------------------------------------------------- every call: metrics and one log line
 
-    Graceful shutdown drains here instead of relying on ``grpc.Server.stop``
-    alone: during the core's shutdown, calls racing it were sometimes
-    answered CANCELLED (in-flight ones included; gRPC issue 41785), while a
-    drained server refuses new calls with a clear UNAVAILABLE and stops the
-    core only when nothing is left in flight.
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._closed = False
-        self._active = 0
-
-    def enter(self) -> bool:
-        with self._cond:
-            if self._closed:
-                return False
-            self._active += 1
-            return True
-
-    def exit(self) -> None:
-        with self._cond:
-            self._active -= 1
-            if self._active == 0:
-                self._cond.notify_all()
-
-    def close_and_wait(self, timeout: float) -> bool:
-        """Refuse new calls; True when the calls in flight all ended within ``timeout``."""
-        with self._cond:
-            self._closed = True
-            return self._cond.wait_for(lambda: self._active == 0, timeout)
+def _code_name(context: grpc.ServicerContext, rec: CallRecord, raised: bool) -> str:
+    if rec.code is not None:
+        return rec.code
+    code = context.code() if hasattr(context, "code") else None
+    if isinstance(code, grpc.StatusCode):
+        return code.name
+    return "UNKNOWN" if raised else "OK"
 
 
-class _Wrapped:
-    """Runs one handler: error mapping, one log line, metrics."""
+class _Observe(grpc.ServerInterceptor):
+    """Counts (``grpc_server_*``) and logs every call of every service, health and reflection included."""
 
-    def __init__(self, method: str, handler: Callable, metrics: Metrics, log, drain: _Drain) -> None:
-        self.method = method
-        self.handler = handler
+    def __init__(self, metrics: Metrics, log) -> None:
         self.metrics = metrics
         self.log = log
-        self.drain = drain
+
+    def intercept_service(self, continuation, details):
+        handler = continuation(details)
+        if handler is None:
+            return None
+        service, _, method = details.method.lstrip("/").partition("/")
+        request_id = _metadata_value(details.invocation_metadata, "x-request-id")
+        kind = {(False, False): "unary", (False, True): "server_stream",
+                (True, False): "client_stream", (True, True): "bidi_stream"}[
+            (handler.request_streaming, handler.response_streaming)]
+        attr = {"unary": "unary_unary", "server_stream": "unary_stream",
+                "client_stream": "stream_unary", "bidi_stream": "stream_stream"}[kind]
+        inner = getattr(handler, attr)
+        new_record = lambda context: CallRecord(service, method, kind, request_id, context.peer())  # noqa: E731
+        if handler.response_streaming:
+            def run_stream(request, context):
+                rec = new_record(context)
+                self.metrics.observe_start(rec)
+                t0, raised = time.perf_counter(), False
+                try:
+                    yield from inner(request, context)
+                except BaseException:
+                    raised = True
+                    raise
+                finally:
+                    self._finish(rec, _code_name(context, rec, raised), t0)
+            return handler._replace(**{attr: run_stream})
+
+        def run(request, context):
+            rec = new_record(context)
+            token = _CURRENT.set(rec)
+            self.metrics.observe_start(rec)
+            t0, raised = time.perf_counter(), False
+            try:
+                return inner(request, context)
+            except BaseException:
+                raised = True
+                raise
+            finally:
+                _CURRENT.reset(token)
+                self._finish(rec, _code_name(context, rec, raised), t0)
+        return handler._replace(**{attr: run})
+
+    def _finish(self, rec: CallRecord, code: str, t0: float) -> None:
+        seconds = time.perf_counter() - t0
+        self.metrics.observe_call(rec, code, seconds)
+        level = "error" if code in ("INTERNAL", "UNKNOWN") else "info"
+        getattr(self.log, level)("rpc", **rec.log_fields(code, seconds))
+
+
+# ---------------------------------------------------------------- PlacementService methods
+
+class _Method:
+    """One PlacementService method: a Call for the core, error mapping, the answer."""
+
+    def __init__(self, name: str, fn: Callable[[Any, Call], Any], core: ServiceCore) -> None:
+        self.name = name
+        self.fn = fn
+        self.core = core
 
     def __call__(self, request: Any, context: grpc.ServicerContext) -> Any:
-        t0 = time.perf_counter()
-        call = CallInfo(self.method, _request_id(context))
-        code, details, response = grpc.StatusCode.OK, None, None
-        entered = self.drain.enter()
+        rec = _CURRENT.get(None) or CallRecord(SERVICE_NAME, self.name)
+        remaining = context.time_remaining()
+        call = Call(peer=context.peer() or "", record=rec,
+                    deadline=None if remaining is None else time.monotonic() + remaining)
+        code, details, response, trailers = grpc.StatusCode.OK, None, None, ()
+        entered = False
         try:
-            if not entered:
-                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                                   "the server is shutting down; retry (another replica may answer)")
+            self.core.enter(call)
+            entered = True
+            if not context.add_callback(call.stop.set):  # already terminated
+                call.stop.set()
             if isinstance(request, _Undecodable):
-                raise BadRequest("request", f"cannot parse {self.method} request: {request.error}")
-            response = self.handler(request, context, call)
+                raise BadRequest("request", f"cannot parse the bytes as a {pb.DESCRIPTOR.package}."
+                                            f"{self.name}Request message")
+            if isinstance(request, _Oversize):
+                self.core.metrics.refused.labels(method=self.name, reason="oversize").inc()
+                raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   f"request is {request.size} bytes; at most {self.core.max_receive_bytes}")
+            response = self.fn(request, call)
+        except Refusal as e:
+            code, details = e.code, e.details
+            trailers = (("grpc-retry-pushback-ms", str(max(1, round(e.retry_after * 1000)))),)
         except ServiceError as e:
             code, details = e.code, e.details
         except Exception as e:  # noqa: BLE001 - a bug must never surface as UNKNOWN
             code, details = grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})"
-            call.extra["error"] = f"{type(e).__name__}: {e}"
-            call.extra["traceback"] = traceback.format_exc(limit=8)
+            rec.extra["error"] = cut(f"{type(e).__name__}: {e}", 2000)
+            rec.extra["traceback"] = traceback.format_exc(limit=8)
         finally:
             if entered:
-                self.drain.exit()
+                self.core.exit(call)
         if code is grpc.StatusCode.OK and not context.is_active():
-            # The client went away (cancel or deadline) while we worked.
-            remaining = context.time_remaining()
-            code = grpc.StatusCode.DEADLINE_EXCEEDED if remaining is not None and remaining <= 0 \
-                else grpc.StatusCode.CANCELLED
-        seconds = time.perf_counter() - t0
-        self.metrics.observe_call(self.method, code.name, seconds)
-        fields = {"method": self.method, "code": code.name, "solve_status": call.solve_status,
-                  "ms": round(seconds * 1000, 3), "request_id": call.request_id}
-        if call.deadline_stop:
-            fields["deadline_stop"] = True
-        if details is not None:
-            fields["details"] = details
-        fields.update(call.extra)
-        level = "error" if code is grpc.StatusCode.INTERNAL else "info"
-        getattr(self.log, level)("rpc", **fields)
+            code = call.ended_code()  # the client went away (cancel or deadline) while we worked
+        rec.code = code.name
         if code is not grpc.StatusCode.OK:
-            context.abort(code, details or code.name)  # raises; gRPC sends this code
+            details = cut(details or code.name)
+            rec.details = details
+            if trailers:
+                context.set_trailing_metadata(trailers)
+            context.abort(code, details)  # raises; gRPC sends this code
         return response
 
 
+# ---------------------------------------------------------------- binding
+
+def check_port_free(host: str, port: int) -> None:
+    """Raise OSError when ``port`` is taken on any address ``host`` resolves to.
+
+    gRPC binds every address a name resolves to and succeeds if any one
+    binds, so ``localhost`` could serve on [::1] beside another server on
+    127.0.0.1: a port taken anywhere we would bind is an error instead.
+    """
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise OSError(f"cannot resolve host {host!r}: {e.strerror}") from None
+    for family, kind, proto, _, addr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does
+            if family == socket.AF_INET6:
+                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                s.bind(addr)
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:
+                    raise OSError(f"port {port} is already in use on {addr[0]}") from None
+                if e.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                    continue  # gRPC skips such an address too
+                raise
+
+
+# ---------------------------------------------------------------- the server
+
 class QuiltServer:
-    """The running gRPC server plus its health service and metrics.
+    """The running gRPC server plus its core, health service and metrics.
 
     ``start``, ``wait_for_termination`` and ``stop`` behave like
     ``grpc.Server``'s; ``stop`` first marks every health status NOT_SERVING.
     """
 
-    def __init__(self, server: grpc.Server, config: ServerConfig, health_servicer: health.HealthServicer,
-                 metrics: Metrics, executor: futures.ThreadPoolExecutor, log, drain: _Drain) -> None:
+    def __init__(self, server: grpc.Server, port: int, config: ServerConfig, core: ServiceCore,
+                 health_servicer: health.HealthServicer, metrics: Metrics,
+                 executor: futures.ThreadPoolExecutor, log) -> None:
         self.grpc_server = server
-        self._drain = drain
-        self._done = threading.Event()
+        self.port = port
         self.config = config
+        self.core = core
         self.health = health_servicer
         self.metrics = metrics
         self.metrics_port: int | None = None
         self.log = log
         self._executor = executor
+        self._done = threading.Event()
         self._stopped = threading.Event()
 
     def start(self) -> None:
+        """Start the workers (waiting until warm when ``config.warm_up``), then serve."""
+        self.core.start(wait_ready=self.config.warm_up)
         self.grpc_server.start()
         if self.config.metrics_port is not None:
             self.metrics_port = self.metrics.serve_http(self.config.host, self.config.metrics_port)
@@ -226,22 +344,22 @@ class QuiltServer:
     def stop(self, grace: float | None = None) -> threading.Event:
         """Graceful stop: health NOT_SERVING, refuse new calls (UNAVAILABLE), let
         in-flight ones finish for ``grace`` seconds (default ``config.grace``),
-        then stop the gRPC core, cancelling what is left. Returns an event set
-        when the server has fully stopped. A second call with a smaller grace
-        (e.g. a second Ctrl-C) cuts the wait short."""
+        then stop what is left (solves, workers, the gRPC core). Returns an
+        event set when the server has fully stopped, within about grace + 1 s.
+        A second call with a smaller grace (e.g. a second Ctrl-C) cuts the wait short."""
         grace = self.config.grace if grace is None else grace
         self.health.enter_graceful_shutdown()
         if self._stopped.is_set():
-            self.grpc_server.stop(grace)
+            self.core.close(0)
+            self.grpc_server.stop(0)
             return self._done
         self._stopped.set()
 
         def _finish() -> None:
-            t0 = time.monotonic()
-            self._drain.close_and_wait(grace)
-            # A drained handler may still be sending its answer: the core gets
-            # what is left of the grace (at least a moment) to deliver it.
-            self.grpc_server.stop(max(min(grace, 0.5), grace - (time.monotonic() - t0))).wait()
+            self.core.close(grace)
+            # A drained handler may still be sending its answer: the gRPC core
+            # gets a moment to deliver it.
+            self.grpc_server.stop(0.2).wait()
             self.metrics.close()
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._done.set()
@@ -254,32 +372,40 @@ class QuiltServer:
 
 
 def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
-    """A configured, bound, not yet started server and its port."""
+    """A configured, bound, not yet started server and its port.
+
+    Raises OSError when the port is taken on any address the host resolves to.
+    """
     from .service import PlacementServicer
 
     config = config or ServerConfig()
+    if not config.reuse_port:
+        check_port_free(config.host, config.port)
     metrics = Metrics()
     log = make_logger()
-    executor = futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="quiltsolve")
+    core = ServiceCore(CoreConfig(workers=config.worker_count, max_queue=config.queue_size,
+                                  peer_share=config.peer_share, cache_bytes=config.cache_bytes,
+                                  max_worker_rss=config.max_worker_rss,
+                                  max_receive_bytes=config.max_receive_bytes), metrics, log)
+    executor = futures.ThreadPoolExecutor(max_workers=config.handler_threads, thread_name_prefix="quiltsolve")
     server = grpc.server(
         executor,
+        interceptors=[_Observe(metrics, log)],
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
         options=[
-            ("grpc.max_receive_message_length", config.max_receive_bytes),
-            # Off by default so a second server cannot silently share a port;
-            # on for the worker processes of `python -m server --processes N`.
+            ("grpc.max_receive_message_length", max(GRPC_CORE_RECEIVE_BYTES, 2 * config.max_receive_bytes)),
+            # Off by default so a second server cannot silently share a port.
             ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         ],
     )
-    servicer = PlacementServicer(metrics)
-    drain = _Drain()
+    servicer = PlacementServicer(core)
     handlers = {}
     for method in pb.DESCRIPTOR.services_by_name["PlacementService"].methods:
         req_cls = getattr(pb, method.input_type.name)
         resp_cls = getattr(pb, method.output_type.name)
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-            _Wrapped(method.name, servicer.handler(method.name), metrics, log, drain),
-            request_deserializer=_tolerant(req_cls.FromString),
+            _Method(method.name, servicer.handler(method.name), core),
+            request_deserializer=_tolerant(req_cls.FromString, config.max_receive_bytes),
             response_serializer=resp_cls.SerializeToString,
         )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
@@ -294,6 +420,4 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     if port == 0:
         raise OSError(f"cannot bind {config.host}:{config.port}")
-    if config.warm_up:
-        servicer.warm_up()
-    return QuiltServer(server, config, health_servicer, metrics, executor, log, drain), port
+    return QuiltServer(server, port, config, core, health_servicer, metrics, executor, log), port

@@ -1,11 +1,17 @@
 """Observability: one structured JSON log line per call, and Prometheus metrics.
 
 Each server gets its own :class:`Metrics` (a dedicated ``CollectorRegistry``)
-so tests and benchmarks can run several servers in one process.
+so tests and benchmarks can run several servers in one process. Besides the
+service's own metrics it carries the conventional gRPC server metrics (the
+names of go-grpc-prometheus / py-grpc-prometheus), the process collector
+(``process_*``) and the worker pool's gauges.
 
 >>> m = Metrics()
->>> m.observe_call("ListPatches", "OK", 0.002)
+>>> m.observe_call(CallRecord("patchwork.v1.PlacementService", "ListPatches"), "OK", 0.002)
 >>> m.value("quiltsolve_calls_total", method="ListPatches", code="OK")
+1.0
+>>> m.value("grpc_server_handled_total", grpc_type="unary", grpc_service="patchwork.v1.PlacementService",
+...         grpc_method="ListPatches", grpc_code="OK")
 1.0
 """
 
@@ -15,9 +21,48 @@ import sys
 import threading
 
 import structlog
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from typing import Any
+
+from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, PlatformCollector,
+                               ProcessCollector, start_http_server)
+from prometheus_client.core import GaugeMetricFamily
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+
+class CallRecord:
+    """What one call reports to its log line and metrics besides its code."""
+
+    __slots__ = ("service", "method", "grpc_type", "request_id", "peer", "solve_status", "deadline_stop",
+                 "code", "details", "extra")
+
+    def __init__(self, service: str, method: str, grpc_type: str = "unary", request_id: str | None = None,
+                 peer: str | None = None) -> None:
+        self.service = service
+        self.method = method
+        self.grpc_type = grpc_type
+        self.request_id = request_id
+        self.peer = peer
+        self.solve_status: str | None = None
+        self.deadline_stop = False
+        self.code: str | None = None       # set by the handler when it knows better than the transport
+        self.details: str | None = None
+        self.extra: dict[str, Any] = {}
+
+    def log_fields(self, code: str, seconds: float) -> dict[str, Any]:
+        fields: dict[str, Any] = {"method": self.method, "code": code, "solve_status": self.solve_status,
+                                  "ms": round(seconds * 1000, 3), "request_id": self.request_id}
+        if self.service != SERVICE:
+            fields["service"] = self.service
+        if self.deadline_stop:
+            fields["deadline_stop"] = True
+        if self.details is not None:
+            fields["details"] = self.details
+        fields.update(self.extra)
+        return fields
+
+
+SERVICE = "patchwork.v1.PlacementService"
 
 
 class Metrics:
@@ -26,6 +71,21 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+        ProcessCollector(registry=r)
+        PlatformCollector(registry=r)
+        self.grpc_started = Counter("grpc_server_started", "RPCs started on the server",
+                                    ["grpc_type", "grpc_service", "grpc_method"], registry=r)
+        self.grpc_handled = Counter("grpc_server_handled", "RPCs completed on the server, whatever their code",
+                                    ["grpc_type", "grpc_service", "grpc_method", "grpc_code"], registry=r)
+        self.grpc_seconds = Histogram("grpc_server_handling_seconds", "RPC handling time in the server",
+                                      ["grpc_type", "grpc_service", "grpc_method"], buckets=LATENCY_BUCKETS,
+                                      registry=r)
+        self.refused = Counter("quiltsolve_refused", "Calls refused with RESOURCE_EXHAUSTED, by reason "
+                                                     "(queue_full, peer_share, oversize)",
+                               ["method", "reason"], registry=r)
+        self.worker_restarts = Counter("quiltsolve_worker_restarts", "Worker processes replaced, by reason "
+                                                                     "(killed, died, max_rss)",
+                                       ["reason"], registry=r)
         self.calls = Counter("quiltsolve_calls", "RPCs answered, by method and status code",
                              ["method", "code"], registry=r)
         self.latency = Histogram("quiltsolve_call_seconds", "RPC latency in the server, by method",
@@ -39,9 +99,19 @@ class Metrics:
         self._http = None
         self._http_thread: threading.Thread | None = None
 
-    def observe_call(self, method: str, code: str, seconds: float) -> None:
-        self.calls.labels(method=method, code=code).inc()
-        self.latency.labels(method=method).observe(seconds)
+    def bind_core(self, admission, pool) -> None:
+        """Report the admission queue and the worker pool as gauges, read at scrape time."""
+        self.registry.register(_CoreCollector(admission, pool))
+
+    def observe_start(self, rec: CallRecord) -> None:
+        self.grpc_started.labels(rec.grpc_type, rec.service, rec.method).inc()
+
+    def observe_call(self, rec: CallRecord, code: str, seconds: float) -> None:
+        self.grpc_handled.labels(rec.grpc_type, rec.service, rec.method, code).inc()
+        self.grpc_seconds.labels(rec.grpc_type, rec.service, rec.method).observe(seconds)
+        if rec.service == SERVICE:
+            self.calls.labels(method=rec.method, code=code).inc()
+            self.latency.labels(method=rec.method).observe(seconds)
 
     def value(self, name: str, **labels: str) -> float:
         """Current value of one sample (0.0 when it was never touched)."""
@@ -58,6 +128,26 @@ class Metrics:
             self._http.shutdown()
             self._http.server_close()
             self._http = None
+
+
+class _CoreCollector:
+    """Gauges of the admission queue and the workers, computed when scraped."""
+
+    def __init__(self, admission, pool) -> None:
+        self.admission = admission
+        self.pool = pool
+
+    def collect(self):
+        stats = self.admission.stats()
+        for name, key, text in (("quiltsolve_workers", "slots", "Worker processes configured"),
+                                ("quiltsolve_workers_busy", "busy", "Worker processes running a job"),
+                                ("quiltsolve_queue_depth", "queued", "Calls waiting for a worker")):
+            yield GaugeMetricFamily(name, text, value=stats[key])
+        rss = GaugeMetricFamily("quiltsolve_worker_rss_bytes", "Resident memory of each worker process, "
+                                                               "as of its last answer", labels=["worker"])
+        for i, value in enumerate(self.pool.rss()):
+            rss.add_metric([str(i)], value)
+        yield rss
 
 
 class _StderrSink:

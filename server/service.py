@@ -1,67 +1,39 @@
-"""The PlacementService handlers: validate, solve within the call's budget, answer.
+"""The PlacementService methods: validate, run as a job in a worker process, answer.
 
-Each handler takes ``(request, context, call)`` where ``call`` is the
-:class:`server.app.CallInfo` it reports its solve status to. Handlers raise
-:class:`server.errors.ServiceError` for every non-OK answer.
+Each method takes ``(request, call)`` where ``call`` is the transport-neutral
+:class:`server.core.Call`. Validation happens here, in the front, so bad
+input never occupies a worker; the solve itself is a job that
+:meth:`server.core.ServiceCore.run_job` runs in a worker process. Methods
+raise :class:`server.errors.ServiceError` for every non-OK answer.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
-from typing import Callable
-
-import grpc
+from typing import Any, Callable
 
 import solver
 from patchwork.v1 import placement_pb2 as pb
-from solver import (BOARD_SIZE, BoardError, ShapeError, SolverInputError, StopToken,
-                    UnknownPatchError, cells_of)
+from solver import BOARD_SIZE, cells_of
 
 from . import convert
-from .errors import BadRequest, FailedPrecondition, ServiceError
-from .observe import Metrics
+from .core import Call, ServiceCore
+from .errors import BadRequest, FailedPrecondition
 
 DEFAULT_SOLVE_LIMIT = 10.0      # SolvePlacement / SolvePuzzle, seconds
 DEFAULT_SUGGEST_LIMIT = 1.0     # SuggestPlacement / SuggestMove, seconds
 MAX_UPCOMING_COPIES = 128
-# Keep this much of the caller's remaining deadline for building and sending
-# the answer: 20 ms plus 10% of what is left, at most 100 ms.
-MARGIN_FIXED, MARGIN_FRACTION, MARGIN_MAX = 0.02, 0.10, 0.10
-MIN_SOLVE_TIME = 0.002
 INT64_MAX = 2**63 - 1
-
-_INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError)
-
-
-def deadline_budget(requested: float, remaining: float | None) -> tuple[float, bool]:
-    """The solve's time limit and whether the call's deadline capped it.
-
-    >>> deadline_budget(10.0, None)
-    (10.0, False)
-    >>> deadline_budget(10.0, 1.0)
-    (0.9, True)
-    >>> deadline_budget(0.5, 30.0)
-    (0.5, False)
-    """
-    if remaining is None:
-        return requested, False
-    margin = min(MARGIN_MAX, MARGIN_FIXED + MARGIN_FRACTION * remaining)
-    available = round(remaining - margin, 6)
-    if available < MIN_SOLVE_TIME:
-        raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
-                           f"the call's deadline ({remaining * 1000:.0f} ms left) leaves no time to solve")
-    if available < requested:
-        return available, True
-    return requested, False
+# Answered in the caller's thread: no solve, no worker, no queue.
+CHEAP_METHODS = frozenset({"ListPatches"})
 
 
 class PlacementServicer:
-    def __init__(self, metrics: Metrics) -> None:
-        self.metrics = metrics
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
 
-    def handler(self, name: str) -> Callable:
+    def handler(self, name: str) -> Callable[[Any, Call], Any]:
         return {
             "SolvePlacement": self.solve_placement,
             "SuggestPlacement": self.suggest_placement,
@@ -70,51 +42,11 @@ class PlacementServicer:
             "ListPatches": self.list_patches,
         }[name]
 
-    @staticmethod
-    def warm_up() -> None:
-        """Import the solvers (OR-Tools takes 0.5-1.6 s) before the first call."""
-        for name in ("solve", "rank_placements", "solve_puzzle"):
-            try:
-                getattr(solver, name)
-            except Exception:  # noqa: BLE001 - a broken solver fails its calls, not the server
-                pass
-        try:
-            import engine.suggest  # noqa: F401
-        except Exception:  # noqa: BLE001
-            pass
-
-    # ------------------------------------------------------------ plumbing
-    def _solve(self, context, call, requested: float, run: Callable[[float, StopToken], object],
-               field: str):
-        """Run ``run(time_limit, stop)`` under the call's deadline and cancellation."""
-        limit, capped = deadline_budget(requested, context.time_remaining())
-        token = StopToken()
-        if not context.add_callback(token.set):  # already terminated
-            token.set()
-        if token.is_set() or not context.is_active():
-            raise ServiceError(grpc.StatusCode.CANCELLED, "the call ended before the solve started")
-        self.metrics.solving.inc()
-        try:
-            result = run(limit, token)
-        except _INPUT_ERRORS as e:
-            raise BadRequest(field, str(e)) from None
-        finally:
-            self.metrics.solving.dec()
-        status = getattr(getattr(result, "status", None), "value", None)
-        if status is not None:
-            call.solve_status = status
-            self.metrics.solves.labels(method=call.method, status=status).inc()
-        # The call's termination callback only fires early on cancel/expiry.
-        if token.is_set() or (capped and status in ("FEASIBLE", "UNKNOWN")):
-            call.deadline_stop = True
-            self.metrics.deadline_stops.labels(method=call.method).inc()
-        return result
-
     # ------------------------------------------------------------ handlers
-    def list_patches(self, request: pb.ListPatchesRequest, context, call) -> pb.ListPatchesResponse:
+    def list_patches(self, request: pb.ListPatchesRequest, call: Call) -> pb.ListPatchesResponse:
         return pb.ListPatchesResponse(patches=[convert.patch_message(p) for p in solver.PATCHES])
 
-    def solve_placement(self, request: pb.SolvePlacementRequest, context, call) -> pb.SolvePlacementResponse:
+    def solve_placement(self, request: pb.SolvePlacementRequest, call: Call) -> pb.SolvePlacementResponse:
         if not request.HasField("board"):
             raise BadRequest("board", "required")
         board = convert.board_mask(request.board)
@@ -129,11 +61,8 @@ class PlacementServicer:
                 count = min(count, max(1, (BOARD_SIZE * BOARD_SIZE) // s.shape.area))
             cands.append(solver.Candidate(s.key, s.shape, count, s.required))
         index_of = {s.key: i for i, s in enumerate(specs)}
-
-        def run(time_limit: float, stop: StopToken):
-            return solver.solve(board, cands, objective, time_limit=time_limit, seed=seed, workers=1, stop=stop)
-
-        result = self._solve(context, call, limit, run, "patches")
+        result = self.core.run_job(call, "solve", {"board": board, "candidates": cands, "objective": objective,
+                                                   "seed": seed}, limit, "patches")
         after = board
         for p in result.placements:
             after |= p.mask
@@ -149,7 +78,7 @@ class PlacementServicer:
             response.square7.CopyFrom(convert.cell(result.square7))
         return response
 
-    def suggest_placement(self, request: pb.SuggestPlacementRequest, context, call) -> pb.SuggestPlacementResponse:
+    def suggest_placement(self, request: pb.SuggestPlacementRequest, call: Call) -> pb.SuggestPlacementResponse:
         if not request.HasField("board"):
             raise BadRequest("board", "required")
         board = convert.board_mask(request.board)
@@ -168,11 +97,8 @@ class PlacementServicer:
         patch = solver.Candidate(spec.key, spec.shape, 1, False)
         upcoming = [solver.Candidate(s.key, s.shape, s.count, False) for s in upcoming_specs]
 
-        def run(time_limit: float, stop: StopToken):
-            return solver.rank_placements(board, patch, upcoming, square7=square7,
-                                          time_limit=time_limit, top=top, seed=seed, stop=stop)
-
-        result = self._solve(context, call, limit, run, "patch")
+        result = self.core.run_job(call, "rank", {"board": board, "patch": patch, "upcoming": upcoming,
+                                                  "square7": square7, "top": top, "seed": seed}, limit, "patch")
         ranked = []
         for rp in result.ranked:
             placed = convert.placed_patch(rp.placement, {})
@@ -183,9 +109,8 @@ class PlacementServicer:
         return pb.SuggestPlacementResponse(status=convert.solve_status(result.status), ranked=ranked,
                                            solve_time=convert.duration(result.wall_time))
 
-    def suggest_move(self, request: pb.SuggestMoveRequest, context, call) -> pb.SuggestMoveResponse:
+    def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
         import engine
-        from engine.search import search_moves
 
         text = request.state_json
         if not text:
@@ -214,27 +139,20 @@ class PlacementServicer:
             raise FailedPrecondition("state_json: the game is over (both time tokens on space 53); "
                                      "there is no move to suggest")
         player = state.current_player()
-
-        def run(time_limit: float, stop: StopToken):
-            t0 = time.perf_counter()
-            # The search player (engine.search) ranks the moves; with a fixed
-            # iteration budget the time limit only caps the wall time.
-            moves = search_moves(state, time_limit=time_limit, top=top, seed=seed, stop=stop,
-                                 iterations=iterations)
-            return _Suggestions(list(moves), time.perf_counter() - t0)
-
-        try:
-            result = self._solve(context, call, limit, run, "state_json")
-        except engine.IllegalActionError as e:
-            raise FailedPrecondition(f"state_json: {e}") from None
-        except engine.StateError as e:
-            raise BadRequest("state_json", str(e)) from None
+        # The search player (engine.search) ranks the moves in a worker; with
+        # a fixed iteration budget the time limit only caps the wall time.
+        t0 = time.perf_counter()
+        result = self.core.run_job(call, "moves", {"state": state, "top": top, "seed": seed,
+                                                   "iterations": iterations}, limit, "state_json")
+        moves = getattr(result, "moves", result)
+        wall = getattr(result, "wall_time", None)
         suggestions = [pb.MoveSuggestion(move=move_message(s.action), value=float(s.value), reason=str(s.reason))
-                       for s in result.moves]
+                       for s in moves]
         return pb.SuggestMoveResponse(suggestions=suggestions, player=player,
-                                      solve_time=convert.duration(result.wall_time))
+                                      solve_time=convert.duration(time.perf_counter() - t0 if wall is None
+                                                                  else wall))
 
-    def solve_puzzle(self, request: pb.SolvePuzzleRequest, context, call) -> pb.SolvePuzzleResponse:
+    def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
         if not request.HasField("region"):
             raise BadRequest("region", "required")
         rows = convert.region_rows(request.region)
@@ -245,13 +163,10 @@ class PlacementServicer:
         max_tilings = request.max_tilings or 1
         limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
         texts = [s.to_str() for s in shapes]
-
-        def run(time_limit: float, stop: StopToken):
-            return solver.solve_puzzle(rows, texts, count=count, mirror=not request.no_mirror,
-                                       use_all=not request.allow_unused, max_tilings=max_tilings,
-                                       time_limit=time_limit, stop=stop)
-
-        result = self._solve(context, call, limit, run, "pieces")
+        result = self.core.run_job(call, "puzzle", {"rows": rows, "pieces": texts, "count": count,
+                                                    "mirror": not request.no_mirror,
+                                                    "use_all": not request.allow_unused,
+                                                    "max_tilings": max_tilings}, limit, "pieces")
         width = result.width or len(rows[0])
         tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
                    for tiling in result.tilings]
@@ -264,14 +179,6 @@ class PlacementServicer:
         if result.distinct is not None:
             response.distinct = min(result.distinct, INT64_MAX)
         return response
-
-
-@dataclass(frozen=True)
-class _Suggestions:
-    """The engine's suggestions with their wall time (no CP-SAT status)."""
-
-    moves: list
-    wall_time: float
 
 
 def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:

@@ -12,7 +12,7 @@ from server import ServerConfig, build_server
 @pytest.fixture(scope="session")
 def running():
     """(server, port) of one server for the whole session."""
-    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=4, max_concurrent_rpcs=64))
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2))
     server.start()
     yield server, port
     server.stop(0).wait(5)

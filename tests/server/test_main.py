@@ -22,7 +22,7 @@ def test_flags_and_environment(monkeypatch):
     for k in ("QUILTSOLVE_HOST", "QUILTSOLVE_PORT", "QUILTSOLVE_WORKERS", "QUILTSOLVE_METRICS_PORT"):
         monkeypatch.delenv(k, raising=False)
     c = parse_args([])
-    assert (c.host, c.port, c.metrics_port) == ("127.0.0.1", 50051, None) and c.workers >= 2
+    assert (c.host, c.port, c.metrics_port) == ("127.0.0.1", 50051, None) and c.workers >= 1
     monkeypatch.setenv("QUILTSOLVE_HOST", "0.0.0.0")
     monkeypatch.setenv("QUILTSOLVE_PORT", "6000")
     monkeypatch.setenv("QUILTSOLVE_WORKERS", "3")

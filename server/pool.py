@@ -1,0 +1,248 @@
+"""The worker processes behind the front: start, run a job, stop it, replace it.
+
+One :class:`WorkerPool` holds ``size`` slots, each served by one worker
+process (:mod:`server.worker`) at a time. A caller that holds a slot (from
+:class:`server.admission.Admission`) runs one job on it with :meth:`run`.
+Processes come from a ``forkserver`` that has imported every solver once,
+so a new or replacement worker is a fork, warm within a fraction of a second,
+and no worker is forked from the multi-threaded gRPC front.
+
+Stopping is layered, so that a slot is free again promptly whatever the job does:
+
+1. the call's :class:`solver.StopToken` (cancel, deadline) sends ``cancel``
+   to the worker, whose job returns its best answer so far within milliseconds;
+2. the front sends the same ``cancel`` itself once the job's time limit has
+   passed by ``overrun`` seconds;
+3. a worker that has not answered ``stop_grace`` seconds after a cancel is
+   killed and replaced (:class:`WorkerLost`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import threading
+import time
+from typing import Any, Callable
+
+from solver import StopToken
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(["server.worker"])
+POLL_SLICE = 0.01  # seconds between checks of the stop token while a job runs
+
+
+class WorkerLost(Exception):
+    """The job has no answer: its worker was killed (``killed``) or died (``died``)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class JobFailed(Exception):
+    """The job raised: ``kind`` is ``input``, ``precondition`` or ``internal``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class _Worker:
+    """One worker process and the front's end of its pipe."""
+
+    def __init__(self, process, conn) -> None:
+        self.process = process
+        self.conn = conn
+        self.send_lock = threading.Lock()
+        self.rss = 0
+
+    def send(self, msg: tuple) -> bool:
+        with self.send_lock:
+            try:
+                self.conn.send(msg)
+                return True
+            except (OSError, ValueError):  # closed or broken: the worker is gone
+                return False
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(2)
+        self.conn.close()
+
+
+class WorkerPool:
+    """``size`` worker processes; ``on_ready(slot)`` is called whenever a slot's worker is ready."""
+
+    def __init__(self, size: int, *, on_ready: Callable[[int], None], cache_bytes: int | None = None,
+                 max_rss: int | None = None, stop_grace: float = 0.1, overrun: float = 0.03,
+                 on_restart: Callable[[str], None] | None = None, log=None) -> None:
+        if size < 1:
+            raise ValueError(f"size must be >= 1, got {size}")
+        self.size = size
+        self.cache_bytes = cache_bytes
+        self.max_rss = max_rss
+        self.stop_grace = stop_grace
+        self.overrun = overrun
+        self._on_ready = on_ready
+        self._on_restart = on_restart
+        self._log = log
+        self._workers: list[_Worker | None] = [None] * size
+        self._ids = itertools.count(1)
+        self._closed = threading.Event()
+        self._ready = [threading.Event() for _ in range(size)]
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Start every worker in the background; :meth:`wait_ready` waits for them."""
+        for slot in range(self.size):
+            self._spawn_async(slot)
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        end = None if timeout is None else time.monotonic() + timeout
+        for ev in self._ready:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if not ev.wait(left):
+                return False
+        return True
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Ask every worker to exit; kill those still there after ``timeout`` seconds."""
+        self._closed.set()
+        with self._lock:
+            workers = [w for w in self._workers if w is not None]
+            self._workers = [None] * self.size
+        for w in workers:
+            w.send(("exit",))
+        end = time.monotonic() + timeout
+        for w in workers:
+            w.process.join(max(0.0, end - time.monotonic()))
+        for w in workers:
+            w.kill()
+        for t in self._threads:
+            t.join(timeout)
+
+    def rss(self) -> list[int]:
+        """Each slot's worker RSS in bytes as last reported (0: none yet)."""
+        with self._lock:
+            return [w.rss if w is not None else 0 for w in self._workers]
+
+    def pids(self) -> list[int | None]:
+        with self._lock:
+            return [w.process.pid if w is not None else None for w in self._workers]
+
+    def _spawn_async(self, slot: int) -> None:
+        t = threading.Thread(target=self._spawn, args=(slot,), name=f"quiltsolve-spawn-{slot}", daemon=True)
+        self._threads = [x for x in self._threads if x.is_alive()] + [t]
+        t.start()
+
+    def _spawn(self, slot: int) -> None:
+        from . import worker  # the target is looked up by name in the fork server
+
+        delay = 0.1
+        while not self._closed.is_set():
+            front, back = _CONTEXT.Pipe(duplex=True)
+            proc = _CONTEXT.Process(target=worker.main, args=(back, self.cache_bytes, self.max_rss),
+                                    name=f"quiltsolve-worker-{slot}", daemon=True)
+            try:
+                proc.start()
+            except Exception as e:  # noqa: BLE001 - e.g. out of processes: try again
+                self._note("worker_start_failed", slot=slot, error=f"{type(e).__name__}: {e}")
+                self._closed.wait(delay)
+                delay = min(5.0, delay * 2)
+                continue
+            back.close()
+            w = _Worker(proc, front)
+            try:
+                ok = front.poll(120) and front.recv()[0] == "ready"
+            except (EOFError, OSError):
+                ok = False
+            if not ok or self._closed.is_set():
+                w.kill()
+                if not self._closed.is_set():
+                    self._note("worker_start_failed", slot=slot, error="no ready message")
+                    self._closed.wait(delay)
+                    delay = min(5.0, delay * 2)
+                continue
+            with self._lock:
+                if self._closed.is_set():
+                    w.kill()
+                    return
+                self._workers[slot] = w
+            self._ready[slot].set()
+            self._on_ready(slot)
+            return
+
+    def _replace(self, slot: int, w: _Worker, reason: str) -> None:
+        with self._lock:
+            if self._workers[slot] is w:
+                self._workers[slot] = None
+        w.kill()
+        if self._on_restart is not None:
+            self._on_restart(reason)
+        if not self._closed.is_set():
+            self._spawn_async(slot)
+
+    def _note(self, event: str, **fields) -> None:
+        if self._log is not None:
+            self._log.warning(event, **fields)
+
+    # ------------------------------------------------------------ running a job
+    def run(self, slot: int, kind: str, args: dict, time_limit: float, stop: StopToken) -> tuple[Any, bool]:
+        """Run one job on ``slot``'s worker: ``(result, slot_still_good)``.
+
+        ``slot_still_good`` is False when the worker is being replaced (it
+        exceeded ``max_rss``, was killed or died): the caller must not hand
+        the slot out again; :meth:`start`'s ``on_ready`` will, once the new
+        worker is ready. Raises :class:`JobFailed` or :class:`WorkerLost`.
+        """
+        with self._lock:
+            w = self._workers[slot]
+        if w is None:
+            raise WorkerLost("died", "no worker on this slot")
+        job_id = next(self._ids)
+        if not w.send(("job", job_id, kind, args, time_limit)):
+            self._replace(slot, w, "died")
+            raise WorkerLost("died", "the worker process is gone")
+
+        def cancel() -> None:
+            w.send(("cancel", job_id))
+
+        stop.attach(cancel)
+        try:
+            reply = self._wait(w, time_limit, stop, cancel)
+        except WorkerLost as e:
+            self._replace(slot, w, e.reason)
+            raise
+        finally:
+            stop.detach(cancel)
+        status, _, payload, rss = reply[0], reply[1], reply[2:-1], reply[-1]
+        w.rss = rss
+        good = self.max_rss is None or rss <= self.max_rss
+        if not good:
+            self._replace(slot, w, "max_rss")
+        if status == "ok":
+            return payload[0], good
+        raise JobFailed(payload[0], payload[1])
+
+    def _wait(self, w: _Worker, time_limit: float, stop: StopToken, cancel: Callable[[], None]) -> tuple:
+        limit_end = time.monotonic() + time_limit + self.overrun
+        cancelled_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if cancelled_at is None and (stop.is_set() or now >= limit_end):
+                if not stop.is_set():
+                    cancel()  # past its time limit: the job must return what it has
+                cancelled_at = now
+            if cancelled_at is not None and now >= cancelled_at + self.stop_grace:
+                raise WorkerLost("killed", "the job did not stop when asked; its worker was replaced")
+            try:
+                if w.conn.poll(POLL_SLICE):
+                    return w.conn.recv()
+            except (EOFError, OSError):
+                code = w.process.exitcode
+                raise WorkerLost("died", f"the worker process exited unexpectedly (exit code {code})") from None

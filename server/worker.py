@@ -1,0 +1,162 @@
+"""The worker process: runs CPU-heavy jobs (solves, rankings, move searches, puzzles) one at a time.
+
+The server keeps one worker per core (:mod:`server.pool`) because the
+bitmask placement search and the move search are pure Python and hold the
+GIL: only processes use every core. Each worker talks to the front over one
+duplex pipe:
+
+* front → worker: ``("job", id, kind, args, time_limit)``, ``("cancel", id)``, ``("exit",)``
+* worker → front: ``("ready", pid, rss)`` once warmed up, then per job
+  ``("ok", id, result, rss)`` or ``("error", id, kind, message, rss)`` with
+  ``kind`` one of ``input`` (the client's input), ``precondition`` (a legal
+  request the position cannot answer) or ``internal`` (a bug: ``message``
+  is the traceback, logged by the front, never sent to a client).
+
+A listener thread reads the pipe so that a cancel reaches the running job's
+:class:`solver.StopToken` at once; the job stops within milliseconds (every
+solver stage checks the token), and the front kills a worker that does not.
+After a job that leaves the process above ``max_rss`` bytes, the worker says
+so in its answer and exits; the front starts a fresh one.
+
+Importing this module imports every solver (OR-Tools included), so the
+front preloads it in the fork server once and each worker starts warm.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import threading
+import time
+import traceback
+from typing import Any, Callable
+
+import engine
+import engine.search
+import solver
+import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
+import solver.lookahead  # noqa: F401
+import solver.puzzle  # noqa: F401
+from solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
+
+INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError, engine.StateError)
+PRECONDITION_ERRORS = (engine.IllegalActionError,)
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss_bytes() -> int:
+    """This process's resident set size, from /proc (0 where there is none)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+# ---------------------------------------------------------------- the jobs
+
+def _solve(args: dict, time_limit: float, stop: StopToken) -> Any:
+    return solver.solve(args["board"], args["candidates"], args["objective"], time_limit=time_limit,
+                        seed=args["seed"], workers=1, stop=stop)
+
+
+def _rank(args: dict, time_limit: float, stop: StopToken) -> Any:
+    return solver.rank_placements(args["board"], args["patch"], args["upcoming"], square7=args["square7"],
+                                  time_limit=time_limit, top=args["top"], seed=args["seed"], stop=stop)
+
+
+def _moves(args: dict, time_limit: float, stop: StopToken) -> Any:
+    search = getattr(engine.search, "search", None) or engine.search.search_moves
+    return search(args["state"], time_limit=time_limit, top=args["top"], seed=args["seed"],
+                  stop=stop, iterations=args["iterations"])
+
+
+def _puzzle(args: dict, time_limit: float, stop: StopToken) -> Any:
+    return solver.solve_puzzle(args["rows"], args["pieces"], count=args["count"], mirror=args["mirror"],
+                               use_all=args["use_all"], max_tilings=args["max_tilings"],
+                               time_limit=time_limit, stop=stop)
+
+
+def _spin(args: dict, time_limit: float, stop: StopToken) -> Any:
+    """Test job: busy for ``args['seconds']``, honouring the stop token only if ``args['honour']``."""
+    end = time.monotonic() + args["seconds"]
+    while time.monotonic() < end:
+        if args.get("honour", True) and stop.is_set():
+            return "stopped"
+    return "done"
+
+
+JOBS: dict[str, Callable[[dict, float, StopToken], Any]] = {
+    "solve": _solve, "rank": _rank, "moves": _moves, "puzzle": _puzzle, "_spin": _spin,
+}
+
+
+def warm_up() -> None:
+    """One-time costs paid before the worker says it is ready, not inside a call's budget."""
+    board = solver.board_from_rows(["#########"] * 8 + ["##......."])
+    solver.solve(board, [solver.Candidate(0, solver.PATCHES[0].shape, 1, False)], solver.Objective.COVER,
+                 time_limit=1.0, workers=1)
+    warm = getattr(engine.search, "warm_up", None)
+    if warm is not None:
+        warm()
+    else:
+        engine.search.search_moves(engine.new_game(0), time_limit=1.0, top=1, seed=0, iterations=20)
+
+
+# ---------------------------------------------------------------- the loop
+
+def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
+    """Entry point of a worker process (``multiprocessing`` target)."""
+    # Ctrl-C reaches the whole process group: the front decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if cache_bytes is not None and hasattr(solver, "set_cache_limit"):
+        solver.set_cache_limit(cache_bytes)
+    warm_up()
+    jobs: queue.Queue = queue.Queue()
+    tokens: dict[int, StopToken] = {}
+    lock = threading.Lock()
+
+    def listen() -> None:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):  # the front is gone
+                os._exit(0)
+            if msg[0] == "job":
+                with lock:
+                    tokens[msg[1]] = StopToken()
+                jobs.put(msg)
+            elif msg[0] == "cancel":
+                with lock:
+                    token = tokens.get(msg[1])
+                if token is not None:
+                    token.set()
+            else:
+                jobs.put(None)
+                return
+
+    threading.Thread(target=listen, name="quiltsolve-worker-listen", daemon=True).start()
+    conn.send(("ready", os.getpid(), rss_bytes()))
+    while (msg := jobs.get()) is not None:
+        _, job_id, kind, args, time_limit = msg
+        with lock:
+            token = tokens[job_id]
+        try:
+            reply: tuple = ("ok", job_id, JOBS[kind](args, time_limit, token))
+        except INPUT_ERRORS as e:
+            reply = ("error", job_id, "input", str(e))
+        except PRECONDITION_ERRORS as e:
+            reply = ("error", job_id, "precondition", str(e))
+        except Exception:  # noqa: BLE001 - a bug is reported, never fatal to the worker
+            reply = ("error", job_id, "internal", traceback.format_exc(limit=12))
+        with lock:
+            tokens.pop(job_id, None)
+        rss = rss_bytes()
+        try:
+            conn.send(reply + (rss,))
+        except Exception:  # noqa: BLE001 - an unpicklable result is a bug too
+            conn.send(("error", job_id, "internal", traceback.format_exc(limit=4), rss))
+        if max_rss is not None and rss > max_rss:
+            break  # the front sees rss > max_rss in the answer and starts a fresh worker
+    conn.close()
