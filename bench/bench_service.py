@@ -11,7 +11,22 @@ process, then drives it from client threads in this process:
 each at 1, 8 and 32 concurrent clients, bounded by a call count and a time
 per cell. Prints calls/s, p50/p99 latency and errors by status code.
 
-    python -m bench service [--seconds S] [--calls N] [--clients 1,8,32]
+Then the capacity sections (``--sections``, default all):
+
+* ``scaling``: CPU-heavy throughput (SuggestMove with a fixed iteration
+  budget, pure Python) from 4 clients, against a server with 1 and with 2
+  worker processes, in the same run; the ratio (target >= 1.7 on 2 cores);
+* ``starvation``: 8 clients keep every worker and the queue full of long
+  SuggestMove calls while probes measure health Check, ListPatches and a
+  cheap SolvePlacement (targets p99 <= 50 / 50 / 100 ms);
+* ``mixed``: 64 clients send a seeded mix of every RPC; answers by status code;
+* ``memory``: server RSS (front and workers) before and after 200 distinct
+  large puzzles (20x20, 64 large pieces);
+* ``overrun``: per RPC, how far answers land past the time limit, how many
+  deadline-bound calls still got an answer, and how soon after a deadline
+  the worker is free again (targets <= 50 ms).
+
+    python -m bench service [--seconds S] [--calls N] [--clients 1,8,32] [--sections LIST]
 """
 
 from __future__ import annotations
@@ -71,12 +86,13 @@ def move_requests(budget_s: float = 0.2) -> list[pb.SuggestMoveRequest]:
     return [pb.SuggestMoveRequest(state_json=s, top=3, seed=0, time_limit=budget) for s in midgame_states()]
 
 
-def start_server(workers: int | None) -> tuple[subprocess.Popen, int]:
+def start_server(workers: int | None, *extra: str) -> tuple[subprocess.Popen, int]:
     env = dict(os.environ, QUILTSOLVE_HOST="127.0.0.1", QUILTSOLVE_PORT="0")
     if workers:
         env["QUILTSOLVE_WORKERS"] = str(workers)
-    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    log = os.environ.get("QUILTSOLVE_BENCH_LOG")  # a file for the server's log lines, when debugging
+    proc = subprocess.Popen([sys.executable, "-m", "server", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=open(log, "a") if log else subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if not line.startswith("quiltsolve serving on "):
         proc.kill()
@@ -140,15 +156,354 @@ def run_cell(port: int, method: str, requests: list, clients: int, max_calls: in
             "errors": {c: n for c, n in codes.items() if c != "OK"}}
 
 
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def duration(seconds: float):
+    d = pb.SolvePlacementRequest().time_limit.__class__()
+    d.FromNanoseconds(int(seconds * 1e9))
+    return d
+
+
+def tree_rss(pid: int) -> int:
+    """RSS in bytes of ``pid`` and all its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [pid]
+    page = os.sysconf("SC_PAGE_SIZE")
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            pass
+        todo.extend(children.get(p, ()))
+    return total
+
+
+def ms(values: list[float], q: float) -> float:
+    return percentile(sorted(values), q) * 1000
+
+
+# ---------------------------------------------------------------- capacity sections
+
+def section_scaling(args) -> None:
+    """CPU-heavy throughput with 1 and 2 worker processes, same requests, same clients."""
+    requests = [pb.SuggestMoveRequest(state_json=s, top=3, seed=0, iterations=args.iterations,
+                                      time_limit=duration(30)) for s in midgame_states()]
+    rates = {}
+    for workers in (1, 2):
+        proc, port = start_server(workers, "--fast-workers", "0", "--max-queue", "64")
+        try:
+            run_cell(port, "SuggestMove", requests, 2, 4, 30.0, 60.0)  # warm-up
+            r = run_cell(port, "SuggestMove", requests, 4, 10_000, args.scaling_seconds, 60.0)
+        finally:
+            stop_server(proc)
+        rates[workers] = r
+    print(f"\nscaling: SuggestMove with {args.iterations} iterations per call (pure Python), 4 clients, "
+          f"{args.scaling_seconds:g} s per cell")
+    print(f"{'workers':>7} {'calls':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}  errors")
+    for w, r in rates.items():
+        errs = ", ".join(f"{c}={n}" for c, n in sorted(r["errors"].items())) or "-"
+        print(f"{w:>7} {r['ok']:>6} {r['rate']:>8.2f} {r['p50']:>8.1f} {r['p99']:>8.1f}  {errs}")
+    ratio = rates[2]["rate"] / rates[1]["rate"] if rates[1]["rate"] else float("nan")
+    print(f"ratio 2 workers / 1 worker: {ratio:.2f}  (target >= 1.7 on 2 cores: {'met' if ratio >= 1.7 else 'MISSED'})")
+
+
+def _probe(port: int, name: str, make_call, until: float, out: dict) -> None:
+    ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+    call = make_call(ch)
+    lat, codes = [], Counter()
+    while time.perf_counter() < until:
+        t0 = time.perf_counter()
+        try:
+            call()
+            codes["OK"] += 1
+            lat.append(time.perf_counter() - t0)
+        except grpc.RpcError as e:
+            codes[e.code().name] += 1
+        time.sleep(0.01)
+    ch.close()
+    out[name] = (lat, codes)
+
+
+def section_starvation(args) -> None:
+    """Workers and queue full of long SuggestMove calls; probes of the cheap calls."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    long_moves = [pb.SuggestMoveRequest(state_json=s, top=3, seed=0, time_limit=duration(2.0))
+                  for s in midgame_states()]
+    placements = placement_requests()
+    proc, port = start_server(None)
+    try:
+        until = time.perf_counter() + args.starve_seconds + 1.0
+        flood: dict = {}
+        flooders = threading.Thread(target=lambda: flood.update(
+            run_cell(port, "SuggestMove", long_moves, 8, 10_000, args.starve_seconds + 1.0, 30.0)))
+        flooders.start()
+        time.sleep(1.0)  # let the long calls fill the workers and the queue
+        results: dict = {}
+        it = iter(range(10**9))
+        probes = {
+            "health Check": lambda ch: (lambda stub=health_pb2_grpc.HealthStub(ch): stub.Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=2)),
+            "ListPatches": lambda ch: (lambda stub=pbg.PlacementServiceStub(ch): stub.ListPatches(
+                pb.ListPatchesRequest(), timeout=2)),
+            "SolvePlacement": lambda ch: (lambda stub=pbg.PlacementServiceStub(ch): stub.SolvePlacement(
+                placements[next(it) % len(placements)], timeout=5)),
+        }
+        threads = [threading.Thread(target=_probe, args=(port, n, f, until, results)) for n, f in probes.items()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        flooders.join()
+    finally:
+        stop_server(proc)
+    print(f"\nstarvation: 8 clients keep the workers and the queue full of SuggestMove calls "
+          f"(2 s budget each) for {args.starve_seconds:g} s; one probe client per row, 10 ms apart")
+    print(f"{'probe':<15} {'calls':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors   target")
+    targets = {"health Check": 50, "ListPatches": 50, "SolvePlacement": 100}
+    for name, (lat, codes) in results.items():
+        errs = ", ".join(f"{c}={n}" for c, n in sorted(codes.items()) if c != "OK") or "-"
+        p99 = ms(lat, 0.99)
+        met = "met" if p99 <= targets[name] else "MISSED"
+        print(f"{name:<15} {len(lat):>6} {ms(lat, 0.5):>8.1f} {p99:>8.1f} {ms(lat, 1.0):>8.1f}  "
+              f"{errs:<8} p99 <= {targets[name]} ms: {met}")
+    errs = ", ".join(f"{c}={n}" for c, n in sorted(flood.get("errors", {}).items())) or "-"
+    print(f"(the flood itself: {flood.get('ok', 0)} SuggestMove answered, refused/failed: {errs})")
+
+
+def section_mixed(args) -> None:
+    """64 clients, each a seeded mix of every RPC."""
+    import random
+
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    placements = placement_requests()
+    moves = move_requests(args.budget)
+    puzzles = [pb.SolvePuzzleRequest(region=pb.Region(rows=["." * 10] * 6), mode=pb.PUZZLE_MODE_FIND,
+                                     pieces=PENTOMINOES, time_limit=duration(2.0))]
+    suggests = [pb.SuggestPlacementRequest(board=r.board, patch=r.patches[0], upcoming=list(r.patches[1:]),
+                                           objective=pb.OBJECTIVE_COVER, top=3, time_limit=duration(0.2))
+                for r in placements[:20]]
+    kinds = [("SolvePlacement", placements, 0.4), ("SuggestMove", moves, 0.15), ("SuggestPlacement", suggests, 0.1),
+             ("SolvePuzzle", puzzles, 0.1), ("ListPatches", [pb.ListPatchesRequest()], 0.15),
+             ("Health", [health_pb2.HealthCheckRequest()], 0.1)]
+    codes: dict[str, Counter] = {k: Counter() for k, _, _ in kinds}
+    lat: dict[str, list[float]] = {k: [] for k, _, _ in kinds}
+    lock = threading.Lock()
+    proc, port = start_server(None)
+    try:
+        until = time.perf_counter() + args.mixed_seconds
+
+        def client(k: int) -> None:
+            rng = random.Random(k)
+            ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+            stub, hstub = pbg.PlacementServiceStub(ch), health_pb2_grpc.HealthStub(ch)
+            while time.perf_counter() < until:
+                name, reqs, _ = rng.choices(kinds, weights=[w for _, _, w in kinds])[0]
+                req = reqs[rng.randrange(len(reqs))]
+                call = hstub.Check if name == "Health" else getattr(stub, name)
+                t0 = time.perf_counter()
+                try:
+                    call(req, timeout=10)
+                    code = "OK"
+                except grpc.RpcError as e:
+                    code = e.code().name
+                with lock:
+                    codes[name][code] += 1
+                    if code == "OK":
+                        lat[name].append(time.perf_counter() - t0)
+            ch.close()
+
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(64)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        alive = proc.poll() is None
+    finally:
+        stop_server(proc)
+    all_codes = sorted({c for cs in codes.values() for c in cs})
+    print(f"\nmixed: 64 clients for {args.mixed_seconds:g} s, each a seeded mix of every RPC "
+          f"(SuggestMove budget {args.budget:g} s); answers by status code")
+    print(f"{'rpc':<17} " + " ".join(f"{c:>18}" for c in all_codes) + f" {'ok p50 ms':>10} {'ok p99 ms':>10}")
+    for name in codes:
+        print(f"{name:<17} " + " ".join(f"{codes[name].get(c, 0):>18}" for c in all_codes)
+              + f" {ms(lat[name], 0.5):>10.1f} {ms(lat[name], 0.99):>10.1f}")
+    print(f"server still serving afterwards: {'yes' if alive else 'NO'}; "
+          f"expected codes: OK and RESOURCE_EXHAUSTED only")
+
+
+PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "##./.##/..#", "#../###/..#", ".#./###/.#.",
+               "#.#/###", "###/.#./.#.", ".##/##./.#.", "##../.###", "####/#...", "####/.#.."]
+
+
+def large_puzzle(k: int) -> pb.SolvePuzzleRequest:
+    """A distinct 20x20 puzzle with 64 large pieces (a set-up of tens of MB): ``k`` picks the region."""
+    import random
+
+    rng = random.Random(k)
+    rows = ["".join("#" if rng.random() < 0.03 else "." for _ in range(20)) for _ in range(20)]
+    pieces = [rng.choice(["#####/#....", "######", "####/##..", "###/###", "#####/..#..", "##../####"])
+              for _ in range(64)]
+    return pb.SolvePuzzleRequest(region=pb.Region(rows=rows), pieces=pieces, mode=pb.PUZZLE_MODE_FIND,
+                                 allow_unused=True, time_limit=duration(args_puzzle_limit[0]))
+
+
+args_puzzle_limit = [0.3]
+
+
+def section_memory(args) -> None:
+    args_puzzle_limit[0] = args.puzzle_limit
+    proc, port = start_server(None)
+    try:
+        time.sleep(0.5)
+        before = tree_rss(proc.pid)
+        ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+        stub = pbg.PlacementServiceStub(ch)
+        codes: Counter = Counter()
+        peak = before
+        t0 = time.perf_counter()
+        with futures_pool(2) as pool:
+            def one(k):
+                try:
+                    stub.SolvePuzzle(large_puzzle(k), timeout=30)
+                    return "OK"
+                except grpc.RpcError as e:
+                    return e.code().name
+            for i, code in enumerate(pool.map(one, range(args.puzzles))):
+                codes[code] += 1
+                if i % 20 == 19:
+                    peak = max(peak, tree_rss(proc.pid))
+        wall = time.perf_counter() - t0
+        after = tree_rss(proc.pid)
+        ch.close()
+    finally:
+        stop_server(proc)
+    mib = 1 << 20
+    print(f"\nmemory: {args.puzzles} distinct 20x20 puzzles with 64 large pieces each "
+          f"(time limit {args.puzzle_limit:g} s), 2 clients, {wall:.1f} s; server = front + workers")
+    print(f"RSS before {before / mib:.0f} MiB, peak {peak / mib:.0f} MiB, after {after / mib:.0f} MiB "
+          f"(growth {(after - before) / mib:+.0f} MiB); answers: "
+          + ", ".join(f"{c}={n}" for c, n in sorted(codes.items())))
+
+
+def futures_pool(n: int):
+    from concurrent.futures import ThreadPoolExecutor
+    return ThreadPoolExecutor(n)
+
+
+def section_overrun(args) -> None:
+    """How far answers land past their time limit or deadline, per RPC."""
+    empty = pb.Board(rows=["." * 9] * 9)
+    hard = [pb.SolvePlacementRequest(board=pb.Board(rows=i["board"]), patches=[pb.PatchRef(id=p) for p in i["patches"]],
+                                     objective=pb.OBJECTIVE_COVER, seed=0)
+            for i in json.loads(DATA.read_text()) if i["family"] in ("opening-0-k16", "hard-20-k16")]
+    states = midgame_states(8)
+    cases = {
+        "SolvePlacement": hard,
+        "SuggestPlacement": [pb.SuggestPlacementRequest(board=empty, patch=pb.PatchRef(id=p),
+                                                        upcoming=[pb.PatchRef(id=i) for i in range(1, 33) if i != p],
+                                                        objective=pb.OBJECTIVE_COVER) for p in (5, 9, 13, 21)],
+        "SuggestMove": [pb.SuggestMoveRequest(state_json=s, top=3, seed=0) for s in states],
+        "SolvePuzzle": [large_puzzle(k) for k in range(4)]
+                       + [pb.SolvePuzzleRequest(region=pb.Region(rows=["." * 10] * 10), pieces=["##"] * 50,
+                                                mode=pb.PUZZLE_MODE_COUNT)],
+    }
+    limit, deadline = args.overrun_limit, args.overrun_deadline
+    tiny = pb.SolvePuzzleRequest(region=pb.Region(rows=["....."] * 3), mode=pb.PUZZLE_MODE_FIND,
+                                 pieces=["####/#...", "###/.#./.#.", ".#../####"])
+    proc, port = start_server(1, "--fast-workers", "0")
+    rows = []
+    try:
+        ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+        stub = pbg.PlacementServiceStub(ch)
+        for name, reqs in cases.items():
+            call = getattr(stub, name)
+            over_limit, free_after, codes = [], [], Counter()
+            for i in range(args.overrun_calls):
+                req = type(reqs[0])()
+                req.CopyFrom(reqs[i % len(reqs)])
+                req.time_limit.CopyFrom(duration(limit))
+                t0 = time.perf_counter()
+                call(req, timeout=30)
+                over_limit.append(time.perf_counter() - t0 - limit)
+                # Deadline-bound: a long time limit, a short deadline; then how soon is the worker free?
+                req.time_limit.CopyFrom(duration(30))
+                t0 = time.perf_counter()
+                try:
+                    call(req, timeout=deadline)
+                    codes["OK"] += 1
+                except grpc.RpcError as e:
+                    codes[e.code().name] += 1
+                stub.SolvePuzzle(tiny, timeout=30)  # runs once the one worker is free
+                free_after.append(time.perf_counter() - t0 - deadline)
+            rows.append((name, over_limit, free_after, codes))
+        ch.close()
+    finally:
+        stop_server(proc)
+    print(f"\noverrun: one worker; per call a {limit:g} s time limit (no deadline), then a {deadline:g} s deadline "
+          f"with a 30 s limit followed by a tiny puzzle that needs the worker; {args.overrun_calls} calls per RPC")
+    print(f"{'rpc':<17} {'past limit p50':>15} {'p99 ms':>8} {'deadline: answered':>19} {'DEADLINE_EXC':>13}"
+          f" {'worker free p99 ms':>19}  target <= 50 ms")
+    for name, over, free, codes in rows:
+        p99o, p99f = ms(over, 0.99), ms(free, 0.99)
+        met = "met" if p99o <= 50 and p99f <= 50 else "MISSED"
+        print(f"{name:<17} {ms(over, 0.5):>15.1f} {p99o:>8.1f} {codes.get('OK', 0):>19} "
+              f"{codes.get('DEADLINE_EXCEEDED', 0):>13} {p99f:>19.1f}  {met}")
+    print("('worker free' is when the tiny puzzle after the deadline-bound call is answered, less the deadline: "
+          "it includes the tiny puzzle itself, ~1 ms)")
+
+
+SECTIONS = {"throughput": None, "scaling": section_scaling, "starvation": section_starvation,
+            "mixed": section_mixed, "memory": section_memory, "overrun": section_overrun}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench service", description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=4.0, help="time per cell (default 4)")
     ap.add_argument("--calls", type=int, default=1500, help="calls per cell at most (default 1500)")
     ap.add_argument("--clients", default="1,8,32", help="concurrency levels (default 1,8,32)")
-    ap.add_argument("--workers", type=int, default=None, help="server worker threads (default: the server's)")
+    ap.add_argument("--workers", type=int, default=None, help="server worker processes (default: the server's)")
     ap.add_argument("--budget", type=float, default=0.15, help="SuggestMove time_limit in seconds (default 0.15)")
+    ap.add_argument("--sections", default=",".join(SECTIONS),
+                    help=f"which parts to run, comma-separated (default all: {','.join(SECTIONS)})")
+    ap.add_argument("--iterations", type=int, default=400, help="scaling: SuggestMove iterations per call")
+    ap.add_argument("--scaling-seconds", type=float, default=15.0, help="scaling: seconds per worker count")
+    ap.add_argument("--starve-seconds", type=float, default=10.0, help="starvation: seconds of probing")
+    ap.add_argument("--mixed-seconds", type=float, default=10.0, help="mixed: seconds of the 64-client mix")
+    ap.add_argument("--puzzles", type=int, default=200, help="memory: distinct large puzzles to send")
+    ap.add_argument("--puzzle-limit", type=float, default=0.3, help="memory: time limit per puzzle, seconds")
+    ap.add_argument("--overrun-calls", type=int, default=10, help="overrun: calls per RPC")
+    ap.add_argument("--overrun-limit", type=float, default=0.3, help="overrun: time limit in seconds")
+    ap.add_argument("--overrun-deadline", type=float, default=0.3, help="overrun: deadline in seconds")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    sections = [x.strip() for x in args.sections.split(",") if x.strip()]
+    unknown = [x for x in sections if x not in SECTIONS]
+    if unknown:
+        ap.error(f"unknown section {unknown[0]!r}; known: {', '.join(SECTIONS)}")
+    for name in sections:
+        if SECTIONS[name] is not None:
+            SECTIONS[name](args)
+    if "throughput" not in sections:
+        return 0
 
     work = [("SolvePlacement", placement_requests(), 10.0), ("SuggestMove", move_requests(args.budget), 10.0)]
     proc, port = start_server(args.workers)
@@ -159,12 +514,8 @@ def main(argv: list[str] | None = None) -> int:
             for clients in levels:
                 rows.append(run_cell(port, method, requests, clients, args.calls, args.seconds, timeout))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    print(f"loopback 127.0.0.1, server in its own process, {os.cpu_count()} CPUs; "
+        stop_server(proc)
+    print(f"\nthroughput: loopback 127.0.0.1, server in its own process, {os.cpu_count()} CPUs; "
           f"≤{args.calls} calls or {args.seconds:g} s per cell; SuggestMove budget {args.budget:g} s, top 3")
     print(f"{'rpc':<15} {'clients':>7} {'calls':>6} {'ok':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}  errors")
     for r in rows:

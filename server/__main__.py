@@ -59,6 +59,12 @@ def parse_args(argv: list[str] | None = None) -> ServerConfig:
     p.add_argument("--peer-share", type=float, default=0.5,
                    help="fraction of the workers, and of the queue, one peer may hold while others wait "
                         "(default 0.5)")
+    p.add_argument("--fast-workers", type=int, default=1,
+                   help="extra worker processes that give every SolvePlacement a first, short try, so quick "
+                        "solves never wait behind long searches (default 1; 0 turns the fast lane off)")
+    p.add_argument("--fast-limit", type=float, default=0.05,
+                   help="seconds a SolvePlacement may take on the fast lane before it goes on in the main "
+                        "lane (default 0.05)")
     p.add_argument("--cache-bytes", type=_size, default=None,
                    help="solver cache size per worker, e.g. 64M (default: the solver's, see docs/api.md)")
     p.add_argument("--max-worker-rss", type=_size, default=ServerConfig.max_worker_rss,
@@ -74,7 +80,8 @@ def parse_args(argv: list[str] | None = None) -> ServerConfig:
     a = p.parse_args(argv)
     try:
         return ServerConfig(host=a.host, port=a.port, workers=a.workers or default_workers(), max_queue=a.max_queue,
-                            peer_share=a.peer_share, cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
+                            peer_share=a.peer_share, fast_workers=a.fast_workers, fast_limit=a.fast_limit,
+                            cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
                             grace=a.grace)
     except ValueError as e:

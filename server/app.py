@@ -31,14 +31,13 @@ from grpc_reflection.v1alpha import reflection
 from patchwork.v1 import placement_pb2 as pb
 
 from .core import Call, CoreConfig, Refusal, ServiceCore
-from .errors import BadRequest, ServiceError
+from .errors import BadRequest, ServiceError, cut
 from .observe import SERVICE, CallRecord, Metrics, make_logger
 
 SERVICE_NAME = SERVICE  # patchwork.v1.PlacementService
 assert SERVICE_NAME == pb.DESCRIPTOR.services_by_name["PlacementService"].full_name
 MAX_RECEIVE_BYTES = 64 * 1024
 GRPC_CORE_RECEIVE_BYTES = 4 * 1024 * 1024  # gRPC refuses larger messages itself, before any handler
-MAX_DETAILS = 300                          # characters of an error's details
 CHEAP_THREADS = 8                          # handler threads kept for cheap calls however many wait
 _CURRENT: contextvars.ContextVar[CallRecord] = contextvars.ContextVar("quiltsolve_call")
 
@@ -76,6 +75,8 @@ class ServerConfig:
     max_receive_bytes: int = MAX_RECEIVE_BYTES
     cache_bytes: int | None = None         # solver caches per worker (None: the solver's default)
     max_worker_rss: int | None = 1024 * 1024 * 1024  # a worker above this after a job is replaced
+    fast_workers: int = 1                  # extra workers for quick solves' first try (0: none)
+    fast_limit: float = 0.05               # seconds a quick solve may take on the fast lane
     warm_up: bool = True                   # start() waits until every worker is warm
     reuse_port: bool = False               # SO_REUSEPORT: several processes share one port
 
@@ -96,6 +97,10 @@ class ServerConfig:
             raise ValueError(f"max_receive_bytes must be >= 1, got {self.max_receive_bytes}")
         if self.cache_bytes is not None and self.cache_bytes < 0:
             raise ValueError(f"cache_bytes must be >= 0, got {self.cache_bytes}")
+        if self.fast_workers < 0:
+            raise ValueError(f"fast_workers must be >= 0, got {self.fast_workers}")
+        if not 0 < self.fast_limit <= 60:
+            raise ValueError(f"fast_limit must be in (0, 60] seconds, got {self.fast_limit}")
         if self.max_worker_rss is not None and self.max_worker_rss < 1:
             raise ValueError(f"max_worker_rss must be >= 1, got {self.max_worker_rss}")
 
@@ -111,16 +116,7 @@ class ServerConfig:
     def handler_threads(self) -> int:
         # Every running or queued expensive call holds a thread while it waits;
         # the rest stay free for cheap calls and for refusing the overflow.
-        return self.worker_count + self.queue_size + CHEAP_THREADS
-
-
-def cut(text: str, limit: int = MAX_DETAILS) -> str:
-    """``text`` cut short to ``limit`` characters.
-
-    >>> cut("x" * 5, 3)
-    'xx…'
-    """
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return self.worker_count + self.queue_size + 5 * self.fast_workers + CHEAP_THREADS
 
 
 # ---------------------------------------------------------------- requests
@@ -386,7 +382,8 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
     core = ServiceCore(CoreConfig(workers=config.worker_count, max_queue=config.queue_size,
                                   peer_share=config.peer_share, cache_bytes=config.cache_bytes,
                                   max_worker_rss=config.max_worker_rss,
-                                  max_receive_bytes=config.max_receive_bytes), metrics, log)
+                                  max_receive_bytes=config.max_receive_bytes, fast_workers=config.fast_workers,
+                                  fast_limit=config.fast_limit), metrics, log)
     executor = futures.ThreadPoolExecutor(max_workers=config.handler_threads, thread_name_prefix="quiltsolve")
     server = grpc.server(
         executor,

@@ -35,6 +35,12 @@ from .pool import JobFailed, WorkerLost, WorkerPool
 # the answer: 20 ms plus 10% of what is left, at most 100 ms.
 MARGIN_FIXED, MARGIN_FRACTION, MARGIN_MAX = 0.02, 0.10, 0.10
 MIN_SOLVE_TIME = 0.002
+FAST_WAIT = 0.02            # seconds a call waits for the fast lane before it goes to the main lane
+FAST_QUEUE_PER_WORKER = 4
+
+
+def _status(result: Any) -> str | None:
+    return getattr(getattr(result, "status", None), "value", None)
 
 
 def deadline_budget(requested: float, remaining: float | None) -> tuple[float, bool]:
@@ -94,8 +100,10 @@ class CoreConfig:
     peer_share: float = 0.5
     cache_bytes: int | None = None
     max_worker_rss: int | None = None
-    stop_grace: float = 0.1
+    stop_grace: float = 0.5     # seconds a stopped job may take before its worker is killed
     max_receive_bytes: int = 64 * 1024
+    fast_workers: int = 1       # extra workers for the first, short try of quick solves (0: none)
+    fast_limit: float = 0.05    # seconds a job may take on the fast lane
 
 
 class Refusal(ServiceError):
@@ -113,11 +121,13 @@ class ServiceCore:
         self.config = config
         self.metrics = metrics
         self.log = log
-        self.admission = Admission(config.workers, config.max_queue, config.peer_share)
-        self.pool = WorkerPool(config.workers, on_ready=self._worker_ready, cache_bytes=config.cache_bytes,
+        self.main = self.admission = Admission(config.workers, config.max_queue, config.peer_share)
+        self.fast = (Admission(config.fast_workers, FAST_QUEUE_PER_WORKER * config.fast_workers, peer_share=1.0)
+                     if config.fast_workers else None)
+        self.pool = WorkerPool(config.workers + config.fast_workers, on_ready=self._worker_ready, cache_bytes=config.cache_bytes,
                                max_rss=config.max_worker_rss, stop_grace=config.stop_grace,
                                on_restart=self._worker_restarted, log=log)
-        metrics.bind_core(self.admission, self.pool)
+        metrics.bind_core({"main": self.main, "fast": self.fast}, self.pool)
         self._lock = threading.Condition()
         self._closed = False
         self._active: set[Call] = set()
@@ -155,34 +165,69 @@ class ServiceCore:
             self._closed = True
             self._lock.wait_for(lambda: not self._active, grace)
             left = list(self._active)
-        self.admission.close()
+        self.main.close()
+        if self.fast is not None:
+            self.fast.close()
         for call in left:
             call.stop.set()
-        with self._lock:  # stopped jobs answer within ms; a stuck worker is killed after stop_grace
-            self._lock.wait_for(lambda: not self._active, self.config.stop_grace + 0.3)
+        with self._lock:  # stopped jobs answer within ms; workers still busy then are killed
+            self._lock.wait_for(lambda: not self._active, min(self.config.stop_grace, 0.4))
         self.pool.close(timeout=0.3)
 
     # ------------------------------------------------------------ running a job
-    def run_job(self, call: Call, kind: str, args: dict[str, Any], requested: float, field: str) -> Any:
+    def run_job(self, call: Call, kind: str, args: dict[str, Any], requested: float, field: str,
+                fast_first: bool = False) -> Any:
         """Run one job for ``call`` in a worker process and return its result.
 
         ``requested`` is the request's time limit; the call's deadline caps it.
+        With ``fast_first`` the job first gets up to ``fast_limit`` seconds on
+        the fast lane (workers kept for such tries, so that quick solves never
+        wait behind long searches); an answer proven there is final, anything
+        else goes on in the main lane with the rest of the time limit.
         Errors the job reports become INVALID_ARGUMENT naming ``field`` (bad
         input), FAILED_PRECONDITION (a position with no answer) or INTERNAL.
         """
-        method = call.record.method
         if call.stop.is_set():
             raise ServiceError(call.ended_code(), "the call ended before its solve started")
+        if fast_first and self.fast is not None:
+            t0 = time.monotonic()
+            tried = self._run_on(self.fast, call, kind, args, min(requested, self.config.fast_limit), field,
+                                 wait=FAST_WAIT)
+            if tried is not None:
+                result, capped = tried
+                if (_status(result) in ("OPTIMAL", "INFEASIBLE") or capped or call.stop.is_set()
+                        or requested <= self.config.fast_limit):
+                    call.record.extra["lane"] = "fast"
+                    return self._report(call, result, capped)
+                requested = max(MIN_SOLVE_TIME, requested - (time.monotonic() - t0))
+                call.record.extra["lane"] = "fast+main"
+        tried = self._run_on(self.main, call, kind, args, requested, field, wait=None)
+        assert tried is not None  # the main lane waits or raises
+        return self._report(call, *tried)
+
+    def _run_on(self, lane: Admission, call: Call, kind: str, args: dict[str, Any], requested: float,
+                field: str, wait: float | None) -> tuple[Any, bool] | None:
+        """``(result, capped by the deadline)`` from a worker of ``lane``.
+
+        ``wait`` bounds the wait for a slot of a lane that may be skipped:
+        None is returned (instead of an error) when no slot came in time.
+        """
+        method = call.record.method
+        remaining = call.time_remaining()
+        timeout = remaining if wait is None else (wait if remaining is None else min(wait, remaining))
         wake_holder: list = []
         try:
-            slot = self.admission.acquire(call.peer, timeout=call.time_remaining(),
-                                          on_abandon=lambda wake: (wake_holder.append(wake),
-                                                                   call.stop.attach(wake)))
+            slot = lane.acquire(call.peer, timeout=timeout,
+                                on_abandon=lambda wake: (wake_holder.append(wake), call.stop.attach(wake)))
         except Refused as e:
+            if wait is not None:
+                return None
             self.metrics.refused.labels(method=method, reason=e.reason).inc()
             call.record.extra["refused"] = e.reason
             raise Refusal(str(e), e.retry_after) from None
         except Expired:
+            if wait is not None:
+                return None
             raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
                                "the deadline passed while the call waited for a worker") from None
         except Abandoned:
@@ -210,6 +255,8 @@ class ServiceCore:
             except WorkerLost as e:
                 good = False
                 call.record.extra["worker"] = e.reason
+                if wait is not None and e.reason == "killed" and not call.stop.is_set():
+                    return None  # a lane that may be skipped: the main lane tries with the full budget
                 if call.stop.is_set():
                     raise ServiceError(call.ended_code(), "the call ended; its solve was stopped") from None
                 if e.reason == "killed":
@@ -221,10 +268,14 @@ class ServiceCore:
                 self.metrics.solving.dec()
         finally:
             if good:
-                self.admission.release(slot)
+                lane.release(slot)
             else:
-                self.admission.retire(slot)
-        status = getattr(getattr(result, "status", None), "value", None)
+                lane.retire(slot)
+        return result, capped
+
+    def _report(self, call: Call, result: Any, capped: bool) -> Any:
+        method = call.record.method
+        status = _status(result)
         if status is not None:
             call.record.solve_status = status
             self.metrics.solves.labels(method=method, status=status).inc()
@@ -235,7 +286,7 @@ class ServiceCore:
 
     # ------------------------------------------------------------ workers
     def _worker_ready(self, slot: int) -> None:
-        self.admission.add_slot(slot)
+        (self.main if slot < self.config.workers else self.fast).add_slot(slot)
 
     def _worker_restarted(self, reason: str) -> None:
         self.metrics.worker_restarts.labels(reason=reason).inc()

@@ -15,6 +15,20 @@ from __future__ import annotations
 
 import grpc
 
+MAX_DETAILS = 300  # characters of an error's details
+
+
+def cut(text: str, limit: int = MAX_DETAILS) -> str:
+    """``text`` cut short to ``limit`` characters, lone surrogates escaped (details must be UTF-8).
+
+    >>> cut("x" * 5, 3)
+    'xx…'
+    >>> cut("key '\ud800'")
+    "key '\\ud800'"
+    """
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 class ServiceError(Exception):
     """Answer the call with ``code`` and ``details``."""

@@ -99,9 +99,9 @@ class Metrics:
         self._http = None
         self._http_thread: threading.Thread | None = None
 
-    def bind_core(self, admission, pool) -> None:
-        """Report the admission queue and the worker pool as gauges, read at scrape time."""
-        self.registry.register(_CoreCollector(admission, pool))
+    def bind_core(self, lanes: dict, pool) -> None:
+        """Report the admission lanes (name → Admission or None) and the worker pool as gauges."""
+        self.registry.register(_CoreCollector(lanes, pool))
 
     def observe_start(self, rec: CallRecord) -> None:
         self.grpc_started.labels(rec.grpc_type, rec.service, rec.method).inc()
@@ -131,18 +131,21 @@ class Metrics:
 
 
 class _CoreCollector:
-    """Gauges of the admission queue and the workers, computed when scraped."""
+    """Gauges of the admission lanes and the workers, computed when scraped."""
 
-    def __init__(self, admission, pool) -> None:
-        self.admission = admission
+    def __init__(self, lanes: dict, pool) -> None:
+        self.lanes = {name: lane for name, lane in lanes.items() if lane is not None}
         self.pool = pool
 
     def collect(self):
-        stats = self.admission.stats()
-        for name, key, text in (("quiltsolve_workers", "slots", "Worker processes configured"),
-                                ("quiltsolve_workers_busy", "busy", "Worker processes running a job"),
-                                ("quiltsolve_queue_depth", "queued", "Calls waiting for a worker")):
-            yield GaugeMetricFamily(name, text, value=stats[key])
+        stats = {name: lane.stats() for name, lane in self.lanes.items()}
+        for name, key, text in (("quiltsolve_workers", "slots", "Worker processes configured, by lane"),
+                                ("quiltsolve_workers_busy", "busy", "Worker processes running a job, by lane"),
+                                ("quiltsolve_queue_depth", "queued", "Calls waiting for a worker, by lane")):
+            family = GaugeMetricFamily(name, text, labels=["lane"])
+            for lane, st in stats.items():
+                family.add_metric([lane], st[key])
+            yield family
         rss = GaugeMetricFamily("quiltsolve_worker_rss_bytes", "Resident memory of each worker process, "
                                                                "as of its last answer", labels=["worker"])
         for i, value in enumerate(self.pool.rss()):

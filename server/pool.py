@@ -77,7 +77,7 @@ class WorkerPool:
     """``size`` worker processes; ``on_ready(slot)`` is called whenever a slot's worker is ready."""
 
     def __init__(self, size: int, *, on_ready: Callable[[int], None], cache_bytes: int | None = None,
-                 max_rss: int | None = None, stop_grace: float = 0.1, overrun: float = 0.03,
+                 max_rss: int | None = None, stop_grace: float = 0.5, overrun: float = 0.03,
                  on_restart: Callable[[str], None] | None = None, log=None) -> None:
         if size < 1:
             raise ValueError(f"size must be >= 1, got {size}")

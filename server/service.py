@@ -29,6 +29,31 @@ INT64_MAX = 2**63 - 1
 CHEAP_METHODS = frozenset({"ListPatches"})
 
 
+def parse_state_json(text: str, field: str = "state_json"):
+    """The engine's :class:`GameState` from the client's JSON text; BadRequest naming ``field``.
+
+    Messages never carry internal exception text: the engine's StateError
+    names the path inside the state; anything else the engine trips over is
+    "not a valid game state".
+    """
+    import engine
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadRequest(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise BadRequest(field, "not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise BadRequest(field, f"must be a JSON object, not {type(data).__name__}")
+    try:
+        return engine.GameState.from_json(data)
+    except engine.StateError as e:
+        raise BadRequest(field, str(e)) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
+        raise BadRequest(field, "not a valid game state (see the state JSON schema in docs/engine.md)") from None
+
+
 class PlacementServicer:
     def __init__(self, core: ServiceCore) -> None:
         self.core = core
@@ -62,7 +87,7 @@ class PlacementServicer:
             cands.append(solver.Candidate(s.key, s.shape, count, s.required))
         index_of = {s.key: i for i, s in enumerate(specs)}
         result = self.core.run_job(call, "solve", {"board": board, "candidates": cands, "objective": objective,
-                                                   "seed": seed}, limit, "patches")
+                                                   "seed": seed}, limit, "patches", fast_first=True)
         after = board
         for p in result.placements:
             after |= p.mask
@@ -110,8 +135,6 @@ class PlacementServicer:
                                            solve_time=convert.duration(result.wall_time))
 
     def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
-        import engine
-
         text = request.state_json
         if not text:
             raise BadRequest("state_json", "required: a game state from GameState.to_json()")
@@ -123,18 +146,7 @@ class PlacementServicer:
         # A fixed iteration budget runs to its end unless the client caps it.
         limit = convert.time_limit(request, "time_limit",
                                    DEFAULT_SUGGEST_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise BadRequest("state_json", f"not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise BadRequest("state_json", f"must be a JSON object, not {type(data).__name__}")
-        try:
-            state = engine.GameState.from_json(data)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            # StateError names the field path; the others are shapes of JSON
-            # the engine's checks did not foresee, still the client's input.
-            raise BadRequest("state_json", str(e) or type(e).__name__) from None
+        state = parse_state_json(text)
         if state.is_terminal():
             raise FailedPrecondition("state_json: the game is over (both time tokens on space 53); "
                                      "there is no move to suggest")

@@ -43,6 +43,10 @@ def small_server():
         server.stop(0).wait(5)
 
 
+SMALL_PUZZLE = pb.SolvePuzzleRequest(region=pb.Region(rows=["....."] * 3), mode=pb.PUZZLE_MODE_FIND,
+                                    pieces=["####/#...", "###/.#./.#.", ".#../####"])
+
+
 def _endless(seconds: float = 30) -> pb.SolvePuzzleRequest:
     req = pb.SolvePuzzleRequest()
     req.CopyFrom(ENDLESS_COUNT)
@@ -201,24 +205,32 @@ def test_cheap_calls_are_not_starved_and_overflow_is_refused(small_server):
                 health_pb2.HealthCheckResponse.SERVING
             assert len(stub.ListPatches(pb.ListPatchesRequest(), timeout=2).patches) == 33
             assert time.monotonic() - t0 < 1.5
+        # A quick SolvePlacement is answered on the fast lane, past the long calls.
+        for _ in range(10):
+            t0 = time.monotonic()
+            assert stub.SolvePlacement(EASY, timeout=5).status == pb.SOLVE_STATUS_OPTIMAL
+            assert time.monotonic() - t0 < 1.5
         # One more expensive call is refused at once, with a retry hint.
         t0 = time.monotonic()
         with pytest.raises(grpc.RpcError) as err:
-            stub.SolvePlacement(EASY, timeout=10)
+            stub.SolvePuzzle(_endless(), timeout=10)
         assert time.monotonic() - t0 < 2
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         trailers = dict(err.value.trailing_metadata() or ())
         assert int(trailers["grpc-retry-pushback-ms"]) > 0
         assert "retry" in err.value.details()
         m = server.metrics
-        assert m.value("quiltsolve_refused_total", method="SolvePlacement", reason="queue_full") == 1
+        assert m.value("quiltsolve_refused_total", method="SolvePuzzle", reason="queue_full") == 1
         assert m.value("grpc_server_handled_total", grpc_type="unary", grpc_service=SERVICE_NAME,
-                       grpc_method="SolvePlacement", grpc_code="RESOURCE_EXHAUSTED") == 1
+                       grpc_method="SolvePuzzle", grpc_code="RESOURCE_EXHAUSTED") == 1
+        assert m.value("grpc_server_handled_total", grpc_type="unary", grpc_service=SERVICE_NAME,
+                       grpc_method="SolvePlacement", grpc_code="OK") == 10
         assert m.value("grpc_server_handled_total", grpc_type="unary", grpc_service="grpc.health.v1.Health",
                        grpc_method="Check", grpc_code="OK") >= 20
         assert m.value("grpc_server_started_total", grpc_type="unary", grpc_service=SERVICE_NAME,
                        grpc_method="ListPatches") >= 20
-        assert m.value("quiltsolve_queue_depth") == 2 and m.value("quiltsolve_workers_busy") == 1
+        assert m.value("quiltsolve_queue_depth", lane="main") == 2
+        assert m.value("quiltsolve_workers_busy", lane="main") == 1
     finally:
         for f in long_calls:
             f.cancel()
@@ -236,7 +248,7 @@ def test_a_cancelled_calls_worker_is_free_again_at_once(small_server):
         fut = rpc.future(request, timeout=60)
         assert wait_until(lambda: server.metrics.value("quiltsolve_solves_in_progress") == 1)
         time.sleep(0.2)
-        queued = stub.SolvePlacement.future(EASY, timeout=30)  # waits for the one worker
+        queued = stub.SolvePuzzle.future(SMALL_PUZZLE, timeout=30)  # waits for the one main worker
         assert wait_until(lambda: server.core.admission.stats()["queued"] == 1)
         t0 = time.monotonic()
         fut.cancel()
@@ -248,7 +260,7 @@ def test_a_cancelled_calls_worker_is_free_again_at_once(small_server):
 
 
 def test_worker_over_its_memory_limit_is_replaced(small_server):
-    server, ch = small_server(workers=1, max_worker_rss=1)  # every answer leaves it "too big"
+    server, ch = small_server(workers=1, fast_workers=0, max_worker_rss=1)  # every answer is "too big"
     stub = pbg.PlacementServiceStub(ch)
     pids = set()
     for _ in range(3):
