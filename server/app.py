@@ -191,6 +191,9 @@ class _Observe(grpc.ServerInterceptor):
                 t0, raised = time.perf_counter(), False
                 try:
                     yield from inner(request, context)
+                except GeneratorExit:  # the client stopped reading: cancelled or past its deadline
+                    rec.code = rec.code or "CANCELLED"
+                    raise
                 except BaseException:
                     raised = True
                     raise
@@ -230,48 +233,78 @@ class _Method:
         self.fn = fn
         self.core = core
 
-    def __call__(self, request: Any, context: grpc.ServicerContext) -> Any:
+    def _call(self, context: grpc.ServicerContext) -> Call:
         rec = _CURRENT.get(None) or CallRecord(SERVICE_NAME, self.name)
         remaining = context.time_remaining()
-        call = Call(peer=context.peer() or "", record=rec,
+        return Call(peer=context.peer() or "", record=rec,
                     deadline=None if remaining is None else time.monotonic() + remaining)
-        code, details, response, trailers = grpc.StatusCode.OK, None, None, ()
-        entered = False
-        try:
-            self.core.enter(call)
-            entered = True
-            if not context.add_callback(call.stop.set):  # already terminated
-                call.stop.set()
-            if isinstance(request, _Undecodable):
-                raise BadRequest("request", f"cannot parse the bytes as a {pb.DESCRIPTOR.package}."
-                                            f"{self.name}Request message")
-            if isinstance(request, _Oversize):
-                self.core.metrics.refused.labels(method=self.name, reason="oversize").inc()
-                raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                   f"request is {request.size} bytes; at most {self.core.max_receive_bytes}")
-            response = self.fn(request, call)
-        except Refusal as e:
-            code, details = e.code, e.details
-            trailers = (("grpc-retry-pushback-ms", str(max(1, round(e.retry_after * 1000)))),)
-        except ServiceError as e:
-            code, details = e.code, e.details
-        except Exception as e:  # noqa: BLE001 - a bug must never surface as UNKNOWN
-            code, details = grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})"
-            rec.extra["error"] = cut(f"{type(e).__name__}: {e}", 2000)
-            rec.extra["traceback"] = traceback.format_exc(limit=8)
-        finally:
-            if entered:
-                self.core.exit(call)
+
+    def _open(self, request: Any, context: grpc.ServicerContext, call: Call) -> None:
+        """Count the call in flight and check what the deserializer saw (raises ServiceError)."""
+        self.core.enter(call)
+        if not context.add_callback(call.stop.set):  # already terminated
+            call.stop.set()
+        if isinstance(request, _Undecodable):
+            raise BadRequest("request", f"cannot parse the bytes as a {pb.DESCRIPTOR.package}."
+                                        f"{self.name}Request message")
+        if isinstance(request, _Oversize):
+            self.core.metrics.refused.labels(method=self.name, reason="oversize").inc()
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"request is {request.size} bytes; at most {self.core.max_receive_bytes}")
+
+    @staticmethod
+    def _failure(e: Exception, call: Call) -> tuple[grpc.StatusCode, str, tuple]:
+        if isinstance(e, Refusal):
+            return e.code, e.details, (("grpc-retry-pushback-ms", str(max(1, round(e.retry_after * 1000)))),)
+        if isinstance(e, ServiceError):
+            return e.code, e.details, ()
+        # a bug must never surface as UNKNOWN
+        call.record.extra["error"] = cut(f"{type(e).__name__}: {e}", 2000)
+        call.record.extra["traceback"] = traceback.format_exc(limit=8)
+        return grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})", ()
+
+    def _close(self, context: grpc.ServicerContext, call: Call, code: grpc.StatusCode, details: str | None,
+               trailers: tuple) -> None:
+        """Report the outcome; a non-OK one aborts the call (raises)."""
         if code is grpc.StatusCode.OK and not context.is_active():
             code = call.ended_code()  # the client went away (cancel or deadline) while we worked
-        rec.code = code.name
+        call.record.code = code.name
         if code is not grpc.StatusCode.OK:
             details = cut(details or code.name)
-            rec.details = details
+            call.record.details = details
             if trailers:
                 context.set_trailing_metadata(trailers)
             context.abort(code, details)  # raises; gRPC sends this code
+
+    def __call__(self, request: Any, context: grpc.ServicerContext) -> Any:
+        call = self._call(context)
+        code, details, response, trailers = grpc.StatusCode.OK, None, None, ()
+        try:
+            self._open(request, context, call)
+            response = self.fn(request, call)
+        except Exception as e:  # noqa: BLE001 - mapped to a status code
+            code, details, trailers = self._failure(e, call)
+        finally:
+            self.core.exit(call)
+        self._close(context, call, code, details, trailers)
         return response
+
+
+class _StreamMethod(_Method):
+    """A server-streaming PlacementService method: ``fn`` yields the responses."""
+
+    def __call__(self, request: Any, context: grpc.ServicerContext) -> Any:
+        call = self._call(context)
+        code, details, trailers = grpc.StatusCode.OK, None, ()
+        try:
+            self._open(request, context, call)
+            for response in self.fn(request, call):
+                yield response
+        except Exception as e:  # noqa: BLE001 - mapped to a status code
+            code, details, trailers = self._failure(e, call)
+        finally:
+            self.core.exit(call)
+        self._close(context, call, code, details, trailers)
 
 
 # ---------------------------------------------------------------- binding
@@ -400,8 +433,12 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
     for method in pb.DESCRIPTOR.services_by_name["PlacementService"].methods:
         req_cls = getattr(pb, method.input_type.name)
         resp_cls = getattr(pb, method.output_type.name)
-        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-            _Method(method.name, servicer.handler(method.name), core),
+        if method.server_streaming:
+            make, wrap = grpc.unary_stream_rpc_method_handler, _StreamMethod
+        else:
+            make, wrap = grpc.unary_unary_rpc_method_handler, _Method
+        handlers[method.name] = make(
+            wrap(method.name, servicer.handler(method.name), core),
             request_deserializer=_tolerant(req_cls.FromString, config.max_receive_bytes),
             response_serializer=resp_cls.SerializeToString,
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import solver
 from patchwork.v1 import placement_pb2 as pb
@@ -27,6 +27,9 @@ MAX_UPCOMING_COPIES = 128
 INT64_MAX = 2**63 - 1
 # Answered in the caller's thread: no solve, no worker, no queue.
 CHEAP_METHODS = frozenset({"ListPatches"})
+DEFAULT_REVIEW_LIMIT = 0.2      # AnalyzeGame, seconds per move
+DEFAULT_LARGE_LOSS = 0.1        # a move losing this much win chance is a large mistake
+MAX_RECORD_ACTIONS = 1000
 
 
 def parse_state_json(text: str, field: str = "state_json"):
@@ -36,8 +39,6 @@ def parse_state_json(text: str, field: str = "state_json"):
     names the path inside the state; anything else the engine trips over is
     "not a valid game state".
     """
-    import engine
-
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -46,6 +47,13 @@ def parse_state_json(text: str, field: str = "state_json"):
         raise BadRequest(field, "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest(field, f"must be a JSON object, not {type(data).__name__}")
+    return engine_state(data, field)
+
+
+def engine_state(data: dict, field: str):
+    """``engine.GameState.from_json(data)``, its errors as BadRequest naming ``field``."""
+    import engine
+
     try:
         return engine.GameState.from_json(data)
     except engine.StateError as e:
@@ -65,6 +73,7 @@ class PlacementServicer:
             "SuggestMove": self.suggest_move,
             "SolvePuzzle": self.solve_puzzle,
             "ListPatches": self.list_patches,
+            "AnalyzeGame": self.analyze_game,
         }[name]
 
     # ------------------------------------------------------------ handlers
@@ -135,34 +144,63 @@ class PlacementServicer:
                                            solve_time=convert.duration(result.wall_time))
 
     def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
-        text = request.state_json
-        if not text:
-            raise BadRequest("state_json", "required: a game state from GameState.to_json()")
-        if len(text) > convert.MAX_STATE_JSON:
-            raise BadRequest("state_json", f"{len(text)} characters; at most {convert.MAX_STATE_JSON}")
+        if request.HasField("state"):
+            field = "state"
+        elif request.state_json:
+            field = "state_json"
+            if len(request.state_json) > convert.MAX_STATE_JSON:
+                raise BadRequest("state_json", f"{len(request.state_json)} characters; "
+                                               f"at most {convert.MAX_STATE_JSON}")
+        else:
+            raise BadRequest("state", "required: the position to move in (GameState)")
         top = convert.top(request.top)
         seed = convert.seed(request.seed)
         iterations = convert.iterations(request.iterations)
         # A fixed iteration budget runs to its end unless the client caps it.
         limit = convert.time_limit(request, "time_limit",
                                    DEFAULT_SUGGEST_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
-        state = parse_state_json(text)
+        if field == "state":
+            state = engine_state(convert.game_state_json(request.state), "state")
+        else:
+            state = parse_state_json(request.state_json)
         if state.is_terminal():
-            raise FailedPrecondition("state_json: the game is over (both time tokens on space 53); "
+            raise FailedPrecondition(f"{field}: the game is over (both time tokens on space 53); "
                                      "there is no move to suggest")
         player = state.current_player()
         # The search player (engine.search) ranks the moves in a worker; with
         # a fixed iteration budget the time limit only caps the wall time.
         t0 = time.perf_counter()
         result = self.core.run_job(call, "moves", {"state": state, "top": top, "seed": seed,
-                                                   "iterations": iterations}, limit, "state_json")
+                                                   "iterations": iterations}, limit, field)
         moves = getattr(result, "moves", result)
         wall = getattr(result, "wall_time", None)
         suggestions = [pb.MoveSuggestion(move=move_message(s.action), value=float(s.value), reason=str(s.reason))
                        for s in moves]
         return pb.SuggestMoveResponse(suggestions=suggestions, player=player,
+                                      iterations=getattr(result, "iterations", 0),
+                                      searched=getattr(result, "searched", True),
                                       solve_time=convert.duration(time.perf_counter() - t0 if wall is None
                                                                   else wall))
+
+    def analyze_game(self, request: pb.AnalyzeGameRequest, call: Call) -> Iterator[pb.AnalyzeGameResponse]:
+        """One AnalyzeGameResponse per move of the record, each from its own job (so calls interleave)."""
+        if not request.HasField("record"):
+            raise BadRequest("record", "required: the game to review (GameRecord)")
+        plies = record_plies(request.record, "record")
+        iterations = convert.iterations(request.iterations)
+        limit = convert.time_limit(request, "time_per_move",
+                                   DEFAULT_REVIEW_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
+        seed = convert.seed(request.seed)
+        large = request.large_loss or DEFAULT_LARGE_LOSS
+        if not 0 < large <= 1:
+            raise BadRequest("large_loss", f"{large:g}; must be in (0, 1] (0 means {DEFAULT_LARGE_LOSS:g})")
+        for ply, (state, action) in enumerate(plies):
+            review = self.core.run_job(call, "review", {"state": state, "action": action, "ply": ply,
+                                                        "iterations": iterations, "seed": seed,
+                                                        "large_loss": large}, limit, f"record.actions[{ply}]")
+            yield pb.AnalyzeGameResponse(ply=ply, player=review.player, played=move_message(review.played),
+                                         best=move_message(review.best), value_played=review.value_played,
+                                         value_best=review.value_best, loss=review.loss, large=review.large)
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
         if not request.HasField("region"):
@@ -202,6 +240,33 @@ def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:
         index = texts.index(key) if key in texts else 0
     return pb.PlacedPatch(shape=texts[index], patch_index=index, orientation=p.orientation,
                           cells=[convert.cell(rc) for rc in sorted(cells_of(p.mask, p.width or width))])
+
+
+def record_plies(record: pb.GameRecord, field: str) -> list[tuple[Any, Any]]:
+    """(state before, action) for every move of a record, replayed and checked here in the front."""
+    import engine
+
+    edition = convert.edition(record.edition, f"{field}.edition")
+    if len(record.actions) > MAX_RECORD_ACTIONS:
+        raise BadRequest(f"{field}.actions", f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
+    if not record.actions:
+        raise BadRequest(f"{field}.actions", "no moves to review")
+    try:
+        state = engine.GameState.from_circle(list(record.circle), edition)
+    except (ValueError, TypeError) as e:
+        raise BadRequest(f"{field}.circle", str(e)) from None
+    plies = []
+    for i, text in enumerate(record.actions):
+        if state.is_terminal():
+            raise BadRequest(f"{field}.actions[{i}]", "the game is already over before this move")
+        try:
+            action = engine.parse_action(text)
+            before = state.clone()
+            state.apply_action(action)
+        except ValueError as e:  # ActionSyntaxError, IllegalActionError
+            raise BadRequest(f"{field}.actions[{i}]", str(e)) from None
+        plies.append((before, action))
+    return plies
 
 
 def move_message(action) -> pb.Move:

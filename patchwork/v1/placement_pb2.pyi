@@ -36,6 +36,12 @@ class MoveKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MOVE_KIND_ADVANCE: _ClassVar[MoveKind]
     MOVE_KIND_BUY: _ClassVar[MoveKind]
     MOVE_KIND_LEATHER: _ClassVar[MoveKind]
+
+class Edition(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    EDITION_UNSPECIFIED: _ClassVar[Edition]
+    EDITION_REVISED: _ClassVar[Edition]
+    EDITION_ORIGINAL: _ClassVar[Edition]
 OBJECTIVE_UNSPECIFIED: Objective
 OBJECTIVE_COVER: Objective
 OBJECTIVE_SQUARE7: Objective
@@ -51,6 +57,9 @@ MOVE_KIND_UNSPECIFIED: MoveKind
 MOVE_KIND_ADVANCE: MoveKind
 MOVE_KIND_BUY: MoveKind
 MOVE_KIND_LEATHER: MoveKind
+EDITION_UNSPECIFIED: Edition
+EDITION_REVISED: Edition
+EDITION_ORIGINAL: Edition
 
 class Board(_message.Message):
     __slots__ = ("rows",)
@@ -222,29 +231,115 @@ class SuggestPlacementResponse(_message.Message):
     solve_time: _duration_pb2.Duration
     def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., ranked: _Optional[_Iterable[_Union[RankedPlacement, _Mapping]]] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
+class PlayerState(_message.Message):
+    __slots__ = ("board", "buttons", "position", "income", "patches", "leather", "bonus")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    INCOME_FIELD_NUMBER: _ClassVar[int]
+    PATCHES_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    buttons: int
+    position: int
+    income: int
+    patches: _containers.RepeatedScalarFieldContainer[int]
+    leather: int
+    bonus: bool
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., buttons: _Optional[int] = ..., position: _Optional[int] = ..., income: _Optional[int] = ..., patches: _Optional[_Iterable[int]] = ..., leather: _Optional[int] = ..., bonus: _Optional[bool] = ...) -> None: ...
+
+class GameState(_message.Message):
+    __slots__ = ("edition", "players", "circle", "leather_spaces", "current_player", "leather_to_place", "first_to_end")
+    EDITION_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CIRCLE_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_SPACES_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_TO_PLACE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TO_END_FIELD_NUMBER: _ClassVar[int]
+    edition: Edition
+    players: _containers.RepeatedCompositeFieldContainer[PlayerState]
+    circle: _containers.RepeatedScalarFieldContainer[int]
+    leather_spaces: _containers.RepeatedScalarFieldContainer[int]
+    current_player: int
+    leather_to_place: int
+    first_to_end: int
+    def __init__(self, edition: _Optional[_Union[Edition, str]] = ..., players: _Optional[_Iterable[_Union[PlayerState, _Mapping]]] = ..., circle: _Optional[_Iterable[int]] = ..., leather_spaces: _Optional[_Iterable[int]] = ..., current_player: _Optional[int] = ..., leather_to_place: _Optional[int] = ..., first_to_end: _Optional[int] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("edition", "circle", "actions")
+    EDITION_FIELD_NUMBER: _ClassVar[int]
+    CIRCLE_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    edition: Edition
+    circle: _containers.RepeatedScalarFieldContainer[int]
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, edition: _Optional[_Union[Edition, str]] = ..., circle: _Optional[_Iterable[int]] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class SuggestMoveRequest(_message.Message):
-    __slots__ = ("state_json", "top", "time_limit", "seed", "iterations")
+    __slots__ = ("state_json", "top", "time_limit", "seed", "iterations", "state")
     STATE_JSON_FIELD_NUMBER: _ClassVar[int]
     TOP_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
     state_json: str
     top: int
     time_limit: _duration_pb2.Duration
     seed: int
     iterations: int
-    def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., iterations: _Optional[int] = ...) -> None: ...
+    state: GameState
+    def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., iterations: _Optional[int] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class SuggestMoveResponse(_message.Message):
-    __slots__ = ("suggestions", "player", "solve_time")
+    __slots__ = ("suggestions", "player", "solve_time", "iterations", "searched")
     SUGGESTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    SEARCHED_FIELD_NUMBER: _ClassVar[int]
     suggestions: _containers.RepeatedCompositeFieldContainer[MoveSuggestion]
     player: int
     solve_time: _duration_pb2.Duration
-    def __init__(self, suggestions: _Optional[_Iterable[_Union[MoveSuggestion, _Mapping]]] = ..., player: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    iterations: int
+    searched: bool
+    def __init__(self, suggestions: _Optional[_Iterable[_Union[MoveSuggestion, _Mapping]]] = ..., player: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ...) -> None: ...
+
+class AnalyzeGameRequest(_message.Message):
+    __slots__ = ("record", "iterations", "time_per_move", "seed", "large_loss")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_PER_MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LARGE_LOSS_FIELD_NUMBER: _ClassVar[int]
+    record: GameRecord
+    iterations: int
+    time_per_move: _duration_pb2.Duration
+    seed: int
+    large_loss: float
+    def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ..., iterations: _Optional[int] = ..., time_per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., large_loss: _Optional[float] = ...) -> None: ...
+
+class AnalyzeGameResponse(_message.Message):
+    __slots__ = ("ply", "player", "played", "best", "value_played", "value_best", "loss", "large")
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    VALUE_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    VALUE_BEST_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    LARGE_FIELD_NUMBER: _ClassVar[int]
+    ply: int
+    player: int
+    played: Move
+    best: Move
+    value_played: float
+    value_best: float
+    loss: float
+    large: bool
+    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ...) -> None: ...
 
 class SolvePuzzleRequest(_message.Message):
     __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit")

@@ -51,6 +51,11 @@ class PlacementServiceStub:
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.SuggestMoveRequest.SerializeToString,
                 response_deserializer=patchwork_dot_v1_dot_placement__pb2.SuggestMoveResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeGame = channel.unary_stream(
+                '/patchwork.v1.PlacementService/AnalyzeGame',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.FromString,
+                _registered_method=True)
         self.SolvePuzzle = channel.unary_unary(
                 '/patchwork.v1.PlacementService/SolvePuzzle',
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.SerializeToString,
@@ -91,6 +96,14 @@ class PlacementServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzeGame(self, request, context):
+        """Reviews a finished or unfinished game move by move: for every move, the
+        engine's best move, both values and the loss, sent as each is ready.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SolvePuzzle(self, request, context):
         """Tiles a region exactly with a multiset of pieces, or counts the tilings.
         """
@@ -122,6 +135,11 @@ def add_PlacementServiceServicer_to_server(servicer, server):
                     servicer.SuggestMove,
                     request_deserializer=patchwork_dot_v1_dot_placement__pb2.SuggestMoveRequest.FromString,
                     response_serializer=patchwork_dot_v1_dot_placement__pb2.SuggestMoveResponse.SerializeToString,
+            ),
+            'AnalyzeGame': grpc.unary_stream_rpc_method_handler(
+                    servicer.AnalyzeGame,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.SerializeToString,
             ),
             'SolvePuzzle': grpc.unary_unary_rpc_method_handler(
                     servicer.SolvePuzzle,
@@ -217,6 +235,33 @@ class PlacementService:
             '/patchwork.v1.PlacementService/SuggestMove',
             patchwork_dot_v1_dot_placement__pb2.SuggestMoveRequest.SerializeToString,
             patchwork_dot_v1_dot_placement__pb2.SuggestMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/patchwork.v1.PlacementService/AnalyzeGame',
+            patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

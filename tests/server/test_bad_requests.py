@@ -100,7 +100,7 @@ CASES = [
     ("suggest: negative top", "SuggestPlacement", suggest(top=-1), INVALID, "top"),
     ("suggest: objective unspecified", "SuggestPlacement", suggest(objective=0), INVALID, "objective"),
     ("suggest: board rows", "SuggestPlacement", suggest(board=pb.Board(rows=[])), INVALID, "board.rows"),
-    ("move: empty state", "SuggestMove", pb.SuggestMoveRequest(), INVALID, "state_json"),
+    ("move: empty state", "SuggestMove", pb.SuggestMoveRequest(), INVALID, "state: required"),
     ("move: not JSON", "SuggestMove", pb.SuggestMoveRequest(state_json="{nope"), INVALID, "state_json"),
     ("move: negative iterations", "SuggestMove",
      lambda: pb.SuggestMoveRequest(state_json=_state(lambda d: None), iterations=-1), INVALID, "iterations"),

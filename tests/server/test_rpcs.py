@@ -194,3 +194,44 @@ def test_suggest_placement_leather_and_many_upcoming(stub):
                                      objective=pb.OBJECTIVE_COVER, top=3)
     resp = stub.SuggestPlacement(req, timeout=20)
     assert resp.ranked and all(r.placement.id == -1 and len(r.placement.cells) == 1 for r in resp.ranked)
+
+
+def test_suggest_move_takes_a_typed_game_state(stub):
+    from server.convert import game_state_message
+
+    state = play(11, 14)
+    typed = stub.SuggestMove(pb.SuggestMoveRequest(state=game_state_message(state.to_json()), top=3, seed=2,
+                                                   iterations=200), timeout=60)
+    legacy = stub.SuggestMove(pb.SuggestMoveRequest(state_json=state_json(state), top=3, seed=2,
+                                                    iterations=200), timeout=60)
+    assert typed.player == state.current_player()
+    assert [s.move.text for s in typed.suggestions] == [s.move.text for s in legacy.suggestions]
+    assert typed.searched and typed.iterations >= 1
+    legal = {a.to_str() for a in state.legal_actions()}
+    assert all(s.move.text in legal for s in typed.suggestions)
+
+
+def test_typed_game_state_errors_name_the_field(stub):
+    from server.convert import game_state_message
+
+    msg = game_state_message(play(11, 14).to_json())
+    bad = pb.GameState()
+    bad.CopyFrom(msg)
+    bad.players[1].buttons = -3
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SuggestMove(pb.SuggestMoveRequest(state=bad, iterations=10), timeout=30)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("state: players[1].buttons")
+    bad.CopyFrom(msg)
+    bad.players[0].board.rows[2] = "#.x......"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SuggestMove(pb.SuggestMoveRequest(state=bad, iterations=10), timeout=30)
+    assert err.value.details().startswith("state.players[0].board.rows[2]")
+    bad.CopyFrom(msg)
+    del bad.players[1]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SuggestMove(pb.SuggestMoveRequest(state=bad, iterations=10), timeout=30)
+    assert err.value.details().startswith("state.players: 1 players")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SuggestMove(pb.SuggestMoveRequest(iterations=10), timeout=30)
+    assert err.value.details().startswith("state: required")
