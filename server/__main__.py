@@ -17,7 +17,9 @@ import signal
 import sys
 import threading
 
-from .app import ServerConfig, build_server, default_workers
+from typing import Protocol, Sequence
+
+from .app import QuiltServer, ServerConfig, build_server, default_workers
 
 
 def _env_int(name: str, default: int | None) -> int | None:
@@ -43,8 +45,10 @@ def _size(text: str) -> int:
     return value * mult
 
 
-def parse_args(argv: list[str] | None = None) -> ServerConfig:
-    p = argparse.ArgumentParser(prog="python -m server", description="Run the quiltsolve gRPC placement service.")
+def build_parser(prog: str = "python -m server",
+                 description: str = "Run the quiltsolve gRPC placement service.") -> argparse.ArgumentParser:
+    """The server's flags; other launchers (the web app's) add theirs to it."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
     p.add_argument("--host", default=os.environ.get("QUILTSOLVE_HOST") or "127.0.0.1",
                    help="interface to bind (env QUILTSOLVE_HOST; default 127.0.0.1); a port already taken "
                         "on any address the name resolves to is a start-up error")
@@ -77,7 +81,10 @@ def parse_args(argv: list[str] | None = None) -> ServerConfig:
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds in-flight calls may take to finish on shutdown (default 5); shutdown "
                         "ends within grace + 1 s")
-    a = p.parse_args(argv)
+    return p
+
+
+def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> ServerConfig:
     try:
         return ServerConfig(host=a.host, port=a.port, workers=a.workers or default_workers(), max_queue=a.max_queue,
                             peer_share=a.peer_share, fast_workers=a.fast_workers, fast_limit=a.fast_limit,
@@ -89,8 +96,23 @@ def parse_args(argv: list[str] | None = None) -> ServerConfig:
         raise  # unreachable: p.error exits
 
 
-def main(argv: list[str] | None = None) -> int:
-    config = parse_args(argv)
+def parse_args(argv: list[str] | None = None) -> ServerConfig:
+    p = build_parser()
+    return config_from_args(p, p.parse_args(argv))
+
+
+class Face(Protocol):
+    """Another face of the same service (e.g. HTTP), started beside the gRPC one."""
+
+    def start(self, server: QuiltServer) -> str:
+        """Start serving over ``server.core``; return what the ready line should say, e.g. a URL."""
+
+    def stop(self) -> None:
+        """Stop serving (the core is stopped afterwards)."""
+
+
+def serve(config: ServerConfig, faces: Sequence[Face] = ()) -> int:
+    """Run the gRPC server (and ``faces``) until SIGTERM / SIGINT; the process's exit code."""
     try:
         server, port = build_server(config)
     except (OSError, RuntimeError) as e:
@@ -108,15 +130,34 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.start()
+    started: list[Face] = []
+    try:
+        also = []
+        for face in faces:
+            also.append(face.start(server))
+            started.append(face)
+    except (OSError, RuntimeError) as e:
+        print(f"error: cannot serve: {e}", file=sys.stderr)
+        for face in started:
+            face.stop()
+        server.stop(0).wait()
+        return 1
     extra = f" (metrics on {config.host}:{server.metrics_port})" if server.metrics_port is not None else ""
+    extra += "".join(f"; {a}" for a in also)
     print(f"quiltsolve serving on {config.host}:{port}{extra}", flush=True)
     server.log.info("ready", host=config.host, port=port, metrics_port=server.metrics_port,
-                    workers=config.worker_count, max_queue=config.queue_size, pid=os.getpid())
+                    workers=config.worker_count, max_queue=config.queue_size, pid=os.getpid(), also=also)
     while not stop.wait(0.5):  # a timed wait lets signal handlers run promptly
         pass
+    for face in started:
+        face.stop()
     server.stop(config.grace).wait()
     server.log.info("shutdown", grace=config.grace)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return serve(parse_args(argv))
 
 
 if __name__ == "__main__":
