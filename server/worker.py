@@ -72,6 +72,19 @@ def _moves(args: dict, time_limit: float, stop: StopToken) -> Any:
                   stop=stop, iterations=args["iterations"])
 
 
+def _review(args: dict, time_limit: float, stop: StopToken) -> Any:
+    review = getattr(engine, "review", None) or _import_review()
+    return review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=time_limit,
+                              iterations=args["iterations"], seed=args["seed"], large_loss=args["large_loss"],
+                              stop=stop)
+
+
+def _import_review():
+    import importlib
+
+    return importlib.import_module("engine.review")
+
+
 def _puzzle(args: dict, time_limit: float, stop: StopToken) -> Any:
     return solver.solve_puzzle(args["rows"], args["pieces"], count=args["count"], mirror=args["mirror"],
                                use_all=args["use_all"], max_tilings=args["max_tilings"],
@@ -88,7 +101,7 @@ def _spin(args: dict, time_limit: float, stop: StopToken) -> Any:
 
 
 JOBS: dict[str, Callable[[dict, float, StopToken], Any]] = {
-    "solve": _solve, "rank": _rank, "moves": _moves, "puzzle": _puzzle, "_spin": _spin,
+    "solve": _solve, "rank": _rank, "moves": _moves, "review": _review, "puzzle": _puzzle, "_spin": _spin,
 }
 
 
