@@ -81,7 +81,28 @@ def build_parser(prog: str = "python -m server",
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds in-flight calls may take to finish on shutdown (default 5); shutdown "
                         "ends within grace + 1 s")
+    p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain (with --tls-key)")
+    p.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
+    p.add_argument("--tls-client-ca", metavar="PEM",
+                   help="require client certificates signed by this CA (mutual TLS; needs --tls-cert)")
+    p.add_argument("--auth-token-file", metavar="FILE", default=os.environ.get("QUILTSOLVE_AUTH_TOKEN_FILE"),
+                   help="require 'authorization: Bearer <token>' with a token from this file, one per line "
+                        "(env QUILTSOLVE_AUTH_TOKEN_FILE); the health service stays open for probes")
+    p.add_argument("--no-reflection", action="store_true", help="do not register the reflection service")
     return p
+
+
+def _tokens(path: str | None) -> tuple[str, ...]:
+    if not path:
+        return ()
+    try:
+        with open(path, encoding="utf-8") as f:
+            tokens = tuple(line.strip() for line in f.read(1 << 20).splitlines() if line.strip())
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"--auth-token-file {path!r}: {getattr(e, 'strerror', None) or e}") from None
+    if not tokens:
+        raise ValueError(f"--auth-token-file {path!r} holds no token")
+    return tokens
 
 
 def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> ServerConfig:
@@ -90,7 +111,8 @@ def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> Serve
                             peer_share=a.peer_share, fast_workers=a.fast_workers, fast_limit=a.fast_limit,
                             cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
-                            grace=a.grace)
+                            grace=a.grace, tls_cert=a.tls_cert, tls_key=a.tls_key, tls_client_ca=a.tls_client_ca,
+                            auth_tokens=_tokens(a.auth_token_file), reflection=not a.no_reflection)
     except ValueError as e:
         p.error(str(e))
         raise  # unreachable: p.error exits
@@ -142,11 +164,14 @@ def serve(config: ServerConfig, faces: Sequence[Face] = ()) -> int:
             face.stop()
         server.stop(0).wait()
         return 1
-    extra = f" (metrics on {config.host}:{server.metrics_port})" if server.metrics_port is not None else ""
+    extra = " (TLS)" if config.tls_cert else ""
+    extra += f" (metrics on {config.host}:{server.metrics_port})" if server.metrics_port is not None else ""
     extra += "".join(f"; {a}" for a in also)
     print(f"quiltsolve serving on {config.host}:{port}{extra}", flush=True)
     server.log.info("ready", host=config.host, port=port, metrics_port=server.metrics_port,
-                    workers=config.worker_count, max_queue=config.queue_size, pid=os.getpid(), also=also)
+                    workers=config.worker_count, max_queue=config.queue_size, pid=os.getpid(), also=also,
+                    tls=config.tls_cert is not None, mtls=config.tls_client_ca is not None,
+                    auth=bool(config.auth_tokens), reflection=config.reflection)
     while not stop.wait(0.5):  # a timed wait lets signal handlers run promptly
         pass
     for face in started:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import errno
+import hmac
 import os
 import socket
 import threading
@@ -79,6 +80,11 @@ class ServerConfig:
     fast_limit: float = 0.05               # seconds a quick solve may take on the fast lane
     warm_up: bool = True                   # start() waits until every worker is warm
     reuse_port: bool = False               # SO_REUSEPORT: several processes share one port
+    tls_cert: str | None = None            # PEM certificate chain file: serve TLS instead of plain text
+    tls_key: str | None = None             # PEM private key file of tls_cert
+    tls_client_ca: str | None = None       # PEM CA file: clients must present a certificate it signed (mTLS)
+    auth_tokens: tuple[str, ...] = ()      # bearer tokens accepted (empty: no authentication)
+    reflection: bool = True                # register the reflection service
 
     def __post_init__(self) -> None:
         if self.workers < 0:
@@ -101,6 +107,12 @@ class ServerConfig:
             raise ValueError(f"fast_workers must be >= 0, got {self.fast_workers}")
         if not 0 < self.fast_limit <= 60:
             raise ValueError(f"fast_limit must be in (0, 60] seconds, got {self.fast_limit}")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("tls_cert and tls_key go together")
+        if self.tls_client_ca is not None and self.tls_cert is None:
+            raise ValueError("tls_client_ca needs tls_cert and tls_key (client certificates need TLS)")
+        if any(not t or any(c.isspace() for c in t) for t in self.auth_tokens):
+            raise ValueError("auth tokens must be non-empty and contain no white space")
         if self.max_worker_rss is not None and self.max_worker_rss < 1:
             raise ValueError(f"max_worker_rss must be >= 1, got {self.max_worker_rss}")
 
@@ -221,6 +233,69 @@ class _Observe(grpc.ServerInterceptor):
         self.metrics.observe_call(rec, code, seconds)
         level = "error" if code in ("INTERNAL", "UNKNOWN") else "info"
         getattr(self.log, level)("rpc", **rec.log_fields(code, seconds))
+
+
+# ---------------------------------------------------------------- authentication
+
+OPEN_SERVICES = frozenset({"grpc.health.v1.Health"})  # probes need no token
+
+
+class _BearerAuth(grpc.ServerInterceptor):
+    """UNAUTHENTICATED for calls without ``authorization: Bearer <token>`` (health stays open)."""
+
+    def __init__(self, tokens: tuple[str, ...]) -> None:
+        self._tokens = tuple(t.encode() for t in tokens)
+
+    def _ok(self, metadata) -> bool:
+        value = _metadata_value(metadata, "authorization") or ""
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            return False
+        given = token.strip().encode()
+        # compare with every token (constant time each) so timing tells nothing
+        return sum(hmac.compare_digest(given, t) for t in self._tokens) > 0
+
+    def intercept_service(self, continuation, details):
+        service = details.method.lstrip("/").partition("/")[0]
+        if service in OPEN_SERVICES or self._ok(details.invocation_metadata):
+            return continuation(details)
+        handler = continuation(details)
+        if handler is None:
+            return None
+
+        def deny(request, context):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                          "a valid 'authorization: Bearer <token>' call credential is required")
+
+        def deny_stream(request, context):
+            deny(request, context)
+            yield  # pragma: no cover - deny raises
+
+        kind = (handler.request_streaming, handler.response_streaming)
+        make = {(False, False): grpc.unary_unary_rpc_method_handler,
+                (False, True): grpc.unary_stream_rpc_method_handler,
+                (True, False): grpc.stream_unary_rpc_method_handler,
+                (True, True): grpc.stream_stream_rpc_method_handler}[kind]
+        return make(deny_stream if handler.response_streaming else deny,
+                    request_deserializer=handler.request_deserializer,
+                    response_serializer=handler.response_serializer)
+
+
+def _read(path: str, what: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(1 << 20)
+    except OSError as e:
+        raise OSError(f"cannot read {what} {path!r}: {e.strerror}") from None
+
+
+def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
+    """TLS credentials from the config's PEM files (None: plain text)."""
+    if config.tls_cert is None:
+        return None
+    cert, key = _read(config.tls_cert, "--tls-cert"), _read(config.tls_key or "", "--tls-key")
+    ca = _read(config.tls_client_ca, "--tls-client-ca") if config.tls_client_ca else None
+    return grpc.ssl_server_credentials([(key, cert)], root_certificates=ca, require_client_auth=ca is not None)
 
 
 # ---------------------------------------------------------------- PlacementService methods
@@ -418,9 +493,13 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
                                   max_receive_bytes=config.max_receive_bytes, fast_workers=config.fast_workers,
                                   fast_limit=config.fast_limit), metrics, log)
     executor = futures.ThreadPoolExecutor(max_workers=config.handler_threads, thread_name_prefix="quiltsolve")
+    credentials = server_credentials(config)
+    interceptors: list[grpc.ServerInterceptor] = [_Observe(metrics, log)]
+    if config.auth_tokens:
+        interceptors.append(_BearerAuth(config.auth_tokens))
     server = grpc.server(
         executor,
-        interceptors=[_Observe(metrics, log)],
+        interceptors=interceptors,
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
         options=[
             ("grpc.max_receive_message_length", max(GRPC_CORE_RECEIVE_BYTES, 2 * config.max_receive_bytes)),
@@ -447,11 +526,17 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
     health_servicer = health.HealthServicer(experimental_non_blocking=True,
                                             experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=1))
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
-        server,
-    )
-    port = server.add_insecure_port(f"{config.host}:{config.port}")
+    if config.reflection:
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+            server,
+        )
+    address = f"{config.host}:{config.port}"
+    try:
+        port = (server.add_insecure_port(address) if credentials is None
+                else server.add_secure_port(address, credentials))
+    except RuntimeError as e:  # gRPC's word for a port it could not bind
+        raise OSError(f"cannot bind {address}: {e}") from None
     if port == 0:
         raise OSError(f"cannot bind {config.host}:{config.port}")
     return QuiltServer(server, port, config, core, health_servicer, metrics, executor, log), port
