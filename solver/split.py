@@ -1,0 +1,267 @@
+"""Split a tiling count into independent sub-problems (for Ray, or any pool).
+
+The count search (:mod:`solver.puzzle`) always fills the lowest empty cell
+with each placement anchored there. A *prefix* is the first few choices of
+that search: placement ``p1`` at the lowest cell, then ``p2`` at the lowest
+cell left empty, and so on. The sub-problem of a prefix is the same search
+with the placements restricted so that only that prefix can be chosen: at the
+prefix's anchors only the prefix's placements remain, and every placement
+that overlaps a prefix cell (or belongs to a piece type the prefix used up)
+is dropped — it could never be placed below that prefix anyway. Its search
+tree is exactly the subtree of the full search under the prefix, with the
+same stack at every leaf, so:
+
+* every tiling is counted in exactly one sub-problem, with the same
+  symmetry-break multiplier: the raw counts add up to the local raw count;
+* the Burnside numerators (``sum |Stab(T)| x multiplier``) add up too, and
+  the distinct count is their sum divided by ``|G|`` — the very number the
+  local count gives, with the same symmetry break; no fallback is needed;
+* the first tilings, taken in prefix order, are the local count's first
+  tilings, so the answer is the local ``PuzzleResult`` (all but wall time).
+
+Prefixes are cut breadth-first, a level at a time, until there are at least
+``parts`` of them (dead ends — no placement fits the lowest cell, or a piece
+that must be used can no longer be placed — are dropped on the way).
+Sub-problems are dealt out round-robin into ``chunks`` so that neighbouring
+(similar-sized) subtrees land in different chunks.
+
+>>> PENT = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
+...         ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]
+>>> plan = split_count(["." * 20] * 3, PENT, parts=8)
+>>> len(plan.prefixes) >= 8
+True
+>>> r = count_split(["." * 20] * 3, PENT, parts=8, chunks=3)
+>>> r.status.name, r.count, r.distinct
+('OPTIMAL', 8, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from . import puzzle as _pz
+from .geometry import Shape
+from .types import PuzzleResult, SolverInputError, SolveStatus
+
+__all__ = ["SplitPlan", "ChunkResult", "split_count", "count_chunk", "combine", "count_split"]
+
+DEFAULT_PARTS = 64       # sub-problems to aim for
+MAX_DEPTH = 6            # never cut deeper than this many placements
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What counting one chunk of prefixes gives (sent back from a worker)."""
+
+    index: int                               # the chunk's number
+    finished: bool                           # every prefix of the chunk searched to the end
+    raw: tuple[int, ...]                     # raw count per prefix (chunk order)
+    burnside: tuple[int, ...]                # Burnside numerator per prefix
+    sols: tuple[tuple[tuple[int, ...], ...], ...]  # first tilings per prefix, as placement indices
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """A count cut into sub-problems: everything a worker needs is plain data."""
+
+    rows: tuple[str, ...]
+    shapes: tuple[Shape, ...]
+    mirror: bool
+    use_all: bool
+    placements: int                          # placements in the prepared problem (a consistency check)
+    prefixes: tuple[tuple[int, ...], ...]    # in the full search's order
+    area_ok: bool
+    order: int                               # |G|, the region's symmetries
+
+    def chunks(self, n: int) -> list[tuple[int, ...]]:
+        """Prefix numbers dealt round-robin into ``n`` chunks (none empty)."""
+        n = max(1, min(n, len(self.prefixes)))
+        return [tuple(range(i, len(self.prefixes), n)) for i in range(n)]
+
+
+def _check(max_tilings, time_limit) -> None:
+    if isinstance(max_tilings, bool) or not isinstance(max_tilings, int) or max_tilings < 0:
+        raise SolverInputError(f"max_tilings must be an int >= 0, not {max_tilings!r}")
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+            or not math.isfinite(time_limit) or time_limit <= 0):
+        raise SolverInputError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+
+
+def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = True,
+                parts: int = DEFAULT_PARTS, max_depth: int = MAX_DEPTH) -> SplitPlan:
+    """Cut the count of ``solve_puzzle(region_rows, pieces, count=True, ...)`` into prefixes.
+
+    Same inputs (and input errors) as :func:`solver.solve_puzzle`.
+    """
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise SolverInputError(f"parts must be an int >= 1, not {parts!r}")
+    rows, _, _ = _pz._parse_region(region_rows)
+    shapes = _pz._parse_pieces(pieces)
+    prob = _pz._prepare(rows, shapes, bool(mirror), bool(use_all), True)
+    plan = dict(rows=rows, shapes=shapes, mirror=bool(mirror), use_all=bool(use_all),
+                placements=len(prob.ptype), area_ok=prob.area_ok, order=len(prob.syms) + 1)
+    if not prob.area_ok:
+        return SplitPlan(prefixes=(), **plan)
+    n, ptype, pcells = prob.n, prob.ptype, prob.pcells
+    masks = [sum(1 << c for c in pc) for pc in pcells]
+    by_anchor: list[list[int]] = [[] for _ in range(n)]
+    for p, pc in enumerate(pcells):
+        by_anchor[pc[0]].append(p)
+    last = [-1] * len(prob.counts)           # last anchor of each type (use_all pruning)
+    for p, pc in enumerate(pcells):
+        last[ptype[p]] = pc[0]
+    full = (1 << n) - 1
+
+    def children(prefix: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+        """The prefix's extensions in search order; None when the prefix is a whole tiling."""
+        board = 0
+        cnt = list(prob.counts)
+        for p in prefix:
+            board |= masks[p]
+            cnt[ptype[p]] -= 1
+        free = full & ~board
+        if not free:
+            return None
+        a = (free & -free).bit_length() - 1
+        if prob.use_all and any(cnt[t] and last[t] < a for t in range(len(cnt))):
+            return []
+        return [prefix + (p,) for p in by_anchor[a] if cnt[ptype[p]] and not board & masks[p]]
+
+    level: list[tuple[int, ...]] = [()]
+    for _ in range(max_depth):
+        if len(level) >= parts:
+            break
+        nxt: list[tuple[int, ...]] = []
+        grew = False
+        for pre in level:
+            ch = children(pre)
+            if ch is None:
+                nxt.append(pre)              # a complete tiling: its own sub-problem
+            else:
+                nxt.extend(ch)
+                grew = True
+        level = nxt
+        if not grew:
+            break
+    return SplitPlan(prefixes=tuple(level), **plan)
+
+
+def _restrict(prob, masks: Sequence[int], prefix: tuple[int, ...]) -> list[int]:
+    """The placements of the sub-problem of ``prefix`` (indices into ``prob``'s lists).
+
+    The prefix, then every placement of a type not used up that misses the
+    prefix's cells. Every cell below the prefix's last anchor is a prefix
+    cell, so the list stays sorted by anchor, as the search needs.
+    """
+    board = 0
+    cnt = list(prob.counts)
+    for p in prefix:
+        board |= masks[p]
+        cnt[prob.ptype[p]] -= 1
+    ptype = prob.ptype
+    return list(prefix) + [p for p, m in enumerate(masks) if cnt[ptype[p]] and not board & m]
+
+
+def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]], max_tilings: int,
+                deadline: float, engine: str = "auto") -> ChunkResult:
+    """Count the sub-problems of ``prefixes`` (this is what a worker runs).
+
+    ``deadline`` is a ``time.time()`` instant: a prefix started after it, or
+    whose search runs past it, leaves the chunk unfinished (lower bounds).
+    """
+    t0 = time.perf_counter()
+    prob = _pz._prepare(plan.rows, plan.shapes, plan.mirror, plan.use_all, True)
+    if len(prob.ptype) != plan.placements:
+        raise RuntimeError(f"the worker's solver builds {len(prob.ptype)} placements, the plan "
+                           f"{plan.placements}: different quiltsolve versions?")
+    if engine == "c" and _pz._exactcover is None:
+        raise SolverInputError("the C search (solver._exactcover) is not built")
+    search = _pz._exactcover.search if (engine != "python" and _pz._exactcover is not None) else _pz._search_py
+    masks = [sum(1 << c for c in pc) for pc in prob.pcells]
+    raw, burnside, sols = [], [], []
+    nodes = 0
+    finished = True
+    for prefix in prefixes:
+        remaining = deadline - time.time()
+        if not finished or remaining <= 0:
+            finished = False
+            raw.append(0)
+            burnside.append(0)
+            sols.append(())
+            continue
+        keep = _restrict(prob, masks, prefix)
+        status, r, d, found, nd = search(
+            prob.n, [prob.ptype[p] for p in keep], [prob.pcells[p] for p in keep], prob.counts, prob.syms,
+            prob.break_type, [prob.rawmul[p] for p in keep], [prob.symmask[p] for p in keep], True,
+            int(max_tilings), float(remaining), None, prob.use_all, prob.nbrs, 0, 0, None)
+        finished = status in (_pz._DONE, _pz._ENOUGH)
+        raw.append(r)
+        burnside.append(d)
+        sols.append(tuple(tuple(keep[i] for i in s) for s in found))
+        nodes += nd
+    return ChunkResult(index=index, finished=finished, raw=tuple(raw), burnside=tuple(burnside),
+                       sols=tuple(sols), nodes=nodes, seconds=time.perf_counter() - t0)
+
+
+def combine(plan: SplitPlan, parts: Sequence[Sequence[int]], results: Sequence[ChunkResult | None],
+            max_tilings: int, wall_time: float) -> PuzzleResult:
+    """The ``PuzzleResult`` of the whole count from its chunks (``None``: a chunk that never answered)."""
+    prob = _pz._prepare(plan.rows, plan.shapes, plan.mirror, plan.use_all, True)
+    height, width = len(plan.rows), len(plan.rows[0])
+
+    def done(status, tilings=(), raw=0, distinct=0) -> PuzzleResult:
+        return PuzzleResult(status=status, tilings=tuple(tilings), count=raw, distinct=distinct,
+                            wall_time=wall_time, width=width, height=height)
+
+    if not plan.area_ok:
+        return done(SolveStatus.INFEASIBLE)
+    per_prefix: list[tuple[int, int, tuple] | None] = [None] * len(plan.prefixes)
+    finished = True
+    for ks, res in zip(parts, results):
+        if res is None:
+            finished = False
+            continue
+        finished &= res.finished
+        for j, k in enumerate(ks):
+            per_prefix[k] = (res.raw[j], res.burnside[j], res.sols[j])
+    raw = sum(x[0] for x in per_prefix if x is not None)
+    num = sum(x[1] for x in per_prefix if x is not None)
+    sols: list[tuple[int, ...]] = []
+    for x in per_prefix:                      # the full search's order: the local first tilings
+        if x is None or len(sols) >= max_tilings:
+            continue
+        sols.extend(x[2][:max_tilings - len(sols)])
+    tilings = _pz._expand(prob, plan.shapes, sols, plan.mirror, max_tilings)
+    if finished:
+        if num % plan.order:
+            raise AssertionError(f"symmetry count {num} not divisible by {plan.order}")
+        return done(SolveStatus.OPTIMAL if raw else SolveStatus.INFEASIBLE, tilings, raw, num // plan.order)
+    return done(SolveStatus.FEASIBLE if raw else SolveStatus.UNKNOWN, tilings, raw, num // plan.order)
+
+
+def count_split(region_rows, pieces, *, mirror: bool = True, use_all: bool = True, max_tilings: int = 1,
+                time_limit: float = 10.0, parts: int = DEFAULT_PARTS, chunks: int = 1,
+                map_chunks: Callable | None = None) -> PuzzleResult:
+    """The count of ``solve_puzzle(..., count=True)`` through the split.
+
+    ``map_chunks(plan, parts, max_tilings, deadline) -> list[ChunkResult | None]``
+    runs the chunks (default: here, one after the other).
+    """
+    _check(max_tilings, time_limit)
+    t0 = time.perf_counter()
+    plan = split_count(region_rows, pieces, mirror=mirror, use_all=use_all, parts=parts)
+    if not plan.area_ok:
+        return combine(plan, [], [], max_tilings, time.perf_counter() - t0)
+    deadline = time.time() + time_limit - (time.perf_counter() - t0)
+    groups = plan.chunks(chunks)
+    if map_chunks is None:
+        results = [count_chunk(plan, i, [plan.prefixes[k] for k in ks], max_tilings, deadline)
+                   for i, ks in enumerate(groups)]
+    else:
+        results = map_chunks(plan, groups, max_tilings, deadline)
+    return combine(plan, groups, results, max_tilings, time.perf_counter() - t0)
