@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--records", metavar="FILE", help="write every game record as JSON lines")
     m.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     m.add_argument("--server", metavar="HOST:PORT", help="placement service for players that use one")
+    m.add_argument("--ray", metavar="auto|local|ADDRESS", help="play the games as Ray tasks (docs/ray.md)")
     r = sub.add_parser("replay", help="replay game records and check their results")
     r.add_argument("file", metavar="FILE.jsonl")
     st = sub.add_parser("state", help="print a game state as JSON (for suggest move / SuggestMove)",
@@ -73,12 +74,17 @@ def _advisor(target: str):
 
 
 def _match(args) -> int:
+    from solver.ray_count import RayUnavailableError  # no ray import: that happens only with --ray
+
     from .match import PlayerError, run_match
     from .players import make_player
 
     if args.games < 1:
         return _fail("--games must be >= 1")
     try:
+        if args.ray:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
+            from .distributed import check_ray
+            check_ray(args.ray, args.server)
         advisor = _advisor(args.server) if args.server else None
         pa = make_player(args.a, args.seed, advisor)
         pb = make_player(args.b, args.seed + 1, advisor)
@@ -99,10 +105,13 @@ def _match(args) -> int:
             task = progress.add_task("games", total=args.games)
             summary = run_match(pa, pb, args.games, args.seed, args.edition, advisor=advisor, records=out,
                                 progress=lambda n: progress.update(task, completed=n),
-                                names=(args.a, args.b))
+                                names=(args.a, args.b), ray=args.ray or None)
     except PlayerError as e:
         print(f"python -m engine: {e}", file=sys.stderr)
         return 1
+    except RayUnavailableError as e:  # --ray: no cluster answers there
+        print(f"python -m engine: error: {e}", file=sys.stderr)
+        return 3
     finally:
         if out is not None:
             out.close()

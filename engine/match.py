@@ -95,7 +95,7 @@ class MatchSummary:
 def run_match(a: str | Player, b: str | Player, games: int, seed: int = 0, edition: str = DEFAULT_EDITION,
               advisor=None, records: TextIO | None = None,
               progress: Callable[[int], None] | None = None,
-              names: tuple[str, str] | None = None) -> MatchSummary:
+              names: tuple[str, str] | None = None, ray: str | None = None) -> MatchSummary:
     """Play ``games`` games of ``a`` against ``b`` (specs for ``make_player`` or players).
 
     ``progress(n)`` is called after each game; ``names`` label the sides
@@ -106,6 +106,9 @@ def run_match(a: str | Player, b: str | Player, games: int, seed: int = 0, editi
     pa = make_player(a, seed, advisor) if isinstance(a, str) else a
     pb = make_player(b, seed + 1, advisor) if isinstance(b, str) else b
     name_a, name_b = names or (a if isinstance(a, str) else pa.name, b if isinstance(b, str) else pb.name)
+    if ray is not None:  # ray=auto|local|ADDRESS: the games as Ray tasks (engine/distributed.py)
+        from .distributed import run_match_ray
+        return run_match_ray(pa, pb, games, seed, edition, records, progress, (name_a, name_b), address=ray)
     rng = random.Random(seed)
     wins_a = score_a = score_b = 0
     t0 = time.perf_counter()
