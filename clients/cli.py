@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     pz.add_argument("--count", action="store_true", help="count the tilings instead of finding one")
     pz.add_argument("--no-mirror", action="store_true", help="pieces may be rotated but not mirrored")
     pz.add_argument("--allow-unused", action="store_true", help="pieces may stay unused (default: use all)")
+    pz.add_argument("--ray", metavar="auto|local|ADDRESS",
+                    help="with --count: split the count over a Ray cluster (docs/ray.md)")
     pz.set_defaults(func=cmd_puzzle)
 
     pa = add("patches", "draw the 33 standard patches with their costs", "suggest patches --json")
@@ -431,6 +433,9 @@ def main(argv: list[str] | None = None, *, stdout=None, stderr=None) -> int:
         from . import connect
 
         client = connect(args.server, deadline=args.deadline)
+        if getattr(args, "ray", None):  # puzzle --count --ray: the count as Ray tasks (clients/ray_puzzle.py)
+            from .ray_puzzle import ray_client
+            client = ray_client(args, client)
         return args.func(args, client, Out(args, stdout))
     except errors.InvalidArgument as e:
         return fail(EXIT_BAD_INPUT, str(e))

@@ -1,0 +1,64 @@
+"""``suggest puzzle REGION --piece ... --count --ray auto|local|ADDRESS``.
+
+:func:`ray_client` wraps the command's client so that ``solve_puzzle`` with
+``count=True`` splits the count over a Ray cluster
+(:func:`solver.ray_count.count_puzzle_ray`); the answer is the local one
+(same raw and distinct counts, same first tiling). Everything else goes to
+the wrapped (embedded) client. Ray is imported only here, only with ``--ray``.
+
+Errors: ``--ray`` without ``--count``, with ``--server``, malformed, or Ray
+not installed — ``ValueError`` (the command's exit 2); no cluster at the
+address — :class:`clients.errors.ServiceUnavailable` (exit 3).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from solver.geometry import Shape
+from solver.types import PuzzleResult
+
+from . import errors
+from .inputs import check_time_limit, piece_shapes, region_rows
+
+
+class RayCountClient:
+    """A client whose puzzle counts run on Ray; other calls go to ``inner``."""
+
+    def __init__(self, inner: Any, address: str) -> None:
+        self._inner = inner
+        self.address = address
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[int | str | Shape], *,
+                     count: bool = False, mirror: bool = True, use_all: bool = True,
+                     max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+        if not count:
+            return self._inner.solve_puzzle(region_rows_, pieces, count=count, mirror=mirror, use_all=use_all,
+                                            max_tilings=max_tilings, time_limit=time_limit)
+        from solver.ray_count import RayUnavailableError, count_puzzle_ray
+
+        rows = region_rows(region_rows_)
+        shapes = piece_shapes(pieces)
+        tl = check_time_limit(time_limit)
+        kw: dict[str, Any] = {} if tl is None else {"time_limit": tl}
+        try:
+            return count_puzzle_ray(rows, shapes, mirror=mirror, use_all=use_all, max_tilings=max_tilings,
+                                    address=self.address, **kw)
+        except RayUnavailableError as e:
+            raise errors.ServiceUnavailable(str(e)) from None
+
+
+def ray_client(args: Any, client: Any) -> RayCountClient:
+    """The ``suggest`` command's client for ``--ray`` (checks the options first)."""
+    from solver.ray_count import check_address, require_ray
+
+    if getattr(args, "command", None) != "puzzle" or not getattr(args, "count", False):
+        raise ValueError("--ray splits tiling counts: use it with suggest puzzle ... --count")
+    if getattr(args, "server", None):
+        raise ValueError("--ray and --server cannot be combined: the count runs on the Ray cluster")
+    address = check_address(args.ray)
+    require_ray(address)
+    return RayCountClient(client, address)
