@@ -16,6 +16,7 @@ table says what ran.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 
@@ -28,7 +29,7 @@ TABLES = ("greedy", "mcts", "service", "self")
 def _versus(spec_b: str, args) -> str:
     a = f"search:{args.budget:g}"
     t0 = time.perf_counter()
-    s = run_match(a, spec_b, games=args.games, seed=args.seed, edition=args.edition)
+    s = run_match(a, spec_b, games=args.games, seed=args.seed, edition=args.edition, ray=args.ray)
     lo, hi = s.ci95_a
     return (f"| {a} vs {spec_b} | {s.games} | {s.wins_a}-{s.wins_b} | {s.win_rate_a:.1%} "
             f"| {lo:.1%}-{hi:.1%} | {s.mean_margin_a:+.1f} | {s.mean_score_a:.1f} / {s.mean_score_b:.1f} "
@@ -45,8 +46,13 @@ def _self_play(args) -> str:
     rng = random.Random(args.seed)
     scores, empties, wins0 = [], [], 0
     t0 = time.perf_counter()
-    for g in range(args.games):
-        final, _ = play_game((pa, pb), new_game(rng.randrange(2**31), args.edition))
+    deals = [rng.randrange(2**31) for _ in range(args.games)]
+    if args.ray:  # the games as Ray tasks (engine/distributed.py)
+        from engine.distributed import play_games_ray
+        finals = play_games_ray((pa, pb), deals, args.edition, address=args.ray)
+    else:
+        finals = (play_game((pa, pb), new_game(d, args.edition))[0] for d in deals)
+    for final in finals:
         scores.extend(final.scores())
         empties.extend(p.empty for p in final.players)
         wins0 += final.winner() == 0
@@ -66,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", default=",".join(TABLES), help=f"comma-separated subset of {','.join(TABLES)}")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--edition", default="revised", choices=("revised", "original"))
+    ap.add_argument("--ray", metavar="auto|local|ADDRESS", help="play the games as Ray tasks (docs/ray.md)")
     try:
         args = ap.parse_args(argv if argv is not None else [])
     except SystemExit as e:
@@ -76,19 +83,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_players: bad options (tables {bad}, games {args.games}, budget {args.budget})",
               file=sys.stderr)
         return 2
+    session = contextlib.nullcontext()
+    if args.ray:  # one Ray cluster for all the tables (engine/distributed.py, docs/ray.md)
+        from engine.distributed import check_ray
+        from solver.ray_count import ray_session
+        try:
+            check_ray(args.ray)
+        except ValueError as e:
+            print(f"bench_players: {e}", file=sys.stderr)
+            return 2
+        session = ray_session(args.ray)
     print(f"search:{args.budget:g} per move, {args.games} games per table, seed {args.seed}, "
-          f"{args.edition} edition")
+          f"{args.edition} edition" + (f", games as Ray tasks ({args.ray})" if args.ray else ""))
     print("| match | games | wins | win rate | 95% CI (Wilson) | mean margin | mean scores | time |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
-    for t in tables:
-        if t == "greedy":
-            print(_versus("greedy", args), flush=True)
-        elif t == "mcts":
-            print(_versus(f"mcts:{args.mcts}", args), flush=True)
-        elif t == "service":
-            print(_versus(f"service:{args.service:g}", args), flush=True)
-        else:
-            print(_self_play(args), flush=True)
+    with session:
+        for t in tables:
+            if t == "greedy":
+                print(_versus("greedy", args), flush=True)
+            elif t == "mcts":
+                print(_versus(f"mcts:{args.mcts}", args), flush=True)
+            elif t == "service":
+                print(_versus(f"service:{args.service:g}", args), flush=True)
+            else:
+                print(_self_play(args), flush=True)
     return 0
 
 
