@@ -47,7 +47,7 @@ def _self_play(args) -> str:
     scores, empties, wins0 = [], [], 0
     t0 = time.perf_counter()
     deals = [rng.randrange(2**31) for _ in range(args.games)]
-    if args.ray:  # the games as Ray tasks (engine/distributed.py)
+    if args.ray is not None:  # the games as Ray tasks (engine/distributed.py)
         from engine.distributed import play_games_ray
         finals = play_games_ray((pa, pb), deals, args.edition, address=args.ray)
     else:
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     session = contextlib.nullcontext()
-    if args.ray:  # one Ray cluster for all the tables (engine/distributed.py, docs/ray.md)
+    if args.ray is not None:  # one Ray cluster for all the tables (engine/distributed.py, docs/ray.md)
         from engine.distributed import check_ray
         from solver.ray_count import ray_session
         try:
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         session = ray_session(args.ray)
     print(f"search:{args.budget:g} per move, {args.games} games per table, seed {args.seed}, "
-          f"{args.edition} edition" + (f", games as Ray tasks ({args.ray})" if args.ray else ""))
+          f"{args.edition} edition" + ("" if args.ray is None else f", games as Ray tasks ({args.ray})"))
     print("| match | games | wins | win rate | 95% CI (Wilson) | mean margin | mean scores | time |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
     with session:

@@ -433,7 +433,7 @@ def main(argv: list[str] | None = None, *, stdout=None, stderr=None) -> int:
         from . import connect
 
         client = connect(args.server, deadline=args.deadline)
-        if getattr(args, "ray", None):  # puzzle --count --ray: the count as Ray tasks (clients/ray_puzzle.py)
+        if getattr(args, "ray", None) is not None:  # puzzle --count --ray (clients/ray_puzzle.py)
             from .ray_puzzle import ray_client
             client = ray_client(args, client)
         return args.func(args, client, Out(args, stdout))

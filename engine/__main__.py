@@ -82,7 +82,7 @@ def _match(args) -> int:
     if args.games < 1:
         return _fail("--games must be >= 1")
     try:
-        if args.ray:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
+        if args.ray is not None:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
             from .distributed import check_ray
             check_ray(args.ray, args.server)
         advisor = _advisor(args.server) if args.server else None
@@ -105,7 +105,7 @@ def _match(args) -> int:
             task = progress.add_task("games", total=args.games)
             summary = run_match(pa, pb, args.games, args.seed, args.edition, advisor=advisor, records=out,
                                 progress=lambda n: progress.update(task, completed=n),
-                                names=(args.a, args.b), ray=args.ray or None)
+                                names=(args.a, args.b), ray=args.ray)
     except PlayerError as e:
         print(f"python -m engine: {e}", file=sys.stderr)
         return 1

@@ -246,11 +246,12 @@ def combine(plan: SplitPlan, parts: Sequence[Sequence[int]], results: Sequence[C
 
 def count_split(region_rows, pieces, *, mirror: bool = True, use_all: bool = True, max_tilings: int = 1,
                 time_limit: float = 10.0, parts: int = DEFAULT_PARTS, chunks: int = 1,
-                map_chunks: Callable | None = None) -> PuzzleResult:
+                map_chunks: Callable | None = None, engine: str = "auto") -> PuzzleResult:
     """The count of ``solve_puzzle(..., count=True)`` through the split.
 
     ``map_chunks(plan, parts, max_tilings, deadline) -> list[ChunkResult | None]``
-    runs the chunks (default: here, one after the other).
+    runs the chunks (default: here, one after the other, with the search
+    ``engine``: ``"auto"``, ``"c"`` or ``"python"``).
     """
     _check(max_tilings, time_limit)
     t0 = time.perf_counter()
@@ -260,7 +261,7 @@ def count_split(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     deadline = time.time() + time_limit - (time.perf_counter() - t0)
     groups = plan.chunks(chunks)
     if map_chunks is None:
-        results = [count_chunk(plan, i, [plan.prefixes[k] for k in ks], max_tilings, deadline)
+        results = [count_chunk(plan, i, [plan.prefixes[k] for k in ks], max_tilings, deadline, engine)
                    for i, ks in enumerate(groups)]
     else:
         results = map_chunks(plan, groups, max_tilings, deadline)
