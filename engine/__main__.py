@@ -183,6 +183,8 @@ def _read_text(path: str) -> str:
     """A file's text (at most MAX_INPUT_BYTES, UTF-8, optional BOM); InputError otherwise."""
     try:
         if path == "-":
+            if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+                raise InputError("cannot read standard input: there is none")
             data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
             with open(path, "rb") as f:
@@ -229,14 +231,19 @@ def _record_line(path: str, line: int):
 
 
 def _seed_text(record) -> str:
+    """`` (seed S)`` for a record's int or string seed, cut short; else nothing."""
     from .state_json import quote
 
     seed = record.get("seed") if isinstance(record, dict) else None
-    if type(seed) is int:
-        return f" (seed {quote(seed, 30)})"
-    if type(seed) is str:
-        return f" (seed {quote(seed, 30)})"
-    return ""
+    return f" (seed {quote(seed, 30)})" if type(seed) in (int, str) else ""
+
+
+def _name(spec: str) -> str:
+    """A player spec from a record, cut short and printable (``quote`` without its quotation marks)."""
+    from .state_json import quote
+
+    q = quote(spec, 42)
+    return q[1:-1] if q.endswith('"') else q[1:]
 
 
 # --------------------------------------------------------------- commands
@@ -351,7 +358,6 @@ def _state(args) -> int:
 def _review(args) -> int:
     from .record import RecordError, replay
     from .review import DEFAULT_ITERATIONS, review_game, summarize
-    from .state_json import quote
 
     try:
         record = _record_line(args.file, args.line)
@@ -368,7 +374,7 @@ def _review(args) -> int:
         reviews.append(r)
         print(json.dumps(r.to_json()) if args.json else r.to_str(), flush=True)
     summary = summarize(reviews)
-    names = [quote(n, 40) for n in record["players"]] if record.get("players") else [None, None]
+    names = [_name(n) for n in record["players"]] if record.get("players") else [None, None]
     if args.json:
         specs = record.get("players") or [None, None]
         print(json.dumps({"summary": [dict(player=i, name=specs[i], **summary[i].to_json()) for i in (0, 1)],
@@ -387,7 +393,12 @@ COMMANDS = {"match": _match, "replay": _replay, "state": _state, "review": _revi
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; returns the exit status (0 ok, 1 failed records or a player error, 2 bad input)."""
+    """Run one command; returns the exit status (0 ok, 1 failed records or a player error, 2 bad input).
+
+    The console script ``quiltsolve-engine`` calls it. Standard output and
+    error are switched to ``errors="backslashreplace"`` so that no text from
+    a client's file can make printing fail.
+    """
     for stream in (sys.stdout, sys.stderr):   # client text never makes printing fail
         if hasattr(stream, "reconfigure"):
             try:

@@ -46,7 +46,7 @@ import re
 
 from .state import AREA, INCOME, N_PATCHES, GameState, StateError
 from .state_json import MAX_BUTTONS, MAX_LEATHER, quote, state_from_json
-from .track import BOARD_CELLS, EDITIONS, END, LEATHER_SPACES
+from .track import EDITIONS, END, LEATHER_SPACES
 
 ID_CHARS = "0123456789abcdefghijklmnopqrstuvw"
 """Patch id ``i`` is written ``ID_CHARS[i]``."""
@@ -154,7 +154,8 @@ def _player(text: str, i: int, edition: str) -> dict:
 
 
 _PATHS = [
-    (re.compile(r"players\[(\d)\]\.(\w+)(\[\d+\])?"), lambda m: f"player {m[1]} {'space' if m[2] == 'position' else m[2]}"),
+    (re.compile(r"players\[(\d)\]\.(\w+)(\[\d+\])?"),
+     lambda m: f"player {m[1]} {'space' if m[2] == 'position' else m[2]}"),
     (re.compile(r"circle\[\d+\]"), lambda m: "circle"),
     (re.compile(r"leather_to_place"), lambda m: "turn"),
     (re.compile(r"current_player"), lambda m: "turn"),
@@ -208,5 +209,3 @@ def from_notation(text) -> GameState:
     except StateError as e:
         raise NotationError(_translate(str(e))) from None
 
-
-assert BOARD_CELLS == 81

@@ -79,7 +79,8 @@ def test_states_list_gives_the_same_review(search_vs_random):
 def middle_placement(pid: int, board: int = 0) -> int:
     """A placement touching no edge and no covered cell: one the search never picks."""
     from solver import cells_of
-    return next(m for m in PATCH_MASKS[pid] if not m & board and all(2 <= r <= 6 and 2 <= c <= 6 for r, c in cells_of(m)))
+    return next(m for m in PATCH_MASKS[pid]
+                if not m & board and all(2 <= r <= 6 and 2 <= c <= 6 for r, c in cells_of(m)))
 
 
 def test_played_move_outside_the_root_when_the_opponent_moves_next():
