@@ -200,26 +200,39 @@ def review_game(game: dict | Sequence[GameState], *, time_limit: float | None = 
 
 
 def _review(decisions, time_limit, iterations, seed, large_loss) -> Iterator[MoveReview]:
+    for ply, state, played in decisions:
+        yield review_move(state, played, ply=ply, time_limit=time_limit, iterations=iterations, seed=seed,
+                          large_loss=large_loss)
+
+
+def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
+                iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
+                stop=None) -> MoveReview:
+    """The review of one decision: ``played`` in ``state`` against the search's best move.
+
+    The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
+    one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
+    searches early.
+    """
     from .search import search_moves
 
-    def best_of(state: GameState):
-        return search_moves(state, time_limit=time_limit, iterations=iterations, seed=seed)
+    def best_of(position: GameState):
+        return search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
 
-    for ply, state, played in decisions:
-        mover = state.current_player()
-        ranked = best_of(state)
-        best = ranked[0]
-        value_played = next((m.value for m in ranked if m.action == played), None)
-        if played != best.action:
-            after = state.clone()
-            after.apply_action(played)
-            if after.is_terminal():
-                value_after = _terminal_value(after, mover)
-            else:
-                reply = best_of(after)[0].value
-                value_after = reply if after.current_player() == mover else round(1.0 - reply, 4)
-            # A root move the search barely tried (UCB can starve a move after a
-            # couple of unlucky playouts) gets the benefit of the doubt.
-            value_played = value_after if value_played is None else max(value_played, value_after)
-        loss = round(max(0.0, best.value - value_played), 4)
-        yield MoveReview(ply, mover, played, best.action, value_played, best.value, loss, loss >= large_loss)
+    mover = state.current_player()
+    ranked = best_of(state)
+    best = ranked[0]
+    value_played = next((m.value for m in ranked if m.action == played), None)
+    if played != best.action:
+        after = state.clone()
+        after.apply_action(played)
+        if after.is_terminal():
+            value_after = _terminal_value(after, mover)
+        else:
+            reply = best_of(after)[0].value
+            value_after = reply if after.current_player() == mover else round(1.0 - reply, 4)
+        # A root move the search barely tried (UCB can starve a move after a
+        # couple of unlucky playouts) gets the benefit of the doubt.
+        value_played = value_after if value_played is None else max(value_played, value_after)
+    loss = round(max(0.0, best.value - value_played), 4)
+    return MoveReview(ply, mover, played, best.action, value_played, best.value, loss, loss >= large_loss)
