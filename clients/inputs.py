@@ -201,7 +201,8 @@ def read_bytes(path: str, *, limit: int = MAX_INPUT_BYTES) -> bytes:
         except (OSError, ValueError) as e:  # ValueError: a NUL in the path
             raise InvalidArgument(f"cannot read {_short(path)}: {getattr(e, 'strerror', None) or e}") from None
     if len(data) > limit:
-        raise InvalidArgument(f"cannot read {_short(name)}: larger than {limit // 1024} KiB")
+        size = f"{limit >> 20} MiB" if limit % (1 << 20) == 0 else f"{limit >> 10} KiB"
+        raise InvalidArgument(f"cannot read {_short(name)}: larger than {size}")
     return data
 
 
