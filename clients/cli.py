@@ -20,7 +20,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from solver import limits
 
@@ -37,7 +37,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]  # one line instead of usage + message
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + message
         raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
 
 
@@ -112,10 +112,10 @@ exit codes:
 """
 
 
-def _common(sub: bool) -> argparse.ArgumentParser:
+def _common(sub: bool) -> _Parser:
     """Options every sub-command takes (also accepted before the sub-command)."""
     d = (lambda v: argparse.SUPPRESS) if sub else (lambda v: v)
-    p = argparse.ArgumentParser(add_help=False)
+    p = _Parser(add_help=False)
     g = p.add_argument_group("output")
     g.add_argument("--json", action="store_true", default=d(False),
                    help="print one JSON object instead of the drawing (shapes in docs/cli.md); errors too")
@@ -418,7 +418,8 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
     from .embedded import load_state
     from .render import grid_text, svg
 
-    state = load_state(read_text(args.state))
+    # (GameState declares its attributes in __slots__ only: typed as Any here.)
+    state: Any = load_state(read_text(args.state))
     moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()

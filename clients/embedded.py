@@ -151,9 +151,8 @@ class _bad_input:
     def __enter__(self) -> "_bad_input":
         return self
 
-    def __exit__(self, typ: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, typ: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
         if isinstance(exc, _INPUT_ERRORS) and not isinstance(exc, errors.ClientError):
             message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
             raise errors.InvalidArgument(f"{self.prefix}{message}") from None
-        return False
 

@@ -265,7 +265,7 @@ def region_rows(rows: str | Sequence[str]) -> list[str]:
     return list(rows)
 
 
-def piece_shapes(pieces: Iterable[PatchSpec | Shape]) -> list[Shape]:
+def piece_shapes(pieces: Iterable[PatchSpec | Shape] | PatchSpec | Shape) -> list[Shape]:
     """Puzzle pieces as shapes: shape strings, or standard patch ids (repeats are copies)."""
     if isinstance(pieces, (str, int, Shape)):
         pieces = [pieces]
