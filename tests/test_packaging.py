@@ -82,6 +82,30 @@ def test_ortools_protobuf_pins():
     assert _pin(Requirement("ortools")).major == 9
 
 
+def _installed_closure() -> dict[str, str]:
+    """Every distribution ``quiltsolve[dev]`` needs here, with its installed version."""
+    found: dict[str, str] = {}
+    todo: list[tuple[str, frozenset[str]]] = [("quiltsolve", frozenset({"dev"}))]
+    while todo:
+        name, extras = todo.pop()
+        for text in metadata.distribution(name).requires or []:
+            req = Requirement(text)
+            if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras | {""}):
+                continue
+            key = canonicalize_name(req.name)
+            if key not in found:
+                found[key] = metadata.version(req.name)
+                todo.append((req.name, frozenset(req.extras)))
+    return found
+
+
+def test_everything_installed_is_pinned():
+    # Direct and transitive: constraints.txt pins the whole environment.
+    for name, version in _installed_closure().items():
+        assert name in CONSTRAINTS, f"{name} ({version}) is installed but not pinned in constraints.txt"
+        assert Version(version) == _pin(Requirement(name)), name
+
+
 def test_installed_versions_are_the_pins():
     for req in DIRECT + DEV:
         assert Version(metadata.version(req.name)) == _pin(req), req.name
