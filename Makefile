@@ -1,5 +1,5 @@
 # Every target sets itself up: a .venv with the pinned project and its dev extra.
-# Another interpreter: make test PYTHON=python3.13 VENV=.venv-313
+# Another interpreter: make test PYTHON=python3.13 [VENV=DIR]
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin

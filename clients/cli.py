@@ -101,7 +101,7 @@ input:
 inline grids:
   an argument made only of '.', '#' and '/' is the grid itself, rows separated
   by '/' (one row needs none: '....'), unless a file of that name exists, which
-  is then read. Files are read up to {MAX_INPUT_BYTES // 1024} KiB of UTF-8 text (a byte-order mark
+  is then read. Files are read up to {MAX_INPUT_BYTES >> 20} MiB of UTF-8 text (a byte-order mark
   is ignored); blank lines and lines starting with ';' are skipped.
 
 exit codes:
@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``suggest`` argument parser (every sub-command, with full help)."""
     common = _common(sub=True)
     p = _Parser(prog=PROG, parents=[_common(sub=False)],
-                description="Plan Patchwork patch placements and moves, and solve quilt puzzles. "
+                description="Plan Patchwork patch placements and moves, and solve quilt puzzles.\n"
                             "'suggest COMMAND --help' shows a command's options.",
                 epilog=_INPUT_HELP + "\nexamples:\n  suggest place board.txt --patch 12 --patch '##./.##'\n"
                        "  suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' "

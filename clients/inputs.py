@@ -185,6 +185,8 @@ def is_inline_grid(arg: str) -> bool:
 def read_bytes(path: str, *, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of a file (``-``: stdin), at most ``limit`` of them."""
     if path == "-":
+        if sys.stdin is None:
+            raise InvalidArgument("cannot read stdin: it is closed")
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text stream put in place of stdin (tests)
             data = sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape")
