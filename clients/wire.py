@@ -177,7 +177,10 @@ class ChannelSettings:
             raise errors.InvalidArgument(f"bad backoff {backoff!r}: it must be 0.001-60 seconds")
         if not tls and (ca is not None or cert is not None or key is not None):
             raise errors.InvalidArgument("ca, cert and key are TLS settings: pass tls=True as well")
-        opts = [(k, v) for k, v in options if k != "grpc.service_config"]
+        opts = [(k, v) for k, v in options]
+        if any(k == "grpc.service_config" for k, _ in opts):
+            raise errors.InvalidArgument("options: the client sets grpc.service_config itself "
+                                         "(round-robin, and the retry policy from retries and backoff)")
         opts.append(("grpc.service_config", service_config(retries, float(backoff))))
         return cls(target=target.strip(), deadline=float(deadline), retries=retries, backoff=float(backoff),
                    seed=check_seed(seed), options=tuple(opts),

@@ -253,6 +253,7 @@ def test_tls_failures(pki, tls_server):
     (dict(tls=True, ca="/nonexistent/ca.pem"), "cannot read"),
     (dict(token="two words"), "bad token"),
     (dict(token=""), "bad token"),
+    (dict(options=[("grpc.service_config", "{}")]), "sets grpc.service_config itself"),
 ])
 def test_bad_tls_and_token_arguments(kw, needle):
     with pytest.raises(InvalidArgument, match=needle):
