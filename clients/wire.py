@@ -256,12 +256,35 @@ def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, up
     return Call("SuggestPlacement", req, tl, key)
 
 
+_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}
+
+
+def game_state_message(data: dict) -> pb.GameState:
+    """The engine's state JSON object (boards as masks or rows) as a :class:`pb.GameState`."""
+    out = pb.GameState(edition=_EDITION_ENUM[data["edition"]], circle=data["circle"],
+                       leather_spaces=data["leather_spaces"], current_player=data["current_player"],
+                       leather_to_place=data["leather_to_place"])
+    for p in data["players"]:
+        board = p["board"]
+        rows = board_to_rows(board) if isinstance(board, int) else list(board)
+        out.players.append(pb.PlayerState(board=pb.Board(rows=rows), buttons=p["buttons"],
+                                          position=p["position"], income=p["income"], patches=p["patches"],
+                                          leather=p["leather"], bonus=p["bonus"]))
+    if data.get("first_to_end") is not None:
+        out.first_to_end = data["first_to_end"]
+    return out
+
+
 def suggest_move_call(state: Any, time_limit: float | None, top: int | None, iterations: int | None,
                       seed: int) -> Call:
     """The ``SuggestMove`` call for :meth:`PlacementClient.suggest_move`."""
     text, tl, top, iterations = move_inputs(state, time_limit, top, iterations)
-    req = pb.SuggestMoveRequest(state_json=text, top=top or 0, time_limit=_duration(tl), seed=seed,
-                                iterations=iterations or 0)
+    req = pb.SuggestMoveRequest(top=top or 0, time_limit=_duration(tl), seed=seed, iterations=iterations or 0)
+    try:
+        req.state.CopyFrom(game_state_message(json.loads(text)))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        # Not the engine's state shape: the service checks it and names what is wrong.
+        req.state_json = text
     return Call("SuggestMove", req, tl, text)
 
 

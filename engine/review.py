@@ -72,6 +72,7 @@ class MoveReview:
     large: bool              # loss >= the review's large_loss
 
     def to_json(self) -> dict:
+        """The review as a JSON object (moves in their text form), as ``python -m engine review --json`` prints."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
                 "large": self.large}
@@ -98,6 +99,7 @@ class PlayerSummary:
     large_mistakes: int
 
     def to_json(self) -> dict:
+        """The summary as a JSON object."""
         return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes}
 
 

@@ -197,7 +197,7 @@ def test_suggest_placement_leather_and_many_upcoming(stub):
 
 
 def test_suggest_move_takes_a_typed_game_state(stub):
-    from server.convert import game_state_message
+    from clients.wire import game_state_message
 
     state = play(11, 14)
     typed = stub.SuggestMove(pb.SuggestMoveRequest(state=game_state_message(state.to_json()), top=3, seed=2,
@@ -212,7 +212,7 @@ def test_suggest_move_takes_a_typed_game_state(stub):
 
 
 def test_typed_game_state_errors_name_the_field(stub):
-    from server.convert import game_state_message
+    from clients.wire import game_state_message
 
     msg = game_state_message(play(11, 14).to_json())
     bad = pb.GameState()
