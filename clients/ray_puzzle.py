@@ -35,6 +35,7 @@ class RayCountClient:
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[int | str | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,
                      max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+        """As ``EmbeddedClient.solve_puzzle``; counts (``count=True``) run on the Ray cluster."""
         if not count:
             return self._inner.solve_puzzle(region_rows_, pieces, count=count, mirror=mirror, use_all=use_all,
                                             max_tilings=max_tilings, time_limit=time_limit)
@@ -51,8 +52,8 @@ class RayCountClient:
             raise errors.ServiceUnavailable(str(e)) from None
 
 
-def ray_client(args: Any, client: Any) -> RayCountClient:
-    """The ``suggest`` command's client for ``--ray`` (checks the options first)."""
+def ray_client(args: Any, client: Any) -> Any:
+    """The ``suggest`` command's client for ``--ray`` (checks the options first): a :class:`RayCountClient`."""
     from solver.ray_count import check_address, require_ray
 
     if getattr(args, "command", None) != "puzzle" or not getattr(args, "count", False):
