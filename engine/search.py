@@ -167,8 +167,13 @@ class _Search:
         node.children.append(child)
         return child
 
-    def run(self, iterations: int | None, deadline: float | None, stop) -> int:
-        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run."""
+    def run(self, iterations: int | None, deadline: float | None, stop, at_least: int = 0) -> int:
+        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run.
+
+        ``at_least`` iterations run even past the deadline (never once
+        ``stop`` is set): one playout per root move costs a few ms and keeps
+        a starved machine (or a slow root lookahead) from answering unsearched.
+        """
         root = self.root
         c, mw, eps = self.c, self.mw, self.eps
         rng, cache = self.rng, self.cache
@@ -178,7 +183,7 @@ class _Search:
         while True:
             if iterations is not None and done >= iterations:
                 break
-            if deadline is not None and clock() >= deadline:
+            if deadline is not None and done >= at_least and clock() >= deadline:
                 break
             if stop is not None and stop.is_set():
                 break
@@ -400,7 +405,9 @@ class SearchPlayer:
                     else "a" if type(ch.action) is Advance else ch.action.patch_id for ch in root.children}
             root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
         srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
-        n = srch.run(self.iterations, deadline, stop)
+        # time budgets: one playout per root move even if the root lookahead ate the time
+        at_least = len(root.untried) + len(root.children) if self.iterations is None else 0
+        n = srch.run(self.iterations, deadline, stop, at_least)
         self.last_iterations = n
         return root, n
 
@@ -541,11 +548,16 @@ def _ensure_imports(lookahead: bool) -> None:
     _warm["imports"] = True
 
 
-def warm_up() -> None:
+def warm_up(*, freeze_gc: bool = True) -> None:
     """Do every one-time cost of the search now, so that a later call spends
     its whole budget searching: the imports (solver lookahead, OR-Tools, the
     advisor), the solver's tables for every patch, one lookahead and a
-    tiny search on a fresh position. Idempotent; about 1-2 s the first time.
+    tiny search on a fresh position. Idempotent; about 0.5-2 s the first time.
+
+    ``freeze_gc``: then ``gc.freeze()`` the objects loaded so far (modules,
+    OR-Tools): the collector's full passes no longer scan them, which cuts
+    pauses of 30-70 ms in the middle of a timed search to a few ms. Meant for
+    a process that serves searches (a server worker).
     """
     if _warm["done"]:
         return
@@ -566,6 +578,11 @@ def warm_up() -> None:
     state = new_game(0)
     SearchPlayer(time_limit=0.05, seed=0, reuse=False).search_moves(state)
     SearchPlayer(iterations=5, seed=0, reuse=False).search_moves(state)
+    if freeze_gc:
+        import gc
+
+        gc.collect()
+        gc.freeze()
     _warm["done"] = True
 
 

@@ -85,7 +85,7 @@ def test_finished_game_has_no_moves():
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_time_limit_honoured_with_the_lookahead(seed):
-    warm_up()
+    warm_up(freeze_gc=False)
     s = _midgame(seed, 15)
     r = search(s, time_limit=0.2)
     assert r.searched and r.iterations > 0
@@ -94,7 +94,7 @@ def test_time_limit_honoured_with_the_lookahead(seed):
 
 
 def test_stop_token_from_another_thread_ends_a_long_search():
-    warm_up()
+    warm_up(freeze_gc=False)
     s = _midgame(7, 12)
     token, when = StopToken(), []
 
@@ -112,7 +112,7 @@ def test_stop_token_from_another_thread_ends_a_long_search():
 
 
 def test_warm_up_is_idempotent_and_quick_the_second_time():
-    warm_up()
+    warm_up(freeze_gc=False)
     t0 = time.perf_counter()
-    warm_up()
+    warm_up(freeze_gc=False)
     assert time.perf_counter() - t0 < 0.05
