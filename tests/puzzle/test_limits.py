@@ -191,3 +191,31 @@ def test_big_tables_are_compact():
     prob = _prepare(tuple(BIG), tuple(large_pieces(0)), True, False, True)
     assert prob.nplacements > 100_000
     assert prob.nbytes() < 16 * 1024 * 1024
+
+
+@pytest.mark.skipif(not HAVE_C_SEARCH, reason="C search not built")
+def test_c_search_stop_forms_and_bad_tables():
+    from array import array
+
+    from solver import _exactcover
+
+    prob = _prepare(tuple(["." * 12] * 12), tuple(Shape.parse("##") for _ in range(72)), True, True)
+
+    def run(stop, time_limit=30.0):
+        return _exactcover.search(prob.n, prob.ptype, prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+                                  prob.break_type, prob.rawmul, prob.symmask, True, 0, time_limit, stop,
+                                  prob.use_all, prob.nbrs, 0)
+
+    assert run(bytearray(b"\x01"))[0] == 3          # flag already set: stopped before searching
+    assert run(lambda: True)[0] == 3                # a callable still works (polled with the GIL)
+    t0 = time.perf_counter()
+    status, raw, *_ = run(None, time_limit=0.05)
+    assert status == 2 and raw > 0 and time.perf_counter() - t0 < 0.5
+    with pytest.raises(TypeError):
+        _exactcover.search(prob.n, list(prob.ptype), prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+                           prob.break_type, prob.rawmul, prob.symmask, True, 0, 1.0, None, prob.use_all,
+                           prob.nbrs, 0)
+    with pytest.raises(ValueError):      # pstart must have one entry more than ptype
+        _exactcover.search(prob.n, prob.ptype, array("i", [0]), prob.pflat, prob.counts, prob.syms_flat,
+                           prob.break_type, prob.rawmul, prob.symmask, True, 0, 1.0, None, prob.use_all,
+                           prob.nbrs, 0)
