@@ -865,3 +865,32 @@ def _to_tiling(prob: _Problem, shapes: tuple[Shape, ...], pieces, mirror: bool) 
         mask = sum(1 << (r * prob.width + c) for r, c in grid)
         out.append(PlacedPatch(key=i, orientation=k, mask=mask, width=prob.width))
     return tuple(out)
+
+
+# ------------------------------------- sub-problems of a count (solver.split) ---
+
+def _restrict(prob: _Problem, keep: Sequence[int]) -> _Problem:
+    """``prob`` with only the placements ``keep`` (indices, still in anchor order)."""
+    from dataclasses import replace
+
+    ptype, pstart, pflat = _ints(prob.ptype[p] for p in keep), _ints([0]), _ints()
+    for p in keep:
+        pflat.extend(prob.pflat[prob.pstart[p]:prob.pstart[p + 1]])
+        pstart.append(len(pflat))
+    return replace(prob, ptype=ptype, pstart=pstart, pflat=pflat, rawmul=array("q", (prob.rawmul[p] for p in keep)),
+                   symmask=_ints(prob.symmask[p] for p in keep))
+
+
+def _count_search(prob: _Problem, max_tilings: int, time_limit: float, engine: str = "auto") -> tuple:
+    """One count search of ``prob``, as ``_solve_puzzle(count=True)`` runs it:
+    ``(status, raw, Burnside numerator, first tilings as placement lists, nodes)``."""
+    if engine != "python" and _exactcover is not None:
+        return _exactcover.search(prob.n, prob.ptype, prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+                                  prob.break_type, prob.rawmul, prob.symmask, True, int(max_tilings),
+                                  float(time_limit), None, prob.use_all, prob.nbrs, 0, 0, None)
+    try:
+        tables = _PyTables(prob, _Clock(time.perf_counter() + time_limit, None), hole=False)
+    except _Abort as e:
+        return e.code, 0, 0, [], 0
+    return _search_py(tables, prob.counts, prob.syms, prob.break_type, prob.rawmul, prob.symmask, True,
+                      int(max_tilings), float(time_limit), None, prob.use_all, 0, 0, None)

@@ -104,17 +104,17 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     shapes = _pz._parse_pieces(pieces)
     prob = _pz._prepare(rows, shapes, bool(mirror), bool(use_all), True)
     plan = dict(rows=rows, shapes=shapes, mirror=bool(mirror), use_all=bool(use_all),
-                placements=len(prob.ptype), area_ok=prob.area_ok, order=len(prob.syms) + 1)
+                placements=prob.nplacements, area_ok=prob.area_ok, order=len(prob.syms) + 1)
     if not prob.area_ok:
         return SplitPlan(prefixes=(), **plan)
-    n, ptype, pcells = prob.n, prob.ptype, prob.pcells
-    masks = [sum(1 << c for c in pc) for pc in pcells]
+    n, ptype = prob.n, prob.ptype
+    masks = _masks(prob)
     by_anchor: list[list[int]] = [[] for _ in range(n)]
-    for p, pc in enumerate(pcells):
-        by_anchor[pc[0]].append(p)
     last = [-1] * len(prob.counts)           # last anchor of each type (use_all pruning)
-    for p, pc in enumerate(pcells):
-        last[ptype[p]] = pc[0]
+    for p in range(prob.nplacements):
+        anchor = prob.pflat[prob.pstart[p]]
+        by_anchor[anchor].append(p)
+        last[ptype[p]] = anchor
     full = (1 << n) - 1
 
     def children(prefix: tuple[int, ...]) -> list[tuple[int, ...]] | None:
@@ -151,7 +151,12 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     return SplitPlan(prefixes=tuple(level), **plan)
 
 
-def _restrict(prob, masks: Sequence[int], prefix: tuple[int, ...]) -> list[int]:
+def _masks(prob) -> list[int]:
+    """The cell mask of every placement of a prepared problem."""
+    return [sum(1 << c for c in prob.pcells(p)) for p in range(prob.nplacements)]
+
+
+def _keep(prob, masks: Sequence[int], prefix: tuple[int, ...]) -> list[int]:
     """The placements of the sub-problem of ``prefix`` (indices into ``prob``'s lists).
 
     The prefix, then every placement of a type not used up that misses the
@@ -176,13 +181,12 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
     """
     t0 = time.perf_counter()
     prob = _pz._prepare(plan.rows, plan.shapes, plan.mirror, plan.use_all, True)
-    if len(prob.ptype) != plan.placements:
-        raise RuntimeError(f"the worker's solver builds {len(prob.ptype)} placements, the plan "
+    if prob.nplacements != plan.placements:
+        raise RuntimeError(f"the worker's solver builds {prob.nplacements} placements, the plan "
                            f"{plan.placements}: different quiltsolve versions?")
     if engine == "c" and _pz._exactcover is None:
         raise SolverInputError("the C search (solver._exactcover) is not built")
-    search = _pz._exactcover.search if (engine != "python" and _pz._exactcover is not None) else _pz._search_py
-    masks = [sum(1 << c for c in pc) for pc in prob.pcells]
+    masks = _masks(prob)
     raw, burnside, sols = [], [], []
     nodes = 0
     finished = True
@@ -194,11 +198,8 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
             burnside.append(0)
             sols.append(())
             continue
-        keep = _restrict(prob, masks, prefix)
-        status, r, d, found, nd = search(
-            prob.n, [prob.ptype[p] for p in keep], [prob.pcells[p] for p in keep], prob.counts, prob.syms,
-            prob.break_type, [prob.rawmul[p] for p in keep], [prob.symmask[p] for p in keep], True,
-            int(max_tilings), float(remaining), None, prob.use_all, prob.nbrs, 0, 0, None)
+        keep = _keep(prob, masks, prefix)
+        status, r, d, found, nd = _pz._count_search(_pz._restrict(prob, keep), max_tilings, remaining, engine)
         finished = status in (_pz._DONE, _pz._ENOUGH)
         raw.append(r)
         burnside.append(d)

@@ -50,7 +50,7 @@ def test_prefixes_are_in_search_order_and_partition_the_count():
     assert len(set(plan.prefixes)) == len(plan.prefixes)
     prob = _prepare(plan.rows, plan.shapes, True, True, True)
     for pre in plan.prefixes:                                     # each prefix is a partial tiling
-        cells = [c for p in pre for c in prob.pcells[p]]
+        cells = [c for p in pre for c in prob.pcells(p)]
         assert len(cells) == len(set(cells))
     one = count_chunk(plan, 0, plan.prefixes, 0, time.time() + 60)
     assert one.finished and sum(one.raw) == 9356 and sum(one.burnside) == 2339 * plan.order
