@@ -82,6 +82,7 @@ def _prepare_env(address: str) -> None:
     # the route out, which no other machine here needs); this is read when ray
     # is first imported, so it only takes effect in a fresh process.
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "120")   # Ray's 30 s is short on a busy machine
     if address in ("auto", "local") or _is_loopback(_host_port(address)[0]):
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 

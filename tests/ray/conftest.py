@@ -15,6 +15,7 @@ import pytest
 # read when ray is first imported (here, or by solver.ray_count)
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")   # services on 127.0.0.1
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "120")     # Ray's default 30 s, on a busy machine
 
 
 @pytest.fixture(scope="module")
@@ -22,8 +23,15 @@ def ray_cluster():
     """Ray, initialised on a fresh private cluster for this module; its GCS address is ``ray.gcs_address``."""
     ray = pytest.importorskip("ray", reason="the Ray tests need the ray extra: pip install 'quiltsolve[ray]'")
     assert not ray.is_initialized()
-    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
-             logging_level=logging.ERROR, log_to_driver=False)
+    for attempt in (1, 2):   # on a loaded machine the GCS can miss Ray's start-up wait once
+        try:
+            ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
+                     logging_level=logging.ERROR, log_to_driver=False)
+            break
+        except RuntimeError:
+            ray.shutdown()
+            if attempt == 2:
+                raise
     try:
         yield ray
     finally:
