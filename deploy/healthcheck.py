@@ -86,8 +86,7 @@ def check(address: str, service: str = "", timeout: float = 3.0, *, tls: bool = 
     try:
         stub = health_pb2_grpc.HealthStub(channel)
         try:
-            resp = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout,
-                              wait_for_ready=True)
+            resp = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
         except grpc.RpcError as e:
             return False, f"{address} service {service!r}: {e.code().name}: {e.details()}"
         status = health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status)
