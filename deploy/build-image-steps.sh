@@ -17,7 +17,7 @@
 #   build-image-steps.sh install OUT PREFIX
 #       Runtime stage. Creates a venv at PREFIX from the image's python3 and
 #       installs quiltsolve from OUT/wheels only (pip --no-index), pinned by
-#       OUT/constraints.txt; removes pip and setuptools from it (nothing is
+#       OUT/constraints.txt (after checking OUT/SHA256SUMS); removes pip and setuptools from it (nothing is
 #       installed at run time); puts healthcheck.py in PREFIX; checks that the
 #       installed server imports, with the C search when it was built.
 #
@@ -80,12 +80,18 @@ if require and not ext:
 EOF
     cp "$src/constraints.txt" "$out/constraints.txt"
     cp "$here/healthcheck.py" "$here/build-image-steps.sh" "$out/"
+    # what the runtime stage installs, by content: it checks these sums, and the
+    # Dockerfile copies this file first so that a changed wheel or script
+    # invalidates the cached install layer (buildah's cache does not look into
+    # RUN --mount=type=bind,from=... sources)
+    (cd "$out" && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum > SHA256SUMS)
     ls -l "$out/wheels"
     ;;
 install)
     [ $# -eq 2 ] || die "usage: $0 install OUT PREFIX"
     out=$1 prefix=$2
     [ -d "$out/wheels" ] || die "$out/wheels: no wheels (run the wheels step first)"
+    (cd "$out" && sha256sum -c --quiet SHA256SUMS) || die "$out does not match its SHA256SUMS"
     "$PYTHON" -m venv "$prefix"
     "$prefix/bin/python" -m pip install --disable-pip-version-check --no-cache-dir --no-index \
         --find-links "$out/wheels" -c "$out/constraints.txt" quiltsolve

@@ -117,6 +117,23 @@ def test_every_wheel_is_pinned_by_constraints(installed):
     assert {"quiltsolve", "ortools", "grpcio", "grpcio_health_checking"} <= names
 
 
+def test_the_install_step_checks_what_the_build_stage_made(installed, tmp_path):
+    sums = (installed["dist"] / "SHA256SUMS").read_text().splitlines()
+    listed = {line.split(maxsplit=1)[1].removeprefix("./") for line in sums}
+    assert {"constraints.txt", "healthcheck.py", "build-image-steps.sh"} <= listed
+    assert {p.name for p in (installed["dist"] / "wheels").glob("*.whl")} == \
+        {n.removeprefix("wheels/") for n in listed if n.startswith("wheels/")}
+    # a changed file is refused
+    bad = tmp_path / "dist"
+    shutil.copytree(installed["dist"], bad)
+    with open(bad / "healthcheck.py", "a") as f:
+        f.write("# changed\n")
+    res = subprocess.run(["sh", str(bad / "build-image-steps.sh"), "install", str(bad), str(tmp_path / "venv")],
+                         env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0 and "SHA256SUMS" in res.stderr
+    assert not (tmp_path / "venv").exists()
+
+
 def test_the_c_search_is_compiled_when_a_compiler_is_present(installed):
     (wheel,) = (installed["dist"] / "wheels").glob("quiltsolve-*.whl")
     ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("solver/_exactcover") and n.endswith(".so")]

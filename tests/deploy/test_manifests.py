@@ -239,6 +239,12 @@ def test_the_dockerfile_runs_the_build_steps_script(dockerfile):
     assert "deploy/build-image-steps.sh wheels /src /dist" in build_runs
     assert f"build-image-steps.sh install /dist {PREFIX}" in runtime_runs
     assert "from=build" in runtime_runs, "the wheels come from the build stage, bind-mounted"
+    # a content record of the build stage's output comes before the install, or a cached
+    # install layer could outlive the wheels it was made from
+    final = [i for i in dockerfile.instructions if i.stage == dockerfile.final_stage]
+    copy_at = next(n for n, i in enumerate(final) if i.keyword == "COPY" and "--from=build /dist/SHA256SUMS" in i.args)
+    install_at = next(n for n, i in enumerate(final) if i.keyword == "RUN" and "install /dist" in i.args)
+    assert copy_at < install_at
     script = (REPO / "deploy" / "build-image-steps.sh").read_text()
     # wheels pinned by constraints.txt; the runtime installs from them only
     assert '-c "$src/constraints.txt"' in script
