@@ -1,18 +1,35 @@
 # Every target sets itself up: a .venv with the pinned project and its dev extra.
+# Another interpreter: make test PYTHON=python3.13 [VENV=DIR]
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 50051
 WORKERS ?=
 
-.PHONY: test serve proto bench clean
+# Which interpreter the venv must come from: implementation, full version and
+# a hash of its installation prefix. The stamp is named after it, so a venv
+# made by another (or an older) python than $(PYTHON) is rebuilt from scratch.
+PY_ID_CODE := import hashlib, sys; \
+  print(sys.implementation.name + "-" + ".".join(map(str, sys.version_info[:3])) + "-" \
+  + hashlib.sha1(sys.base_prefix.encode()).hexdigest()[:8])
+PY_ID := $(shell $(PYTHON) -c '$(PY_ID_CODE)' 2>/dev/null)
+ifeq ($(PY_ID),)
+$(error PYTHON=$(PYTHON) is not a working Python interpreter)
+endif
+STAMP := $(VENV)/.installed-$(PY_ID)
+
+.PHONY: venv test serve proto bench clean
+
+venv: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c)
+	@if [ -d $(VENV) ] && [ "$$($(BIN)/python -c '$(PY_ID_CODE)' 2>/dev/null)" != "$(PY_ID)" ]; then \
+	  echo "$(VENV) was made by another python than $(PYTHON) ($(PY_ID)): rebuilding it"; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	rm -f $(VENV)/.installed $(VENV)/.installed-*
 	touch $(STAMP)
 
 test: $(STAMP)

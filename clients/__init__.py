@@ -1,10 +1,11 @@
 """Typed clients of the placement service, and the ``suggest`` command.
 
-``PlacementClient(target)`` talks gRPC; ``EmbeddedClient()`` has the same
-methods and answers in-process with the solver. Both take and return plain
-Python values (board masks or rows, patch ids or shape strings, the
-``solver.types`` dataclasses, ``engine.suggest.MoveSuggestion``) and raise
-:class:`ClientError` subclasses.
+``PlacementClient(target)`` talks gRPC; ``AsyncPlacementClient(target)`` is
+the same for ``asyncio``; ``EmbeddedClient()`` has the same methods and
+answers in-process with the solver. All take and return plain Python values
+(board masks or rows, patch ids or shape strings, the ``solver.types``
+dataclasses, ``engine.suggest.MoveSuggestion``), accept the same inputs
+(:mod:`solver.limits`) and raise :class:`ClientError` subclasses.
 
 >>> connect(None)
 EmbeddedClient()
@@ -12,18 +13,29 @@ EmbeddedClient()
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import (  # noqa: F401
     Cancelled, ClientError, DeadlineExceeded, InvalidArgument, ResourceExhausted, ServerError,
-    ServiceUnavailable,
+    ServiceUnavailable, Unauthenticated,
 )
 
+if TYPE_CHECKING:
+    from .aio_client import AsyncPlacementClient
+    from .embedded import EmbeddedClient
+    from .grpc_client import PlacementClient
 
-def __getattr__(name: str):
-    # grpc is only imported when the remote client is used.
+
+def __getattr__(name: str) -> Any:
+    # grpc is only imported when a remote client is used.
     if name == "PlacementClient":
         from .grpc_client import PlacementClient
 
         return PlacementClient
+    if name == "AsyncPlacementClient":
+        from .aio_client import AsyncPlacementClient
+
+        return AsyncPlacementClient
     if name == "EmbeddedClient":
         from .embedded import EmbeddedClient
 
@@ -31,18 +43,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'clients' has no attribute {name!r}")
 
 
-def connect(server: str | None = None, *, deadline: float = 5.0, retries: int = 3):
-    """``PlacementClient(server)`` when a server target is given, else ``EmbeddedClient()``."""
+def connect(server: str | None = None, *, deadline: float = 5.0, retries: int = 3,
+            **remote: Any) -> PlacementClient | EmbeddedClient:
+    """``PlacementClient(server, ...)`` when a server target is given, else
+    ``EmbeddedClient()``. ``remote`` holds the other ``PlacementClient``
+    arguments (``tls``, ``ca``, ``cert``, ``key``, ``token``, ...)."""
     if server:
         from .grpc_client import PlacementClient
 
-        return PlacementClient(server, deadline=deadline, retries=retries)
+        return PlacementClient(server, deadline=deadline, retries=retries, **remote)
     from .embedded import EmbeddedClient
 
     return EmbeddedClient()
 
 
 __all__ = [
-    "Cancelled", "ClientError", "DeadlineExceeded", "EmbeddedClient", "InvalidArgument", "PlacementClient",
-    "ResourceExhausted", "ServerError", "ServiceUnavailable", "connect",
+    "AsyncPlacementClient", "Cancelled", "ClientError", "DeadlineExceeded", "EmbeddedClient", "InvalidArgument",
+    "PlacementClient", "ResourceExhausted", "ServerError", "ServiceUnavailable", "Unauthenticated", "connect",
 ]

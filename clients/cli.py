@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK
 """The ``suggest`` command: placements, moves and puzzles from the terminal.
 
     suggest place board.txt --patch 12 --patch "##./.##"
@@ -8,128 +9,215 @@
 
 Exit codes: 0 answer found, 1 no placement possible / infeasible / no move,
 2 bad input (one line on stderr), 3 service unavailable or deadline
-exceeded. See ``docs/cli.md`` for every option and the JSON shapes.
+exceeded, 4 internal error (a bug). See ``docs/cli.md`` for every option and
+the JSON shapes. Shell completion: argcomplete (``docs/cli.md``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn, Sequence, TextIO
+
+from solver import limits
 
 from . import errors
-from .inputs import patch_keys, read_board, read_text, region_rows
+from .inputs import MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_text, region_rows
 
-EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE = 0, 1, 2, 3
+EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "suggest"
+_MAX_MESSAGE = 500  # characters of an error line
 
 
 class UsageError(Exception):
-    """Bad command-line syntax (reported as one line, exit 2)."""
+    """Bad command-line syntax (reported as one line, exit 2): ``(prog, message)``."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line instead of usage + message
-        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + message
+        raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
+
+
+def version() -> str:
+    """The installed quiltsolve version (``0+unknown`` when run from a bare source tree)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("quiltsolve")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def _positive_float(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
     if not v > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
+        raise argparse.ArgumentTypeError(f"must be > 0, not {text[:40]}")
     return v
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {text}")
+def _time_limit(text: str) -> float:
+    v = _positive_float(text)
+    if v > limits.MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {limits.MAX_TIME_LIMIT:g} s, not {text[:40]}")
     return v
 
 
-def _common(sub: bool) -> argparse.ArgumentParser:
+def _int_range(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        if not low <= v <= high:
+            raise argparse.ArgumentTypeError(f"must be {low}-{high}, not {text[:40]}")
+        return v
+
+    return parse
+
+
+def _patch_ids(prefix: str, **_: Any) -> list[str]:
+    """Shell completion of a patch argument: the standard ids."""
+    return [str(i) for i in range(-1, 33) if str(i).startswith(prefix)]
+
+
+_INPUT_HELP = f"""\
+input:
+  BOARD    9 rows of 9 cells: '.' empty, '#' filled; a file, - for stdin, or
+           the rows inline separated by '/' (see "inline grids")
+  REGION   a rectangle up to 20x20: '.' a cell to tile, '#' not part of it;
+           a file, - for stdin, or inline
+  STATE    a game state's JSON (python -m engine state > state.json); a file or -
+  P, SHAPE a standard patch id 0-32 (-1 = the 1x1 leather patch; suggest
+           patches draws them) or a shape: rows of '#' (cloth) and '.' (hole)
+           joined by '/', e.g. '##./.##'; 4-connected, at most 9x9 on a board
+
+inline grids:
+  an argument made only of '.', '#' and '/' is the grid itself, rows separated
+  by '/' (one row needs none: '....'), unless a file of that name exists, which
+  is then read. Files are read up to {MAX_INPUT_BYTES >> 20} MiB of UTF-8 text (a byte-order mark
+  is ignored); blank lines and lines starting with ';' are skipped.
+
+exit codes:
+  0 an answer was found     1 no answer (no placement, infeasible, game over)
+  2 bad input               3 service unavailable, deadline exceeded or refused
+  4 internal error (a bug)
+  With --json, errors are one JSON line on stderr: {{"error": "...", "code": 2}}.
+"""
+
+
+def _common(sub: bool) -> _Parser:
     """Options every sub-command takes (also accepted before the sub-command)."""
     d = (lambda v: argparse.SUPPRESS) if sub else (lambda v: v)
-    p = argparse.ArgumentParser(add_help=False)
-    g = p.add_argument_group("common options")
+    p = _Parser(add_help=False)
+    g = p.add_argument_group("output")
     g.add_argument("--json", action="store_true", default=d(False),
-                   help="print one JSON object instead of the drawing (shapes in docs/cli.md)")
-    g.add_argument("--svg", metavar="FILE", default=d(None), help="also write the board as an SVG picture")
-    g.add_argument("--server", metavar="HOST:PORT", default=d(None),
-                   help="use a running placement service (any gRPC target, e.g. ipv4:H:P1,H:P2); "
-                        "default: the embedded solver")
-    g.add_argument("--time-limit", metavar="S", type=_positive_float, default=d(None),
-                   help="solver time limit in seconds (default: the solver's)")
-    g.add_argument("--deadline", metavar="S", type=_positive_float, default=d(5.0),
-                   help="gRPC deadline per call in seconds, with --server (default 5; stretched to the "
-                        "time limit + 2 s)")
+                   help="print one JSON object instead of the drawing (shapes in docs/cli.md); errors too")
+    g.add_argument("--svg", metavar="FILE", default=d(None),
+                   help="also write the board (tiling, patch sheet) as an SVG picture with a legend")
+    s = p.add_argument_group("solver")
+    s.add_argument("--time-limit", metavar="S", type=_time_limit, default=d(None),
+                   help=f"solver time limit in seconds, at most {limits.MAX_TIME_LIMIT:g} (default "
+                        f"{limits.DEFAULT_SOLVE_LIMIT:g} for place and puzzle, {limits.DEFAULT_SUGGEST_LIMIT:g} "
+                        f"for next and move)")
+    r = p.add_argument_group("service (default: the solver runs in this process)")
+    r.add_argument("--server", metavar="TARGET", default=d(None),
+                   help="use a running placement service: HOST:PORT, ipv4:H:P1,H:P2 or dns:///NAME:PORT "
+                        "(calls are balanced round-robin)")
+    r.add_argument("--deadline", metavar="S", type=_positive_float, default=d(5.0),
+                   help="gRPC deadline per call in seconds (default 5; stretched to the time limit + 2 s)")
+    r.add_argument("--tls", action="store_true", default=d(False),
+                   help="connect with TLS (the server's certificate is checked against --ca, else the "
+                        "system's roots)")
+    r.add_argument("--ca", metavar="FILE", default=d(None), help="PEM certificate(s) the server's must chain to")
+    r.add_argument("--cert", metavar="FILE", default=d(None),
+                   help="this client's PEM certificate, for servers that ask for one (with --key)")
+    r.add_argument("--key", metavar="FILE", default=d(None), help="the private key of --cert (PEM)")
+    r.add_argument("--token-file", metavar="FILE", default=d(None),
+                   help="send the token in FILE as 'authorization: Bearer TOKEN' with every call")
     return p
 
 
-_BOARD_HELP = ("a file of 9 lines of '.' (empty) and '#' (filled), - for stdin, "
-               "or the 9 rows inline separated by '/'")
+_BOARD_HELP = "9 rows of '.' (empty) and '#' (filled): a file, - for stdin, or inline with '/' between rows"
 _PATCH_HELP = "a standard patch id (0-32) or a shape such as '##./.##'; repeat, or separate with commas"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``suggest`` argument parser (every sub-command, with full help)."""
     common = _common(sub=True)
     p = _Parser(prog=PROG, parents=[_common(sub=False)],
-                description="Plan Patchwork patch placements and moves, and solve quilt puzzles.",
-                epilog="exit codes: 0 answer found, 1 no placement/infeasible, 2 bad input, "
-                       "3 service unavailable or deadline exceeded\nexample: suggest place board.txt --patch 12",
+                description="Plan Patchwork patch placements and moves, and solve quilt puzzles.\n"
+                            "'suggest COMMAND --help' shows a command's options.",
+                epilog=_INPUT_HELP + "\nexamples:\n  suggest place board.txt --patch 12 --patch '##./.##'\n"
+                       "  suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' "
+                       "--piece '.#../####'\n\nfull reference: docs/cli.md",
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    p.add_argument("--version", action="version", version=f"{PROG} (quiltsolve) {version()}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser,
+                           title="commands")
 
-    def add(name: str, help: str, example: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, description=help, parents=[common],
-                              epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+    def add(name: str, help: str, examples: Sequence[str]) -> argparse.ArgumentParser:
+        epilog = "examples:\n" + "".join(f"  {e}\n" for e in examples) + "\n" + _INPUT_HELP
+        return sub.add_parser(name, help=help, description=help, parents=[common], epilog=epilog,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
     pl = add("place", "best placements of candidate patches on a board",
-             "suggest place board.txt --patch 12 --patch '##./.##' --objective square7")
+             ["suggest place board.txt --patch 12 --patch '##./.##' --objective square7",
+              "suggest place - --patch 8,11,26 --json < board.txt"])
     pl.add_argument("board", metavar="BOARD", help=_BOARD_HELP)
-    pl.add_argument("--patch", "-p", action="append", required=True, metavar="P", help=_PATCH_HELP)
+    a = pl.add_argument("--patch", "-p", action="append", required=True, metavar="P",
+                        help=_PATCH_HELP + "; a repeated patch is another copy")
+    a.completer = _patch_ids  # type: ignore[attr-defined]
     pl.add_argument("--objective", choices=("cover", "square7"), default="cover",
                     help="cover: fewest empty cells; square7: complete a 7x7 window first (default cover)")
     pl.set_defaults(func=cmd_place)
 
     nx = add("next", "rank the placements of the patch to place now, looking ahead to upcoming patches",
-             "suggest next board.txt --patch 5 --upcoming 7,9,13 --top 3")
+             ["suggest next board.txt --patch 5 --upcoming 7,9,13 --top 3"])
     nx.add_argument("board", metavar="BOARD", help=_BOARD_HELP)
-    nx.add_argument("--patch", "-p", required=True, metavar="P", help="the patch to place now (id or shape)")
-    nx.add_argument("--upcoming", "-u", action="append", default=[], metavar="P", help=_PATCH_HELP)
+    a = nx.add_argument("--patch", "-p", required=True, metavar="P", help="the patch to place now (id or shape)")
+    a.completer = _patch_ids  # type: ignore[attr-defined]
+    a = nx.add_argument("--upcoming", "-u", action="append", default=[], metavar="P", help=_PATCH_HELP)
+    a.completer = _patch_ids  # type: ignore[attr-defined]
     nx.add_argument("--square7", action="store_true", help="aim for the 7x7 bonus window too")
-    nx.add_argument("--top", type=_positive_int, default=5, metavar="N", help="placements to show (default 5)")
+    nx.add_argument("--top", type=_int_range(1, limits.MAX_TOP), default=5, metavar="N",
+                    help="placements to show (default 5)")
     nx.set_defaults(func=cmd_next)
 
     mv = add("move", "rank the moves of a game state (the engine's GameState.to_json())",
-             "python -m engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3")
+             ["python -m engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
+              "suggest move state.json --iterations 2000 --json"])
     mv.add_argument("state", metavar="STATE", help="a file with the state JSON, or - for stdin")
-    mv.add_argument("--top", type=_positive_int, default=None, metavar="N", help="moves to show (default all)")
-    mv.add_argument("--iterations", type=_positive_int, default=None, metavar="N",
-                    help="a fixed search budget instead of --time-limit: the same answer every run")
+    mv.add_argument("--top", type=_int_range(1, limits.MAX_TOP), default=None, metavar="N",
+                    help="moves to show (default all)")
+    mv.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+                    help=f"a fixed search budget (1-{limits.MAX_ITERATIONS}) instead of --time-limit: the same "
+                         "answer every run")
     mv.set_defaults(func=cmd_move)
 
     pz = add("puzzle", "tile a region exactly with pieces (each used at most once), or count the tilings",
-             "suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' --piece '.#../####' --count")
+             ["suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' --piece '.#../####'",
+              "suggest puzzle '....' --piece '##' --piece '##' --count"])
     pz.add_argument("region", metavar="REGION",
-                    help="a file (or - for stdin) of rows of '.' (cell to tile) and '#' (not part of the "
-                         "region), any rectangle up to 20x20; or the rows inline separated by '/'")
-    pz.add_argument("--piece", action="append", required=True, metavar="SHAPE",
-                    help="a piece shape such as '##./.##' (or a standard patch id); repeat")
+                    help="rows of '.' (cell to tile) and '#' (not part of the region), any rectangle up to "
+                         "20x20: a file, - for stdin, or inline with '/' between rows")
+    a = pz.add_argument("--piece", action="append", required=True, metavar="SHAPE",
+                        help=f"a piece shape such as '##./.##' (or a standard patch id); repeat, at most "
+                             f"{limits.MAX_PIECES}")
+    a.completer = _patch_ids  # type: ignore[attr-defined]
     pz.add_argument("--count", action="store_true", help="count the tilings instead of finding one")
     pz.add_argument("--no-mirror", action="store_true", help="pieces may be rotated but not mirrored")
     pz.add_argument("--allow-unused", action="store_true", help="pieces may stay unused (default: use all)")
     pz.set_defaults(func=cmd_puzzle)
 
-    pa = add("patches", "draw the 33 standard patches with their costs", "suggest patches --json")
+    pa = add("patches", "draw the 33 standard patches with their costs",
+             ["suggest patches", "suggest patches --json", "suggest patches --svg patches.svg"])
     pa.set_defaults(func=cmd_patches)
     return p
 
@@ -138,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
 class Out:
     """Where a command writes: stdout (rich or JSON) and the SVG file."""
 
-    def __init__(self, args, stream) -> None:
+    def __init__(self, args: argparse.Namespace, stream: TextIO) -> None:
         from .render import console
 
         self.args = args
@@ -146,12 +234,14 @@ class Out:
         self.console = console(stream)
 
     def json(self, obj: Any) -> None:
+        """Write one JSON object (one line)."""
         self.stream.write(json.dumps(obj) + "\n")
 
     def svg(self, text_fn: Callable[[], str]) -> None:
+        """With ``--svg FILE``: write the picture ``text_fn()`` draws."""
         if self.args.svg:
             try:
-                Path(self.args.svg).write_text(text_fn())
+                Path(self.args.svg).write_text(text_fn(), encoding="utf-8")
             except OSError as e:
                 raise errors.InvalidArgument(f"cannot write {self.args.svg}: {e.strerror or e}") from None
 
@@ -162,11 +252,7 @@ def _cells(mask: int, width: int = 9) -> list[list[int]]:
     return [[r, c] for r, c in cells_of(mask, width)]
 
 
-def _key_json(key: Any) -> Any:
-    return key
-
-
-def _status_line(status) -> str:
+def _status_line(status: Any) -> str:
     return {
         "OPTIMAL": "OPTIMAL (proven optimal)",
         "FEASIBLE": "FEASIBLE (not proven optimal)",
@@ -185,6 +271,21 @@ def _key_label(key: Any) -> str:
     return f"shape {key}"
 
 
+def _legend_entry(key: Any) -> Any:
+    """The SVG legend entry of a patch key: id, shape and, for standard
+    patches, cost (buttons), time and income."""
+    from solver.patches import LEATHER_PATCH_ID, PATCHES
+
+    from .render import LegendEntry
+
+    if isinstance(key, int):
+        if key == LEATHER_PATCH_ID:
+            return LegendEntry("leather patch", "#")
+        p = PATCHES[key]
+        return LegendEntry(f"patch {key}", p.shape.to_str(), p.buttons, p.time, p.income)
+    return LegendEntry("custom shape", str(key))
+
+
 def _legend(out: Out, labels: list[str]) -> None:
     from rich.text import Text
 
@@ -197,15 +298,20 @@ def _legend(out: Out, labels: list[str]) -> None:
         out.console.print(t)
 
 
-def _window_line(window) -> str:
+def _window_line(window: tuple[int, int] | None) -> str:
     if window is None:
         return "7×7 window: none completed"
     r, c = window
     return f"7×7 window: completed at rows {r}-{r + 6}, cols {c}-{c + 6} (underlined)"
 
 
+def _window_json(window: tuple[int, int] | None) -> dict[str, int] | None:
+    return None if window is None else {"row": window[0], "col": window[1]}
+
+
 # ---------------------------------------------------------------- commands
-def cmd_place(args, client, out: Out) -> int:
+def cmd_place(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest place``: the best placements of the candidate patches."""
     from .render import grid_text, svg
 
     board = read_board(args.board)
@@ -214,14 +320,15 @@ def cmd_place(args, client, out: Out) -> int:
     pieces = [(p.mask, i) for i, p in enumerate(res.placements)]
     found = res.status.value in ("OPTIMAL", "FEASIBLE") and bool(res.placements)
     out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, window=res.square7,
-                        title=f"{res.status.value}: empty {res.empty_before} -> {res.empty_after}"))
+                        title=f"{res.status.value}: empty cells {res.empty_before} → {res.empty_after}",
+                        legend=[_legend_entry(p.key) for p in res.placements]))
     if args.json:
         out.json({
             "status": res.status.value, "empty_before": res.empty_before, "empty_after": res.empty_after,
             "covered": res.objective, "bound": res.bound,
-            "placements": [{"patch": _key_json(p.key), "orientation": p.orientation, "cells": _cells(p.mask)}
+            "placements": [{"patch": p.key, "orientation": p.orientation, "cells": _cells(p.mask)}
                            for p in res.placements],
-            "square7": None if res.square7 is None else {"row": res.square7[0], "col": res.square7[1]},
+            "square7": _window_json(res.square7),
             "wall_time": round(res.wall_time, 4),
         })
     else:
@@ -236,15 +343,17 @@ def cmd_place(args, client, out: Out) -> int:
     return EXIT_OK if found else EXIT_NONE
 
 
-def cmd_next(args, client, out: Out) -> int:
+def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest next``: rank the placements of the patch to place now."""
     from rich.table import Table
 
     from .render import grid_text, svg
 
     board = read_board(args.board)
-    (key,) = patch_keys([args.patch]) if "," not in args.patch else (None,)
-    if key is None:
+    keys = patch_keys([args.patch])
+    if len(keys) != 1:
         raise errors.InvalidArgument("--patch takes one patch; put the others in --upcoming")
+    key = keys[0]
     ups = patch_keys(args.upcoming)
     res = client.suggest_placement(board, key, ups, square7=args.square7, time_limit=args.time_limit,
                                    top=args.top)
@@ -252,21 +361,24 @@ def cmd_next(args, client, out: Out) -> int:
     best = ranked[0] if ranked else None
     pieces = [(best.placement.mask, 0)] if best else []
     window = best.square7 if best else None
-    out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, window=window, title=f"{res.status.value}: best placement"))
+    after = 81 - (board | best.placement.mask).bit_count() if best else 81 - board.bit_count()
+    out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, window=window,
+                        title=f"{res.status.value}: best placement, empty cells {81 - board.bit_count()} → {after}",
+                        legend=[_legend_entry(key)] if best else []))
     if args.json:
         out.json({
-            "status": res.status.value, "patch": _key_json(key), "upcoming": ups,
+            "status": res.status.value, "patch": key, "upcoming": ups,
             "empty_before": 81 - board.bit_count(),
-            "ranked": [{"patch": _key_json(r.placement.key), "orientation": r.placement.orientation,
+            "ranked": [{"patch": r.placement.key, "orientation": r.placement.orientation,
                         "cells": _cells(r.placement.mask), "value": r.value, "bound": r.bound, "proven": r.proven,
-                        "square7": None if r.square7 is None else {"row": r.square7[0], "col": r.square7[1]}}
+                        "square7": _window_json(r.square7)}
                        for r in ranked],
             "wall_time": round(res.wall_time, 4),
         })
     else:
         out.console.print(f"status: {_status_line(res.status)}")
         if best is not None:
-            out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | best.placement.mask).bit_count()}")
+            out.console.print(f"empty cells: {81 - board.bit_count()} → {after}")
             out.console.print(_window_line(window))
             out.console.print(grid_text(9, 9, fixed=board, pieces=pieces, window=window))
             _legend(out, [_key_label(key)])
@@ -282,7 +394,7 @@ def cmd_next(args, client, out: Out) -> int:
     return EXIT_OK if best is not None else EXIT_NONE
 
 
-def _move_json(s) -> dict:
+def _move_json(s: Any) -> dict[str, Any]:
     from engine.actions import Advance, Buy, PlaceLeather
 
     a = s.action
@@ -296,13 +408,18 @@ def _move_json(s) -> dict:
     return d
 
 
-def cmd_move(args, client, out: Out) -> int:
+def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest move``: rank the moves of a game state."""
     from rich.table import Table
+
+    from engine.actions import Buy, PlaceLeather
+    from solver.patches import LEATHER_PATCH_ID
 
     from .embedded import load_state
     from .render import grid_text, svg
 
-    state = load_state(read_text(args.state))
+    # (GameState declares its attributes in __slots__ only: typed as Any here.)
+    state: Any = load_state(read_text(args.state))
     moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()
@@ -310,7 +427,12 @@ def cmd_move(args, client, out: Out) -> int:
     best = moves[0] if moves else None
     mask = getattr(best.action, "mask", 0) if best else 0
     pieces = [(mask, 0)] if mask else []
-    out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces,
+    legend = []
+    if best is not None and isinstance(best.action, Buy):
+        legend = [_legend_entry(best.action.patch_id)]
+    elif best is not None and isinstance(best.action, PlaceLeather):
+        legend = [_legend_entry(LEATHER_PATCH_ID)]
+    out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, legend=legend,
                         title=f"player {player}: {best.action.to_str() if best else 'game over'}"))
     if args.json:
         out.json({"player": player, "terminal": state.is_terminal(), "moves": [_move_json(m) for m in moves]})
@@ -332,9 +454,10 @@ def cmd_move(args, client, out: Out) -> int:
     return EXIT_OK if best is not None else EXIT_NONE
 
 
-def cmd_puzzle(args, client, out: Out) -> int:
+def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest puzzle``: tile a region with pieces, or count the tilings."""
     from .inputs import piece_shapes
-    from .render import grid_text, svg
+    from .render import LegendEntry, grid_text, svg
 
     rows = region_rows(read_text(args.region))
     shapes = piece_shapes(args.piece)
@@ -349,14 +472,20 @@ def cmd_puzzle(args, client, out: Out) -> int:
         found = bool(res.count) and res.status.value in ("OPTIMAL", "FEASIBLE")
     else:
         found = bool(tiling)
-    out.svg(lambda: svg(height, width, outside=outside, pieces=pieces, title=f"{res.status.value}"))
+
+    def shape_of(p: Any) -> str:
+        return shapes[p.key].to_str() if isinstance(p.key, int) else str(p.key)
+
+    title = res.status.value + (f": {res.count} tilings" if args.count else "")
+    out.svg(lambda: svg(height, width, outside=outside, pieces=pieces, title=title,
+                        legend=[LegendEntry(f"piece {p.key}", shape_of(p)) for p in tiling]))
     if args.json:
         obj: dict[str, Any] = {"status": res.status.value, "width": width, "height": height}
         if args.count:
             obj.update(count=res.count, distinct=res.distinct)
         else:
-            obj["tilings"] = [[{"piece": p.key, "shape": shapes[p.key].to_str() if isinstance(p.key, int) else p.key,
-                                "orientation": p.orientation, "cells": _cells(p.mask, width)} for p in t]
+            obj["tilings"] = [[{"piece": p.key, "shape": shape_of(p), "orientation": p.orientation,
+                                "cells": _cells(p.mask, width)} for p in t]
                               for t in res.tilings]
         obj["wall_time"] = round(res.wall_time, 4)
         out.json(obj)
@@ -367,32 +496,21 @@ def cmd_puzzle(args, client, out: Out) -> int:
             out.console.print(f"tilings: {res.count}{exact}; distinct up to the region's symmetries: {res.distinct}")
         elif tiling:
             out.console.print(grid_text(height, width, outside=outside, pieces=pieces))
-            _legend(out, [f"piece {p.key} {shapes[p.key].to_str()}" if isinstance(p.key, int) else str(p.key)
-                          for p in tiling])
+            _legend(out, [f"piece {p.key} {shape_of(p)}" for p in tiling])
         else:
             out.console.print("no tiling")
     return EXIT_OK if found else EXIT_NONE
 
 
-def cmd_patches(args, client, out: Out) -> int:
+def cmd_patches(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest patches``: the 33 standard patches and their costs."""
     from rich.columns import Columns
     from rich.text import Text
 
-    from .render import grid_text
+    from .render import grid_text, patch_sheet
 
     patches = client.list_patches()
-    if args.svg:
-        from .render import svg
-
-        def sheet() -> str:
-            # All patches side by side on one strip, 6 columns per patch.
-            width, height = 6 * len(patches), 6
-            pieces = []
-            for i, p in enumerate(patches):
-                pieces.append((sum(1 << ((r + 1) * width + 6 * i + 1 + c) for r, c in p.shape.cells), i))
-            return svg(height, width, pieces=pieces, title="the 33 standard patches", cell=12)
-
-        out.svg(sheet)
+    out.svg(lambda: patch_sheet(patches))
     if args.json:
         out.json({"patches": [{"id": p.id, "shape": p.shape.to_str(), "rows": p.shape.rows(), "buttons": p.buttons,
                                "time": p.time, "income": p.income, "area": p.area} for p in patches]})
@@ -410,40 +528,95 @@ def cmd_patches(args, client, out: Out) -> int:
 
 
 # -------------------------------------------------------------------- main
-def main(argv: list[str] | None = None, *, stdout=None, stderr=None) -> int:
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+def _remote_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``PlacementClient`` arguments of the service options (TLS, token)."""
+    tls_files = [(name, value) for name, value in (("--ca", args.ca), ("--cert", args.cert), ("--key", args.key))
+                 if value is not None]
+    if not args.server:
+        used = [name for name, value in [("--tls", args.tls), *tls_files, ("--token-file", args.token_file)]
+                if value]
+        if used:
+            raise errors.InvalidArgument(f"{used[0]} needs --server (the embedded solver makes no connection)")
+        return {}
+    if tls_files and not args.tls:
+        raise errors.InvalidArgument(f"{tls_files[0][0]} needs --tls")
+    kw: dict[str, Any] = {}
+    if args.tls:
+        kw.update(tls=True, ca=args.ca and read_bytes(args.ca), cert=args.cert and read_bytes(args.cert),
+                  key=args.key and read_bytes(args.key))
+    if args.token_file:
+        token = decode_text(read_bytes(args.token_file, limit=64 * 1024), args.token_file).strip()
+        if not token:
+            raise errors.InvalidArgument(f"the token file {args.token_file} is empty")
+        kw["token"] = token
+    return kw
 
-    def fail(code: int, message: str) -> int:
-        print(f"{PROG}: error: {' '.join(str(message).split())}", file=stderr)
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """Whether errors should be JSON: --json among the options (before a ``--``)."""
+    argv = list(argv)
+    if "--" in argv:
+        argv = argv[: argv.index("--")]
+    return "--json" in argv
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``suggest`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
+
+    Never raises and never prints a traceback: every failure is one line on
+    ``stderr`` (a JSON object ``{"error": ..., "code": ...}`` with ``--json``).
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    out_stream = stdout or sys.stdout
+    err_stream = stderr or sys.stderr
+    json_errors = _wants_json(argv)
+
+    def fail(code: int, message: str, prog: str = PROG) -> int:
+        text = " ".join(str(message).split())
+        if len(text) > _MAX_MESSAGE:
+            text = text[: _MAX_MESSAGE - 3] + "..."
+        if json_errors:
+            print(json.dumps({"error": text, "code": code}), file=err_stream)
+        else:
+            print(f"{prog}: error: {text}", file=err_stream)
         return code
 
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (argcomplete)
+        import argcomplete
+
+        argcomplete.autocomplete(parser)
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
-        print(" ".join(str(e).split()), file=stderr)
-        return EXIT_BAD_INPUT
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
+        return fail(EXIT_BAD_INPUT, e.args[1], prog=e.args[0])
+    except SystemExit as e:  # --help, --version
+        return e.code if isinstance(e.code, int) else 0
     client = None
     try:
         from . import connect
 
-        client = connect(args.server, deadline=args.deadline)
-        return args.func(args, client, Out(args, stdout))
+        client = connect(args.server, deadline=args.deadline, **_remote_options(args))
+        return int(args.func(args, client, Out(args, out_stream)))
     except errors.InvalidArgument as e:
         return fail(EXIT_BAD_INPUT, str(e))
-    except (errors.ServiceUnavailable, errors.DeadlineExceeded) as e:
+    except (errors.ServiceUnavailable, errors.DeadlineExceeded, errors.Unauthenticated) as e:
         return fail(EXIT_SERVICE, str(e))
     except errors.ClientError as e:
         return fail(EXIT_SERVICE, f"service error {e.code}: {e}")
-    except ValueError as e:  # the solver's / engine's narrow input errors
-        return fail(EXIT_BAD_INPUT, str(e))
+    except (ValueError, ArithmeticError, RecursionError) as e:  # the solver's / engine's narrow input errors
+        return fail(EXIT_BAD_INPUT, str(e) or type(e).__name__)
     except KeyboardInterrupt:
         return fail(130, "interrupted")
-    except BrokenPipeError:
+    except BrokenPipeError:  # e.g. suggest patches | head
+        if stdout is None:
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
         return EXIT_OK
+    except Exception as e:  # noqa: BLE001 - a bug: still one line, never a traceback
+        return fail(EXIT_INTERNAL, f"internal error (a bug, please report it): {type(e).__name__}: {e}")
     finally:
         if client is not None:
             client.close()

@@ -43,7 +43,16 @@ class DeadlineExceeded(ClientError):
 
 
 class Cancelled(ClientError):
+    """The call was cancelled before the server answered."""
+
     code = "CANCELLED"
+
+
+class Unauthenticated(ClientError):
+    """The server refused the call's credentials (UNAUTHENTICATED or
+    PERMISSION_DENIED): a missing, wrong or expired bearer token."""
+
+    code = "UNAUTHENTICATED"
 
 
 class ResourceExhausted(ClientError):

@@ -10,7 +10,8 @@ same without colour (piped output, screen readers, tests).
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence, TextIO
 from xml.sax.saxutils import escape
 
 from rich.console import Console
@@ -23,11 +24,17 @@ COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#4
            "#808000", "#ffd8b1", "#000075", "#808080"]
 
 
+if TYPE_CHECKING:
+    from solver.patches import Patch
+
+
 def letter(i: int) -> str:
+    """The letter of the ``i``-th placed patch (``A``, ``B``, ...)."""
     return LETTERS[i % len(LETTERS)]
 
 
 def colour(i: int) -> str:
+    """The background colour of the ``i``-th placed patch."""
     return COLOURS[i % len(COLOURS)]
 
 
@@ -65,51 +72,201 @@ def grid_text(height: int, width: int, *, fixed: int = 0, pieces: Sequence[tuple
 
 
 def plain(text: Text) -> str:
+    """The characters of a rich text, without styles."""
     return text.plain
 
 
-def console(stream=None) -> Console:
+def console(stream: TextIO | None = None) -> Console:
     """A console that never wraps the drawing and only colours real terminals."""
     return Console(file=stream, highlight=False, soft_wrap=True)
 
 
-def svg(height: int, width: int, *, fixed: int = 0, pieces: Sequence[tuple[int, int]] = (),
-        window: tuple[int, int] | None = None, outside: int = 0, title: str = "", cell: int = 32) -> str:
-    """An SVG picture of the grid (same conventions as :func:`grid_text`).
+# -------------------------------------------------------------------- SVG
+@dataclass(frozen=True)
+class LegendEntry:
+    """One placed patch in an SVG legend: what it is, its shape and, for a
+    standard patch, its cost in buttons, its time and its button income."""
 
-    >>> s = svg(1, 2, pieces=[(1, 0)])
-    >>> s.startswith("<svg") and ">A</text>" in s
-    True
-    """
+    label: str
+    shape: str
+    buttons: int | None = None
+    time: int | None = None
+    income: int | None = None
+
+    def details(self) -> str:
+        """``cost 7 buttons · time 6 · income 3`` (the cells of other shapes)."""
+        if self.buttons is None:
+            n = len(_shape_cells(self.shape))
+            return f"{n} cell" if n == 1 else f"{n} cells"
+        return f"cost {_buttons(self.buttons)} · time {self.time} · income {self.income}"
+
+
+def _buttons(n: int) -> str:
+    return f"{n} button" if n == 1 else f"{n} buttons"
+
+
+_FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
+_MONO = 'font-family="DejaVu Sans Mono, monospace"'
+_BACKGROUND = "#ffffff"
+_OUTLINE = "#1a1a1a"
+
+
+def _owners(pieces: Sequence[tuple[int, int]], cells: int) -> dict[int, int]:
     owner: dict[int, int] = {}
     for mask, idx in pieces:
-        for i in range(width * height):
-            if mask >> i & 1:
-                owner[i] = idx
-    top = 24 if title else 0
-    w, h = width * cell + 2, height * cell + 2 + top
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">']
+        m = mask & ((1 << cells) - 1)
+        while m:
+            low = m & -m
+            owner[low.bit_length() - 1] = idx
+            m ^= low
+    return owner
+
+
+def _outline(cells: set[tuple[int, int]], x0: float, y0: float, cell: float) -> str:
+    """An SVG path along the boundary of a set of cells: every cell side
+    whose neighbour is not in the set."""
+    seg = []
+    for r, c in sorted(cells):
+        x, y = x0 + c * cell, y0 + r * cell
+        if (r - 1, c) not in cells:
+            seg.append(f"M{x:g} {y:g}h{cell:g}")
+        if (r + 1, c) not in cells:
+            seg.append(f"M{x:g} {y + cell:g}h{cell:g}")
+        if (r, c - 1) not in cells:
+            seg.append(f"M{x:g} {y:g}v{cell:g}")
+        if (r, c + 1) not in cells:
+            seg.append(f"M{x + cell:g} {y:g}v{cell:g}")
+    return "".join(seg)
+
+
+def _shape_cells(text: str) -> set[tuple[int, int]]:
+    return {(r, c) for r, row in enumerate(text.split("/")) for c, ch in enumerate(row) if ch == "#"}
+
+
+def _icon_cell(text: str, box: int = 50, largest: int = 10) -> int:
+    """The cell size that fits a shape's drawing in ``box`` pixels."""
+    rows = text.split("/")
+    return max(2, min(largest, box // max(len(rows), max(len(r) for r in rows))))
+
+
+def _icon(out: list[str], text: str, x: float, y: float, cell: float, fill: str) -> None:
+    """A small drawing of a shape, top-left at (x, y)."""
+    cells = _shape_cells(text)
+    for r, c in sorted(cells):
+        out.append(f'<rect x="{x + c * cell:g}" y="{y + r * cell:g}" width="{cell:g}" height="{cell:g}" '
+                   f'fill="{fill}" stroke="#777777" stroke-width="0.5"/>')
+    out.append(f'<path d="{_outline(cells, x, y, cell)}" fill="none" stroke="{_OUTLINE}" stroke-width="1.5" '
+               f'stroke-linecap="square"/>')
+
+
+def svg(height: int, width: int, *, fixed: int = 0, pieces: Sequence[tuple[int, int]] = (),
+        window: tuple[int, int] | None = None, outside: int = 0, title: str = "", cell: int = 32,
+        legend: Sequence[LegendEntry] = ()) -> str:
+    """An SVG picture of the grid (same conventions as :func:`grid_text`) on an
+    opaque background: each placed patch in its colour with its letter and
+    its outline, the 7×7 ``window`` framed in red, a ``title`` above and,
+    below, a ``legend`` (entry ``i`` explains the piece with index ``i``).
+
+    >>> s = svg(1, 2, pieces=[(1, 0)], legend=[LegendEntry("patch 0", "##", 2, 1, 0)])
+    >>> s.startswith("<svg") and ">A</text>" in s and "cost 2 buttons" in s
+    True
+    """
+    owner = _owners(pieces, width * height)
+    pad = 8
+    top = pad + (28 if title else 0)
+    board_w, board_h = width * cell, height * cell
+    icon_box = 50
+    icons = [_icon_cell(e.shape, icon_box) for e in legend]
+    heights = [max(36, len(e.shape.split("/")) * ic + 8) for e, ic in zip(legend, icons)]
+    legend_h = sum(heights) + (8 if legend else 0)
+    text_x = 34 + icon_box + 10
+    text_w = max([len(title) * 9.5] + [text_x + max(len(e.label + e.shape) * 8 + 16, len(e.details()) * 7)
+                                       for e in legend])
+    w = int(max(board_w, text_w) + 2 * pad)
+    h = int(top + board_h + legend_h + pad)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+           f'<rect x="0" y="0" width="{w}" height="{h}" fill="{_BACKGROUND}"/>']
     if title:
-        out.append(f'<text x="2" y="17" font-family="sans-serif" font-size="14">{escape(title)}</text>')
+        out.append(f'<text x="{pad}" y="{pad + 17}" {_FONT} font-size="16" font-weight="bold" '
+                   f'fill="#000000">{escape(title)}</text>')
+    x0, y0 = pad, top
     for r in range(height):
         for c in range(width):
             i = r * width + c
-            x, y = 1 + c * cell, 1 + top + r * cell
             if outside >> i & 1:
                 continue
+            x, y = x0 + c * cell, y0 + r * cell
             if i in owner:
                 fill = colour(owner[i])
             elif fixed >> i & 1:
                 fill = "#555555"
             else:
                 fill = "#ffffff"
-            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999999"/>')
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#bbbbbb"/>')
             if i in owner:
-                out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.68}" text-anchor="middle" '
-                           f'font-family="monospace" font-size="{cell // 2}">{escape(letter(owner[i]))}</text>')
+                out.append(f'<text x="{x + cell / 2:g}" y="{y + cell * 0.68:g}" text-anchor="middle" {_MONO} '
+                           f'font-size="{cell // 2}" fill="#000000">{escape(letter(owner[i]))}</text>')
+    # The outline of each placed patch, drawn over the cell grid.
+    by_piece: dict[int, set[tuple[int, int]]] = {}
+    for i, idx in owner.items():
+        by_piece.setdefault(idx, set()).add(divmod(i, width))
+    for idx, cells in sorted(by_piece.items()):
+        out.append(f'<path d="{_outline(cells, x0, y0, cell)}" fill="none" stroke="{_OUTLINE}" '
+                   f'stroke-width="3" stroke-linecap="square"/>')
     if window is not None:
-        x, y = 1 + window[1] * cell, 1 + top + window[0] * cell
+        x, y = x0 + window[1] * cell, y0 + window[0] * cell
         out.append(f'<rect x="{x}" y="{y}" width="{7 * cell}" height="{7 * cell}" fill="none" '
-                   f'stroke="#d00000" stroke-width="3"/>')
+                   f'stroke="#d00000" stroke-width="4" stroke-dasharray="10 5"/>')
+    y = y0 + board_h + 12
+    for i, (e, ic, eh) in enumerate(zip(legend, icons, heights)):
+        out.append(f'<rect x="{pad}" y="{y}" width="24" height="24" fill="{colour(i)}" stroke="{_OUTLINE}"/>')
+        out.append(f'<text x="{pad + 12}" y="{y + 17}" text-anchor="middle" {_MONO} font-size="15" '
+                   f'font-weight="bold" fill="#000000">{escape(letter(i))}</text>')
+        _icon(out, e.shape, pad + 34, y + 2, ic, colour(i))
+        tx = pad + text_x
+        out.append(f'<text x="{tx}" y="{y + 12}" {_FONT} font-size="13" fill="#000000">'
+                   f'{escape(e.label)}  <tspan {_MONO}>{escape(e.shape)}</tspan></text>')
+        out.append(f'<text x="{tx}" y="{y + 28}" {_FONT} font-size="12" fill="#333333">{escape(e.details())}</text>')
+        y += eh
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def patch_sheet(patches: Sequence[Patch], *, columns: int = 6, cell: int = 16) -> str:
+    """An SVG sheet of patches laid out as a grid, ``columns`` per row; each
+    drawn to scale with its id, cost (buttons), time and income under it.
+
+    >>> from solver.patches import PATCHES
+    >>> s = patch_sheet(PATCHES[:2])
+    >>> "patch 1" in s and s.count("<path") == 2
+    True
+    """
+    pad = 10
+    box_w = max(6 * cell, 132)
+    tallest = max((p.shape.height for p in patches), default=1)
+    box_h = tallest * cell + 64
+    ncols = max(1, min(columns, len(patches)))
+    nrows = (len(patches) + ncols - 1) // ncols
+    title_h = 32
+    w = pad * 2 + ncols * box_w
+    h = pad * 2 + title_h + nrows * box_h
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+           f'<rect x="0" y="0" width="{w}" height="{h}" fill="{_BACKGROUND}"/>',
+           f'<text x="{pad}" y="{pad + 18}" {_FONT} font-size="18" font-weight="bold" fill="#000000">'
+           f'The {len(patches)} standard patches</text>']
+    for n, p in enumerate(patches):
+        bx = pad + (n % ncols) * box_w
+        by = pad + title_h + (n // ncols) * box_h
+        out.append(f'<rect x="{bx + 2}" y="{by + 2}" width="{box_w - 4}" height="{box_h - 4}" rx="6" '
+                   f'fill="#f6f6f6" stroke="#cccccc"/>')
+        sx = bx + (box_w - p.shape.width * cell) / 2
+        sy = by + 8 + (tallest - p.shape.height) * cell / 2
+        _icon(out, p.shape.to_str(), sx, sy, cell, colour(p.id))
+        ty = by + 8 + tallest * cell + 16
+        out.append(f'<text x="{bx + box_w / 2:g}" y="{ty:g}" text-anchor="middle" {_FONT} font-size="13" '
+                   f'font-weight="bold" fill="#000000">patch {p.id}</text>')
+        for k, line in enumerate((f"cost {_buttons(p.buttons)}", f"time {p.time} · income {p.income}"), 1):
+            out.append(f'<text x="{bx + box_w / 2:g}" y="{ty + 15 * k:g}" text-anchor="middle" {_FONT} '
+                       f'font-size="12" fill="#333333">{line}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

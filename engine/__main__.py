@@ -1,69 +1,256 @@
-"""Command line: ``python -m engine match ...``, ``python -m engine replay FILE.jsonl``
-and ``python -m engine state ...`` (a state JSON for ``suggest move``).
+# PYTHON_ARGCOMPLETE_OK
+"""Command line: ``python -m engine match|replay|state|review ...`` (also ``quiltsolve-engine``).
 
-Bad input exits 2 with one line on stderr.
+    python -m engine match --a search:0.2 --b greedy --games 10
+    python -m engine replay games.jsonl
+    python -m engine state --seed 7 --plies 20 [--format notation]
+    python -m engine review games.jsonl --line 3 --iterations 500
+
+Bad input of any kind (arguments, files, JSON, records) exits 2 with one
+line on stderr, never a traceback. Files are read up to 16 MiB, as UTF-8
+(a byte-order mark is fine); ``-`` reads standard input. Shell completion:
+``eval "$(register-python-argcomplete quiltsolve-engine)"`` when
+argcomplete is installed.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import os
 import sys
 
 from .track import DEFAULT_EDITION, EDITIONS
 
+try:  # optional: shell completion
+    import argcomplete
+except ImportError:  # pragma: no cover - argcomplete not installed
+    argcomplete = None
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+MAX_MESSAGE = 300
+MAX_GAMES = 1_000_000
+MAX_PLIES = 10_000
+
+
+class InputError(ValueError):
+    """Input this command cannot use; the message is the one line to print."""
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(message: str) -> str:
+    message = " ".join(str(message).split())
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 3] + "..."
+
+
+def _prog() -> str:
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name if name == "quiltsolve-engine" else "python -m engine"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("quiltsolve")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
+        return "unknown"
+
+
+def _int_in(lo: int | None, hi: int | None = None):
+    """An argparse type: a decimal integer (at most 20 digits) in [lo, hi]."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        digits = t[1:] if t[:1] == "-" else t
+        ok = digits.isascii() and digits.isdigit() and len(digits) <= 20
+        if not ok or (lo is not None and int(t) < lo) or (hi is not None and int(t) > hi):
+            want = (f"an integer {lo}-{hi}" if lo is not None and hi is not None
+                    else f"an integer >= {lo}" if lo is not None else "an integer")
+            raise argparse.ArgumentTypeError(f"must be {want}, not {text[:40]!r}")
+        return int(t)
+    return parse
+
+
+def _float_in(lo: float, hi: float):
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            v = float("nan")
+        if not lo < v <= hi:
+            raise argparse.ArgumentTypeError(f"must be a number in ({lo:g}, {hi:g}], not {text[:40]!r}")
+        return v
+    return parse
+
+
+def _player_specs(prefix: str, **_) -> list[str]:
+    from .players import known_players
+    return [n for n in known_players() if n.startswith(prefix)]
+
+
+def _files(action):
+    if argcomplete is not None:
+        action.completer = argcomplete.completers.FilesCompleter(("jsonl", "json"))
+    return action
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m engine", description="Patchwork game engine: matches and record replay.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    m = sub.add_parser("match", help="play two players against each other")
-    m.add_argument("--a", required=True, help="player spec for side a: random, greedy, mcts:2000, ...")
-    m.add_argument("--b", required=True, help="player spec for side b")
-    m.add_argument("--games", type=int, default=200)
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION)
-    m.add_argument("--records", metavar="FILE", help="write every game record as JSON lines")
+    p = _Parser(prog=_prog(), description="Patchwork game engine: matches, record replay, game states "
+                                          "and game review.",
+                epilog="Bad input exits 2 with one line on stderr. Details: docs/engine.md")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                   help="print the quiltsolve version and exit")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    m = sub.add_parser("match", help="play two players against each other",
+                       description="Play games in pairs on the same deal (side a first, then side b first) "
+                                   "and print wins, mean scores and side a's win rate.",
+                       epilog="example: python -m engine match --a search:0.2 --b greedy --games 10")
+    a = m.add_argument("--a", required=True, metavar="SPEC",
+                       help="player spec for side a: random, greedy, mcts:2000, search:1.0, search:500it, service")
+    a.completer = _player_specs
+    b = m.add_argument("--b", required=True, metavar="SPEC", help="player spec for side b (as --a)")
+    b.completer = _player_specs
+    m.add_argument("--games", type=_int_in(1, MAX_GAMES), default=200, metavar="N",
+                   help="games to play, in pairs on the same deal (default 200)")
+    m.add_argument("--seed", type=_int_in(None), default=0, metavar="N",
+                   help="seed of the deals; side a's player gets it, side b's player seed+1 (default 0)")
+    m.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
+                   help=f"which printing's leather spaces (default {DEFAULT_EDITION})")
+    _files(m.add_argument("--records", metavar="FILE", help="write every game record to FILE as JSON lines"))
     m.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     m.add_argument("--server", metavar="HOST:PORT", help="placement service for players that use one")
-    r = sub.add_parser("replay", help="replay game records and check their results")
-    r.add_argument("file", metavar="FILE.jsonl")
-    st = sub.add_parser("state", help="print a game state as JSON (for suggest move / SuggestMove)",
+
+    r = sub.add_parser("replay", help="replay game records and check their results",
+                       description="Replay every record of a JSON-lines file and check its result; print one "
+                                   "line per failing record and a last line 'N passed, M failed' "
+                                   "(exit 1 if any failed).")
+    _files(r.add_argument("file", metavar="FILE.jsonl", help="game records, one JSON object a line ('-': stdin)"))
+
+    st = sub.add_parser("state", help="print a game state as JSON or notation (for suggest move / SuggestMove)",
+                        description="Print one game state: a new game of deal --seed, a game record's deal "
+                                    "(--record), or a position in notation (--notation), after --plies moves.",
                         epilog="example: python -m engine state --seed 7 --plies 20 > state.json; "
                                "suggest move state.json --top 3")
-    st.add_argument("--seed", type=int, default=0, help="deal of a new game (default 0)")
-    st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION)
-    st.add_argument("--record", metavar="FILE.jsonl", help="start from a game record's deal instead")
-    st.add_argument("--line", type=int, default=1, help="which record of FILE (default 1)")
-    st.add_argument("--plies", type=int, default=0,
-                    help="moves to play first: the record's first N actions, or N greedy moves (default 0)")
+    st.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="deal of a new game (default 0)")
+    st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
+                    help=f"edition of the new game (default {DEFAULT_EDITION})")
+    src = st.add_mutually_exclusive_group()
+    _files(src.add_argument("--record", metavar="FILE.jsonl",
+                            help="start from a game record's deal instead ('-': stdin)"))
+    src.add_argument("--notation", metavar="TEXT", help="start from this position in engine notation instead")
+    st.add_argument("--line", type=_int_in(1), default=1, metavar="N",
+                    help="which record of FILE, counting non-empty lines from 1 (default 1)")
+    st.add_argument("--plies", type=_int_in(0, MAX_PLIES), default=0, metavar="K",
+                    help="moves to play first: the record's first K actions, or K greedy moves (default 0)")
+    st.add_argument("--format", choices=("json", "notation"), default="json",
+                    help="state JSON (the schema in docs/engine.md) or one line of notation (default json)")
+
+    rv = sub.add_parser("review", help="review a game: each move's loss in win chance by the search player",
+                        description="Search every decision of a game record and print, one line per move, "
+                                    "the move played, the search's best move, their values (win chance of "
+                                    "the player to move) and the loss; large mistakes are marked '??'. "
+                                    "Then one summary line per player.",
+                        epilog="example: python -m engine review games.jsonl --line 2 --iterations 300")
+    _files(rv.add_argument("file", metavar="RECORD.jsonl", help="game records, one JSON object a line ('-': stdin)"))
+    rv.add_argument("--line", type=_int_in(1), default=1, metavar="N",
+                    help="which record of the file, counting non-empty lines from 1 (default 1)")
+    budget = rv.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=_int_in(1, 10_000_000), metavar="N",
+                        help="search iterations per position: reproducible (default 500)")
+    budget.add_argument("--time-limit", type=_float_in(0, 3600), metavar="S",
+                        help="seconds per searched position instead of an iteration budget")
+    rv.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="search seed (default 0)")
+    rv.add_argument("--large-loss", type=_float_in(0, 1), default=0.1, metavar="F",
+                    help="a loss of at least F win chance is a large mistake (default 0.1)")
+    rv.add_argument("--plies", type=_int_in(1, MAX_PLIES), metavar="K", help="review only the first K actions")
+    rv.add_argument("--json", action="store_true",
+                    help="print one JSON object per move, then one summary object")
     return p
 
 
 def _fail(message: str) -> int:
-    print(f"python -m engine: error: {message}", file=sys.stderr)
+    print(f"{_prog()}: error: {_one_line(message)}", file=sys.stderr)
     return 2
 
 
-def _read_lines(path: str) -> list[str]:
-    """The lines of a records file; ``ValueError`` (one clear line) if it cannot be read."""
+# ------------------------------------------------------------------ input
+def _read_text(path: str) -> str:
+    """A file's text (at most MAX_INPUT_BYTES, UTF-8, optional BOM); InputError otherwise."""
     try:
-        with open(path) as f:
-            return f.read().splitlines()
+        if path == "-":
+            if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+                raise InputError("cannot read standard input: there is none")
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
-        raise ValueError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a UTF-8 text file") from None
+        raise InputError(f"cannot read {path}: {e.strerror or type(e).__name__}") from None
+    except ValueError:   # e.g. a NUL character in the name
+        raise InputError(f"cannot read {path!r}: not a usable file name") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{path}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not a UTF-8 text file (bad byte at offset {e.start})") from None
 
 
+def _lines(path: str) -> list[tuple[int, str]]:
+    """(line number, text) of each non-blank line."""
+    return [(n, line) for n, line in enumerate(_read_text(path).split("\n"), 1) if line.strip()]
+
+
+def _json(text: str):
+    """Parse JSON; InputError with a short reason (nesting, digits, syntax)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not JSON: {e.msg} (column {e.colno})") from None
+    except RecursionError:
+        raise InputError("not JSON this tool reads: nested too deeply") from None
+    except ValueError:
+        raise InputError("not JSON this tool reads: a number has too many digits") from None
+
+
+def _record_line(path: str, line: int):
+    """The ``line``-th record (non-empty lines, from 1) of a file, parsed."""
+    lines = _lines(path)
+    if not 1 <= line <= len(lines):
+        raise InputError(f"--line {line}: {path} has {len(lines)} record{'s' if len(lines) != 1 else ''}")
+    n, text = lines[line - 1]
+    try:
+        return _json(text)
+    except InputError as e:
+        raise InputError(f"{path} line {n}: {e}") from None
+
+
+def _seed_text(record) -> str:
+    """`` (seed S)`` for a record's int or string seed, cut short; else nothing."""
+    from .state_json import quote
+
+    seed = record.get("seed") if isinstance(record, dict) else None
+    return f" (seed {quote(seed, 30)})" if type(seed) in (int, str) else ""
+
+
+def _name(spec: str) -> str:
+    """A player spec from a record, cut short and printable (``quote`` without its quotation marks)."""
+    from .state_json import quote
+
+    q = quote(spec, 42)
+    return q[1:-1] if q.endswith('"') else q[1:]
+
+
+# --------------------------------------------------------------- commands
 def _advisor(target: str):
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
-        raise ValueError(f"--server must be HOST:PORT, not {target!r}")
+        raise ValueError(f"--server must be HOST:PORT, not {target[:80]!r}")
     from importlib.metadata import entry_points
     try:
         factory = entry_points(group="quiltsolve.advisors")["grpc"].load()
@@ -76,8 +263,6 @@ def _match(args) -> int:
     from .match import PlayerError, run_match
     from .players import make_player
 
-    if args.games < 1:
-        return _fail("--games must be >= 1")
     try:
         advisor = _advisor(args.server) if args.server else None
         pa = make_player(args.a, args.seed, advisor)
@@ -101,7 +286,7 @@ def _match(args) -> int:
                                 progress=lambda n: progress.update(task, completed=n),
                                 names=(args.a, args.b))
     except PlayerError as e:
-        print(f"python -m engine: {e}", file=sys.stderr)
+        print(f"{_prog()}: {_one_line(str(e))}", file=sys.stderr)
         return 1
     finally:
         if out is not None:
@@ -117,67 +302,127 @@ def _replay(args) -> int:
     from .record import RecordError, replay
 
     try:
-        lines = _read_lines(args.file)
-    except ValueError as e:
+        lines = _lines(args.file)
+    except InputError as e:
         return _fail(str(e))
     passed = failed = 0
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for n, line in lines:
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
+            record = _json(line)
+        except InputError as e:
             failed += 1
-            print(f"line {n}: not JSON: {e.msg}")
+            print(f"line {n}: {e}")
             continue
         try:
             replay(record)
             passed += 1
         except RecordError as e:
             failed += 1
-            seed = record.get("seed") if isinstance(record, dict) else None
-            print(f"line {n}{f' (seed {seed})' if seed is not None else ''}: {e}")
+            print(f"line {n}{_seed_text(record)}: {e}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
 def _state(args) -> int:
-    from . import GameState, new_game, parse_action
+    from . import GameState, new_game
+    from .notation import NotationError
     from .players import GreedyPlayer
+    from .record import RecordError, replay, replay_steps
 
-    if args.plies < 0:
-        return _fail("--plies must be >= 0")
     try:
         if args.record:
-            try:
-                lines = [line for line in _read_lines(args.record) if line.strip()]
-            except ValueError as e:
-                return _fail(str(e))
-            if not 1 <= args.line <= len(lines):
-                return _fail(f"--line {args.line}: {args.record} has {len(lines)} records")
-            record = json.loads(lines[args.line - 1])
-            state = GameState.from_circle(record["circle"], record.get("edition", DEFAULT_EDITION))
-            actions = record["actions"]
-            if args.plies > len(actions):
-                return _fail(f"--plies {args.plies}: the record has {len(actions)} actions")
-            for text in actions[:args.plies]:
-                state.apply_action(parse_action(text))
+            record = _record_line(args.record, args.line)
+            final = replay(record, check_result=False)
+            n = len(record["actions"])
+            if args.plies > n:
+                return _fail(f"--plies {args.plies}: the record has {n} action{'s' if n != 1 else ''}")
+            state = final if args.plies == n else next(s for i, s, _ in replay_steps(record) if i == args.plies)
         else:
-            state = new_game(args.seed, args.edition)
+            state = GameState.from_notation(args.notation) if args.notation is not None \
+                else new_game(args.seed, args.edition)
             greedy = GreedyPlayer()
             for _ in range(args.plies):
                 if state.is_terminal():
                     break
                 state.apply_action(greedy.choose(state))
-    except (ValueError, KeyError, TypeError) as e:
-        return _fail(f"bad record: {e}")
-    print(json.dumps(state.to_json()))
+    except InputError as e:
+        return _fail(str(e))
+    except RecordError as e:
+        return _fail(f"bad record (--line {args.line}): {e}")
+    except NotationError as e:
+        return _fail(f"--notation: {e}")
+    print(state.to_notation() if args.format == "notation" else json.dumps(state.to_json()))
     return 0
 
 
+def _review(args) -> int:
+    from .record import RecordError, replay
+    from .review import DEFAULT_ITERATIONS, review_game, summarize
+
+    try:
+        record = _record_line(args.file, args.line)
+        replay(record, check_result=False)          # every action legal before any output
+    except InputError as e:
+        return _fail(str(e))
+    except RecordError as e:
+        return _fail(f"bad record (--line {args.line}): {e}")
+    iterations = args.iterations if args.iterations or args.time_limit else DEFAULT_ITERATIONS
+    reviews = []
+    it = review_game(record, time_limit=args.time_limit, iterations=args.iterations, seed=args.seed,
+                     large_loss=args.large_loss)
+    for r in itertools.islice(it, args.plies):     # each move printed as soon as it is reviewed
+        reviews.append(r)
+        print(json.dumps(r.to_json()) if args.json else r.to_str(), flush=True)
+    summary = summarize(reviews)
+    names = [_name(n) for n in record["players"]] if record.get("players") else [None, None]
+    if args.json:
+        specs = record.get("players") or [None, None]
+        print(json.dumps({"summary": [dict(player=i, name=specs[i], **summary[i].to_json()) for i in (0, 1)],
+                          "iterations": iterations, "time_limit": args.time_limit, "seed": args.seed,
+                          "large_loss": args.large_loss}))
+    else:
+        for i in (0, 1):
+            s = summary[i]
+            label = f"player {i}" + (f" ({names[i]})" if names[i] else "")
+            print(f"{label}: {s.moves} move{'s' if s.moves != 1 else ''}, mean loss {s.mean_loss:.3f}, "
+                  f"{s.large_mistakes} large mistake{'s' if s.large_mistakes != 1 else ''}")
+    return 0
+
+
+COMMANDS = {"match": _match, "replay": _replay, "state": _state, "review": _review}
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    return {"match": _match, "replay": _replay, "state": _state}[args.command](args)
+    """Run one command; returns the exit status (0 ok, 1 failed records or a player error, 2 bad input).
+
+    The console script ``quiltsolve-engine`` calls it. Standard output and
+    error are switched to ``errors="backslashreplace"`` so that no text from
+    a client's file can make printing fail.
+    """
+    for stream in (sys.stdout, sys.stderr):   # client text never makes printing fail
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+    parser = _parser()
+    if argcomplete is not None:
+        argcomplete.autocomplete(parser)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:          # --help, --version, or a usage error already printed
+        return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print(f"{_prog()}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:          # e.g. piped into head: stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
 
 
 if __name__ == "__main__":

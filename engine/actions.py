@@ -13,7 +13,7 @@ True
 >>> parse_action("jump")
 Traceback (most recent call last):
 ...
-engine.actions.ActionSyntaxError: unknown action 'jump'; expected 'advance', 'buy P r,c;...' or 'leather r,c'
+engine.actions.ActionSyntaxError: unknown action "jump"; expected 'advance', 'buy P r,c;...' or 'leather r,c'
 """
 
 from __future__ import annotations
@@ -31,10 +31,20 @@ class ActionSyntaxError(ValueError):
     """Text that is not an action."""
 
 
+def _q(value) -> str:
+    """The client's text, cut short (``engine.state_json.quote``; imported late: it imports this module)."""
+    from .state_json import quote
+    return quote(value)
+
+
+def _small_number(text: str) -> bool:
+    return 0 < len(text) <= 3 and text.isascii() and text.isdigit()
+
+
 def _cell(text: str) -> tuple[int, int]:
     parts = text.split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ActionSyntaxError(f"bad cell {text!r}; expected 'row,col' with row and col 0-{BOARD_SIZE - 1}")
+    if len(parts) != 2 or not all(_small_number(p.strip()) for p in parts):
+        raise ActionSyntaxError(f"bad cell {_q(text)}; expected 'row,col' with row and col 0-{BOARD_SIZE - 1}")
     r, c = int(parts[0]), int(parts[1])
     if not (0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE):
         raise ActionSyntaxError(f"cell {r},{c} is off the board; row and col are 0-{BOARD_SIZE - 1}")
@@ -104,14 +114,14 @@ def _parse_as(cls, text: str, what: str):
     """``parse_action``, insisting on one kind of action (the ``from_str`` methods)."""
     a = parse_action(text)
     if not isinstance(a, cls):
-        raise ActionSyntaxError(f"{text!r} is not {what}")
+        raise ActionSyntaxError(f"{_q(text)} is not {what}")
     return a
 
 
 def parse_action(text: str) -> Action:
     """Parse one action's text form (surrounding blanks ignored)."""
     if not isinstance(text, str):
-        raise ActionSyntaxError(f"an action is a string, not {type(text).__name__}")
+        raise ActionSyntaxError(f"an action is a string, got {_q(text)}")
     words = text.split()
     if not words:
         raise ActionSyntaxError("empty action")
@@ -122,8 +132,8 @@ def parse_action(text: str) -> Action:
         r, c = _cell(words[1])
         return LEATHER_ACTIONS[r * BOARD_SIZE + c]
     if kind == "buy" and len(words) == 3:
-        if not words[1].isdigit():
-            raise ActionSyntaxError(f"bad patch id {words[1]!r}; expected a number")
+        if not _small_number(words[1]):
+            raise ActionSyntaxError(f"bad patch id {_q(words[1])}; expected a number")
         mask = 0
         for part in words[2].split(";"):
             r, c = _cell(part)
@@ -134,5 +144,5 @@ def parse_action(text: str) -> Action:
         return Buy(int(words[1]), mask)
     if kind in ("advance", "leather", "buy"):
         usage = {"advance": "'advance'", "leather": "'leather r,c'", "buy": "'buy P r,c;r,c;...'"}[kind]
-        raise ActionSyntaxError(f"bad {kind} action {text.strip()!r}; expected {usage}")
-    raise ActionSyntaxError(f"unknown action {kind!r}; expected 'advance', 'buy P r,c;...' or 'leather r,c'")
+        raise ActionSyntaxError(f"bad {kind} action {_q(text.strip())}; expected {usage}")
+    raise ActionSyntaxError(f"unknown action {_q(kind)}; expected 'advance', 'buy P r,c;...' or 'leather r,c'")

@@ -8,15 +8,25 @@
 
 Player 0 moves first. ``seed`` only says where the record came from; the
 game is set up from ``circle``. ``result`` may also hold ``positions``.
+
+Every ``RecordError`` is one line naming the field, quoting the record's
+text cut short (``engine.state_json.quote``).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
-from .state import GameState, IllegalActionError
+from .state import N_PATCHES, GameState, IllegalActionError
+from .state_json import quote
 from .track import EDITIONS
+
+RECORD_FIELDS = ("edition", "seed", "circle", "actions", "result", "players")
+RESULT_FIELDS = ("scores", "buttons", "empty", "bonus", "winner")
+"""The fields a record's ``result`` must hold; ``positions`` may be given too."""
+MAX_ACTIONS = 10_000
+"""No game has more than a few hundred actions."""
 
 
 class RecordError(ValueError):
@@ -48,49 +58,103 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
 
 def _setup(record) -> GameState:
     if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-    unknown = set(record) - {"edition", "seed", "circle", "actions", "result", "players"}
-    if unknown:
-        raise RecordError(f"{sorted(unknown)[0]}: unknown field")
+        raise RecordError(f"a record is a JSON object, got {quote(record)}")
+    for k in record:
+        if k not in RECORD_FIELDS:
+            name = k if isinstance(k, str) and k.isidentifier() and len(k) <= 40 else quote(k, 40)
+            raise RecordError(f"{name}: unknown field")
     edition = record.get("edition", "revised")
-    if edition not in EDITIONS:
-        raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, not {edition!r}")
+    if type(edition) is not str or edition not in EDITIONS:
+        raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
+    seed = record.get("seed")
+    if seed is not None and type(seed) is not int and type(seed) is not str:
+        raise RecordError(f"seed: must be an integer, a string or null, got {quote(seed)}")
     circle = record.get("circle")
-    if not isinstance(circle, list):
-        raise RecordError("circle: must be a list of patch ids")
+    if not isinstance(circle, list) or len(circle) != N_PATCHES:
+        raise RecordError(f"circle: must be a list of the {N_PATCHES} patch ids, got {quote(circle, 40)}")
+    for i, x in enumerate(circle):
+        if type(x) is not int:
+            raise RecordError(f"circle[{i}]: must be a patch id 0-{N_PATCHES - 1}, got {quote(x)}")
     try:
         state = GameState.from_circle(circle, edition)
     except ValueError as e:
         raise RecordError(f"circle: {e}") from None
-    if not isinstance(record.get("actions"), list):
-        raise RecordError("actions: must be a list of action strings")
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError(f"actions: must be a list of action strings, got {quote(actions, 40)}")
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(f"actions: at most {MAX_ACTIONS}, got {len(actions)}")
+    players = record.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(type(p) is str for p in players)):
+        raise RecordError(f"players: must be the two player specs (strings), got {quote(players, 40)}")
     return state
+
+
+def _check_result_shape(record: dict) -> dict:
+    if "result" not in record:
+        raise RecordError("result: missing; a record holds a finished game and its result")
+    want = record["result"]
+    if not isinstance(want, dict):
+        raise RecordError(f"result: must be an object, got {quote(want, 40)}")
+    for key in want:
+        if key not in RESULT_FIELDS and key != "positions":
+            name = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
+            raise RecordError(f"result.{name}: unknown field")
+    for key in RESULT_FIELDS:
+        if key not in want:
+            raise RecordError(f"result.{key}: missing")
+    return want
+
+
+def replay_steps(record: dict) -> Iterator[tuple[int, GameState, Action]]:
+    """``(i, state, action)`` for each action of a record: the position before
+    ``actions[i]`` (a copy) and that action. The result is not checked, so
+    unfinished games are fine; RecordError for a malformed record or the
+    first illegal or unparsable action."""
+    state = _setup(record)
+    for i, text in enumerate(record["actions"]):
+        before = state.clone()
+        action = _apply(state, i, text)
+        yield i, before, action
+
+
+def _apply(state: GameState, i: int, text) -> Action:
+    try:
+        action = parse_action(text)
+        state.apply_action(action)
+    except (ActionSyntaxError, IllegalActionError) as e:
+        raise RecordError(f"actions[{i}] {quote(text, 60)}: {e}") from None
+    return action
+
+
+def _same(a, b) -> bool:
+    """Equal JSON values, ints never equal to floats or bools (``1.0`` and ``true`` are not ``1``)."""
+    if isinstance(b, list):
+        return isinstance(a, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
 
 
 def replay(record: dict, check_result: bool = True) -> GameState:
     """Play a record's actions from its circle and return the final state.
 
     Raises RecordError naming the first malformed field, illegal action
-    (``actions[12] 'buy 3 ...': <rule>``) or result that differs.
+    (``actions[12] "buy 3 ...": <rule>``), unfinished game or result that
+    differs. With ``check_result=False`` the record needs no result and may
+    stop anywhere.
     """
     state = _setup(record)
+    want = _check_result_shape(record) if check_result else None
     for i, text in enumerate(record["actions"]):
-        try:
-            action = parse_action(text)
-            state.apply_action(action)
-        except (ActionSyntaxError, IllegalActionError) as e:
-            raise RecordError(f"actions[{i}] {text!r}: {e}") from None
-    if check_result and "result" in record:
-        want = record["result"]
-        if not isinstance(want, dict):
-            raise RecordError("result: must be an object")
+        _apply(state, i, text)
+    if want is not None:
         if not state.is_terminal():
-            raise RecordError(f"result: the game is not over after {len(record['actions'])} actions")
+            n = len(record["actions"])
+            raise RecordError(f"actions: the game is not over after {n} action{'s' if n != 1 else ''}; "
+                              f"a record holds a finished game")
         got = result_of(state)
         got["positions"] = [state.players[0].position, state.players[1].position]
         for key, value in want.items():
-            if key not in got:
-                raise RecordError(f"result.{key}: unknown field")
-            if value != got[key]:
-                raise RecordError(f"result.{key}: record says {value!r}, replay gives {got[key]!r}")
+            if not _same(value, got[key]):
+                raise RecordError(f"result.{key}: record says {quote(value, 40)}, replay gives {quote(got[key])}")
     return state

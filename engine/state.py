@@ -18,9 +18,10 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from solver import PATCH_MASKS, PATCHES, cells_of
+from solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, Mask, PlaceLeather
+from .actions import _q as quote
 from .track import (
     BONUS_MASKS, BONUS_POINTS, BOARD_CELLS, DEFAULT_EDITION, EDITIONS, EMPTY_PENALTY, END, FULL,
     INCOME_UP_TO, LEATHER_SPACES, START_BUTTONS, START_PATCH_ID,
@@ -84,12 +85,16 @@ class PlayerState:
         return self.buttons + (BONUS_POINTS if self.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - self.board.bit_count())
 
     def to_json(self) -> dict:
-        return {"board": self.board, "buttons": self.buttons, "position": self.position,
+        """JSON-ready data; the board as 9 rows of ``#`` (filled) and ``.``, row 0 first."""
+        return {"board": board_to_rows(self.board), "buttons": self.buttons, "position": self.position,
                 "income": self.income, "patches": list(self.patches), "leather": self.leather,
                 "bonus": self.bonus}
 
+    def _key(self) -> tuple:
+        return (self.board, self.buttons, self.position, self.income, self.patches, self.leather, self.bonus)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PlayerState) and self.to_json() == other.to_json()
+        return isinstance(other, PlayerState) and self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -114,9 +119,9 @@ class GameState:
     def from_circle(cls, circle, edition: str = DEFAULT_EDITION) -> "GameState":
         """The starting position with this circle (clockwise from the token, patch 0 last)."""
         if edition not in EDITIONS:
-            raise ValueError(f"unknown edition {edition!r}; expected one of {', '.join(EDITIONS)}")
+            raise ValueError(f"unknown edition {quote(edition)}; expected one of {', '.join(EDITIONS)}")
         circle = tuple(circle)
-        if sorted(circle) != list(range(N_PATCHES)) or any(type(x) is not int for x in circle):
+        if any(type(x) is not int for x in circle) or sorted(circle) != list(range(N_PATCHES)):
             raise ValueError(f"circle must hold each patch id 0-{N_PATCHES - 1} exactly once")
         if circle[-1] != START_PATCH_ID:
             raise ValueError(f"circle must end with patch {START_PATCH_ID}: the token starts just after it")
@@ -309,13 +314,13 @@ class GameState:
         elif t is PlaceLeather:
             raise IllegalActionError(f"player {cur} has no leather patch to place")
         else:
-            raise IllegalActionError(f"{action!r} is not an action")
+            raise IllegalActionError(f"{quote(action)} is not an action")
 
     def _place_leather(self, cur: int, p: PlayerState, action: PlaceLeather) -> None:
         cell = action.cell
         if (type(cell) is not tuple or len(cell) != 2 or type(cell[0]) is not int or type(cell[1]) is not int
                 or not (0 <= cell[0] < 9 and 0 <= cell[1] < 9)):
-            raise IllegalActionError(f"leather cell {cell!r} is off the board; row and col are 0-8")
+            raise IllegalActionError(f"leather cell {quote(cell)} is off the board; row and col are 0-8")
         bit = 1 << (cell[0] * 9 + cell[1])
         if p.board & bit:
             raise IllegalActionError(f"leather patch cannot go on covered cell {cell[0]},{cell[1]}")
@@ -385,12 +390,31 @@ class GameState:
 
     @classmethod
     def from_json(cls, d: dict) -> "GameState":
-        """Rebuild a state from ``to_json`` data, checking every field (StateError)."""
+        """Rebuild a state from ``to_json`` data, checking every field (StateError).
+
+        Boards may also be given in the older form, an integer mask 0 … 2^81−1.
+        """
         from .state_json import state_from_json
         return state_from_json(d)
 
+    # ------------------------------------------------------------- notation
+    def to_notation(self) -> str:
+        """The position as one line of text (grammar in ``engine.notation`` and docs/engine.md)."""
+        from .notation import to_notation
+        return to_notation(self)
+
+    @classmethod
+    def from_notation(cls, text: str) -> "GameState":
+        """Parse ``to_notation`` text; ``NotationError`` (a ValueError) names the field that is wrong."""
+        from .notation import from_notation
+        return from_notation(text)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self.to_json() == other.to_json()
+        return isinstance(other, GameState) and (
+            self.edition, self.players[0]._key(), self.players[1]._key(), self._circle, self.leather, self._cur,
+            self._pending, self.first_to_end, self._over) == (
+            other.edition, other.players[0]._key(), other.players[1]._key(), other._circle, other.leather,
+            other._cur, other._pending, other.first_to_end, other._over)
 
     __hash__ = None  # type: ignore[assignment]
 

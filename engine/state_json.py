@@ -1,10 +1,35 @@
 """Checked loading of a state's JSON form (``GameState.from_json``).
 
-Each error names the offending field path first, e.g.
-``players[1].buttons: must be >= 0``.
+Every error is a one-line ``StateError`` that starts with the field path and
+quotes the client's value cut short (:func:`quote`), e.g.
+
+>>> from engine import GameState, new_game
+>>> d = new_game(1).to_json()
+>>> d["players"][0]["buttons"] = 10 ** 400
+>>> GameState.from_json(d)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+engine.state.StateError: players[0].buttons: must be an integer 0-1000, got 1000000000...
+>>> d["players"][0]["buttons"] = 3.0
+>>> GameState.from_json(d)
+Traceback (most recent call last):
+...
+engine.state.StateError: players[0].buttons: must be an integer 0-1000, got 3.0 (write integers without a fraction or exponent)
+
+Bounds (also in docs/engine.md): buttons 0-1000 (no game reaches 400),
+positions 0-53, income 0-38 (all the income printed on the patches),
+patch ids 0-32, at most 33 ids in a list, leather counts 0-5, players 0-1;
+a board is 9 strings of 9 ``#``/``.`` or (the older form) an integer
+0 … 2^81−1. ``bool`` is never an integer here, and a JSON number with a
+fraction or exponent (``3.0``, ``3e0``) is never an integer either, even
+when its value is whole.
 """
 
 from __future__ import annotations
+
+import json
+import math
+import re
 
 from solver import completed_square
 
@@ -14,63 +39,189 @@ from .track import BOARD_CELLS, BONUS_SIDE, EDITIONS, END, LEATHER_SPACES
 _TOP = ("edition", "players", "circle", "leather_spaces", "current_player", "leather_to_place", "first_to_end")
 _PLAYER = ("board", "buttons", "position", "income", "patches", "leather", "bonus")
 
+MAX_BUTTONS = 1000
+"""Most buttons a state may give a player: no game gets past 400 (5 + 53 + 9 paydays × 38 income)."""
+MAX_INCOME = sum(INCOME)
+MAX_LEATHER = max(len(v) for v in LEATHER_SPACES.values())
+QUOTE_LIMIT = 80
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+_ROW_BITS = str.maketrans("#.", "10")
+
+
+class _Raw(str):
+    """Text that ``quote`` emits as it is (brackets, commas)."""
+
+
+def _scalar(v, limit: int) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        try:
+            return str(v)
+        except ValueError:   # beyond Python's int-to-text digit limit
+            return ("-" if v < 0 else "") + "9" * (limit + 1)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        return repr(v)
+    if isinstance(v, str):
+        text = json.dumps(v[:limit + 1], ensure_ascii=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:     # a lone surrogate such as "\ud800": write it escaped
+            text = json.dumps(v[:limit + 1])
+        return text
+    return f"<{type(v).__name__}>"
+
+
+def quote(value, limit: int = QUOTE_LIMIT) -> str:
+    """A client's value as JSON-like text, cut to at most ``limit`` characters.
+
+    Works on anything (nesting depth, huge integers, lone surrogates) without
+    recursion, and never looks at more than it prints.
+
+    >>> quote("x" * 500)[:10], len(quote("x" * 500))
+    ('"xxxxxxxxx', 80)
+    >>> quote([1, {"a": None}, 2.5, True])
+    '[1, {"a": null}, 2.5, true]'
+    >>> quote("\\ud800")
+    '"\\\\ud800"'
+    """
+    out: list[str] = []
+    size = 0
+    stack: list = [value]
+    while stack and size <= limit:
+        v = stack.pop()
+        if type(v) is _Raw:
+            piece = str(v)
+        elif isinstance(v, (list, tuple)):
+            stack.append(_Raw("]"))
+            for i in range(min(len(v), limit) - 1, -1, -1):
+                stack.append(v[i])
+                if i:
+                    stack.append(_Raw(", "))
+            piece = "["
+        elif isinstance(v, dict):
+            stack.append(_Raw("}"))
+            items = []
+            for k in v:
+                items.append(k)
+                if len(items) > limit:
+                    break
+            for i in range(len(items) - 1, -1, -1):
+                stack.append(v[items[i]])
+                stack.append(_Raw(": "))
+                stack.append(items[i])
+                if i:
+                    stack.append(_Raw(", "))
+            piece = "{"
+        else:
+            piece = _scalar(v, limit)
+        out.append(piece)
+        size += len(piece)
+    text = "".join(out)
+    if stack or len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
+
+
+def _field(path: str, key) -> str:
+    """``path.key``, the key written as it is when it is a plain name, else quoted."""
+    name = key if isinstance(key, str) and _NAME.fullmatch(key) else quote(key, 40)
+    return f"{path}.{name}" if path else name
+
 
 def _fields(d, path: str, names: tuple[str, ...]) -> None:
     if not isinstance(d, dict):
-        raise StateError(f"{path or 'state'}: must be an object, not {type(d).__name__}")
+        raise StateError(f"{path or 'state'}: must be an object, got {quote(d)}")
     for k in d:
         if k not in names:
-            raise StateError(f"{path}{'.' if path else ''}{k}: unknown field")
+            raise StateError(f"{_field(path, k)}: unknown field")
     for k in names:
         if k not in d:
-            raise StateError(f"{path}{'.' if path else ''}{k}: missing")
+            raise StateError(f"{_field(path, k)}: missing")
 
 
-def _int(v, path: str, lo: int, hi: int | None = None) -> int:
-    if type(v) is not int:
-        raise StateError(f"{path}: must be an integer, not {type(v).__name__}")
-    if v < lo:
-        raise StateError(f"{path}: must be >= {lo}")
-    if hi is not None and v > hi:
-        raise StateError(f"{path}: must be <= {hi}")
+def _got(v) -> str:
+    if type(v) is float and v.is_integer():
+        return f"{quote(v)} (write integers without a fraction or exponent)"
+    return quote(v)
+
+
+def _int(v, path: str, lo: int, hi: int, what: str = "an integer") -> int:
+    if type(v) is not int or not lo <= v <= hi:
+        raise StateError(f"{path}: must be {what} {lo}-{hi}, got {_got(v)}")
     return v
 
 
 def _player_or_null(v, path: str):
     if v is None:
         return None
-    return _int(v, path, 0, 1)
+    if type(v) is not int or v not in (0, 1):
+        raise StateError(f"{path}: must be 0, 1 or null, got {_got(v)}")
+    return v
+
+
+def _list(v, path: str, most: int, what: str) -> list:
+    if not isinstance(v, list):
+        raise StateError(f"{path}: must be a list of {what}, got {quote(v)}")
+    if len(v) > most:
+        raise StateError(f"{path}: must hold at most {most} {what}, got {len(v)}")
+    return v
 
 
 def _ids(v, path: str) -> list[int]:
-    if not isinstance(v, list):
-        raise StateError(f"{path}: must be a list of patch ids")
+    _list(v, path, N_PATCHES, "patch ids")
     for i, x in enumerate(v):
-        _int(x, f"{path}[{i}]", 0, N_PATCHES - 1)
+        _int(x, f"{path}[{i}]", 0, N_PATCHES - 1, "a patch id")
     return v
+
+
+def _board(v, path: str) -> int:
+    """A board: 9 row strings (row 0 first, ``#`` filled) or the older 81-bit integer."""
+    if type(v) is int:
+        if not 0 <= v <= BOARD_MAX:
+            raise StateError(f"{path}: must be 9 row strings or an integer 0-2^81-1, got {quote(v)}")
+        return v
+    if not isinstance(v, list) or len(v) != 9:
+        raise StateError(f"{path}: must be a list of 9 row strings of '#' (filled) and '.' (empty), "
+                         f"got {quote(v, 40)}")
+    m = 0
+    for r, row in enumerate(v):
+        if type(row) is not str or len(row) != 9 or not set(row) <= {"#", "."}:
+            raise StateError(f"{path}[{r}]: must be 9 characters '#' (filled) or '.' (empty), got {quote(row)}")
+        m |= int(row.translate(_ROW_BITS)[::-1], 2) << (9 * r)
+    return m
 
 
 def state_from_json(d) -> GameState:
     _fields(d, "", _TOP)
     edition = d["edition"]
-    if edition not in EDITIONS:
-        raise StateError(f"edition: must be one of {', '.join(map(repr, EDITIONS))}")
+    if type(edition) is not str or edition not in EDITIONS:
+        raise StateError(f"edition: must be one of {', '.join(map(repr, EDITIONS))}, got {quote(edition)}")
     players_raw = d["players"]
     if not isinstance(players_raw, list) or len(players_raw) != 2:
-        raise StateError("players: must be a list of two player objects")
+        raise StateError(f"players: must be a list of two player objects, got {quote(players_raw, 40)}")
     players = []
     owner: dict[int, str] = {}
     for i, pr in enumerate(players_raw):
         path = f"players[{i}]"
         _fields(pr, path, _PLAYER)
-        board = _int(pr["board"], f"{path}.board", 0, BOARD_MAX)
-        buttons = _int(pr["buttons"], f"{path}.buttons", 0)
+        board = _board(pr["board"], f"{path}.board")
+        buttons = _int(pr["buttons"], f"{path}.buttons", 0, MAX_BUTTONS)
         position = _int(pr["position"], f"{path}.position", 0, END)
-        income = _int(pr["income"], f"{path}.income", 0)
+        income = _int(pr["income"], f"{path}.income", 0, MAX_INCOME)
         patches = _ids(pr["patches"], f"{path}.patches")
         leather = _int(pr["leather"], f"{path}.leather", 0, len(LEATHER_SPACES[edition]))
         if type(pr["bonus"]) is not bool:
-            raise StateError(f"{path}.bonus: must be true or false")
+            raise StateError(f"{path}.bonus: must be true or false, got {quote(pr['bonus'])}")
         for j, pid in enumerate(patches):
             if pid in owner:
                 raise StateError(f"{path}.patches[{j}]: patch {pid} is also in {owner[pid]}")
@@ -102,9 +253,12 @@ def state_from_json(d) -> GameState:
     # ones left are exactly those beyond both tokens.
     far = max(p.position for p in players)
     want_leather = [s for s in LEATHER_SPACES[edition] if s > far]
-    if d["leather_spaces"] != want_leather:
+    spaces = _list(d["leather_spaces"], "leather_spaces", MAX_LEATHER, "track spaces")
+    for j, x in enumerate(spaces):
+        _int(x, f"leather_spaces[{j}]", 0, END, "a track space")
+    if spaces != want_leather:
         raise StateError(f"leather_spaces: must be {want_leather}, the {edition} leather spaces beyond both tokens")
-    cur = _int(d["current_player"], "current_player", 0, 1)
+    cur = _int(d["current_player"], "current_player", 0, 1, "a player")
     pending = _int(d["leather_to_place"], "leather_to_place", 0, len(LEATHER_SPACES[edition]))
     taken = len(LEATHER_SPACES[edition]) - len(want_leather)
     if players[0].leather + players[1].leather + pending > taken:

@@ -22,18 +22,13 @@ from google.protobuf import duration_pb2
 import solver
 from patchwork.v1 import placement_pb2 as pb
 from solver import BOARD_SIZE, Candidate, Shape, ShapeError, cells_of
+# One definition of the request limits for the service and both clients.
+from solver.limits import (MAX_COUNT, MAX_ITERATIONS, MAX_PATCH_REFS, MAX_PIECES,  # noqa: F401
+                           MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP)
 
 from .errors import BadRequest
 
-MAX_PATCH_REFS = 64          # entries in a patches / upcoming list
-MAX_COUNT = 81               # copies of one patch (a board has 81 cells)
-MAX_SHAPE_TEXT = 512         # characters of a custom shape string
-MAX_TIME_LIMIT = 60.0        # seconds
-MAX_TOP = 10_000
 MAX_GRID = solver.geometry.MAX_GRID  # puzzle grids up to 20×20
-MAX_PIECES = 64
-MAX_TILINGS = 100
-MAX_STATE_JSON = 32 * 1024
 
 SOLVE_STATUS = {
     "OPTIMAL": pb.SOLVE_STATUS_OPTIMAL,
@@ -145,11 +140,19 @@ def patch_specs(refs, field: str, *, allow_empty: bool) -> list[PatchSpec]:
         raise BadRequest(field, f"{len(refs)} entries; at most {MAX_PATCH_REFS}")
     specs: list[PatchSpec] = []
     seen: dict[int | str, int] = {}
+    by_shape: dict[Shape, list[int]] = {}
     for i, ref in enumerate(refs):
         spec = patch_spec(ref, f"{field}[{i}]")
         if spec.key in seen:
             raise BadRequest(f"{field}[{i}]", f"same patch as {field}[{seen[spec.key]}]; use count")
+        canon = spec.shape.canonical()
+        for j in by_shape.get(canon, ()):
+            # The same patch written two ways (an id and its shape, or one shape in two
+            # orientations); distinct standard ids stay distinct patches even when alike.
+            if isinstance(spec.key, str) or isinstance(specs[j].key, str):
+                raise BadRequest(f"{field}[{i}]", f"same patch as {field}[{j}] (the same shape); use count")
         seen[spec.key] = i
+        by_shape.setdefault(canon, []).append(i)
         specs.append(spec)
     return specs
 
@@ -199,9 +202,6 @@ def seed(value: int, field: str = "seed") -> int:
     return value
 
 
-MAX_ITERATIONS = 200_000
-
-
 def iterations(value: int, field: str = "iterations") -> int | None:
     """A fixed search budget; 0 means "use the time limit"."""
     if value < 0 or value > MAX_ITERATIONS:
@@ -225,7 +225,6 @@ def pieces(texts, field: str = "pieces") -> list[Shape]:
 
 
 EDITIONS = {pb.EDITION_REVISED: "revised", pb.EDITION_ORIGINAL: "original"}
-EDITION_ENUM = {name: value for value, name in EDITIONS.items()}
 
 
 def edition(value: int, field: str) -> str:
@@ -255,22 +254,6 @@ def game_state_json(state: pb.GameState, field: str = "state") -> dict:
             "circle": list(state.circle), "leather_spaces": list(state.leather_spaces),
             "current_player": state.current_player, "leather_to_place": state.leather_to_place,
             "first_to_end": state.first_to_end if state.HasField("first_to_end") else None}
-
-
-def game_state_message(data: dict) -> pb.GameState:
-    """The engine's state JSON object (boards as masks or rows) as a :class:`pb.GameState`."""
-    out = pb.GameState(edition=EDITION_ENUM[data["edition"]], circle=data["circle"],
-                       leather_spaces=data["leather_spaces"], current_player=data["current_player"],
-                       leather_to_place=data["leather_to_place"])
-    for p in data["players"]:
-        board = p["board"]
-        rows = board_rows(board) if isinstance(board, int) else list(board)
-        out.players.append(pb.PlayerState(board=pb.Board(rows=rows), buttons=p["buttons"],
-                                          position=p["position"], income=p["income"], patches=p["patches"],
-                                          leather=p["leather"], bonus=p["bonus"]))
-    if data.get("first_to_end") is not None:
-        out.first_to_end = data["first_to_end"]
-    return out
 
 
 # ---------------------------------------------------------------- answers

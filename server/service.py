@@ -16,17 +16,14 @@ from typing import Any, Callable, Iterator
 import solver
 from patchwork.v1 import placement_pb2 as pb
 from solver import BOARD_SIZE, cells_of
+from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT,
+                           MAX_UPCOMING_COPIES)
 
 from . import convert
 from .core import Call, ServiceCore
 from .errors import BadRequest, FailedPrecondition
 
-DEFAULT_SOLVE_LIMIT = 10.0      # SolvePlacement / SolvePuzzle, seconds
-DEFAULT_SUGGEST_LIMIT = 1.0     # SuggestPlacement / SuggestMove, seconds
-MAX_UPCOMING_COPIES = 128
 INT64_MAX = 2**63 - 1
-# Answered in the caller's thread: no solve, no worker, no queue.
-CHEAP_METHODS = frozenset({"ListPatches"})
 DEFAULT_REVIEW_LIMIT = 0.2      # AnalyzeGame, seconds per move
 DEFAULT_LARGE_LOSS = 0.1        # a move losing this much win chance is a large mistake
 MAX_RECORD_ACTIONS = 1000
@@ -158,7 +155,7 @@ class PlacementServicer:
         iterations = convert.iterations(request.iterations)
         # A fixed iteration budget runs to its end unless the client caps it.
         limit = convert.time_limit(request, "time_limit",
-                                   DEFAULT_SUGGEST_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
+                                   DEFAULT_SUGGEST_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
         if field == "state":
             state = engine_state(convert.game_state_json(request.state), "state")
         else:

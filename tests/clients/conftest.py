@@ -21,7 +21,7 @@ def servers():
 
     out = []
     for _ in range(2):
-        srv, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, warm_up=False, grace=0.0))
+        srv, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, max_queue=64, warm_up=False, grace=0.0))
         srv.start()
         out.append((srv, port))
     yield out

@@ -139,19 +139,13 @@ def test_server_side_invalid_argument(remote):
     assert e.value.code == "INVALID_ARGUMENT"
 
 
-def test_unavailable_retries_with_backoff(closed_port, monkeypatch):
-    import clients.grpc_client as gc
-
-    sleeps = []
-    monkeypatch.setattr(gc.time, "sleep", lambda s: sleeps.append(s))
-    c = PlacementClient(f"127.0.0.1:{closed_port}", deadline=1.0, retries=3, backoff=0.1)
+def test_unavailable_after_retries(closed_port):
+    # Nothing listens: gRPC's retry policy gives up after the retries.
+    c = PlacementClient(f"127.0.0.1:{closed_port}", deadline=5.0, retries=2)
     with pytest.raises(ServiceUnavailable) as e:
         c.list_patches()
     c.close()
     assert isinstance(e.value, ClientError) and "unavailable" in str(e.value)
-    assert len(sleeps) == 3
-    assert sleeps[0] < sleeps[1] < sleeps[2]          # exponential (with ±20% jitter)
-    assert 0.08 <= sleeps[0] <= 0.12 and 0.32 <= sleeps[2] <= 0.48
 
 
 class _Slow(grpc.GenericRpcHandler):

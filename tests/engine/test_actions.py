@@ -26,13 +26,13 @@ def test_actions_are_frozen_and_hashable():
 
 @pytest.mark.parametrize("text,message", [
     ("", "empty action"),
-    ("pass", "unknown action 'pass'"),
+    ("pass", 'unknown action "pass"'),
     ("advance now", "bad advance action"),
     ("buy 3", "bad buy action"),
-    ("buy x 1,1", "bad patch id 'x'"),
+    ("buy x 1,1", 'bad patch id "x"'),
     ("buy 3 1,1;1,1", "cell 1,1 is listed twice"),
     ("buy 3 1,9", "cell 1,9 is off the board"),
-    ("leather 1;1", "bad cell '1;1'"),
+    ("leather 1;1", 'bad cell "1;1"'),
     ("leather -1,2", "bad cell"),
 ])
 def test_bad_text(text, message):

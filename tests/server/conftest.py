@@ -12,7 +12,7 @@ from server import ServerConfig, build_server
 @pytest.fixture(scope="session")
 def running():
     """(server, port) of one server for the whole session."""
-    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2))
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, max_queue=64))
     server.start()
     yield server, port
     server.stop(0).wait(5)

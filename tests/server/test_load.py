@@ -104,7 +104,7 @@ def _lists(stub) -> bool:
 
 
 def test_graceful_shutdown_finishes_in_flight_and_refuses_new():
-    server, port = build_server(ServerConfig(port=0, workers=4, grace=10.0))
+    server, port = build_server(ServerConfig(port=0, workers=2, grace=10.0))
     server.start()
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
         stub = pbg.PlacementServiceStub(ch)

@@ -197,7 +197,7 @@ def test_suggest_placement_leather_and_many_upcoming(stub):
 
 
 def test_suggest_move_takes_a_typed_game_state(stub):
-    from server.convert import game_state_message
+    from clients.wire import game_state_message
 
     state = play(11, 14)
     typed = stub.SuggestMove(pb.SuggestMoveRequest(state=game_state_message(state.to_json()), top=3, seed=2,
@@ -212,7 +212,7 @@ def test_suggest_move_takes_a_typed_game_state(stub):
 
 
 def test_typed_game_state_errors_name_the_field(stub):
-    from server.convert import game_state_message
+    from clients.wire import game_state_message
 
     msg = game_state_message(play(11, 14).to_json())
     bad = pb.GameState()
@@ -235,3 +235,53 @@ def test_typed_game_state_errors_name_the_field(stub):
     with pytest.raises(grpc.RpcError) as err:
         stub.SuggestMove(pb.SuggestMoveRequest(iterations=10), timeout=30)
     assert err.value.details().startswith("state: required")
+
+
+def _record_of_play(seed: int, plies: int) -> pb.GameRecord:
+    import engine
+    from engine.players import GreedyPlayer, RandomPlayer
+
+    state = engine.new_game(seed)
+    circle = list(state.to_json()["circle"])
+    players = [GreedyPlayer(), RandomPlayer(seed)]
+    actions = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    return pb.GameRecord(edition=pb.EDITION_REVISED, circle=circle, actions=actions)
+
+
+def test_analyze_game_streams_one_review_per_move(stub):
+    record = _record_of_play(21, 8)
+    req = pb.AnalyzeGameRequest(record=record, iterations=60, seed=1)
+    reviews = list(stub.AnalyzeGame(req, timeout=120))
+    assert [r.ply for r in reviews] == list(range(len(record.actions)))
+    for r, text in zip(reviews, record.actions):
+        assert r.played.text == text
+        assert 0 <= r.value_played <= 1 and 0 <= r.value_best <= 1
+        assert r.loss == pytest.approx(max(0.0, r.value_best - r.value_played), abs=1e-6)
+        assert r.large == (r.loss >= 0.1)
+    again = list(stub.AnalyzeGame(req, timeout=120))
+    assert [(r.best.text, r.loss) for r in again] == [(r.best.text, r.loss) for r in reviews]
+
+
+def test_analyze_game_checks_the_record(stub):
+    record = _record_of_play(21, 4)
+    bad = pb.GameRecord()
+    bad.CopyFrom(record)
+    bad.actions[2] = "buy 99 0,0"
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.AnalyzeGame(pb.AnalyzeGameRequest(record=bad, iterations=10), timeout=30))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("record.actions[2]")
+    bad.CopyFrom(record)
+    bad.circle[0] = bad.circle[1]
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.AnalyzeGame(pb.AnalyzeGameRequest(record=bad, iterations=10), timeout=30))
+    assert err.value.details().startswith("record.circle")
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.AnalyzeGame(pb.AnalyzeGameRequest(), timeout=30))
+    assert err.value.details().startswith("record: required")

@@ -1,0 +1,112 @@
+"""``AsyncPlacementClient``: :class:`clients.PlacementClient` for ``asyncio``
+(``grpc.aio``): the same constructor, the same methods as coroutines, the
+same answers and errors. Requests and answers go through :mod:`clients.wire`,
+like the blocking client's.
+
+    async with AsyncPlacementClient("127.0.0.1:50051") as c:
+        result = await c.solve_placement(board, [12, "##./.##"])
+
+Create it inside the running event loop that will use it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import grpc
+import grpc.aio
+
+from patchwork.v1 import placement_pb2_grpc as pb_grpc
+from solver.geometry import Board, Shape
+from solver.patches import Patch
+from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
+
+from . import errors, wire
+from .inputs import PatchSpec
+
+if TYPE_CHECKING:
+    from engine.suggest import MoveSuggestion
+
+Pem = bytes | str | os.PathLike[str]
+
+
+class AsyncPlacementClient:
+    """Asyncio client of the ``patchwork.v1.PlacementService``: the
+    arguments of :class:`clients.PlacementClient` (target, deadline, retries
+    through gRPC's retry policy, TLS, bearer token), and its methods as
+    ``async def``."""
+
+    def __init__(self, target: str, *, deadline: float = 5.0, retries: int = 3, backoff: float = 0.1,
+                 seed: int = 0, tls: bool = False, ca: Pem | None = None, cert: Pem | None = None,
+                 key: Pem | None = None, token: str | None = None,
+                 options: Iterable[tuple[str, Any]] = ()) -> None:
+        s = wire.ChannelSettings.make(target, deadline=deadline, retries=retries, backoff=backoff, seed=seed,
+                                      options=options, tls=tls, ca=ca, cert=cert, key=key, token=token)
+        self._settings = s
+        self.target, self.deadline, self.retries, self.seed = s.target, s.deadline, s.retries, s.seed
+        if s.credentials is None:
+            self._channel = grpc.aio.insecure_channel(s.target, options=list(s.options))
+        else:
+            self._channel = grpc.aio.secure_channel(s.target, s.credentials, options=list(s.options))
+        self._stub = pb_grpc.PlacementServiceStub(self._channel)
+
+    # -- plumbing ---------------------------------------------------------
+    async def close(self) -> None:
+        """Close the channel; calls in flight are cancelled."""
+        await self._channel.close()
+
+    async def __aenter__(self) -> "AsyncPlacementClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncPlacementClient({self.target!r}, deadline={self.deadline})"
+
+    async def _call(self, call: wire.Call) -> Any:
+        method = getattr(self._stub, call.method)
+        try:
+            return await method(call.request, timeout=wire.call_timeout(self.deadline, call.time_limit),
+                                metadata=self._settings.metadata or None)
+        except grpc.RpcError as e:
+            raise wire.error_from_rpc(e, self.target) from None
+
+    # -- the API (as PlacementClient's) -----------------------------------
+    async def solve_placement(self, board: Board | Sequence[str], patches: Sequence[PatchSpec], *,
+                              objective: str | Objective = "cover",
+                              time_limit: float | None = None) -> PlacementResult:
+        """As :meth:`clients.PlacementClient.solve_placement`."""
+        call = wire.solve_placement_call(board, patches, objective, time_limit, self.seed)
+        return wire.placement_result(await self._call(call))
+
+    async def suggest_placement(self, board: Board | Sequence[str], patch_id: PatchSpec,
+                                upcoming: Sequence[PatchSpec] = (), *, square7: bool = False,
+                                time_limit: float | None = None, top: int | None = None) -> LookaheadResult:
+        """As :meth:`clients.PlacementClient.suggest_placement`."""
+        call = wire.suggest_placement_call(board, patch_id, upcoming, square7, time_limit, top, self.seed)
+        return wire.lookahead_result(await self._call(call), call.context)
+
+    async def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
+                           iterations: int | None = None) -> list[MoveSuggestion]:
+        """As :meth:`clients.PlacementClient.suggest_move`."""
+        call = wire.suggest_move_call(state, time_limit, top, iterations, self.seed)
+        try:
+            response = await self._call(call)
+        except errors.InvalidArgument as e:
+            if wire.game_over(e, call.context):
+                return []
+            raise
+        return wire.move_result(response)
+
+    async def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
+                           count: bool = False, mirror: bool = True, use_all: bool = True,
+                           max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+        """As :meth:`clients.PlacementClient.solve_puzzle`."""
+        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
+        return wire.puzzle_result(await self._call(call), call.context)
+
+    async def list_patches(self) -> list[Patch]:
+        """As :meth:`clients.PlacementClient.list_patches`."""
+        return wire.patches_result(await self._call(wire.list_patches_call()))

@@ -1,0 +1,380 @@
+"""What both gRPC clients (:class:`clients.PlacementClient` and
+:class:`clients.AsyncPlacementClient`) share: the channel set-up (service
+config with the retry policy and round-robin balancing, TLS credentials,
+bearer-token metadata), building each request from checked Python values,
+and reading each response back into the solver's dataclasses.
+
+>>> cfg = json.loads(service_config(retries=3, backoff=0.1))
+>>> cfg["loadBalancingConfig"], cfg["methodConfig"][0]["retryPolicy"]["maxAttempts"]
+([{'round_robin': {}}], 4)
+>>> call_timeout(5.0, None), call_timeout(5.0, 10.0)
+(5.0, 12.0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import grpc
+from google.protobuf import duration_pb2
+
+from patchwork.v1 import placement_pb2 as pb
+from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, mask_of
+from solver.patches import Patch
+from solver.types import (
+    LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,
+    SolveStatus,
+)
+
+from . import errors
+from .inputs import (
+    PatchKey, PatchSpec, check_seed, lookahead_inputs, move_inputs, placement_inputs, puzzle_inputs,
+    read_bytes,
+)
+
+if TYPE_CHECKING:
+    from engine.suggest import MoveSuggestion
+
+SERVICE = "patchwork.v1.PlacementService"
+# Extra deadline beyond a requested time limit: the server answers with what
+# it found when the limit passes, so the call needs a little longer than it.
+DEADLINE_SLACK = 2.0
+# gRPC makes at most 5 attempts of one call, whatever the policy says.
+MAX_RETRIES = 4
+MAX_BACKOFF = 2.0
+
+_STATUS = {
+    pb.SOLVE_STATUS_OPTIMAL: SolveStatus.OPTIMAL,
+    pb.SOLVE_STATUS_FEASIBLE: SolveStatus.FEASIBLE,
+    pb.SOLVE_STATUS_INFEASIBLE: SolveStatus.INFEASIBLE,
+    pb.SOLVE_STATUS_UNKNOWN: SolveStatus.UNKNOWN,
+}
+
+_CODES: dict[grpc.StatusCode, type[errors.ClientError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: errors.InvalidArgument,
+    grpc.StatusCode.OUT_OF_RANGE: errors.InvalidArgument,
+    grpc.StatusCode.FAILED_PRECONDITION: errors.InvalidArgument,
+    grpc.StatusCode.UNAVAILABLE: errors.ServiceUnavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: errors.DeadlineExceeded,
+    grpc.StatusCode.CANCELLED: errors.Cancelled,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: errors.ResourceExhausted,
+    grpc.StatusCode.UNAUTHENTICATED: errors.Unauthenticated,
+    grpc.StatusCode.PERMISSION_DENIED: errors.Unauthenticated,
+}
+
+
+# ------------------------------------------------------------------ errors
+def error_from_rpc(err: grpc.RpcError, target: str = "") -> errors.ClientError:
+    """The :class:`~clients.errors.ClientError` for a failed call."""
+    code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
+    details = (err.details() if hasattr(err, "details") else None) or str(code)
+    cls = _CODES.get(code, errors.ServerError)
+    if cls is errors.ServiceUnavailable:
+        msg = f"service unavailable at {target}: {details}"
+    elif cls is errors.DeadlineExceeded:
+        msg = f"deadline exceeded calling {target}"
+    elif cls is errors.Unauthenticated:
+        msg = f"the service at {target} refused the credentials: {details}"
+    else:
+        msg = details
+    return cls(msg, code=code.name if code is not None else None)
+
+
+# ----------------------------------------------------------------- channel
+def _seconds_text(seconds: float) -> str:
+    return f"{seconds:.3f}".rstrip("0").rstrip(".") + "s"
+
+
+def service_config(retries: int, backoff: float) -> str:
+    """The channel's service config (JSON): round-robin over every address of
+    the target, and calls failing with UNAVAILABLE retried by gRPC itself up
+    to ``retries`` times, with exponential backoff from ``backoff`` seconds
+    (gRPC waits a random time up to the current backoff, doubled each retry,
+    at most 2 s)."""
+    config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
+    if retries > 0:
+        config["methodConfig"] = [{
+            "name": [{"service": SERVICE}],
+            "retryPolicy": {
+                "maxAttempts": retries + 1,
+                "initialBackoff": _seconds_text(backoff),
+                "maxBackoff": _seconds_text(max(backoff, MAX_BACKOFF)),
+                "backoffMultiplier": 2,
+                "retryableStatusCodes": ["UNAVAILABLE"],
+            },
+        }]
+    return json.dumps(config, sort_keys=True)
+
+
+def _pem(value: bytes | str | os.PathLike[str] | None, what: str) -> bytes | None:
+    """PEM data given as bytes, or read from a path."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        data = value
+    elif isinstance(value, (str, os.PathLike)):
+        data = read_bytes(os.fspath(value))
+    else:
+        raise errors.InvalidArgument(f"bad {what}: give PEM bytes or a file path")
+    if b"-----BEGIN " not in data:
+        raise errors.InvalidArgument(f"bad {what}: not PEM data (no '-----BEGIN' line)")
+    return data
+
+
+def channel_credentials(ca: bytes | str | os.PathLike[str] | None = None,
+                        cert: bytes | str | os.PathLike[str] | None = None,
+                        key: bytes | str | os.PathLike[str] | None = None) -> grpc.ChannelCredentials:
+    """TLS credentials: the server is checked against ``ca`` (PEM; default the
+    system's roots); ``cert`` and ``key`` (together) are the client's own
+    certificate for servers that ask for one (mutual TLS)."""
+    if (cert is None) != (key is None):
+        raise errors.InvalidArgument("a client certificate needs both cert and key")
+    return grpc.ssl_channel_credentials(root_certificates=_pem(ca, "ca"), private_key=_pem(key, "key"),
+                                        certificate_chain=_pem(cert, "cert"))
+
+
+def auth_metadata(token: str | None) -> tuple[tuple[str, str], ...]:
+    """The call metadata carrying a bearer token (``authorization: Bearer ...``)."""
+    if token is None:
+        return ()
+    if not isinstance(token, str):
+        raise errors.InvalidArgument("bad token: it must be a string")
+    token = token.strip()
+    if not token or not all(33 <= ord(ch) <= 126 for ch in token):
+        raise errors.InvalidArgument("bad token: it must be non-empty printable ASCII without spaces")
+    return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    """A gRPC client's checked settings: where to connect and how."""
+
+    target: str
+    deadline: float
+    retries: int
+    backoff: float
+    seed: int
+    options: tuple[tuple[str, Any], ...]
+    credentials: grpc.ChannelCredentials | None
+    metadata: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def make(cls, target: str, *, deadline: float, retries: int, backoff: float, seed: int,
+             options: Iterable[tuple[str, Any]], tls: bool, ca: Any, cert: Any, key: Any,
+             token: str | None) -> "ChannelSettings":
+        """Check every constructor argument of a gRPC client (``InvalidArgument`` if bad)."""
+        if not isinstance(target, str) or not target.strip():
+            raise errors.InvalidArgument("server target is empty; expected HOST:PORT")
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not 0 < deadline < 1e6:
+            raise errors.InvalidArgument(f"bad deadline {deadline!r}: it must be > 0 seconds")
+        if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
+            raise errors.InvalidArgument(f"bad retries {retries!r}: it must be 0-{MAX_RETRIES} "
+                                         f"(gRPC makes at most {MAX_RETRIES + 1} attempts)")
+        if isinstance(backoff, bool) or not isinstance(backoff, (int, float)) or not 0.001 <= backoff <= 60:
+            raise errors.InvalidArgument(f"bad backoff {backoff!r}: it must be 0.001-60 seconds")
+        if not tls and (ca is not None or cert is not None or key is not None):
+            raise errors.InvalidArgument("ca, cert and key are TLS settings: pass tls=True as well")
+        opts = [(k, v) for k, v in options]
+        if any(k == "grpc.service_config" for k, _ in opts):
+            raise errors.InvalidArgument("options: the client sets grpc.service_config itself "
+                                         "(round-robin, and the retry policy from retries and backoff)")
+        opts.append(("grpc.service_config", service_config(retries, float(backoff))))
+        return cls(target=target.strip(), deadline=float(deadline), retries=retries, backoff=float(backoff),
+                   seed=check_seed(seed), options=tuple(opts),
+                   credentials=channel_credentials(ca, cert, key) if tls else None,
+                   metadata=auth_metadata(token))
+
+
+def call_timeout(deadline: float, time_limit: float | None) -> float:
+    """A call's deadline in seconds: ``deadline``, stretched to the request's
+    time limit plus :data:`DEADLINE_SLACK`."""
+    return deadline if time_limit is None else max(deadline, time_limit + DEADLINE_SLACK)
+
+
+# ---------------------------------------------------------------- requests
+def _duration(seconds: float | None) -> duration_pb2.Duration | None:
+    if seconds is None:
+        return None
+    d = duration_pb2.Duration()
+    d.FromNanoseconds(int(round(seconds * 1e9)))
+    return d
+
+
+def _seconds(d: duration_pb2.Duration) -> float:
+    return d.seconds + d.nanos / 1e9
+
+
+def _patch_ref(key: PatchKey, count: int = 1, required: bool = False) -> pb.PatchRef:
+    ref = pb.PatchRef(count=count, required=required)
+    if isinstance(key, int):
+        ref.id = key
+    else:
+        ref.shape = key
+    return ref
+
+
+def _refs(keys: Sequence[PatchKey]) -> list[pb.PatchRef]:
+    """Repeated keys become one ref with a count (the service forbids duplicates)."""
+    counts: dict[PatchKey, int] = {}
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    return [_patch_ref(k, n) for k, n in counts.items()]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One checked request: what to send, and what to read the answer with."""
+
+    method: str                 # the stub's attribute, e.g. "SolvePlacement"
+    request: Any                # the protobuf request message
+    time_limit: float | None    # seconds, for the call's deadline
+    context: Any = None         # what the response parser needs besides the response
+
+
+def solve_placement_call(board: Board | Sequence[str], patches: Sequence[PatchSpec], objective: str | Objective,
+                         time_limit: float | None, seed: int) -> Call:
+    """The ``SolvePlacement`` call for :meth:`PlacementClient.solve_placement`."""
+    mask, keys, obj, tl = placement_inputs(board, patches, objective, time_limit)
+    req = pb.SolvePlacementRequest(
+        board=pb.Board(rows=board_to_rows(mask)), patches=_refs(keys),
+        objective=pb.OBJECTIVE_SQUARE7 if obj is Objective.SQUARE7 else pb.OBJECTIVE_COVER,
+        time_limit=_duration(tl), seed=seed)
+    return Call("SolvePlacement", req, tl)
+
+
+def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, upcoming: Sequence[PatchSpec],
+                           square7: bool, time_limit: float | None, top: int | None, seed: int) -> Call:
+    """The ``SuggestPlacement`` call for :meth:`PlacementClient.suggest_placement`."""
+    mask, key, ups, tl, top = lookahead_inputs(board, patch_id, upcoming, time_limit, top)
+    req = pb.SuggestPlacementRequest(
+        board=pb.Board(rows=board_to_rows(mask)), patch=_patch_ref(key), upcoming=_refs(ups),
+        objective=pb.OBJECTIVE_SQUARE7 if square7 else pb.OBJECTIVE_COVER,
+        top=top or 0, time_limit=_duration(tl), seed=seed)
+    return Call("SuggestPlacement", req, tl, key)
+
+
+_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}
+
+
+def game_state_message(data: dict) -> pb.GameState:
+    """The engine's state JSON object (boards as masks or rows) as a :class:`pb.GameState`."""
+    out = pb.GameState(edition=_EDITION_ENUM[data["edition"]], circle=data["circle"],
+                       leather_spaces=data["leather_spaces"], current_player=data["current_player"],
+                       leather_to_place=data["leather_to_place"])
+    for p in data["players"]:
+        board = p["board"]
+        rows = board_to_rows(board) if isinstance(board, int) else list(board)
+        out.players.append(pb.PlayerState(board=pb.Board(rows=rows), buttons=p["buttons"],
+                                          position=p["position"], income=p["income"], patches=p["patches"],
+                                          leather=p["leather"], bonus=p["bonus"]))
+    if data.get("first_to_end") is not None:
+        out.first_to_end = data["first_to_end"]
+    return out
+
+
+def suggest_move_call(state: Any, time_limit: float | None, top: int | None, iterations: int | None,
+                      seed: int) -> Call:
+    """The ``SuggestMove`` call for :meth:`PlacementClient.suggest_move`."""
+    text, tl, top, iterations = move_inputs(state, time_limit, top, iterations)
+    req = pb.SuggestMoveRequest(top=top or 0, time_limit=_duration(tl), seed=seed, iterations=iterations or 0)
+    try:
+        req.state.CopyFrom(game_state_message(json.loads(text)))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        # Not the engine's state shape: the service checks it and names what is wrong.
+        req.state_json = text
+    return Call("SuggestMove", req, tl, text)
+
+
+def solve_puzzle_call(region: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], count: bool,
+                      mirror: bool, use_all: bool, max_tilings: int, time_limit: float | None) -> Call:
+    """The ``SolvePuzzle`` call for :meth:`PlacementClient.solve_puzzle`."""
+    rows, shapes, max_tilings, tl = puzzle_inputs(region, pieces, max_tilings, time_limit)
+    req = pb.SolvePuzzleRequest(
+        region=pb.Region(rows=rows), pieces=[s.to_str() for s in shapes],
+        mode=pb.PUZZLE_MODE_COUNT if count else pb.PUZZLE_MODE_FIND,
+        no_mirror=not mirror, allow_unused=not use_all, max_tilings=max_tilings,
+        time_limit=_duration(tl))
+    return Call("SolvePuzzle", req, tl, (rows, shapes))
+
+
+def list_patches_call() -> Call:
+    """The ``ListPatches`` call for :meth:`PlacementClient.list_patches`."""
+    return Call("ListPatches", pb.ListPatchesRequest(), None)
+
+
+# --------------------------------------------------------------- responses
+def _cell(msg: pb.Cell, present: bool) -> tuple[int, int] | None:
+    return (msg.row, msg.col) if present else None
+
+
+def _placed(msg: pb.PlacedPatch, width: int = BOARD_SIZE, key: Any = None) -> PlacedPatch:
+    if key is None:
+        key = msg.id if msg.WhichOneof("kind") == "id" else msg.shape
+    return PlacedPatch(key=key, orientation=msg.orientation,
+                       mask=mask_of(((c.row, c.col) for c in msg.cells), width), width=width)
+
+
+def placement_result(r: pb.SolvePlacementResponse) -> PlacementResult:
+    """A ``SolvePlacementResponse`` as a :class:`solver.PlacementResult`."""
+    return PlacementResult(
+        status=_STATUS.get(r.status, SolveStatus.UNKNOWN), placements=tuple(_placed(p) for p in r.placements),
+        objective=r.covered, bound=r.bound, empty_before=r.empty_before,
+        empty_after=r.empty_after, square7=_cell(r.square7, r.HasField("square7")),
+        wall_time=_seconds(r.solve_time))
+
+
+def lookahead_result(r: pb.SuggestPlacementResponse, key: PatchKey) -> LookaheadResult:
+    """A ``SuggestPlacementResponse`` as a :class:`solver.LookaheadResult`."""
+    ranked = tuple(
+        RankedPlacement(placement=_placed(rp.placement, key=key), value=rp.value, bound=rp.bound,
+                        proven=rp.proven, square7=_cell(rp.square7, rp.HasField("square7")))
+        for rp in r.ranked)
+    return LookaheadResult(status=_STATUS.get(r.status, SolveStatus.UNKNOWN), ranked=ranked,
+                           wall_time=_seconds(r.solve_time))
+
+
+def move_result(r: pb.SuggestMoveResponse) -> list[MoveSuggestion]:
+    """A ``SuggestMoveResponse`` as ``engine.suggest.MoveSuggestion``s."""
+    from engine.actions import parse_action
+    from engine.suggest import MoveSuggestion
+
+    return [MoveSuggestion(parse_action(s.move.text), s.value, s.reason) for s in r.suggestions]
+
+
+def game_over(err: errors.ClientError, state_text: str) -> bool:
+    """Whether a failed ``SuggestMove`` only means the game is over: the
+    service refuses a finished game (FAILED_PRECONDITION) where the embedded
+    client answers "no move", and both gRPC clients answer ``[]`` too."""
+    if err.code != "FAILED_PRECONDITION":
+        return False
+    from .embedded import load_state
+
+    try:
+        return load_state(state_text).is_terminal()
+    except errors.ClientError:
+        return False
+
+
+def puzzle_result(r: pb.SolvePuzzleResponse, context: tuple[list[str], list[Shape]]) -> PuzzleResult:
+    """A ``SolvePuzzleResponse`` as a :class:`solver.PuzzleResult` (piece keys
+    are indexes into the pieces, as ``solver.solve_puzzle`` gives them)."""
+    from .embedded import puzzle_piece_key
+
+    rows, shapes = context
+    width = r.width or len(rows[0])
+    tilings = tuple(
+        tuple(_placed(p, width, key=puzzle_piece_key(p.patch_index, shapes)) for p in t.placements)
+        for t in r.tilings)
+    return PuzzleResult(
+        status=_STATUS.get(r.status, SolveStatus.UNKNOWN), tilings=tilings,
+        count=r.count if r.HasField("count") else None,
+        distinct=r.distinct if r.HasField("distinct") else None,
+        wall_time=_seconds(r.solve_time), width=width, height=r.height or len(rows))
+
+
+def patches_result(r: pb.ListPatchesResponse) -> list[Patch]:
+    """A ``ListPatchesResponse`` as :class:`solver.Patch` objects."""
+    return [Patch(p.id, Shape.parse(p.shape), p.buttons, p.time, p.income) for p in r.patches]

@@ -1,0 +1,240 @@
+"""Game review: how much each decision of a game gave away, by the search player's judgement.
+
+For every decision (every action of a record, leather placements included)
+the position before it is searched with :func:`engine.search.search_moves`.
+``value_best`` is the value of the search's best move and ``value_played``
+the value of the move played:
+
+* the best move: its value, so the loss is 0;
+* any other move: the value of the position it leads to, searched in turn
+  (1 minus the opponent's best value there, or the mover's own best value
+  when the mover is to move again, as after taking a leather patch or while
+  still behind on the track; a finished game is valued like a playout that
+  ends there); when the move is also one of the searched root moves, the
+  larger of that and its root value. UCB can starve a root move after a
+  couple of unlucky playouts; this gives it the benefit of the doubt, so a
+  large loss means both estimates agree the move was worse.
+
+Values are the search's estimated win chance for the player to move (0-1).
+
+``loss = max(0, value_best - value_played)``; a move is a *large mistake*
+when its loss is at least ``large_loss``. With an iteration budget (the
+default, :data:`DEFAULT_ITERATIONS` per search) a review is reproducible
+for a given seed.
+
+>>> from engine import new_game, make_record, parse_action
+>>> s = new_game(3)
+>>> start = s.clone()
+>>> for a in ("advance", "advance"):
+...     s.apply_action(parse_action(a))
+>>> reviews = list(review_game(make_record(start, ["advance", "advance"], s), iterations=60))
+>>> [(r.ply, r.player, r.played.to_str()) for r in reviews]
+[(0, 0, 'advance'), (1, 1, 'advance')]
+>>> reviews == list(review_game(make_record(start, ["advance", "advance"], s), iterations=60))
+True
+>>> sorted(summarize(reviews))
+[0, 1]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .record import _setup, replay_steps
+from .state import GameState, IllegalActionError
+from .state_json import quote
+
+DEFAULT_ITERATIONS = 500
+"""Search iterations per searched position when neither a budget nor a time limit is given."""
+DEFAULT_LARGE_LOSS = 0.1
+"""A loss of at least this much win chance is a large mistake."""
+MAX_ITERATIONS = 10_000_000
+
+
+class ReviewError(ValueError):
+    """Bad review input: a budget, a threshold, or positions that do not follow from one another."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """One decision: the move played, the search's best move and their values for ``player``."""
+
+    ply: int                 # index of the action in the record's ``actions`` (0 = the first)
+    player: int              # who made the decision
+    played: Action
+    best: Action
+    value_played: float      # win chance (0-1) for ``player`` after the move played
+    value_best: float        # win chance (0-1) after the search's best move
+    loss: float              # max(0, value_best - value_played)
+    large: bool              # loss >= the review's large_loss
+
+    def to_json(self) -> dict:
+        """The review as a JSON object (moves in their text form), as ``python -m engine review --json`` prints."""
+        return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
+                "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
+                "large": self.large}
+
+    def to_str(self) -> str:
+        """One line: ply, player, the move played and its value, the best move and its value, the loss.
+
+        >>> from engine import ADVANCE, parse_action
+        >>> MoveReview(12, 1, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.3, 0.52, 0.22, True).to_str()
+        ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? large mistake'
+        """
+        best = "same" if self.best == self.played else f"{self.best.to_str()} ({self.value_best:.3f})"
+        line = (f"{self.ply:>3}  P{self.player}  {self.played.to_str()} ({self.value_played:.3f})  best {best}  "
+                f"loss {self.loss:.3f}")
+        return line + ("  ?? large mistake" if self.large else "")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's decisions in a review."""
+
+    moves: int
+    mean_loss: float
+    large_mistakes: int
+
+    def to_json(self) -> dict:
+        """The summary as a JSON object."""
+        return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes}
+
+
+def summarize(reviews: Iterable[MoveReview]) -> dict[int, PlayerSummary]:
+    """Per player (0 and 1, always both): decisions reviewed, mean loss, large mistakes.
+
+    >>> summarize([])
+    {0: PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0), 1: PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0)}
+    """
+    moves = [0, 0]
+    loss = [0.0, 0.0]
+    large = [0, 0]
+    for r in reviews:
+        moves[r.player] += 1
+        loss[r.player] += r.loss
+        large[r.player] += r.large
+    return {i: PlayerSummary(moves[i], round(loss[i] / moves[i], 4) if moves[i] else 0.0, large[i]) for i in (0, 1)}
+
+
+def _terminal_value(state: GameState, player: int) -> float:
+    """A finished game valued as the search values a playout that ends there."""
+    from .search import MARGIN_SCALE, MARGIN_WEIGHT
+
+    sc = state.scores()
+    margin = sc[player] - sc[1 - player]
+    win = state.winner() == player
+    return round((1.0 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * 0.5 * (1.0 + math.tanh(margin / MARGIN_SCALE)), 4)
+
+
+def action_between(before: GameState, after: GameState) -> Action:
+    """The action that turns ``before`` into ``after`` (ReviewError if no single action does)."""
+    cur = before.current_player()
+    p, q = before.players[cur], after.players[cur]
+    added = q.board & ~p.board
+    if before.leather_to_place:
+        action: Action = LEATHER_ACTIONS[added.bit_length() - 1] if added.bit_count() == 1 else ADVANCE
+    elif len(q.patches) == len(p.patches) + 1:
+        action = Buy(q.patches[-1], added)
+    else:
+        action = ADVANCE
+    t = before.clone()
+    try:
+        t.apply_action(action)
+    except IllegalActionError:
+        t = None
+    if t is None or t != after:
+        raise ReviewError("the positions do not follow from one another by single actions")
+    return action
+
+
+def _decisions(game) -> Iterator[tuple[int, GameState, Action]]:
+    """The (ply, position, action) of each decision; the record or the states are checked first."""
+    if isinstance(game, dict):
+        _setup(game)                   # a malformed record fails now, not at the first review
+        return replay_steps(game)
+    if isinstance(game, (str, bytes)) or not isinstance(game, Sequence):
+        raise ReviewError(f"review_game takes a game record (dict) or a list of GameStates, got {quote(game)}")
+    for i, s in enumerate(game):
+        if not isinstance(s, GameState):
+            raise ReviewError(f"states[{i}]: must be a GameState, got {quote(s)}")
+    out = []
+    for i in range(len(game) - 1):
+        try:
+            action = action_between(game[i], game[i + 1])
+        except ReviewError:
+            raise ReviewError(f"states[{i + 1}]: does not follow from states[{i}] by one action") from None
+        out.append((i, game[i].clone(), action))
+    return iter(out)
+
+
+def _check(time_limit, iterations, seed, large_loss) -> tuple[float | None, int | None]:
+    if iterations is not None and (type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS):
+        raise ReviewError(f"iterations: must be an integer 1-{MAX_ITERATIONS}, got {quote(iterations)}")
+    if time_limit is not None and (type(time_limit) not in (int, float) or not 0 < time_limit <= 3600):
+        raise ReviewError(f"time_limit: must be seconds in (0, 3600], got {quote(time_limit)}")
+    if type(seed) is not int:
+        raise ReviewError(f"seed: must be an integer, got {quote(seed)}")
+    if type(large_loss) not in (int, float) or not 0 < large_loss <= 1:
+        raise ReviewError(f"large_loss: must be in (0, 1], got {quote(large_loss)}")
+    if time_limit is None and iterations is None:
+        iterations = DEFAULT_ITERATIONS
+    return time_limit, iterations
+
+
+def review_game(game: dict | Sequence[GameState], *, time_limit: float | None = None,
+                iterations: int | None = None, seed: int = 0,
+                large_loss: float = DEFAULT_LARGE_LOSS) -> Iterator[MoveReview]:
+    """Review every decision of ``game``, yielding each :class:`MoveReview` as soon as it is computed.
+
+    ``game`` is a game record (``engine.record``; it may be unfinished) or a
+    list of consecutive positions. ``iterations`` is the search budget per
+    searched position (reproducible); ``time_limit`` seconds instead, or, with
+    ``iterations``, a cap on each search's wall time; neither:
+    :data:`DEFAULT_ITERATIONS`. ``RecordError`` for a malformed record (an
+    illegal action only when the review reaches it), ``ReviewError`` for bad
+    arguments or positions.
+    """
+    time_limit, iterations = _check(time_limit, iterations, seed, large_loss)
+    return _review(_decisions(game), time_limit, iterations, seed, large_loss)
+
+
+def _review(decisions, time_limit, iterations, seed, large_loss) -> Iterator[MoveReview]:
+    for ply, state, played in decisions:
+        yield review_move(state, played, ply=ply, time_limit=time_limit, iterations=iterations, seed=seed,
+                          large_loss=large_loss)
+
+
+def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
+                iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
+                stop=None) -> MoveReview:
+    """The review of one decision: ``played`` in ``state`` against the search's best move.
+
+    The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
+    one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
+    searches early.
+    """
+    from .search import search_moves
+
+    def best_of(position: GameState):
+        return search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
+
+    mover = state.current_player()
+    ranked = best_of(state)
+    best = ranked[0]
+    value_played = next((m.value for m in ranked if m.action == played), None)
+    if played != best.action:
+        after = state.clone()
+        after.apply_action(played)
+        if after.is_terminal():
+            value_after = _terminal_value(after, mover)
+        else:
+            reply = best_of(after)[0].value
+            value_after = reply if after.current_player() == mover else round(1.0 - reply, 4)
+        # A root move the search barely tried (UCB can starve a move after a
+        # couple of unlucky playouts) gets the benefit of the doubt.
+        value_played = value_after if value_played is None else max(value_played, value_after)
+    loss = round(max(0.0, best.value - value_played), 4)
+    return MoveReview(ply, mover, played, best.action, value_played, best.value, loss, loss >= large_loss)

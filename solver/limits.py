@@ -1,0 +1,42 @@
+"""The limits of one request, in one place: the gRPC service, the gRPC client
+and the embedded client all accept exactly the same inputs.
+
+Pure constants: this module imports nothing (in particular not OR-Tools), so
+anything may import it cheaply.
+
+>>> MAX_TIME_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT
+(60.0, 10.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# -- time ---------------------------------------------------------------
+MAX_TIME_LIMIT: Final = 60.0          # seconds: the largest time limit of any solve
+DEFAULT_SOLVE_LIMIT: Final = 10.0     # seconds: SolvePlacement / SolvePuzzle when none is given
+DEFAULT_SUGGEST_LIMIT: Final = 1.0    # seconds: SuggestPlacement / SuggestMove when none is given
+# SuggestMove with a fixed iteration budget and no time limit: the budget
+# runs to its end unless this (or the call's deadline) stops it first.
+DEFAULT_ITERATIONS_LIMIT: Final = MAX_TIME_LIMIT
+
+# -- placement requests -------------------------------------------------
+MAX_PATCH_REFS: Final = 64            # distinct entries of a patches / upcoming list
+MAX_COUNT: Final = 81                 # copies of one patch (a board has 81 cells)
+MAX_UPCOMING_COPIES: Final = 128      # copies in an upcoming list, all entries together
+MAX_SHAPE_TEXT: Final = 512           # characters of a custom shape string
+MAX_TOP: Final = 10_000               # ranked answers asked for (0 / None means all)
+
+# -- puzzles ------------------------------------------------------------
+MAX_PIECES: Final = 64                # pieces of one puzzle
+MAX_TILINGS: Final = 100              # tilings returned by one find
+
+# -- move suggestions ---------------------------------------------------
+MAX_STATE_JSON: Final = 32 * 1024     # characters of a game state's JSON text
+MAX_ITERATIONS: Final = 200_000       # fixed search budget of one move suggestion
+
+__all__ = [
+    "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_SOLVE_LIMIT", "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT",
+    "MAX_ITERATIONS", "MAX_PATCH_REFS", "MAX_PIECES", "MAX_SHAPE_TEXT", "MAX_STATE_JSON",
+    "MAX_TILINGS", "MAX_TIME_LIMIT", "MAX_TOP", "MAX_UPCOMING_COPIES",
+]

@@ -1,0 +1,210 @@
+"""Game review: per-move losses by the search player's judgement, reproducible with an iteration budget."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+
+import pytest
+from engine_helpers import build
+
+from engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
+from engine.match import play_game
+from engine.players import RandomPlayer, make_player
+from engine.review import (
+    MoveReview, PlayerSummary, ReviewError, action_between, review_game, summarize,
+)
+from engine.search import search_moves
+from solver import PATCH_MASKS
+
+ITERATIONS = 150
+PLIES = 20
+
+
+@pytest.fixture(scope="module")
+def search_vs_random():
+    final, record = play_game((make_player(f"search:{ITERATIONS}it", 1), RandomPlayer(1)), new_game(1))
+    return record
+
+
+@pytest.fixture(scope="module")
+def reviewed(search_vs_random):
+    return list(itertools.islice(review_game(search_vs_random, iterations=ITERATIONS, seed=101), PLIES))
+
+
+def test_random_loses_far_more_than_search(reviewed):
+    s = summarize(reviewed)
+    assert s[0].moves + s[1].moves == PLIES and s[0].moves >= 5 and s[1].moves >= 5
+    assert s[1].mean_loss >= 0.03
+    assert s[1].mean_loss >= 4 * s[0].mean_loss
+    assert s[1].large_mistakes >= 2 and s[1].large_mistakes > s[0].large_mistakes
+
+
+def test_reviews_are_consistent(reviewed, search_vs_random):
+    assert [r.ply for r in reviewed] == list(range(PLIES))
+    for r in reviewed:
+        assert r.played == parse_action(search_vs_random["actions"][r.ply])
+        assert 0 <= r.value_played <= 1 and 0 <= r.value_best <= 1
+        assert r.loss == round(max(0.0, r.value_best - r.value_played), 4)
+        assert r.large == (r.loss >= 0.1)
+        if r.played == r.best:
+            assert r.loss == 0 and r.value_played == r.value_best
+
+
+def test_deterministic_with_an_iteration_budget(search_vs_random, reviewed):
+    again = list(itertools.islice(review_game(search_vs_random, iterations=ITERATIONS, seed=101), 4))
+    assert again == reviewed[:4]
+
+
+def test_yields_each_review_as_it_is_computed(search_vs_random, monkeypatch):
+    import engine.search
+    calls = []
+    real = engine.search.search_moves
+    monkeypatch.setattr(engine.search, "search_moves", lambda *a, **k: calls.append(1) or real(*a, **k))
+    it = review_game(search_vs_random, iterations=30)
+    assert calls == []                          # nothing searched before it is asked for
+    next(it)
+    assert 1 <= len(calls) <= 2
+
+
+def test_states_list_gives_the_same_review(search_vs_random):
+    from engine.record import replay_steps
+    states = [s for _, s, _ in itertools.islice(replay_steps(search_vs_random), 5)]
+    a = list(review_game(states, iterations=40))
+    b = list(itertools.islice(review_game(search_vs_random, iterations=40), 4))
+    assert a == b
+
+
+def middle_placement(pid: int, board: int = 0) -> int:
+    """A placement touching no edge and no covered cell: one the search never picks."""
+    from solver import cells_of
+    return next(m for m in PATCH_MASKS[pid]
+                if not m & board and all(2 <= r <= 6 and 2 <= c <= 6 for r, c in cells_of(m)))
+
+
+def test_played_move_outside_the_root_when_the_opponent_moves_next():
+    s = build({"position": 3}, {"position": 4}, front=[1, 0, 2])
+    played = Buy(1, middle_placement(1))             # time 2: 3 -> 5, ahead of player 1
+    after = s.clone()
+    after.apply_action(played)
+    assert after.current_player() == 1
+    assert played not in [m.action for m in search_moves(s, iterations=60, seed=3)]
+    (r,) = review_game([s, after], iterations=60, seed=3)
+    assert r.played == played and r.best != played
+    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=3)[0].value, 4)
+
+
+def test_played_move_outside_the_root_when_the_same_player_moves_again():
+    s = build({"position": 3}, {"position": 10}, front=[1, 0, 2])
+    played = Buy(1, middle_placement(1))             # 3 -> 5, still behind: player 0 again
+    after = s.clone()
+    after.apply_action(played)
+    assert after.current_player() == 0
+    assert played not in [m.action for m in search_moves(s, iterations=60, seed=3)]
+    (r,) = review_game([s, after], iterations=60, seed=3)
+    assert r.value_played == search_moves(after, iterations=60, seed=3)[0].value
+
+
+def test_taking_leather_then_the_same_player_places_it():
+    s = build({"position": 24}, {"position": 25}, front=[2, 0, 1])
+    played = Buy(2, middle_placement(2))              # time 3: 24 -> 27 crosses leather 26
+    after = s.clone()
+    after.apply_action(played)
+    assert after.pending_leather == 0 and after.current_player() == 0   # ahead, but places the leather first
+    assert played not in [m.action for m in search_moves(s, iterations=60, seed=5)]
+    (r,) = review_game([s, after], iterations=60, seed=5)
+    assert r.player == 0 and r.played == played
+    assert r.value_played == search_moves(after, iterations=60, seed=5)[0].value    # not 1 - it
+    assert r.loss == round(max(0.0, r.value_best - r.value_played), 4)
+
+
+def test_leather_placement_is_reviewed():
+    s = build({"position": 24}, {"position": 25}, front=[2, 0, 1])
+    s.apply_action(Buy(2, PATCH_MASKS[2][0]))
+    played = parse_action("leather 4,4")
+    after = s.clone()
+    after.apply_action(played)
+    assert after.current_player() == 1
+    assert played not in [m.action for m in search_moves(s, iterations=60, seed=5)]
+    (r,) = review_game([s, after], iterations=60, seed=5)
+    assert r.played == played and r.best.to_str().startswith("leather ")
+    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=5)[0].value, 4)
+
+
+def test_a_searched_root_move_gets_the_better_of_its_two_values():
+    s = build({"position": 3}, {"position": 5}, front=[1, 0, 2])
+    root = search_moves(s, iterations=60, seed=3)
+    other = root[-1]
+    assert other.action != root[0].action
+    after = s.clone()
+    after.apply_action(other.action)
+    (r,) = review_game([s, after], iterations=60, seed=3)
+    v = search_moves(after, iterations=60, seed=3)[0].value
+    v_after = v if after.current_player() == 0 else round(1 - v, 4)
+    assert r.value_played == max(other.value, v_after)
+
+
+def test_game_end_is_valued_like_a_playout():
+    s = build({"position": 52}, {"position": 53}, first_to_end=1, front=[1, 0, 2])
+    end = s.clone()
+    end.apply_action(ADVANCE)
+    assert end.is_terminal()
+    (r,) = review_game([s, end], iterations=30)
+    assert r.ply == 0 and r.player == 0
+
+
+def test_summary_and_dataclasses():
+    r = MoveReview(3, 1, ADVANCE, ADVANCE, 0.5, 0.5, 0.0, False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.loss = 1.0
+    bad = MoveReview(4, 1, ADVANCE, ADVANCE, 0.2, 0.5, 0.3, True)
+    s = summarize([r, bad, MoveReview(5, 0, ADVANCE, ADVANCE, 0.4, 0.5, 0.1, True)])
+    assert s == {0: PlayerSummary(1, 0.1, 1), 1: PlayerSummary(2, 0.15, 1)}
+    assert json.loads(json.dumps(bad.to_json())) == {
+        "ply": 4, "player": 1, "played": "advance", "best": "advance", "value_played": 0.2, "value_best": 0.5,
+        "loss": 0.3, "large": True}
+    assert "?? large mistake" in bad.to_str() and "??" not in r.to_str()
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"iterations": 0}, "iterations: must be an integer 1-"),
+    ({"iterations": 2.5}, "iterations: must be an integer"),
+    ({"iterations": True}, "iterations: must be an integer"),
+    ({"time_limit": -1}, r"time_limit: must be seconds in \(0, 3600\]"),
+    ({"seed": "x"}, "seed: must be an integer"),
+    ({"large_loss": 0}, r"large_loss: must be in \(0, 1\]"),
+])
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ReviewError, match="^" + message):
+        review_game([new_game(1)], **kwargs)
+
+
+def test_bad_games():
+    with pytest.raises(ReviewError, match="^review_game takes a game record"):
+        review_game("advance")
+    with pytest.raises(ReviewError, match=r"^states\[1\]: must be a GameState"):
+        review_game([new_game(1), 5])
+    with pytest.raises(ReviewError, match=r"^states\[1\]: does not follow from states\[0\]"):
+        review_game([new_game(1), new_game(2)])
+    with pytest.raises(RecordError, match="^circle: "):
+        review_game({"circle": [1], "actions": []})
+    bad = {"circle": new_game(1).circle, "actions": ["advance", "jump"]}
+    it = review_game(bad, iterations=20)
+    assert next(it).ply == 0
+    with pytest.raises(RecordError, match=r'^actions\[1\] "jump"'):
+        next(it)
+
+
+def test_action_between():
+    s = new_game(4)
+    for text in ("advance", "advance"):
+        t = s.clone()
+        t.apply_action(parse_action(text))
+        assert action_between(s, t) == parse_action(text)
+        s = t
+    b = next(a for a in s.legal_actions() if isinstance(a, Buy))
+    t = s.clone()
+    t.apply_action(b)
+    assert action_between(s, t) == b
+    assert isinstance(GameState.from_json(t.to_json()), GameState)

@@ -1,0 +1,235 @@
+"""Packaging: ranges in pyproject.toml, exact pins in constraints.txt that fit
+them, supported Pythons, console scripts and ``python -m`` entry points,
+py.typed markers in the wheel, and the Makefile's interpreter stamp."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+PROJECT = PYPROJECT["project"]
+BIN = Path(sys.executable).parent
+
+
+def _constraints() -> dict[str, list[Requirement]]:
+    out: dict[str, list[Requirement]] = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            req = Requirement(line)
+            out.setdefault(canonicalize_name(req.name), []).append(req)
+    return out
+
+
+CONSTRAINTS = _constraints()
+DIRECT = [Requirement(r) for r in PROJECT["dependencies"]]
+DEV = [Requirement(r) for r in PROJECT["optional-dependencies"]["dev"]]
+
+
+def _pin(req: Requirement, env: dict[str, str] | None = None) -> Version:
+    """The exact version constraints.txt gives ``req`` (for this environment)."""
+    pins = [c for c in CONSTRAINTS.get(canonicalize_name(req.name), [])
+            if c.marker is None or c.marker.evaluate(env)]
+    assert len(pins) == 1, f"{req.name}: {len(pins)} pins in constraints.txt for this environment"
+    (spec,) = pins[0].specifier
+    assert spec.operator == "==", f"{req.name}: constraints.txt must pin an exact version, not {spec}"
+    return Version(spec.version)
+
+
+def test_every_constraint_is_an_exact_pin():
+    for name, reqs in CONSTRAINTS.items():
+        for req in reqs:
+            specs = list(req.specifier)
+            assert len(specs) == 1 and specs[0].operator == "==", f"{req}: not an exact pin"
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.12", "3.13"])
+@pytest.mark.parametrize("req", DIRECT + DEV, ids=str)
+def test_direct_dependency_pinned_inside_its_range(req, python):
+    assert req.specifier, f"{req.name}: pyproject.toml needs a range, e.g. >=X,<Y"
+    assert any(s.operator in ("<", "<=", "~=", "==") for s in req.specifier), f"{req}: no upper bound"
+    env = dict(default_environment(), python_version=python, python_full_version=f"{python}.0")
+    pin = _pin(req, env)
+    assert pin in req.specifier, f"{req.name}=={pin} in constraints.txt is outside {req.specifier}"
+
+
+def test_grpcio_pins_are_one_version():
+    versions = {name: _pin(Requirement(name)) for name in CONSTRAINTS if name.startswith("grpcio")}
+    assert {"grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection"} <= set(versions)
+    assert len(set(versions.values())) == 1, versions
+
+
+def test_ortools_protobuf_pins():
+    # ortools refuses protobuf 7, and newer grpcio-tools need it.
+    assert _pin(Requirement("protobuf")) in SpecifierSet(">=6.33.5,<6.34")
+    assert _pin(Requirement("ortools")).major == 9
+
+
+def _installed_closure() -> dict[str, str]:
+    """Every distribution ``quiltsolve[dev]`` needs here, with its installed version."""
+    found: dict[str, str] = {}
+    todo: list[tuple[str, frozenset[str]]] = [("quiltsolve", frozenset({"dev"}))]
+    while todo:
+        name, extras = todo.pop()
+        for text in metadata.distribution(name).requires or []:
+            req = Requirement(text)
+            if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras | {""}):
+                continue
+            key = canonicalize_name(req.name)
+            if key not in found:
+                found[key] = metadata.version(req.name)
+                todo.append((req.name, frozenset(req.extras)))
+    return found
+
+
+def test_everything_installed_is_pinned():
+    # Direct and transitive: constraints.txt pins the whole environment.
+    for name, version in _installed_closure().items():
+        assert name in CONSTRAINTS, f"{name} ({version}) is installed but not pinned in constraints.txt"
+        assert Version(version) == _pin(Requirement(name)), name
+
+
+def test_installed_versions_are_the_pins():
+    for req in DIRECT + DEV:
+        assert Version(metadata.version(req.name)) == _pin(req), req.name
+
+
+def test_supported_pythons():
+    spec = SpecifierSet(PROJECT["requires-python"])
+    assert spec == SpecifierSet(">=3.11,<3.14")
+    assert all(v in spec for v in ("3.11.0", "3.12.0", "3.13.9")) and "3.10.9" not in spec and "3.14.0" not in spec
+    assert f"{sys.version_info.major}.{sys.version_info.minor}.0" in spec
+    listed = {c.rsplit(" ", 1)[1] for c in PROJECT["classifiers"] if re.fullmatch(r".*:: 3\.\d+", c)}
+    assert listed == {"3.11", "3.12", "3.13"}
+
+
+# ------------------------------------------------------------ entry points
+SCRIPTS = {"suggest": "clients.cli:main", "quiltsolve-server": "server.__main__:main",
+           "quiltsolve-engine": "engine.__main__:main"}
+
+
+def test_console_scripts_declared_and_installed():
+    assert PROJECT["scripts"] == SCRIPTS
+    installed = {e.name: e.value for e in metadata.entry_points(group="console_scripts")
+                 if e.dist is not None and e.dist.name == "quiltsolve"}
+    assert installed == SCRIPTS
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_console_script_help(script):
+    exe = BIN / script
+    if not exe.exists():
+        pytest.skip(f"{script} is not installed next to {sys.executable}")
+    r = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "usage:" in r.stdout
+
+
+def test_suggest_version_is_the_package_version():
+    r = subprocess.run([sys.executable, "-m", "clients.cli", "--version"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == f"suggest (quiltsolve) {metadata.version('quiltsolve')}"
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench", *args], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
+
+
+def test_bench_help_lists_every_benchmark():
+    r = _bench("--help")
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py"))
+    listed = [line.split()[0] for line in r.stdout.split("benchmarks:")[1].strip().splitlines()]
+    assert listed == names
+
+
+@pytest.mark.parametrize("name", sorted(p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py")))
+def test_bench_name_help_does_not_run_it(name):
+    r = _bench(name, "--help")
+    assert r.returncode == 0, r.stderr
+    assert "usage:" in r.stdout and "===" not in r.stdout     # the runner's banner: it did not run
+
+
+def test_bench_unknown_name_and_options_for_a_bench_without_any():
+    assert _bench("nope").returncode == 2
+    r = _bench("puzzle", "--quick")
+    assert r.returncode == 2 and "takes no options" in r.stderr
+
+
+# ------------------------------------------------------------------ typing
+def test_py_typed_markers_are_package_data():
+    data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    for pkg in ("clients", "solver", "engine"):
+        assert "py.typed" in data[pkg], pkg
+        assert (ROOT / pkg / "py.typed").is_file(), pkg
+
+
+def test_wheel_carries_py_typed_and_entry_points(tmp_path):
+    pytest.importorskip("setuptools", reason="building without isolation needs setuptools in this venv")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                        "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (wheel,) = tmp_path.glob("quiltsolve-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for pkg in ("clients", "solver", "engine"):
+        assert f"{pkg}/py.typed" in names
+    assert "solver/limits.py" in names and "clients/aio_client.py" in names
+    entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry).decode()
+    assert "quiltsolve-engine = engine.__main__:main" in text
+
+
+# ---------------------------------------------------------------- Makefile
+def _py_id() -> str:
+    v = ".".join(map(str, sys.version_info[:3]))
+    return f"{sys.implementation.name}-{v}-{hashlib.sha1(sys.base_prefix.encode()).hexdigest()[:8]}"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_makefile_stamp_names_the_interpreter(tmp_path):
+    venv = tmp_path / "venv"
+    venv.mkdir()
+
+    def up_to_date() -> bool:
+        r = subprocess.run(["make", "-q", "venv", f"VENV={venv}", f"PYTHON={sys.executable}"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode in (0, 1), r.stderr
+        return r.returncode == 0
+
+    assert not up_to_date()                                   # nothing installed yet
+    (venv / ".installed-cpython-3.10.0-0badc0de").touch()    # made by another python
+    assert not up_to_date()
+    stamp = venv / f".installed-{_py_id()}"
+    stamp.touch()
+    inputs = [ROOT / "pyproject.toml", ROOT / "constraints.txt", ROOT / "setup.py", *ROOT.glob("solver/*.c")]
+    newest = max(f.stat().st_mtime for f in inputs)
+    os.utime(stamp, (newest + 1, newest + 1))
+    assert up_to_date()                                       # made by this python: nothing to do
+    dry = subprocess.run(["make", "-n", "venv", f"VENV={venv}", "PYTHON=python3.99-missing"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert dry.returncode != 0 and "not a working Python interpreter" in dry.stderr
+
+
+def test_makefile_rebuilds_a_venv_of_another_python():
+    text = (ROOT / "Makefile").read_text()
+    recipe = text.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "rm -rf $(VENV)" in recipe and "$(PY_ID)" in recipe and "-c constraints.txt" in recipe
