@@ -46,6 +46,15 @@ iterations per second.
 (True, True)
 >>> [m.action.to_str().split()[0] for m in search_moves(s, iterations=40)][:1] in (['buy'], ['advance'])
 True
+>>> r = search(s, iterations=40)
+>>> r.searched, r.iterations, r.moves == search_moves(s, iterations=40)
+(True, 40, True)
+
+:func:`search` is :func:`search_moves` with a report (:class:`SearchResult`:
+the moves, the root iterations run, whether it searched at all, the wall
+time). The first call in a process pays one-time imports (the solver's
+lookahead and OR-Tools, 0.5-1.6 s) before its clock starts; a server calls
+:func:`warm_up` once at start so that no request pays them.
 """
 
 from __future__ import annotations
@@ -75,6 +84,7 @@ except ImportError:  # pragma: no cover - only while engine.suggest is missing
         reason: str
 
 DEFAULT_TIME_LIMIT = 1.0
+TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
 EXPLORATION = 0.5
 MARGIN_WEIGHT = 0.25
 MARGIN_SCALE = 10.0
@@ -157,8 +167,13 @@ class _Search:
         node.children.append(child)
         return child
 
-    def run(self, iterations: int | None, deadline: float | None, stop) -> int:
-        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run."""
+    def run(self, iterations: int | None, deadline: float | None, stop, at_least: int = 0) -> int:
+        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run.
+
+        ``at_least`` iterations run even past the deadline (never once
+        ``stop`` is set): one playout per root move costs a few ms and keeps
+        a starved machine (or a slow root lookahead) from answering unsearched.
+        """
         root = self.root
         c, mw, eps = self.c, self.mw, self.eps
         rng, cache = self.rng, self.cache
@@ -168,7 +183,7 @@ class _Search:
         while True:
             if iterations is not None and done >= iterations:
                 break
-            if deadline is not None and clock() >= deadline:
+            if deadline is not None and done >= at_least and clock() >= deadline:
                 break
             if stop is not None and stop.is_set():
                 break
@@ -364,7 +379,7 @@ class SearchPlayer:
         self._advisor()     # builds (and imports) the default advisor outside the move's clock
         t0 = time.perf_counter()
         if self.iterations is None:
-            deadline = t0 + self.time_limit * 0.97
+            deadline = t0 + self.time_limit * TIME_SHARE
         else:
             deadline = None if self.time_cap is None else t0 + self.time_cap
         root = self._reused(state) if reuse_tree else None
@@ -390,7 +405,9 @@ class SearchPlayer:
                     else "a" if type(ch.action) is Advance else ch.action.patch_id for ch in root.children}
             root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
         srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
-        n = srch.run(self.iterations, deadline, stop)
+        # time budgets: one playout per root move even if the root lookahead ate the time
+        at_least = len(root.untried) + len(root.children) if self.iterations is None else 0
+        n = srch.run(self.iterations, deadline, stop, at_least)
         self.last_iterations = n
         return root, n
 
@@ -429,14 +446,20 @@ class SearchPlayer:
 
     def search_moves(self, state: GameState, *, stop=None, top: int | None = None) -> list[MoveSuggestion]:
         """The root moves ranked by the search (a fresh tree; see :func:`search_moves`)."""
+        return self._suggest(state, stop, top)[0]
+
+    def _suggest(self, state: GameState, stop, top: int | None) -> tuple[list[MoveSuggestion], int, bool]:
+        """(moves, root iterations run, searched): searched is False when no
+        iteration ran and the greedy choice stands in."""
         if state.is_terminal():
-            return []
-        root, _ = self._search(state, stop, reuse_tree=False)
+            return [], 0, False
+        root, n = self._search(state, stop, reuse_tree=False)
         ranked = _ranked(root)
         out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked]
+        searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
-        return out[:top] if top else out
+        return (out[:top] if top else out), n, searched
 
 
 def _fallback(state: GameState, cache: PlacementCache) -> Action:
@@ -452,6 +475,44 @@ def _fallback(state: GameState, cache: PlacementCache) -> Action:
     return ADVANCE
 
 
+@dataclass(frozen=True)
+class SearchResult:
+    """What :func:`search` did: the ranked moves and how they were found.
+
+    ``moves``: the suggestions, best first (what :func:`search_moves`
+    returns). ``iterations``: root iterations actually run. ``searched``:
+    False only when no iteration ran and ``moves`` holds the greedy
+    fallback ("not searched (stopped)"), or when the game is over (no
+    moves). ``wall_time``: seconds spent in the call.
+    """
+
+    moves: list
+    iterations: int
+    searched: bool
+    wall_time: float
+
+
+def search(state: GameState, *, time_limit: float | None = None, top: int | None = None, seed: int = 0,
+           stop=None, iterations: int | None = None, advisor=None) -> SearchResult:
+    """Rank the moves of ``state`` for the player to move (see :func:`search_moves`) and report the search.
+
+    ``time_limit`` (default 1 s) and ``stop`` are honoured within a few ms:
+    the root placements are asked of the advisor with the time left and the
+    token. One-time imports (:func:`warm_up`) are done before the clock
+    starts, so a cold process still searches for its whole budget
+    (``wall_time`` then includes them).
+    """
+    t0 = time.perf_counter()
+    _ensure_imports(advisor is None and iterations is None)
+    if iterations is None:
+        player = SearchPlayer(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                              seed=seed, advisor=advisor, reuse=False)
+    else:
+        player = SearchPlayer(iterations=iterations, seed=seed, advisor=advisor, reuse=False, time_cap=time_limit)
+    moves, n, searched = player._suggest(state, stop, top)
+    return SearchResult(moves, n, searched, time.perf_counter() - t0)
+
+
 def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop=None, advisor=None,
                  top: int | None = None, iterations: int | None = None) -> list[MoveSuggestion]:
     """Rank the moves of ``state`` for the player to move with :class:`SearchPlayer`'s search.
@@ -464,14 +525,65 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps
     the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
-    checked between iterations. Empty for a finished game.
+    checked between iterations. Empty for a finished game. (:func:`search`
+    also reports how many iterations ran.)
     """
-    if iterations is None:
-        player = SearchPlayer(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
-                              seed=seed, advisor=advisor, reuse=False)
-    else:
-        player = SearchPlayer(iterations=iterations, seed=seed, advisor=advisor, reuse=False, time_cap=time_limit)
-    return player.search_moves(state, stop=stop, top=top)
+    return search(state, time_limit=time_limit, top=top, seed=seed, stop=stop, iterations=iterations,
+                  advisor=advisor).moves
+
+
+_warm = {"imports": False, "done": False}
+
+
+def _ensure_imports(lookahead: bool) -> None:
+    """The solver's lookahead (and with it OR-Tools) and the advisor: imported once, off the clock."""
+    if _warm["imports"] or not lookahead:
+        return
+    try:
+        import solver
+        solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
+        from . import advisor  # noqa: F401
+    except (ImportError, AttributeError):
+        pass
+    _warm["imports"] = True
+
+
+def warm_up(*, freeze_gc: bool = True) -> None:
+    """Do every one-time cost of the search now, so that a later call spends
+    its whole budget searching: the imports (solver lookahead, OR-Tools, the
+    advisor), the solver's tables for every patch, one lookahead and a
+    tiny search on a fresh position. Idempotent; about 0.5-2 s the first time.
+
+    ``freeze_gc``: then ``gc.freeze()`` the objects loaded so far (modules,
+    OR-Tools): the collector's full passes no longer scan them, which cuts
+    pauses of 30-70 ms in the middle of a timed search to a few ms. Meant for
+    a process that serves searches (a server worker).
+    """
+    if _warm["done"]:
+        return
+    _ensure_imports(True)
+    try:
+        import solver
+        from solver.cover import _orientation_of
+
+        for p in solver.PATCHES:
+            _orientation_of(p.shape)
+        _orientation_of(solver.LEATHER_SHAPE)
+        solver.rank_placements(0, 0, [1, 2, 3], time_limit=0.05)
+        solver.rank_placements(0, 0, [1, 2, 3], square7=True, time_limit=0.05)
+    except (ImportError, AttributeError):
+        pass
+    from .state import new_game
+
+    state = new_game(0)
+    SearchPlayer(time_limit=0.05, seed=0, reuse=False).search_moves(state)
+    SearchPlayer(iterations=5, seed=0, reuse=False).search_moves(state)
+    if freeze_gc:
+        import gc
+
+        gc.collect()
+        gc.freeze()
+    _warm["done"] = True
 
 
 def _make_search(arg: str | None, seed: int, advisor) -> SearchPlayer:
@@ -496,4 +608,5 @@ def _make_search(arg: str | None, seed: int, advisor) -> SearchPlayer:
 
 register_player("search", _make_search)
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "search_moves"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "SearchResult", "search",
+           "search_moves", "warm_up"]

@@ -3,6 +3,7 @@
 This package imports none of the project's other packages.
 """
 
+from .cache import DEFAULT_CACHE_LIMIT, cache_info, set_cache_limit  # noqa: F401
 from .geometry import (  # noqa: F401
     BOARD_SIZE, FULL_BOARD, Board, BoardError, Cell, Placement, Shape, ShapeError,
     board_from_rows, board_to_rows, cells_of, completed_square, mask_of, placement_masks,

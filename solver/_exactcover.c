@@ -1,22 +1,29 @@
 /* Exact-cover search for polyomino tilings ("first empty cell" bitboard DFS).
  *
  * The Python side (solver/puzzle.py) numbers the region's cells 0..n-1 in
- * scan order and builds every placement as a sorted tuple of cell indices;
+ * scan order and builds every placement as a sorted run of cell indices;
  * placements are grouped by their anchor (lowest cell) and, inside an
  * anchor, by piece type.  The search always fills the lowest empty cell: only
  * placements anchored there can cover it, so every tiling is found exactly
  * once.  Boards are multi-word bitsets (up to 8 x 64 bits, >= 400 cells).
  *
- * search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask,
+ * search(n, ptype, pstart, pflat, counts, syms, break_type, rawmul, symmask,
  *        count_all, max_solutions, time_limit, stop, use_all, neighbours, hole_cap
  *        [, node_limit, rank])
+ * The big tables are flat buffers of 4-byte ints (array('i')), rawmul of
+ * 8-byte ints (array('q')): placement p covers the sorted cells
+ * pflat[pstart[p]:pstart[p+1]] and has type ptype[p]; syms holds the
+ * non-identity symmetries as n-cell permutations, one after the other.
  * rank: optional per-type sort key for the order in which types are tried
  * at each anchor (find-mode restarts shuffle it).
- * neighbours: flat list, 4 per cell (-1 = none); hole_cap 0 turns the hole
+ * neighbours: flat, 4 per cell (-1 = none); hole_cap 0 turns the hole
  * check off (it prunes only dead branches: answers and their order are the
  * same with or without it).
  *   -> (status, raw, distinct_num, solutions, nodes)
  *
+ * time_limit counts from the call: converting the tables is part of it (the
+ * conversion looks at the clock every 8,192 placements, the search every 256
+ * nodes).
  * status: 0 search space exhausted, 1 stopped after max_solutions (find mode),
  *         2 time limit, 3 stop token set, 4 node_limit reached.
  * raw: number of tilings (each found tiling adds rawmul[p] of its
@@ -24,8 +31,11 @@
  * distinct_num: sum over found tilings of |Stab(T)| * rawmul; the number of
  *      tilings up to symmetry is distinct_num / |G| (Burnside).
  *
- * The GIL is released while searching; it is taken back only to poll the
- * stop callable (at most every ~5 ms).
+ * stop: None, a bytearray(1) that another thread sets to 1 (read without the
+ * GIL at every poll), or a callable returning true to stop (the GIL is taken
+ * back to call it, at most every ~2 ms).
+ *
+ * The GIL is released while searching.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -77,7 +87,8 @@ typedef struct {
     long long nodes, node_limit;
     int abort;
     double deadline, last_poll;
-    PyObject *stop;
+    PyObject *stop;                     /* callable polled with the GIL, or NULL */
+    volatile const unsigned char *stop_flag; /* or a byte another thread sets, read without the GIL */
     PyThreadState *ts;
     int oom;
 } S;
@@ -94,7 +105,11 @@ static void poll(S *s) {
         s->abort = 2;
         return;
     }
-    if (s->stop != NULL && t - s->last_poll >= 0.005) {
+    if (s->stop_flag != NULL) {
+        if (*s->stop_flag) s->abort = 3;
+        return;
+    }
+    if (s->stop != NULL && t - s->last_poll >= 0.002) {
         s->last_poll = t;
         PyEval_RestoreThread(s->ts);
         PyObject *r = PyObject_CallNoArgs(s->stop);
@@ -223,7 +238,7 @@ static int dead_hole(S *s, int p) {
 }
 
 static void dfs(S *s, int pos) {
-    if ((++s->nodes & 1023) == 0) {
+    if ((++s->nodes & 255) == 0) {
         poll(s);
         if (s->abort) return;
     }
@@ -288,14 +303,39 @@ static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
     return 0;
 }
 
+/* A 1-d C-contiguous buffer of signed integers of the given item size
+ * (array('i') for 4 bytes, array('q') for 8). */
+static int get_ints(PyObject *o, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be an array('%s') (a buffer of %d-byte ints)", what,
+                     itemsize == 4 ? "i" : "q", (int)itemsize);
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    while (*f == '@' || *f == '=' || *f == '<' || *f == '>' || *f == '!') f++;
+    if (view->itemsize != itemsize || view->ndim > 1 || f[1] != '\0' ||
+        (f[0] != 'i' && f[0] != 'l' && f[0] != 'q')) {
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        PyErr_Format(PyExc_TypeError, "%s must be an array('%s') (a buffer of %d-byte ints)", what,
+                     itemsize == 4 ? "i" : "q", (int)itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+/* How often (in placements) the table conversion looks at the clock. */
+#define CONVERT_POLL 8192
+
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
     int n, break_type, count_all, use_all, hole_cap;
-    PyObject *ptype_o, *pcells_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
+    PyObject *ptype_o, *pstart_o, *pflat_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
     long long max_sol, node_limit = 0;
     PyObject *rank_o = Py_None;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iOOOOiOOpLdOpOi|LO", &n, &ptype_o, &pcells_o, &counts_o,
+    if (!PyArg_ParseTuple(args, "iOOOOOiOOpLdOpOi|LO", &n, &ptype_o, &pstart_o, &pflat_o, &counts_o,
                           &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
                           &max_sol, &time_limit, &stop_o, &use_all, &nbr_o, &hole_cap,
                           &node_limit, &rank_o))
@@ -306,32 +346,63 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     S s;
     memset(&s, 0, sizeof s);
+    /* The clock starts now: converting big tables is part of the budget. */
+    s.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
     s.n = n;
     s.nw = (n + 63) / 64;
     s.break_type = break_type;
     s.count_all = count_all;
     s.max_sol = max_sol < 0 ? 0 : max_sol;
-    s.stop = stop_o == Py_None ? NULL : stop_o;
-
-    PyObject *pt = NULL, *pc = NULL, *ct = NULL, *sy = NULL, *rm = NULL, *sm = NULL;
+    Py_buffer bpt, bps, bpf, bsy, brm, bsm, bnb, bstop;
+    Py_buffer *bufs[] = {&bpt, &bps, &bpf, &bsy, &brm, &bsm, &bnb, &bstop};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) bufs[i]->obj = NULL;
+    PyObject *ct = NULL;
     PyObject *result = NULL;
-    pt = PySequence_Fast(ptype_o, "ptype must be a sequence");
-    pc = PySequence_Fast(pcells_o, "pcells must be a sequence");
+    if (stop_o != Py_None) {
+        /* a writable byte buffer (bytearray(1)) is a stop flag read without
+         * the GIL; anything else must be a callable */
+        if (PyObject_CheckBuffer(stop_o)) {
+            if (PyObject_GetBuffer(stop_o, &bstop, PyBUF_SIMPLE) < 0) goto done;
+            if (bstop.len < 1) {
+                PyErr_SetString(PyExc_ValueError, "stop flag buffer is empty");
+                goto done;
+            }
+            s.stop_flag = (volatile const unsigned char *)bstop.buf;
+        } else if (PyCallable_Check(stop_o)) {
+            s.stop = stop_o;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "stop must be None, a callable or a bytearray flag");
+            goto done;
+        }
+    }
+    if (get_ints(ptype_o, &bpt, 4, "ptype") < 0 || get_ints(pstart_o, &bps, 4, "pstart") < 0 ||
+        get_ints(pflat_o, &bpf, 4, "pflat") < 0 || get_ints(syms_o, &bsy, 4, "syms") < 0 ||
+        get_ints(rawmul_o, &brm, 8, "rawmul") < 0 || get_ints(symmask_o, &bsm, 4, "symmask") < 0 ||
+        get_ints(nbr_o, &bnb, 4, "neighbours") < 0)
+        goto done;
     ct = PySequence_Fast(counts_o, "counts must be a sequence");
-    sy = PySequence_Fast(syms_o, "syms must be a sequence");
-    rm = PySequence_Fast(rawmul_o, "rawmul must be a sequence");
-    sm = PySequence_Fast(symmask_o, "symmask must be a sequence");
-    if (!pt || !pc || !ct || !sy || !rm || !sm) goto done;
+    if (!ct) goto done;
+    const int *ptype_in = (const int *)bpt.buf, *pstart_in = (const int *)bps.buf;
+    const int *pflat_in = (const int *)bpf.buf, *syms_in = (const int *)bsy.buf;
+    const long long *rawmul_in = (const long long *)brm.buf;
+    const int *symmask_in = (const int *)bsm.buf, *nbr_in = (const int *)bnb.buf;
+    Py_ssize_t np = bpt.len / 4, nflat = bpf.len / 4;
 
-    Py_ssize_t np = PySequence_Fast_GET_SIZE(pt);
-    if (PySequence_Fast_GET_SIZE(pc) != np || PySequence_Fast_GET_SIZE(rm) != np ||
-        PySequence_Fast_GET_SIZE(sm) != np) {
-        PyErr_SetString(PyExc_ValueError, "placement arrays differ in length");
+    if (bps.len / 4 != np + 1 || brm.len / 8 != np || bsm.len / 4 != np) {
+        PyErr_SetString(PyExc_ValueError, "placement arrays differ in length (pstart needs one more)");
+        goto done;
+    }
+    if (np > 0x7ffffff0 || nflat > 0x7ffffff0) {
+        PyErr_SetString(PyExc_ValueError, "too many placements");
+        goto done;
+    }
+    if ((bsy.len / 4) % n) {
+        PyErr_SetString(PyExc_ValueError, "syms must hold whole permutations of the n cells");
         goto done;
     }
     s.np = (int)np;
     s.ntypes = (int)PySequence_Fast_GET_SIZE(ct);
-    s.nsym = (int)PySequence_Fast_GET_SIZE(sy);
+    s.nsym = (int)((bsy.len / 4) / n);
     if (s.nsym >= MAXSYMS) {
         PyErr_SetString(PyExc_ValueError, "at most 7 non-identity symmetries");
         goto done;
@@ -364,97 +435,79 @@ static PyObject *search(PyObject *self, PyObject *args) {
         if (int_item(ct, t, &v) < 0) goto done;
         s.cnt[t] = v < 0 ? 0 : (int)(v > n ? n : v);
     }
-    for (int g = 0; g < s.nsym; g++) {
-        PyObject *pg = PySequence_Fast(PySequence_Fast_GET_ITEM(sy, g), "perm must be a sequence");
-        if (!pg) goto done;
-        if (PySequence_Fast_GET_SIZE(pg) != n) {
-            Py_DECREF(pg);
-            PyErr_SetString(PyExc_ValueError, "symmetry permutation has the wrong length");
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)s.nsym * n; i++) {
+        int v = syms_in[i];
+        if (v < 0 || v >= n) {
+            PyErr_SetString(PyExc_ValueError, "symmetry permutation out of range");
             goto done;
         }
-        for (int i = 0; i < n; i++) {
-            long v;
-            if (int_item(pg, i, &v) < 0) { Py_DECREF(pg); goto done; }
-            if (v < 0 || v >= n) {
-                Py_DECREF(pg);
-                PyErr_SetString(PyExc_ValueError, "symmetry permutation out of range");
-                goto done;
-            }
-            s.perm[(size_t)g * n + i] = (int)v;
-        }
-        Py_DECREF(pg);
+        s.perm[i] = v;
     }
     /* first pass: sizes */
-    long long totcells = 0, totwords = 0;
+    long long totwords = 0;
+    if (pstart_in[0] != 0 || pstart_in[np] != nflat) {
+        PyErr_SetString(PyExc_ValueError, "pstart must run from 0 to len(pflat)");
+        goto done;
+    }
     for (Py_ssize_t p = 0; p < np; p++) {
-        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(pc, p), "cells must be a sequence");
-        if (!cells) goto done;
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(cells);
-        long first, last;
-        if (len <= 0 || int_item(cells, 0, &first) < 0 || int_item(cells, len - 1, &last) < 0) {
-            Py_DECREF(cells);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "empty placement");
+        int a = pstart_in[p], b = pstart_in[p + 1];
+        if (b <= a || b > nflat) {
+            PyErr_SetString(PyExc_ValueError, "empty placement or pstart not increasing");
             goto done;
         }
-        Py_DECREF(cells);
+        int first = pflat_in[a], last = pflat_in[b - 1];
         if (first < 0 || last >= n || first > last) {
             PyErr_SetString(PyExc_ValueError, "placement cells out of range or unsorted");
             goto done;
         }
-        s.pcoff[p] = (int)totcells;
-        s.pclen[p] = (int)len;
+        s.pcoff[p] = a;
+        s.pclen[p] = b - a;
         s.pwoff[p] = (int)totwords;
-        s.pw0[p] = (int)(first >> 6);
-        s.pnw[p] = (int)((last >> 6) - (first >> 6) + 1);
-        totcells += len;
+        s.pw0[p] = first >> 6;
+        s.pnw[p] = (last >> 6) - (first >> 6) + 1;
         totwords += s.pnw[p];
+        if (!(p % CONVERT_POLL) && now_sec() >= s.deadline) { s.abort = 2; goto finish; }
     }
-    s.pcells = calloc((size_t)totcells + 1, sizeof(int));
+    s.pcells = calloc((size_t)nflat + 1, sizeof(int));
     s.pwords = calloc((size_t)totwords + 1, sizeof(uint64_t));
     if (!s.pcells || !s.pwords) { PyErr_NoMemory(); goto done; }
     int prev_anchor = -1, prev_type = -1, ng = 0;
     for (Py_ssize_t p = 0; p < np; p++) {
-        long t, v;
-        if (int_item(pt, p, &t) < 0) goto done;
+        int t = ptype_in[p];
         if (t < 0 || t >= s.ntypes) {
             PyErr_SetString(PyExc_ValueError, "placement type out of range");
             goto done;
         }
-        s.ptype[p] = (int)t;
-        if (int_item(rm, p, &v) < 0) goto done;
-        s.rawmul[p] = v;
-        if (int_item(sm, p, &v) < 0) goto done;
-        s.symmask[p] = (unsigned)v & ((1u << s.nsym) - 1u);
-        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(pc, p), "cells must be a sequence");
-        if (!cells) goto done;
-        long prev = -1;
+        s.ptype[p] = t;
+        s.rawmul[p] = rawmul_in[p];
+        s.symmask[p] = (unsigned)symmask_in[p] & ((1u << s.nsym) - 1u);
+        const int *cells = pflat_in + s.pcoff[p];
+        int prev = -1;
         for (int i = 0; i < s.pclen[p]; i++) {
-            long c;
-            if (int_item(cells, i, &c) < 0) { Py_DECREF(cells); goto done; }
+            int c = cells[i];
             if (c <= prev || c >= n) {
-                Py_DECREF(cells);
                 PyErr_SetString(PyExc_ValueError, "placement cells out of range or unsorted");
                 goto done;
             }
             prev = c;
-            s.pcells[s.pcoff[p] + i] = (int)c;
+            s.pcells[s.pcoff[p] + i] = c;
             s.pwords[s.pwoff[p] + (c >> 6) - s.pw0[p]] |= 1ULL << (c & 63);
         }
-        Py_DECREF(cells);
         int anchor = s.pcells[s.pcoff[p]];
         if (anchor < prev_anchor) {
             PyErr_SetString(PyExc_ValueError, "placements must be sorted by anchor cell");
             goto done;
         }
-        if (anchor != prev_anchor || (int)t != prev_type) {
-            s.gtype[ng] = (int)t;
+        if (anchor != prev_anchor || t != prev_type) {
+            s.gtype[ng] = t;
             s.glo[ng] = (int)p;
             ng++;
             for (int a = prev_anchor + 1; a <= anchor; a++) s.gstart[a] = ng - 1;
             prev_anchor = anchor;
-            prev_type = (int)t;
+            prev_type = t;
         }
         s.ghi[ng - 1] = (int)p + 1;
+        if (!(p % CONVERT_POLL) && now_sec() >= s.deadline) { s.abort = 2; goto finish; }
     }
     for (int a = prev_anchor + 1; a <= n; a++) s.gstart[a] = ng;
     s.use_all = use_all;
@@ -517,19 +570,14 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (!s.nbr || !s.tarea || !s.mark || !s.queue || !s.boff || !s.blen) { PyErr_NoMemory(); goto done; }
     for (int p = 0; p < s.np; p++) s.tarea[s.ptype[p]] = s.pclen[p];
     if (s.hole_cap) {
-        PyObject *nb = PySequence_Fast(nbr_o, "neighbours must be a sequence");
-        if (!nb) goto done;
-        if (PySequence_Fast_GET_SIZE(nb) != (Py_ssize_t)n * 4) {
-            Py_DECREF(nb);
+        if (bnb.len / 4 != (Py_ssize_t)n * 4) {
             PyErr_SetString(PyExc_ValueError, "neighbours must hold 4 entries per cell");
             goto done;
         }
         for (int i = 0; i < 4 * n; i++) {
-            long v;
-            if (int_item(nb, i, &v) < 0) { Py_DECREF(nb); goto done; }
-            s.nbr[i] = (v < 0 || v >= n) ? -1 : (int)v;
+            int v = nbr_in[i];
+            s.nbr[i] = (v < 0 || v >= n) ? -1 : v;
         }
-        Py_DECREF(nb);
         long long tot = 0;
         for (int p = 0; p < s.np; p++) tot += 4LL * s.pclen[p];
         s.bcells = malloc((size_t)tot * sizeof(int) + sizeof(int));
@@ -549,6 +597,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
                     s.bcells[off++] = d;
                 }
             s.blen[p] = off - s.boff[p];
+            if (!(p % CONVERT_POLL) && now_sec() >= s.deadline) { s.abort = 2; goto finish; }
         }
         memset(s.mark, 0, (size_t)n * sizeof(int));
         s.stamp = 1;
@@ -556,9 +605,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
     /* cells past n count as filled */
     for (int i = n; i < s.nw * 64; i++) s.board[i >> 6] |= 1ULL << (i & 63);
 
-    s.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
     s.last_poll = 0.0;
-    if (s.stop) {
+    if (s.stop_flag && *s.stop_flag) s.abort = 3;
+    if (s.stop && !s.abort) {
         PyObject *r = PyObject_CallNoArgs(s.stop);
         if (!r) goto done;
         int set = PyObject_IsTrue(r) == 1;
@@ -567,10 +616,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     if (!s.abort) {
         s.ts = PyEval_SaveThread();
-        if (time_limit <= 0) s.abort = 2;
+        if (time_limit <= 0 || now_sec() >= s.deadline) s.abort = 2;
         else dfs(&s, 0);
         PyEval_RestoreThread(s.ts);
     }
+finish:
     if (s.oom) { PyErr_NoMemory(); goto done; }
     {
         PyObject *sols = PyList_New((Py_ssize_t)s.nsol);
@@ -588,15 +638,16 @@ static PyObject *search(PyObject *self, PyObject *args) {
         result = Py_BuildValue("iKKNL", status, s.raw, s.distinct_num, sols, s.nodes);
     }
 done:
-    Py_XDECREF(pt); Py_XDECREF(pc); Py_XDECREF(ct); Py_XDECREF(sy);
-    Py_XDECREF(rm); Py_XDECREF(sm);
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]->obj) PyBuffer_Release(bufs[i]);
+    Py_XDECREF(ct);
     free_s(&s);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,\n"
+     "search(n, ptype, pstart, pflat, counts, syms, break_type, rawmul, symmask, count_all,\n"
      "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap[, node_limit, rank]) -> (status, raw, distinct_num, solutions, nodes)"},
     {NULL, NULL, 0, NULL},
 };

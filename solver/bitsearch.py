@@ -144,6 +144,76 @@ def coverable(free: int, kinds: Sequence[Kind]) -> int:
     return u
 
 
+# How often (in nodes) the searches look at the clock and the stop token. A
+# node costs 1-30 us, so the deadline is met within a few ms.
+CHECK_EVERY = 64
+
+
+def _late(deadline) -> bool:
+    return time.perf_counter() > deadline
+
+
+class Prepared:
+    """:func:`pack`'s set-up for one (free cells, kinds) pair: the kinds'
+    masks inside the free cells, the coverable cells, the root bound, and
+    (built on first use) the placements by anchor and by covered cell.
+
+    Several packs of the same board (the square-7 windows, tried one after
+    the other) share it instead of building it again each time. Building
+    honours ``deadline`` / ``stop`` (raises ``TimeoutError``)."""
+
+    __slots__ = ("free", "kinds", "cov", "bound", "_anchored", "_by_cell")
+
+    def __init__(self, free: int, kinds: Sequence[Kind], deadline: float = float("inf"), stop=None):
+        if stop is not None:
+            deadline = _StopClock(deadline, stop)
+        out = []
+        for i, k in enumerate(kinds):
+            if not i & 7 and _late(deadline):
+                raise TimeoutError
+            out.append(Kind(k.area, tuple(m for m in k.masks if m & free == m), k.count, k.required))
+        self.free = free
+        self.kinds = out
+        self.cov = coverable(free, out)
+        self.bound = min(area_bound(self.cov, out), self.cov.bit_count())
+        self._anchored = None
+        self._by_cell = None
+
+    def anchored(self, deadline=float("inf")) -> dict[int, list[tuple[int, int, int]]]:
+        """Lowest cell -> (kind, mask, area) anchored there, biggest kinds first. Do not modify."""
+        if self._anchored is None:
+            self._anchored = _placement_tables(self.kinds, deadline)
+        return self._anchored
+
+    def by_cell(self, deadline=float("inf")) -> dict[int, list[tuple[int, int, int]]]:
+        """Cell -> (kind, mask, area) covering it, biggest kinds first. Do not modify."""
+        if self._by_cell is None:
+            self._by_cell = _placement_tables(self.kinds, deadline, by_cell=True)
+        return self._by_cell
+
+
+def _placement_tables(kinds: Sequence[Kind], deadline=float("inf"), by_cell: bool = False):
+    """Lowest cell -> the placements anchored there (``by_cell``: cell -> the
+    placements covering it), as lists of (kind, mask, area), biggest kinds
+    first (ties: kind order), then mask order."""
+    out: dict[int, list[tuple[int, int, int]]] = {}
+    for j, t in enumerate(sorted(range(len(kinds)), key=lambda t: (-kinds[t].area, t))):
+        if not j & 3 and _late(deadline):
+            raise TimeoutError
+        a = kinds[t].area
+        for m in kinds[t].masks:
+            item = (t, m, a)
+            if not by_cell:
+                out.setdefault((m & -m).bit_length() - 1, []).append(item)
+                continue
+            mm = m
+            while mm:
+                low = mm & -mm
+                out.setdefault(low.bit_length() - 1, []).append(item)
+                mm ^= low
+    return out
+
+
 def pack(
     free: int,
     kinds: Sequence[Kind],
@@ -156,6 +226,7 @@ def pack(
     deadline: float = float("inf"),
     seed: int = 0,
     stop=None,
+    prepared: Prepared | None = None,
 ) -> SearchResult:
     """Maximise covered cells of ``free`` with the given kinds.
 
@@ -164,22 +235,33 @@ def pack(
     ``target``: stop as soon as a solution reaching it is found (a proven
     upper bound). Masks in ``kinds`` must already avoid filled cells.
     ``deadline`` (``time.perf_counter`` value) and ``stop`` (anything with
-    ``is_set()``) are checked every 1,024 nodes; so is ``node_cap``.
+    ``is_set()``) are checked on entry, during the set-up and every
+    ``CHECK_EVERY`` nodes; so is ``node_cap``. Stopped before the search,
+    the answer is ``value -1, complete False`` with a valid bound.
+    ``prepared``: the set-up of this (free, kinds) pair, to share it between
+    calls (see :class:`Prepared`).
     """
     if stop is not None:
-        _deadline = deadline
-        deadline = _StopClock(_deadline, stop)
-    kinds = [Kind(k.area, tuple(m for m in k.masks if m & free == m), k.count, k.required)
-             for k in kinds]
+        deadline = _StopClock(deadline, stop)
+    if prepared is not None and prepared.free != free:
+        raise ValueError("prepared tables are for other free cells")
+    if _late(deadline):
+        return SearchResult(-1, [], False, 0, prepared.bound if prepared else free.bit_count(), True)
+    if prepared is None:
+        try:
+            prepared = Prepared(free, kinds, deadline)
+        except TimeoutError:
+            return SearchResult(-1, [], False, 0, free.bit_count(), True)
+    kinds = prepared.kinds
     if any(k.required and len(k.masks) < k.count for k in kinds):
         return SearchResult(-1, [], True, 0, -1)
     req_area = sum(k.area * k.count for k in kinds if k.required)
     if req_area > free.bit_count() or must & ~free:
         return SearchResult(-1, [], True, 0, -1)
-    cov = coverable(free, kinds)
+    cov = prepared.cov
     if must & ~cov:
         return SearchResult(-1, [], True, 0, -1)
-    bound = min(area_bound(cov, kinds), cov.bit_count())
+    bound = prepared.bound
     if target is None or target > bound:
         target = bound
     total = sum(k.area * min(k.count, len(k.masks)) for k in kinds)
@@ -189,7 +271,13 @@ def pack(
         order = "piece" if total <= 0.85 * cov.bit_count() and not must else "cell"
     if order == "piece":
         return _piece_search(cov, kinds, floor, node_cap, target, bound, deadline)
-    return _cell_search(cov, free, kinds, must, floor, node_cap, target, bound, deadline, seed=seed)
+    try:
+        anchored = prepared.anchored(deadline)
+        by_cell = prepared.by_cell(deadline) if must else {}
+    except TimeoutError:
+        return SearchResult(-1, [], False, 0, bound, True)
+    return _cell_search(cov, free, kinds, must, floor, node_cap, target, bound, deadline, seed=seed,
+                        anchored=anchored, by_cell=by_cell)
 
 
 def _piece_search(free, kinds, floor, node_cap, target, bound, deadline) -> SearchResult:
@@ -224,7 +312,7 @@ def _piece_search(free, kinds, floor, node_cap, target, bound, deadline) -> Sear
 
     def rec(k: int, free: int, covered: int, start: int) -> None:
         nodes[0] += 1
-        if nodes[0] > node_cap or (not nodes[0] & 1023 and now() > deadline):
+        if nodes[0] > node_cap or (not nodes[0] % CHECK_EVERY and now() > deadline):
             raise _Abort
         if k == n:
             if covered > best[0]:
@@ -288,26 +376,26 @@ def _flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
 
 
 def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, deadline,
-                 restarts=True, seed=0) -> SearchResult:
+                 restarts=True, seed=0, anchored=None, by_cell=None) -> SearchResult:
     nk = len(kinds)
-    # Placements anchored at their lowest cell, biggest patches first.
-    anchored: dict[int, list[tuple[int, int, int]]] = {}
-    for t in sorted(range(nk), key=lambda t: (-kinds[t].area, t)):
-        for m in kinds[t].masks:
-            i = (m & -m).bit_length() - 1
-            anchored.setdefault(i, []).append((t, m, kinds[t].area))
+    # Placements anchored at their lowest cell, biggest patches first
+    # (shared tables: never modified here; a restart sorts copies).
+    if anchored is None:
+        anchored = _placement_tables(kinds)
+    if must and by_cell is None:
+        by_cell = _placement_tables(kinds, by_cell=True)
     # Cells that must be covered are branched on first, over every placement
     # covering them: the window of a 7×7 goal is an exact cover problem, and
     # the cells outside it only matter once it is done.
     covering: dict[int, list[tuple[int, int, int]]] = {}
     if must:
-        for t in sorted(range(nk), key=lambda t: (-kinds[t].area, t)):
-            for m in kinds[t].masks:
-                mm = m & must
-                while mm:
-                    low = mm & -mm
-                    covering.setdefault(low.bit_length() - 1, []).append((t, m, kinds[t].area))
-                    mm ^= low
+        mm = must
+        while mm:
+            low = mm & -mm
+            i = low.bit_length() - 1
+            if i in by_cell:
+                covering[i] = by_cell[i]
+            mm ^= low
     counts = [min(k.count, len(k.masks)) for k in kinds]
     # Remaining multiset encoded as a mixed-radix int, for the bound cache.
     weight = []
@@ -350,7 +438,7 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
         nodes[0] += 1
         if nodes[0] > limit[0]:
             raise _Abort if limit[0] >= node_cap else _Restart
-        if not nodes[0] & 1023 and now() > deadline:
+        if not nodes[0] % CHECK_EVERY and now() > deadline:
             raise _Abort
         st = (free, key)
         cap = seen.get(st)
@@ -435,8 +523,7 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
                 # Jitter around "biggest first": that order is good, only
                 # its ties and near-ties are worth reshuffling.
                 rank = [-areas[t] + JITTER * rng.random() for t in range(nk)]
-                for lst in anchored.values():
-                    lst.sort(key=lambda tma: rank[tma[0]])
+                anchored = {i: sorted(lst, key=lambda tma: rank[tma[0]]) for i, lst in anchored.items()}
                 path.clear()
                 cnt[:] = counts
     except _Abort:

@@ -22,14 +22,16 @@ model, hinted with the best packing found, proves (``engine="cp-sat"``).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
-from functools import cache
+from itertools import compress
 from typing import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
 from . import bitsearch
+from .cache import byte_cached, dict_sizeof
 from .geometry import BOARD_CELLS, BOARD_SIZE, FULL_BOARD, Board, Cell, Shape, ShapeError, placements, square_masks
 from .geometry import completed_square
 from .patches import LEATHER_PATCH_ID, LEATHER_SHAPE, patch
@@ -138,7 +140,7 @@ def _check(board, candidates, time_limit, seed, workers) -> list[Candidate]:
 
 # ------------------------------------------------------------------ problem
 
-@cache
+@byte_cached("cover.orientation_of", dict_sizeof)
 def _orientation_of(shape: Shape) -> dict[int, int]:
     """mask -> orientation index, for every placement on the empty 9×9 board."""
     return {p.mask: p.orientation for p in placements(shape)}
@@ -159,12 +161,18 @@ class _Problem:
     members: list[list[int]]        # kind -> candidate indices
 
     @classmethod
-    def build(cls, board: Board, cands: list[Candidate]) -> "_Problem":
+    def build(cls, board: Board, cands: list[Candidate], deadline=math.inf) -> "_Problem":
+        """Raises ``TimeoutError`` once ``deadline`` (a perf_counter value,
+        or a ``bitsearch._StopClock``) has passed."""
         groups: dict = {}
         for i, c in enumerate(cands):
+            if not i & 15 and time.perf_counter() > deadline:
+                raise TimeoutError
             groups.setdefault((c.shape.canonical(), c.required), []).append(i)
         kinds, members = [], []
-        for (shape, req), idx in groups.items():
+        for j, ((shape, req), idx) in enumerate(groups.items()):
+            if not j & 7 and time.perf_counter() > deadline:
+                raise TimeoutError
             masks = tuple(m for m in _orientation_of(shape) if not m & board)
             kinds.append(bitsearch.Kind(shape.area, masks, sum(cands[i].count for i in idx), req))
             members.append(idx)
@@ -257,6 +265,15 @@ def _board_symmetries(board: Board) -> list[list[int]]:
     return [p for p in _SYMS if _apply(p, board) == board]
 
 
+# A CP-SAT solve has a fixed cost before it looks at its time limit (model
+# checks, copies, presolve set-up): measured 150-250 ns per placement cell of
+# the model on the 2-core machine (200 custom candidates on an empty board,
+# 400k cells: 70-100 ms whatever the limit). A solve gets the time left minus
+# this estimate, and is not started when less than 1.5x the estimate is left.
+CP_FIXED_PER_TERM = 3e-7
+# Freeing the Python side of a model: ~0.7 us per placement variable.
+CP_FREE_PER_VAR = 1e-6
+
 # Solves of the descent after the first one (target = the bound) use
 # CP-SAT's automatic search (which still tries the decision strategy): they
 # are mostly refutations, where activity-based branching does better than the
@@ -295,20 +312,48 @@ class _CpModel:
     """
 
     model: cp_model.CpModel
-    var_of: dict          # (kind, mask) -> BoolVar
+    terms: int            # placement cells in the model (its size, for the fixed cost of a solve)
+    kind: list[int]       # kind of each placement Boolean
+    mask: list[int]       # its mask
+    index: list[int]      # its variable index
     obj: object           # IntVar: covered cells
     sums: list[int]       # reachable covered areas <= bound, ascending
 
 
-def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | None:
-    """None when the required kinds cannot be placed at all."""
+def _identity_rank() -> bool:
+    return CELL_RANK == list(range(BOARD_CELLS))
+
+
+def _cp_build(prob: _Problem, cov: Board, windows, bound: int, deadline=math.inf) -> _CpModel | None:
+    """None when the required kinds cannot be placed at all.
+
+    Building a model with tens of thousands of placements takes a while
+    (~10 us each), so every step looks at ``deadline`` (a perf_counter
+    value, or a ``bitsearch._StopClock``) and raises ``TimeoutError``.
+    Freeing a half-built model takes time too (~40 ms for 55k placements,
+    about the most MAX_CANDIDATES custom shapes give), so it gives up that
+    much earlier.
+    """
+    clock = time.perf_counter
+
+    def check() -> None:
+        # stop early enough to also free what was built before the deadline
+        if clock() + CP_FREE_PER_VAR * len(index) > deadline:
+            raise TimeoutError
+
     model = cp_model.CpModel()
     kinds = prob.kinds
     cell_vars: dict[int, list] = {i: [] for i in _bits(cov)}
     anchored: dict[int, list] = {}
-    var_of: dict = {}
     used, used_areas, areas = [], [], []
+    empty: dict[int, object] = {}
+    # (plain int lists, not a tuple per placement: fewer objects for the
+    # garbage collector, whose full passes cost tens of ms on big models)
+    kind_of: list[int] = []
+    mask_of: list[int] = []
+    index: list[int] = []
     req_area = 0
+    identity = _identity_rank()
     # Symmetry breaking: when the board is symmetric (the empty opening
     # board has all 8 symmetries) any packing can be mapped so that one
     # single-copy kind takes the smallest mask of its orbit; it keeps only
@@ -325,7 +370,9 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
     # tries the placements anchored at one cell in. (Measured, forced
     # opening-0-k16: max 2.1 -> 1.2 s; by index or most placements first:
     # 2.0 s; smallest first: one unproven in 20 s.)
+    new_bool = model.new_bool_var
     for t in sorted(range(len(kinds)), key=lambda t: (-kinds[t].area, len(kinds[t].masks), t)):
+        check()
         k = kinds[t]
         vs = []
         for m in k.masks:
@@ -333,12 +380,21 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
                 continue
             if t == keep_min and any(_apply(p, m) < m for p in syms[1:]):
                 continue
-            v = model.new_bool_var("")
+            v = new_bool("")
             vs.append(v)
-            var_of[(t, m)] = v
-            anchored.setdefault(min(_bits(m), key=CELL_RANK.__getitem__), []).append(v)
-            for i in _bits(m):
-                cell_vars[i].append(v)
+            kind_of.append(t)
+            mask_of.append(m)
+            index.append(v.index)
+            if identity:
+                low = (m & -m).bit_length() - 1
+            else:
+                low = min(_bits(m), key=CELL_RANK.__getitem__)
+            anchored.setdefault(low, []).append(v)
+            mm = m
+            while mm:
+                b = mm & -mm
+                cell_vars[b.bit_length() - 1].append(v)
+                mm ^= b
         if k.required:
             if len(vs) < k.count:
                 return None
@@ -359,6 +415,7 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
     comps = _components(cov)
     if len(comps) > 1:
         for comp in comps:
+            check()
             inside = []
             for k in kinds:
                 n = sum(1 for m in k.masks if m & comp == m)
@@ -373,11 +430,13 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
     # Through the kind counts: linear propagation then knows the most area
     # left, e.g. that every patch bigger than the slack must be used.
     model.add(obj == cp_model.LinearExpr.weighted_sum(used, used_areas))
-    empty: dict[int, object] = {}
-    for i, vs in cell_vars.items():
+    for j, (i, vs) in enumerate(cell_vars.items()):
+        if not j & 7:
+            check()
         e = model.new_bool_var("")
         empty[i] = e
         model.add_exactly_one(vs + [e])
+    check()
     ncov = cov.bit_count()
     model.add(obj + cp_model.LinearExpr.sum(list(empty.values())) == ncov)
     # Per 4-connected region: at most its fit can be covered, i.e. at least
@@ -396,12 +455,39 @@ def _cp_build(prob: _Problem, cov: Board, windows, bound: int) -> _CpModel | Non
     # Decision strategy: the lowest undecided cell is covered by a placement
     # anchored there (biggest kinds first) or left empty -- the bitmask cell
     # search's order, with CP-SAT's propagation and clause learning on top.
-    seq = []
-    for i in sorted(_bits(cov), key=CELL_RANK.__getitem__):
-        seq.extend(anchored.get(i, ()))
-        seq.append(empty[i])
-    model.add_decision_strategy(seq, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    return _CpModel(model, var_of, obj, sums)
+    # (Written into the proto here, as CpModel.add_decision_strategy does,
+    # in steps that look at the clock: one call takes 0.1-0.2 s on big models.)
+    strategy = model.proto.search_strategy.add()
+    for i in (sorted(_bits(cov), key=CELL_RANK.__getitem__) if not identity else _bits(cov)):
+        check()
+        for v in anchored.get(i, []) + [empty[i]]:
+            expr = strategy.exprs.add()
+            expr.vars.append(v.index)
+            expr.coeffs.append(1)
+    strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
+    strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
+    return _CpModel(model, sum(m.bit_count() for m in mask_of), kind_of, mask_of, index, obj, sums)
+
+
+class _SolveStopper:
+    """Ends a ``CpSolver.solve`` when the token is set, even in the instant
+    before it starts: ``stop_search`` is a no-op until ``solve`` has created
+    its search, so when the token fires during the call a helper thread keeps
+    asking (every 2 ms) until the solve has returned."""
+
+    def __init__(self, solver: cp_model.CpSolver):
+        self.solver = solver
+        self.done = False
+
+    def __call__(self) -> None:
+        self.solver.stop_search()
+        if not self.done:
+            threading.Thread(target=self._repeat, daemon=True, name="cp-sat-stop").start()
+
+    def _repeat(self) -> None:
+        while not self.done:
+            self.solver.stop_search()
+            time.sleep(0.002)
 
 
 def _cp_run(cm: _CpModel, lo: int, hi: int, time_limit: float, seed: int, workers: int,
@@ -419,23 +505,28 @@ def _cp_run(cm: _CpModel, lo: int, hi: int, time_limit: float, seed: int, worker
     _cp_params(solver, time_limit, seed, workers)
     if not fixed and AUTO_AFTER_FIRST:
         solver.parameters.search_branching = cp_model.AUTOMATIC_SEARCH
+    stopper = None
     if stop is not None:
         if stop.is_set():
             return cp_model.UNKNOWN, None
-        stop.attach(solver.stop_search)
+        stopper = _SolveStopper(solver)
+        stop.attach(stopper)
     try:
         st = solver.solve(cm.model)
     finally:
-        if stop is not None:
-            stop.detach(solver.stop_search)
+        if stopper is not None:
+            stopper.done = True
+            stop.detach(stopper)
     if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return cp_model.FEASIBLE, [tm for tm, v in cm.var_of.items() if solver.boolean_value(v)]
+        values = list(solver.response_proto.solution)
+        return cp_model.FEASIBLE, list(compress(zip(cm.kind, cm.mask), map(values.__getitem__, cm.index)))
     return st, None
 
 
 def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]] | None,
               hint: list[tuple[int, int]] | None, bound: int, floor: int,
-              time_limit: float, seed: int, workers: int, stop: StopToken | None):
+              time_limit: float, seed: int, workers: int, stop: StopToken | None,
+              cov: Board | None = None):
     """Returns (status, chosen, bound). ``windows``: square-7 mode.
 
     A search over feasibility problems rather than one optimisation: "cover
@@ -443,11 +534,17 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
     optimum meets the bound on every dense board, and there the empty-cell
     budget is tiny, so propagation cuts hard), then bisection between the
     best packing and the proven bound: a refuted T lowers ub below T, a
-    found packing raises the best value. Done when they meet.
+    found packing raises the best value. Done when they meet. Out of time
+    (or stopped) while building the model: UNKNOWN with ``bound``.
     """
     t_end = time.perf_counter() + time_limit
-    cov = bitsearch.coverable(free, prob.kinds)
-    cm = _cp_build(prob, cov, windows, bound)
+    if cov is None:
+        cov = bitsearch.coverable(free, prob.kinds)
+    try:
+        cm = _cp_build(prob, cov, windows, bound,
+                       t_end if stop is None else bitsearch._StopClock(t_end, stop))
+    except TimeoutError:
+        return SolveStatus.UNKNOWN, None, bound
     if cm is None:
         return SolveStatus.INFEASIBLE, None, -1
     best, best_val = None, -1
@@ -456,9 +553,10 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
     lo = max(floor, 0)
     ub = cm.sums[-1]
     first = True
+    fixed_cost = CP_FIXED_PER_TERM * cm.terms
     while ub > best_val and ub >= lo:
         left = t_end - time.perf_counter()
-        if left <= 0:
+        if left <= 1.5 * fixed_cost or (stop is not None and stop.is_set()):
             break
         # The bound itself first (usually met on dense boards); then, with
         # no packing yet, any packing (the strategy finds one greedily; none
@@ -471,7 +569,7 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
             target = above[0]
         else:
             target = above[(len(above) - 1) // 2]
-        st, chosen = _cp_run(cm, target, ub, left, seed, workers, stop, fixed=first or best is None)
+        st, chosen = _cp_run(cm, target, ub, left - fixed_cost, seed, workers, stop, fixed=first or best is None)
         first = False
         if chosen is not None:
             best, best_val = chosen, sum(prob.kinds[t].area for t, _ in chosen)
@@ -497,12 +595,23 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     if node_cap is None:
         node_cap = NODE_CAP
     cands = _check(board, candidates, time_limit, seed, workers)
-    prob = _Problem.build(board, cands)
-    free = FULL_BOARD & ~board
+    t_end = t0 + time_limit
+    # Every stage, set-up included, looks at this clock (the stop token too).
+    clock = t_end if stop is None else bitsearch._StopClock(t_end, stop)
+    empty_cells = BOARD_CELLS - board.bit_count()
     if stop is not None and stop.is_set():
-        return _result(prob, SolveStatus.UNKNOWN, None, BOARD_CELLS - board.bit_count(), t0, "none")
-    cov = bitsearch.coverable(free, prob.kinds)
-    bound = min(bitsearch.area_bound(cov, prob.kinds), cov.bit_count())
+        return _result(_Problem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+    try:
+        prob = _Problem.build(board, cands, clock)
+    except TimeoutError:
+        return _result(_Problem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+    free = FULL_BOARD & ~board
+    try:
+        prep = bitsearch.Prepared(free, prob.kinds, clock)
+    except TimeoutError:
+        return _result(prob, SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+    cov = prep.cov
+    bound = prep.bound
     windows = None
     if square7:
         windows = [(c, m) for c, m in square_masks(7) if not (m & ~board & ~cov)]
@@ -516,7 +625,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     deadline = t0 + BITSEARCH_SHARE * time_limit
     if not square7:
         r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, target=bound, deadline=deadline, seed=seed,
-                           stop=stop)
+                           stop=stop, prepared=prep)
         best_val, best_chosen, complete = r.value, r.chosen if r.value >= 0 else None, r.complete
     else:
         # One exact search per window that could be completed, best first;
@@ -530,7 +639,8 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
                 complete = False
                 break
             r = bitsearch.pack(free, prob.kinds, must=wm & ~board, floor=best_val,
-                               node_cap=budget, target=bound, deadline=deadline, seed=seed, stop=stop)
+                               node_cap=budget, target=bound, deadline=deadline, seed=seed, stop=stop,
+                               prepared=prep)
             budget -= r.nodes
             if r.value > best_val:
                 best_val, best_chosen = r.value, r.chosen
@@ -546,7 +656,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
         st = SolveStatus.FEASIBLE if best_chosen is not None else SolveStatus.UNKNOWN
         return _result(prob, st, best_chosen, bound, t0, "bitsearch")
     st, chosen, b = _cp_solve(prob, free, windows, best_chosen, bound, -1,
-                              remaining, seed, workers, stop)
+                              remaining, seed, workers, stop, cov=cov)
     if st == SolveStatus.UNKNOWN and best_chosen is not None:
         return _result(prob, SolveStatus.FEASIBLE, best_chosen, b, t0, "bitsearch")
     if st == SolveStatus.FEASIBLE and best_chosen is not None and best_val > sum(

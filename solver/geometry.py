@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence, TypeAlias
 
+from .cache import byte_cached, uniform_sizeof
+
 Board: TypeAlias = int
 """A set of cells as a bitmask; bit ``r * width + c``."""
 
@@ -160,7 +162,9 @@ class Shape:
         return min(self.orientations(mirror))
 
 
-@cache
+# Shapes come from callers (custom patches, puzzle pieces), so these caches
+# share the solver's byte budget (solver.cache) instead of growing forever.
+@byte_cached("geometry.orientations")
 def _orientations(shape: Shape, mirror: bool) -> tuple[Shape, ...]:
     out: list[Shape] = []
     s = shape
@@ -208,7 +212,6 @@ class Placement:
     mask: Board
 
 
-@cache
 def placements(
     shape: Shape, height: int = BOARD_SIZE, width: int = BOARD_SIZE, mirror: bool = True
 ) -> tuple[Placement, ...]:
@@ -220,6 +223,11 @@ def placements(
     >>> len(placements(Shape.parse("##")))
     144
     """
+    return _placements(shape, height, width, bool(mirror))
+
+
+@byte_cached("geometry.placements", uniform_sizeof)
+def _placements(shape: Shape, height: int, width: int, mirror: bool) -> tuple[Placement, ...]:
     out = []
     for k, o in enumerate(shape.orientations(mirror)):
         base = mask_of(o.cells, width)
@@ -234,7 +242,7 @@ def placement_masks(shape: Shape, height: int = BOARD_SIZE, width: int = BOARD_S
     return _masks(shape, height, width, mirror)
 
 
-@cache
+@byte_cached("geometry.masks", uniform_sizeof)
 def _masks(shape: Shape, height: int, width: int, mirror: bool) -> tuple[Board, ...]:
     return tuple(p.mask for p in placements(shape, height, width, mirror))
 

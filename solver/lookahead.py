@@ -119,7 +119,8 @@ def free_perimeter(board: Board) -> int:
             + (free & (_COLL | ((board >> 1) & ~_COLL))).bit_count())
 
 
-def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf) -> tuple[int, int]:
+def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf,
+               stop: StopToken | None = None) -> tuple[int, int] | None:
     """Play the upcoming patches out in order, each one *placed if it fits*
     (we choose where): a small depth-first search over the best few
     placements (touch rule) of each, bounded by the areas still to come.
@@ -127,7 +128,8 @@ def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf) -
     Returns the best (cells placed, -perimeter of the empty region) over the
     leaves; cells placed never exceed the Cover value ``cap``. Once a path
     has placed ``cap`` cells only the best-touch placement is followed, so
-    easy boards cost a single path.
+    easy boards cost a single path. None when ``deadline`` or ``stop`` cut
+    it short (the clock is read at every node).
     """
     n = len(seq)
     suffix = [1] * (n + 1)
@@ -137,7 +139,9 @@ def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf) -
     nodes = [0]
 
     def rec(i: int, board: Board, placed: int) -> None:
-        if i == n or nodes[0] >= SEQ_NODES or (nodes[0] & 7 == 7 and time.perf_counter() > deadline):
+        if time.perf_counter() > deadline or (stop is not None and stop.is_set()):
+            raise TimeoutError
+        if i == n or nodes[0] >= SEQ_NODES:
             sc = (placed, -free_perimeter(board))
             if sc > best[0]:
                 best[0] = sc
@@ -154,7 +158,10 @@ def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf) -
         for m in cands[:SEQ_BRANCH if placed < cap else 1]:
             rec(i + 1, board | m, placed + areas[i])
 
-    rec(0, board, 0)
+    try:
+        rec(0, board, 0)
+    except TimeoutError:
+        return None
     return best[0]
 
 
@@ -172,8 +179,17 @@ def _check(board, time_limit, top, seed):
 
 def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadline: float,
               floor: int = -1, stop: StopToken | None = None):
-    """Best cover (or square-then-cover) of ``free``: (value, chosen, complete, bound, corner)."""
-    r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, deadline=deadline, floor=floor, stop=stop)
+    """Best cover (or square-then-cover) of ``free``: (value, chosen, complete, bound, corner, nodes).
+
+    The passes (cover, then one per 7×7 window) share one set-up of the
+    board (:class:`bitsearch.Prepared`); each looks at the clock first.
+    """
+    try:
+        prep = bitsearch.Prepared(free, prob.kinds, deadline, stop)
+    except TimeoutError:
+        return 0, None, False, free.bit_count(), None, 0
+    r = bitsearch.pack(free, prob.kinds, node_cap=node_cap, deadline=deadline, floor=floor, stop=stop,
+                       prepared=prep)
     value, chosen, complete, bound = max(r.value, 0), r.chosen, r.complete, max(r.bound, 0)
     nodes = r.nodes
     if not square7:
@@ -188,8 +204,11 @@ def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadlin
         need = wm & free
         if need.bit_count() > most:
             continue     # the upcoming patches together are too small
+        if time.perf_counter() > deadline or (stop is not None and stop.is_set()):
+            sq_complete = False
+            break
         rs = bitsearch.pack(free, prob.kinds, must=need, floor=best_v, node_cap=node_cap,
-                            deadline=deadline, stop=stop)
+                            deadline=deadline, stop=stop, prepared=prep)
         nodes += rs.nodes
         if rs.value > best_v:
             best_v, best_c, best_corner = rs.value, rs.chosen, corner
@@ -268,6 +287,7 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
             else:
                 v, chosen, complete, bound, corner, nodes = _evaluate(
                     free, prob, square7, min(NODE_CAP_ONE, budget), deadline, stop=stop)
+                bound = min(bound, cheap)
                 budget -= nodes
                 value, proven = v, complete
                 if chosen:
@@ -285,13 +305,19 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         # their order, each placed if it fits (best few by the touch rule):
         # prefer more cells placed, then the most compact empty region left
         # (smallest perimeter), then ``quality``, then the smaller mask.
+        # Cut short by the clock or ``stop``, the leaders keep that order.
         head = [r for r in rows[:LEADERS] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
         scored = []
         for r in head:
-            placed, compact = _seq_value(board | r[3], seq, seq_areas, r[1], deadline)
+            sv = _seq_value(board | r[3], seq, seq_areas, r[1], deadline, stop)
+            if sv is None:
+                scored = None
+                break
+            placed, compact = sv
             scored.append((-placed, -compact, -r[2], r[3], r))
-        scored.sort(key=lambda x: x[:4])
-        rows[:len(head)] = [x[4] for x in scored]
+        if scored is not None:
+            scored.sort(key=lambda x: x[:4])
+            rows[:len(head)] = [x[4] for x in scored]
     ranked = tuple(r[4] for r in rows)
     if top is not None:
         ranked = ranked[:top]

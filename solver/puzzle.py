@@ -30,12 +30,16 @@ for ``|G| / |Stab(P)|`` raw tilings, which makes counting up to |G| times faster
 from __future__ import annotations
 
 import math
-import time
 import random
+import sys
+import time
+from array import array
 from dataclasses import dataclass
-from functools import lru_cache
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import Sequence
 
+from .cache import ByteCache, deep_sizeof
 from .geometry import MAX_GRID, BoardError, Shape, ShapeError
 from .stop import StopToken
 from .types import PlacedPatch, PuzzleResult, SolverInputError, SolveStatus
@@ -156,9 +160,46 @@ def _parse_pieces(pieces) -> tuple[Shape, ...]:
 
 # ------------------------------------------------------------ tables ---
 
-@dataclass(frozen=True)
+class _Abort(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+class _Clock:
+    """One call's time limit and stop token: :meth:`check` raises ``_Abort``
+    once either has run out. Every set-up loop calls it every few ms."""
+
+    __slots__ = ("deadline", "stop")
+
+    def __init__(self, deadline: float = math.inf, stop: StopToken | None = None):
+        self.deadline = deadline       # time.perf_counter() value
+        self.stop = stop
+
+    def check(self) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise _Abort(_STOPPED)
+        if time.perf_counter() >= self.deadline:
+            raise _Abort(_TIMEOUT)
+
+
+def _ints(values=()) -> array:
+    return array("i", values)
+
+
+def _zeros(k: int) -> array:
+    """An array('i') of k zeros, allocated in one step."""
+    return array("i", bytes(4 * k))
+
+
+@dataclass(frozen=True, eq=False)
 class _Problem:
-    """Everything the search needs, built once per (region, pieces, mirror, use_all)."""
+    """Everything the search needs, built once per (region, pieces, mirror, use_all).
+
+    The placement tables are flat ``array('i')`` buffers (a few bytes per
+    cell instead of a tuple of Python ints per placement): placement ``p``
+    has type ``ptype[p]`` and covers the sorted cells
+    ``pflat[pstart[p]:pstart[p + 1]]``, in anchor, type, orientation order.
+    """
 
     use_all: bool                            # every piece must be placed (also when areas match)
     n: int                                   # region cells
@@ -167,16 +208,33 @@ class _Problem:
     width: int
     types: tuple[tuple[int, ...], ...]       # piece indices of each type
     counts: tuple[int, ...]
-    ptype: tuple[int, ...]                   # per placement
-    pcells: tuple[tuple[int, ...], ...]      # sorted region-cell indices
-    syms: tuple[tuple[int, ...], ...]        # non-identity symmetries as cell permutations
+    ptype: array                             # 'i', per placement
+    pstart: array                            # 'i', one more than placements
+    pflat: array                             # 'i', sorted region-cell indices, placement after placement
+    syms: tuple[array, ...]                  # non-identity symmetries as cell permutations ('i')
+    syms_flat: array                         # the same, one after the other (for the C search)
     sym_names: tuple[str, ...]
     break_type: int
-    rawmul: tuple[int, ...]
-    symmask: tuple[int, ...]
+    rawmul: array                            # 'q', per placement
+    symmask: array                           # 'i', per placement
     area_ok: bool                            # piece areas allow a tiling at all
-    nbrs: tuple[int, ...]                    # 4 neighbour cell indices per cell, -1 = none
+    nbrs: array                              # 'i', 4 neighbour cell indices per cell, -1 = none
     hole_cap: int                            # hole check flood-fill limit (0 = off)
+
+    @property
+    def nplacements(self) -> int:
+        return len(self.ptype)
+
+    def pcells(self, p: int) -> tuple[int, ...]:
+        """The sorted region-cell indices of placement ``p``."""
+        return tuple(self.pflat[self.pstart[p]:self.pstart[p + 1]])
+
+    def nbytes(self) -> int:
+        """Memory held by the tables (arrays by their buffers, the rest deep)."""
+        arrays = (self.ptype, self.pstart, self.pflat, self.syms_flat, self.rawmul, self.symmask,
+                  self.nbrs) + self.syms
+        return (sum(sys.getsizeof(a) for a in arrays) + sys.getsizeof(self)
+                + deep_sizeof((self.cells, self.types, self.counts, self.sym_names)))
 
 
 def region_symmetries(region_rows, mirror: bool = True) -> tuple[str, ...]:
@@ -207,9 +265,30 @@ def _symmetry_indices(cells: list[Cell], mirror: bool) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=32)
-def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
-             use_all: bool, symmetry_break: bool = True) -> _Problem:
+# Puzzle tables for a 20x20 region with 64 large pieces take ~8 MB (as
+# tuples of Python ints they took ~42 MB); the cache is bounded in bytes,
+# shared with the other solver caches (solver.cache, default 64 MiB).
+_TABLES = ByteCache("puzzle.tables")
+
+
+def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool, use_all: bool,
+             symmetry_break: bool = True, *, deadline: float = math.inf,
+             stop: StopToken | None = None) -> _Problem:
+    """The cached tables of a puzzle; building them honours ``deadline``
+    (a ``time.perf_counter`` value) and ``stop`` (raises ``_Abort``)."""
+    key = (rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break))
+    prob = _TABLES.get(key)
+    if prob is None:
+        prob = _build(rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break), _Clock(deadline, stop))
+        _TABLES.put(key, prob, prob.nbytes() + deep_sizeof(key))
+    return prob
+
+
+_prepare.cache_clear = _TABLES.clear  # type: ignore[attr-defined]
+
+
+def _build(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool, use_all: bool,
+           symmetry_break: bool, clock: _Clock) -> _Problem:
     height, width = len(rows), len(rows[0])
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
     r0 = min(r for r, _ in cells)
@@ -229,152 +308,260 @@ def _prepare(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     type_of: dict[Shape, int] = {}
     members: list[list[int]] = []
     for i, p in enumerate(pieces):
+        if not i & 7:
+            clock.check()
         k = p.canonical(mirror)
         if k not in type_of:
             type_of[k] = len(members)
             members.append([])
         members[type_of[k]].append(i)
     counts = [len(m) for m in members]
-    total = sum(pieces[m[0]].area * len(m) for m in members)
+    areas = [pieces[m[0]].area for m in members]
+    total = sum(a * c for a, c in zip(areas, counts))
     area_ok = total == n if use_all else total >= n
     # pieces that exactly fill the region must all be used: same search, but
     # the use_all pruning and the symmetry break then apply
     use_all = use_all or total == n
+    nbrs = _ints(index.get((r + dr, c + dc), -1)
+                 for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+    hole_cap = HOLE_CAP_FACTOR * max(areas)
+    if not area_ok:  # answered INFEASIBLE without a search: no placement tables
+        return _Problem(use_all=use_all, n=n, cells=tuple(cells), height=height, width=width,
+                        types=tuple(tuple(m) for m in members), counts=tuple(counts), ptype=_ints(),
+                        pstart=_ints([0]), pflat=_ints(), syms=(), syms_flat=_ints(), sym_names=(),
+                        break_type=-1, rawmul=array("q"), symmask=_ints(), area_ok=False, nbrs=nbrs,
+                        hole_cap=hole_cap)
 
-    # every placement, grouped by anchor cell, then type, then orientation
-    found = []  # (anchor, type, orientation#, cells)
+    # Every placement of every orientation, enumerated in scan coordinates
+    # (u, v), in which the cell order is row-major: a cell's index is looked
+    # up in a padded grid, so all anchors of one orientation come out of one
+    # zip over shifted slices, each placement's cells already sorted and its
+    # anchor (lowest cell) first.
+    def uv(r: int, c: int) -> tuple[int, int]:
+        return (c - c0, r - r0) if col_major else (r - r0, c - c0)
+
+    U, V = (bw, bh) if col_major else (bh, bw)
+    shapes = []   # per type: [(orientation number, offsets (du, dv) from the anchor)]
+    pad_u = pad_v = 1
     for t, m in enumerate(members):
+        clock.check()
+        per = []
         for k, o in enumerate(pieces[m[0]].orientations(mirror)):
-            if o.area > n:
-                continue
-            oc = sorted(o.cells, key=key)
-            ar, ac = oc[0]
-            offs = [(r - ar, c - ac) for r, c in oc]
-            for (r, c) in cells:
-                idx = []
-                for dr, dc in offs:
-                    i = index.get((r + dr, c + dc))
-                    if i is None:
-                        break
-                    idx.append(i)
-                else:
-                    found.append((idx[0], t, k, tuple(sorted(idx))))
-    found.sort(key=lambda f: (f[0], f[1], f[2]))
-    ptype = [f[1] for f in found]
-    pcells = [f[3] for f in found]
+            pts = sorted(uv(r, c) for r, c in o.cells)
+            au, av = pts[0]
+            offs = [(u - au, v - av) for u, v in pts]
+            du = max(d for d, _ in offs)
+            dv_lo = min(d for _, d in offs)
+            dv_hi = max(d for _, d in offs)
+            if o.area > n or du >= U or dv_hi - dv_lo >= V:
+                continue    # bigger than the region's bounding box
+            pad_u = max(pad_u, du)
+            pad_v = max(pad_v, dv_hi - dv_lo)
+            per.append((k, offs))
+        shapes.append(per)
+    vp = V + pad_v                       # padded row: a shifted cell never wraps into the region
+    base = vp                            # one padding row in front (anchors to the left of a cell)
+    grid = [-1] * (base + (U + pad_u) * vp)
+    for i, (r, c) in enumerate(cells):
+        u, v = uv(r, c)
+        grid[base + u * vp + v] = i
+    span = U * vp
+    by_type: list[list[tuple[int, ...]]] = []   # per type: placements, by orientation then anchor
+    for t, per in enumerate(shapes):
+        found: list[tuple[int, ...]] = []
+        for k, offs in per:
+            clock.check()
+            cols = [grid[base + du * vp + dv: base + du * vp + dv + span] for du, dv in offs]
+            found.append([tup for tup in zip(*cols) if -1 not in tup])
+        by_type.append(found)
 
     # region symmetries as permutations of cell indices
     sym_idx = _symmetry_indices(cells, mirror)
-    norm_h, norm_w = bh, bw
-    syms, names = [], []
+    syms: list[list[int]] = []
+    names = []
     for k in sym_idx[1:]:
         f = _TRANSFORMS[k]
         perm = []
         for r, c in cells:
-            nr, nc = f(r - r0, c - c0, norm_h, norm_w)
+            nr, nc = f(r - r0, c - c0, bh, bw)
             perm.append(index[(nr + r0, nc + c0)])
-        syms.append(tuple(perm))
+        syms.append(perm)
         names.append(TRANSFORM_NAMES[k])
     order = len(syms) + 1
 
-    rawmul = [1] * len(found)
-    symmask = [(1 << len(syms)) - 1] * len(found)
     break_type = -1
-    if syms and use_all and area_ok and symmetry_break:
+    break_info: dict[tuple[int, ...], tuple[int, int]] = {}   # kept placement -> (rawmul, symmask)
+    if syms and use_all and symmetry_break:
         # Symmetry break: a piece used exactly once keeps one placement per
-        # orbit. Pick the type with the fewest orbits (X on 6x10: 8 of 32).
-        by_cells = {pc: p for p, pc in enumerate(pcells)}
-        best = None
-        for t, cnt in enumerate(counts):
-            if cnt != 1:
+        # orbit. Pick the type with the fewest orbits (X on 6x10: 8 of 32),
+        # the lowest type among equals. An orbit has at most |G| placements,
+        # so types are tried by placement count and the rest skipped as
+        # soon as they cannot have fewer orbits.
+        sizes = sorted((sum(len(f) for f in by_type[t]), t) for t, cnt in enumerate(counts) if cnt == 1)
+        best = None   # (orbits, type, representatives, stabiliser masks)
+        for size, t in sizes:
+            if not size:
                 continue
-            ps = [p for p in range(len(found)) if ptype[p] == t]
-            if not ps:
+            lower = -(-size // order)
+            if best is not None and (lower, t) > (best[0], best[1]):
+                if lower > best[0]:
+                    break
                 continue
+            # (anchor, orientation) order: the order of the final tables
+            tups = sorted((tup for f in by_type[t] for tup in f), key=itemgetter(0))
+            seen: set[tuple[int, ...]] = set()
             reps, stab = [], {}
-            seen = set()
-            for p in ps:
-                if p in seen:
+            for j, tup in enumerate(tups):
+                if tup in seen:
                     continue
-                orbit = {p}
+                if not j & 127:
+                    clock.check()
                 smask = 0
+                seen.add(tup)
                 for g, perm in enumerate(syms):
-                    q = by_cells[tuple(sorted(perm[i] for i in pcells[p]))]
-                    orbit.add(q)
-                    if q == p:
+                    img = tuple(sorted([perm[i] for i in tup]))
+                    seen.add(img)
+                    if img == tup:
                         smask |= 1 << g
-                seen |= orbit
-                reps.append(p)
-                stab[p] = smask
-            if best is None or len(reps) < len(best[1]):
-                best = (t, reps, stab)
+                reps.append(tup)
+                stab[tup] = smask
+            if best is None or (len(reps), t) < (best[0], best[1]):
+                best = (len(reps), t, reps, stab)
         if best is not None:
-            t, reps, stab = best
-            keep = set(reps)
-            kept = [p for p in range(len(found)) if ptype[p] != t or p in keep]
-            for p in reps:
-                s_p = 1 + bin(stab[p]).count("1")
-                rawmul[p] = order // s_p
-                symmask[p] = stab[p]
-            ptype = [ptype[p] for p in kept]
-            pcells = [pcells[p] for p in kept]
-            rawmul = [rawmul[p] for p in kept]
-            symmask = [symmask[p] for p in kept]
-            break_type = t
+            _n_orbits, break_type, reps, stab = best
+            for tup in reps:
+                s = stab[tup]
+                break_info[tup] = (order // (1 + bin(s).count("1")), s)
+            by_type[break_type] = [reps]
 
-    nbrs = tuple(index.get((r + dr, c + dc), -1)
-                 for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-    max_area = max(pieces[m[0]].area for m in members)
-    hole_cap = HOLE_CAP_FACTOR * max_area
-
+    # Final order: by anchor, then type, then orientation (each type's lists
+    # are by orientation, then anchor; bucketing by anchor keeps that order).
+    bucket_t: list[list[int]] = [[] for _ in range(n)]
+    bucket_c: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+    npl = nflat = 0
+    for t, found in enumerate(by_type):
+        for f in found:
+            clock.check()
+            npl += len(f)
+            nflat += len(f) * areas[t]
+            for tup in f:
+                a = tup[0]
+                bucket_t[a].append(t)
+                bucket_c[a].append(tup)
+    del by_type
+    # The arrays are allocated once and filled anchor by anchor (growing an
+    # array by many extends copies it again and again; one conversion of a
+    # big list is a long step that never looks at the clock).
+    ptype = _zeros(npl)
+    pstart = _zeros(npl + 1)
+    pflat = _zeros(nflat)
+    rawmul = array("q", [1]) * npl
+    symmask = _ints([(1 << len(syms)) - 1]) * npl
+    p0 = f0 = 0
+    for a in range(n):
+        if not a & 15:
+            clock.check()
+        ts, cs = bucket_t[a], bucket_c[a]
+        if not ts:
+            continue
+        k = len(ts)
+        if break_type >= 0 and break_type in ts:
+            for j, t in enumerate(ts):
+                if t == break_type:
+                    rawmul[p0 + j], symmask[p0 + j] = break_info[cs[j]]
+        ptype[p0:p0 + k] = _ints(ts)
+        pstart[p0 + 1:p0 + k + 1] = _ints(list(accumulate((areas[t] for t in ts), initial=f0))[1:])
+        flat = _ints(list(chain.from_iterable(cs)))
+        pflat[f0:f0 + len(flat)] = flat
+        p0 += k
+        f0 += len(flat)
+        bucket_t[a] = bucket_c[a] = None   # type: ignore[call-overload]
+    sym_arrays = tuple(_ints(perm) for perm in syms)
     return _Problem(
         use_all=use_all, n=n, nbrs=nbrs, hole_cap=hole_cap, cells=tuple(cells), height=height, width=width,
         types=tuple(tuple(m) for m in members), counts=tuple(counts),
-        ptype=tuple(ptype), pcells=tuple(pcells),
-        syms=tuple(syms), sym_names=tuple(names), break_type=break_type,
-        rawmul=tuple(rawmul), symmask=tuple(symmask), area_ok=area_ok,
+        ptype=ptype, pstart=pstart, pflat=pflat, syms=sym_arrays,
+        syms_flat=_ints(chain.from_iterable(syms)), sym_names=tuple(names), break_type=break_type,
+        rawmul=rawmul, symmask=symmask, area_ok=area_ok,
     )
 
 
 # ------------------------------------------------------------ search ---
 
-class _Abort(Exception):
-    def __init__(self, code: int):
-        self.code = code
+_BITS = [1 << i for i in range(MAX_GRID * MAX_GRID + 1)]
 
 
-def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, count_all,
-               max_solutions, time_limit, stop, use_all, nbrs=(), hole_cap=0, node_limit=0,
-               rank=None):
+class _PyTables:
+    """What the pure-Python search derives from a problem (placement masks,
+    anchor groups, cells next to each placement), built once per call and
+    shared by its restarts; the build honours ``clock``."""
+
+    def __init__(self, prob: _Problem, clock: _Clock, hole: bool):
+        ptype, pstart, pflat, n = prob.ptype, prob.pstart, prob.pflat, prob.n
+        bits = _BITS
+        npl = prob.nplacements
+        masks: list[int] = []
+        for p0 in range(0, npl, 2048):
+            clock.check()
+            for p in range(p0, min(npl, p0 + 2048)):
+                masks.append(sum(map(bits.__getitem__, pflat[pstart[p]:pstart[p + 1]])))
+        groups: list[list[tuple[int, list[tuple[int, int]]]]] = [[] for _ in range(n)]
+        for p in range(npl):
+            if not p & 4095:
+                clock.check()
+            g = groups[pflat[pstart[p]]]
+            t = ptype[p]
+            if not g or g[-1][0] != t:
+                g.append((t, []))
+            g[-1][1].append((p, masks[p]))
+        ntypes = len(prob.counts)
+        last = [-1] * ntypes
+        area = [0] * ntypes
+        for p in range(npl):
+            last[ptype[p]] = pflat[pstart[p]]
+            area[ptype[p]] = pstart[p + 1] - pstart[p]
+        border: list[list[int]] = []
+        if hole:
+            nbrs = prob.nbrs
+            for p in range(npl):
+                if not p & 1023:
+                    clock.check()
+                pc = pflat[pstart[p]:pstart[p + 1]]
+                inside = set(pc)
+                border.append(sorted({d for c in pc for d in nbrs[4 * c:4 * c + 4]
+                                      if d >= 0 and d not in inside}))
+        self.n = n
+        self.ptype = ptype
+        self.pstart = pstart
+        self.pflat = pflat
+        self.nbrs = prob.nbrs
+        self.groups = groups
+        # use_all: a type still unused once the lowest empty cell passes its last
+        # anchor can never be placed; (last anchor, type) sorted, sentinel at the end
+        self.deadlines = sorted((a, t) for t, a in enumerate(last)) + [(n + 1, 0)]
+        self.area = area
+        self.border = border
+        self.hole = hole
+
+
+def _search_py(tables: _PyTables, counts, syms, break_type, rawmul, symmask, count_all,
+               max_solutions, time_limit, stop, use_all, hole_cap=0, node_limit=0, rank=None):
     """Pure-Python twin of ``_exactcover.search``: same order, same node
-    counts, same results."""
+    counts, same results. Polls the clock and ``stop`` every 16 nodes."""
     deadline = time.monotonic() + time_limit
+    n = tables.n
     full = (1 << n) - 1
-    masks = [sum(1 << c for c in pc) for pc in pcells]
-    groups: list[list[tuple[int, list[tuple[int, int]]]]] = [[] for _ in range(n)]
-    for p, pc in enumerate(pcells):
-        g = groups[pc[0]]
-        if not g or g[-1][0] != ptype[p]:
-            g.append((ptype[p], []))
-        g[-1][1].append((p, masks[p]))
+    ptype, pstart, pflat, nbrs = tables.ptype, tables.pstart, tables.pflat, tables.nbrs
+    groups = tables.groups
     if rank is not None:
-        for g in groups:
-            g.sort(key=lambda tp: rank[tp[0]])
+        groups = [sorted(g, key=lambda tp: rank[tp[0]]) for g in groups]
     cnt = list(counts)
-    # use_all: a type still unused once the lowest empty cell passes its last
-    # anchor can never be placed; (last anchor, type) sorted, sentinel at the end
-    last = [-1] * len(counts)
-    for p, pc in enumerate(pcells):
-        last[ptype[p]] = pc[0]
-    deadlines = sorted((a, t) for t, a in enumerate(last)) + [(n + 1, 0)]
+    deadlines = tables.deadlines
     nsym = len(syms)
-    area = [0] * len(counts)
-    for p, pc in enumerate(pcells):
-        area[ptype[p]] = len(pc)
-    border = []  # cells next to each placement
-    for pc in pcells:
-        inside = set(pc)
-        border.append(sorted({d for c in pc for d in nbrs[4 * c:4 * c + 4] if d >= 0 and d not in inside}))
+    area = tables.area
+    border = tables.border
+    if hole_cap and not tables.hole:
+        raise ValueError("hole check needs tables built with hole=True")
 
     def dead_hole(board: int, p: int) -> bool:
         """Some closed empty area (<= hole_cap cells) next to p cannot be tiled."""
@@ -408,7 +595,7 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
 
     def fixed_by(perm, label) -> bool:
         for p in stack:
-            cells = pcells[p]
+            cells = pflat[pstart[p]:pstart[p + 1]]
             q = label[perm[cells[0]]]
             if ptype[stack[q]] != ptype[p]:
                 return False
@@ -430,7 +617,7 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
             if mask:
                 label = [0] * n
                 for k, p in enumerate(stack):
-                    for c in pcells[p]:
+                    for c in pflat[pstart[p]:pstart[p + 1]]:
                         label[c] = k
                 for g in range(nsym):
                     if mask >> g & 1 and fixed_by(syms[g], label):
@@ -443,7 +630,7 @@ def _search_py(n, ptype, pcells, counts, syms, break_type, rawmul, symmask, coun
 
     def dfs(board: int) -> None:
         acc[2] += 1
-        if acc[2] & 255 == 0:
+        if not acc[2] & 15:
             if time.monotonic() >= deadline:
                 raise _Abort(_TIMEOUT)
             if stop is not None and stop():
@@ -513,6 +700,9 @@ def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = Tru
     is none, FEASIBLE with lower bounds when time ran out, UNKNOWN with
     (0, 0) when time ran out before any tiling was found.
 
+    ``time_limit`` and ``stop`` cover the whole call, the building of the
+    placement tables included (they are cached, see ``solver.cache_info``).
+
     Tilings are tuples of ``PlacedPatch(key=piece index, orientation=index
     into pieces[key].orientations(mirror), mask=bit r*width+c, width)``.
     """
@@ -541,38 +731,76 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
         raise SolverInputError(f"unknown engine {engine!r}")
     if engine == "c" and _exactcover is None:
         raise SolverInputError("the C search (solver._exactcover) is not built")
-
-    prob = _prepare(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break))
+    deadline = t0 + time_limit
+    clock = _Clock(deadline, stop)
 
     def done(status, tilings=(), raw=None, distinct=None) -> PuzzleResult:
         return PuzzleResult(status=status, tilings=tuple(tilings), count=raw, distinct=distinct,
                             wall_time=time.perf_counter() - t0, width=width, height=height)
 
-    if not prob.area_ok:
-        return done(SolveStatus.INFEASIBLE, raw=0 if count else None, distinct=0 if count else None)
+    def out_of_time() -> PuzzleResult:
+        return done(SolveStatus.UNKNOWN, raw=0 if count else None, distinct=0 if count else None)
 
-    search = _exactcover.search if (engine != "python" and _exactcover is not None) else _search_py
-    deadline = t0 + time_limit
-    stop_fn = None if stop is None else stop.is_set
-    attempt = 0
-    while True:
-        # counting visits every tiling whatever the order: no restarts
-        last = count or attempt >= MAX_RESTARTS
-        rank = None
-        if attempt:
-            rank = list(range(len(prob.counts)))
-            random.Random(attempt).shuffle(rank)
-        remaining = max(deadline - time.perf_counter(), 1e-6)
-        status, raw, distinct_num, sols, _nodes = search(
-            prob.n, prob.ptype, prob.pcells, prob.counts, prob.syms, prob.break_type,
-            prob.rawmul, prob.symmask, bool(count), int(max_tilings), float(remaining), stop_fn,
-            prob.use_all, prob.nbrs, 0 if count else prob.hole_cap,
-            0 if last else RESTART_NODES * _luby(attempt + 1), rank)
-        if status != _NODE_LIMIT:
-            break
-        attempt += 1
-    tilings = _expand(prob, shapes, sols, mirror, max_tilings)
+    use_c = engine != "python" and _exactcover is not None
+    try:
+        prob = _prepare(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break),
+                        deadline=deadline, stop=stop)
+        if not prob.area_ok:
+            return done(SolveStatus.INFEASIBLE, raw=0 if count else None, distinct=0 if count else None)
+        clock.check()
+        tables = None if use_c else _PyTables(prob, clock, hole=not count and prob.hole_cap > 0)
+    except _Abort:
+        return out_of_time()
+
+    hole_cap = 0 if count else prob.hole_cap
+    flag = bytearray(1)   # the C search reads it without the GIL; the token's callback sets it
+
+    def set_flag() -> None:
+        flag[0] = 1
+
+    if use_c and stop is not None:
+        stop.attach(set_flag)
+    try:
+        best = None   # (status, raw, distinct_num, sols) of the attempt with the most tilings
+        attempt = 0
+        while True:
+            # counting visits every tiling whatever the order: no restarts
+            last = count or attempt >= MAX_RESTARTS
+            rank = None
+            if attempt:
+                rank = list(range(len(prob.counts)))
+                random.Random(attempt).shuffle(rank)
+            node_limit = 0 if last else RESTART_NODES * _luby(attempt + 1)
+            remaining = deadline - time.perf_counter()
+            if stop is not None and stop.is_set():
+                result = (_STOPPED, 0, 0, [], 0)
+            elif remaining <= 0:
+                result = (_TIMEOUT, 0, 0, [], 0)
+            elif use_c:
+                result = _exactcover.search(
+                    prob.n, prob.ptype, prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+                    prob.break_type, prob.rawmul, prob.symmask, bool(count), int(max_tilings),
+                    float(remaining), None if stop is None else flag, prob.use_all, prob.nbrs, hole_cap,
+                    node_limit, rank)
+            else:
+                result = _search_py(
+                    tables, prob.counts, prob.syms, prob.break_type, prob.rawmul, prob.symmask,
+                    bool(count), int(max_tilings), float(remaining), None if stop is None else stop.is_set,
+                    prob.use_all, hole_cap, node_limit, rank)
+            status, raw, distinct_num, sols, _nodes = result
+            if best is None or len(sols) > len(best[3]):
+                best = (status, raw, distinct_num, sols)
+            if status != _NODE_LIMIT:
+                break
+            attempt += 1
+    finally:
+        if use_c and stop is not None:
+            stop.detach(set_flag)
     finished = status in (_DONE, _ENOUGH)
+    if not finished and not count:
+        # out of time or stopped: the attempt that found the most tilings
+        sols = best[3]
+    tilings = _expand(prob, shapes, sols, mirror, max_tilings, deadline)
     if not count:
         if tilings:
             return done(SolveStatus.OPTIMAL if finished else SolveStatus.FEASIBLE, tilings)
@@ -588,19 +816,28 @@ def _solve_puzzle(region_rows, pieces, *, count=False, mirror=True, use_all=True
     return done(st, tilings, raw, distinct_num // order)
 
 
+# Past the deadline, turning found tilings into PlacedPatch tuples stops
+# after this many (at least one is always returned).
+_EXPAND_LATE = 16
+
+
 def _expand(prob: _Problem, shapes: tuple[Shape, ...], sols, mirror: bool,
-            limit: int) -> list[tuple[PlacedPatch, ...]]:
+            limit: int, deadline: float = math.inf) -> list[tuple[PlacedPatch, ...]]:
     """Found tilings as PlacedPatch tuples (at most ``limit``).
 
     With the symmetry break the search only meets tilings whose break piece
     sits on an orbit representative; their images under the region's
     symmetries are tilings too, so each is expanded into its orbit to hand
-    back genuinely different raw tilings.
+    back genuinely different raw tilings. Once ``deadline`` has passed only a
+    few more are built (a time-limited answer may hold fewer tilings than
+    were found).
     """
     out: list[tuple[PlacedPatch, ...]] = []
     seen: set[frozenset] = set()
-    for sol in sols:
-        base = [(prob.ptype[p], prob.pcells[p]) for p in sol]
+    for j, sol in enumerate(sols):
+        if j and not j % _EXPAND_LATE and time.perf_counter() >= deadline:
+            break
+        base = [(prob.ptype[p], prob.pcells(p)) for p in sol]
         images = [base]
         if prob.break_type >= 0:
             for perm in prob.syms:
