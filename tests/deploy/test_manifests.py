@@ -158,7 +158,7 @@ def test_resources_follow_the_worker_processes(rendered, dockerfile, tmp_path):
     # the fork server and the fast worker get 512 MiB beside them
     assert quantity(lim["memory"]) >= config.workers * config.max_worker_rss + 512 * 2**20
     assert quantity(req["memory"]) <= quantity(lim["memory"])
-    # measured: the whole pod used 262 MiB under load; the request leaves room above that
+    # measured: the whole pod peaked at 262-267 MiB under load; the request leaves room above that
     assert quantity(req["memory"]) >= 512 * 2**20
 
 
