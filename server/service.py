@@ -10,7 +10,6 @@ raise :class:`server.errors.ServiceError` for every non-OK answer.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, Callable, Iterator
 
 import solver
@@ -166,18 +165,13 @@ class PlacementServicer:
         player = state.current_player()
         # The search player (engine.search) ranks the moves in a worker; with
         # a fixed iteration budget the time limit only caps the wall time.
-        t0 = time.perf_counter()
         result = self.core.run_job(call, "moves", {"state": state, "top": top, "seed": seed,
                                                    "iterations": iterations}, limit, field)
-        moves = getattr(result, "moves", result)
-        wall = getattr(result, "wall_time", None)
         suggestions = [pb.MoveSuggestion(move=move_message(s.action), value=float(s.value), reason=str(s.reason))
-                       for s in moves]
-        return pb.SuggestMoveResponse(suggestions=suggestions, player=player,
-                                      iterations=getattr(result, "iterations", 0),
-                                      searched=getattr(result, "searched", True),
-                                      solve_time=convert.duration(time.perf_counter() - t0 if wall is None
-                                                                  else wall))
+                       for s in result.moves]
+        call.record.extra.update(iterations=result.iterations, searched=result.searched)
+        return pb.SuggestMoveResponse(suggestions=suggestions, player=player, iterations=result.iterations,
+                                      searched=result.searched, solve_time=convert.duration(result.wall_time))
 
     def analyze_game(self, request: pb.AnalyzeGameRequest, call: Call) -> Iterator[pb.AnalyzeGameResponse]:
         """One AnalyzeGameResponse per move of the record, each from its own job (so calls interleave)."""

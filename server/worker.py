@@ -33,6 +33,7 @@ import traceback
 from typing import Any, Callable
 
 import engine
+import engine.review
 import engine.search
 import solver
 import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
@@ -67,22 +68,14 @@ def _rank(args: dict, time_limit: float, stop: StopToken) -> Any:
 
 
 def _moves(args: dict, time_limit: float, stop: StopToken) -> Any:
-    search = getattr(engine.search, "search", None) or engine.search.search_moves
-    return search(args["state"], time_limit=time_limit, top=args["top"], seed=args["seed"],
-                  stop=stop, iterations=args["iterations"])
+    return engine.search.search(args["state"], time_limit=time_limit, top=args["top"], seed=args["seed"],
+                                stop=stop, iterations=args["iterations"])
 
 
 def _review(args: dict, time_limit: float, stop: StopToken) -> Any:
-    review = getattr(engine, "review", None) or _import_review()
-    return review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=time_limit,
+    return engine.review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=time_limit,
                               iterations=args["iterations"], seed=args["seed"], large_loss=args["large_loss"],
                               stop=stop)
-
-
-def _import_review():
-    import importlib
-
-    return importlib.import_module("engine.review")
 
 
 def _puzzle(args: dict, time_limit: float, stop: StopToken) -> Any:
@@ -110,11 +103,7 @@ def warm_up() -> None:
     board = solver.board_from_rows(["#########"] * 8 + ["##......."])
     solver.solve(board, [solver.Candidate(0, solver.PATCHES[0].shape, 1, False)], solver.Objective.COVER,
                  time_limit=1.0, workers=1)
-    warm = getattr(engine.search, "warm_up", None)
-    if warm is not None:
-        warm()
-    else:
-        engine.search.search_moves(engine.new_game(0), time_limit=1.0, top=1, seed=0, iterations=20)
+    engine.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
 
 
 # ---------------------------------------------------------------- the loop

@@ -104,6 +104,7 @@ class ByteCache:
             _stat(name)
 
     def get(self, key: Hashable, default: Any = None) -> Any:
+        """The cached value of ``key`` (now the most recently used), or ``default``."""
         k = (self.name, key)
         with _lock:
             e = _entries.get(k)
@@ -139,6 +140,7 @@ class ByteCache:
             return True
 
     def clear(self) -> None:
+        """Drop every entry of this cache (the others keep theirs)."""
         with _lock:
             for k in [k for k in _entries if k[0] == self.name]:
                 _v, nbytes = _entries.pop(k)
