@@ -339,8 +339,10 @@ class _NDJSONStream(Response):
 
     def __init__(self, calls: Calls, request: Request, rec: CallRecord, call: Call, gen, first: Any,
                  t0: float) -> None:
-        super().__init__(status_code=200, media_type=self.media_type,
-                         headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+        self.status_code = 200
+        self.background = None
+        self.body = b""
+        self.raw_headers = [(b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-store")]
         self.calls, self.request, self.rec, self.call = calls, request, rec, call
         self.gen, self.first, self.t0 = gen, first, t0
 

@@ -42,6 +42,13 @@ _DURATION = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,9})?s$", "examples
              "description": "google.protobuf.Duration in its JSON form"}
 
 
+
+def _repeated(f: FieldDescriptor) -> bool:
+    flag = getattr(f, "is_repeated", None)
+    if flag is None:  # older protobuf
+        return f.label == FieldDescriptor.LABEL_REPEATED
+    return bool(flag() if callable(flag) else flag)
+
 @dataclass(frozen=True)
 class Endpoint:
     method: str
@@ -78,7 +85,7 @@ def _field_schema(f: FieldDescriptor, out: dict) -> dict:
         item = {"type": "string", "enum": [v.name for v in f.enum_type.values]}
     else:
         item = dict(_SCALARS.get(f.type, {}))
-    if f.label == FieldDescriptor.LABEL_REPEATED:
+    if _repeated(f):
         return {"type": "array", "items": item}
     return item
 

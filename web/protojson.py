@@ -49,6 +49,13 @@ _FLOATS = (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
 _WELL_KNOWN = ("google.protobuf.Duration", "google.protobuf.Timestamp")
 
 
+
+def _repeated(f: FieldDescriptor) -> bool:
+    flag = getattr(f, "is_repeated", None)
+    if flag is None:  # older protobuf
+        return f.label == FieldDescriptor.LABEL_REPEATED
+    return bool(flag() if callable(flag) else flag)
+
 def _show(value: Any, limit: int = 40) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -87,7 +94,7 @@ def check(data: Any, desc: Descriptor, path: str = "") -> None:
                 raise BadRequest(where, f"set only one of {', '.join(f.name for f in oneof.fields)} "
                                         f"(already have {seen_oneof[oneof.name]})")
             seen_oneof[oneof.name] = field.name
-        if field.label == FieldDescriptor.LABEL_REPEATED:
+        if _repeated(field):
             if field.message_type is not None and field.message_type.GetOptions().map_entry:
                 continue  # no map fields in this API; ParseDict checks any
             if not isinstance(value, list):

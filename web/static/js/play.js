@@ -91,7 +91,7 @@ function bind() {
     if (e.key === ' ' && held) { e.preventDefault(); placeHeld(); }
   });
   document.addEventListener('keydown', onKey);
-  window.quiltsolveDebug = { game: () => game, held: () => held };
+  window.quiltsolveDebug = { game: () => game, held: () => held, hint: HINT };
 }
 
 function onKey(e) {
@@ -472,7 +472,7 @@ function statusText() {
   if (v.current_player !== me) return 'The engine is to move…';
   if (v.leather_to_place > 0) return 'You won a leather patch: put it on an empty cell (click, or a ghost).';
   if (held) {
-    const what = held.pid === -1 ? 'The leather patch' : `Patch ${held.pid}`;
+    const what = held.pid === -1 ? 'The leather patch' : `Patch #${held.pid}`;
     return `${what}: move it over your quilt${held.pid === -1 ? '' : ' (R rotates, F flips)'}, then click or press Enter; or click a numbered ghost (the solver's best spots). Esc puts it back.`;
   }
   const adv = v.advance;
@@ -626,15 +626,17 @@ function drawOverlay() {
     const cells = heldCells();
     const ok = fits(cells);
     if (cells) {
-      const g = markCells(ov, cells, `held ${ok ? 'ok' : 'no'}`, { cells: S.cellsText(cells), legal: ok ? 'true' : 'false' });
+      const g = markCells(ov, cells, `held-piece ${ok ? 'ok' : 'no'}`, { cells: S.cellsText(cells), legal: ok ? 'true' : 'false' });
       if (ok) for (const rect of g.querySelectorAll('rect')) rect.style.fill = held.pid >= 0 ? patchColor(held.pid) : '#8a5a34';
     }
     svg.dataset.held = held.pid;
     svg.dataset.orient = S.shapeText(held.orient);
+    svg.dataset.pos = held.pos ? held.pos.join(',') : '';
     $('play-place').disabled = !ok || busy;
   } else {
     delete svg.dataset.held;
     delete svg.dataset.orient;
+    delete svg.dataset.pos;
     $('play-place').disabled = true;
   }
   void v;
@@ -669,7 +671,7 @@ function render() {
   const heldBox = $('play-held');
   heldBox.hidden = !held || !canActIgnoringBusy();
   if (held) {
-    $('play-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch ${held.pid}:`;
+    $('play-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
     $('play-rotate').disabled = held.pid === -1;
     $('play-flip').disabled = held.pid === -1;
   }

@@ -190,7 +190,7 @@ function info() {
   clear(box);
   if (!data) return;
   if (step === 0) {
-    box.textContent = data.plies.length ? 'The start of the game. Step forward with ▶ or →.' : 'No moves.';
+    box.textContent = data.plies.length ? 'The start of the game. Step forward with › or →.' : 'No moves.';
     return;
   }
   const ply = data.plies[step - 1];
@@ -247,7 +247,7 @@ function plot() {
   for (const v of [0, 0.5, 1]) el('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', text: pct(v) }, svg);
   const every = n > 60 ? 20 : 10;
   for (let i = every; i <= n; i += every) el('text', { x: x(i - 1), y: H - 8, 'text-anchor': 'middle', text: i }, svg);
-  el('text', { x: W - R, y: H - 8, 'text-anchor': 'end', text: 'move' }, svg);
+  el('text', { x: L, y: H - 8, 'text-anchor': 'start', text: 'move →' }, svg);
   const pts = [];
   for (let i = 0; i < n; i++) {
     const r = reviews[i];
