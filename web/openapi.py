@@ -7,8 +7,8 @@ The RPC endpoints' schemas are the protobuf JSON mapping of the messages
 
 >>> doc = document([Endpoint("POST", "/api/v1/solve-placement", "SolvePlacement", "Solve.",
 ...                          "SolvePlacementRequest", "SolvePlacementResponse")])
->>> sorted(doc["components"]["schemas"])[:3]
-['Board', 'Cell', 'PlacedPatch']
+>>> sorted(doc["components"]["schemas"])[:4]
+['Board', 'Cell', 'Error', 'PatchRef']
 >>> doc["components"]["schemas"]["Board"]["properties"]["rows"]["type"]
 'array'
 """
