@@ -461,5 +461,11 @@ def test_phone_width_and_screenshots(pages, base_url, shots_dir):
     page.touchscreen.tap(x, y)
     assert page.get_attribute("#play-quilt-human .held-piece", "data-legal") == "true"
     page.touchscreen.tap(x, y)
-    idle_after(page, len(g["record"]["actions"]))
+    try:
+        idle_after(page, len(g["record"]["actions"]))
+    except AssertionError:
+        page.screenshot(path=str(shots_dir / "failed-touch.png"), full_page=True)
+        raise AssertionError(page.evaluate("() => [document.getElementById('play-msg').textContent, "
+                                           "JSON.stringify(window.quiltsolveDebug.held()), "
+                                           "JSON.stringify(document.getElementById('page-play').dataset)]"))
     assert game(page)["record"]["actions"][len(g["record"]["actions"])].startswith(f"buy {a['id']} ")
