@@ -460,7 +460,8 @@ def test_phone_width_and_screenshots(pages, base_url, shots_dir):
     x, y = box["x"] + 4.58 * unit, box["y"] + 4.58 * unit
     page.touchscreen.tap(x, y)
     assert page.get_attribute("#play-quilt-human .held-piece", "data-legal") == "true"
-    page.touchscreen.tap(x, y)
+    r, c = map(int, page.get_attribute("#play-quilt-human .held-piece", "data-cells").split(";")[0].split(","))
+    page.touchscreen.tap(box["x"] + (c + 0.58) * unit, box["y"] + (r + 0.58) * unit)  # a tap on the patch
     try:
         idle_after(page, len(g["record"]["actions"]))
     except AssertionError:
