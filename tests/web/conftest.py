@@ -48,6 +48,10 @@ def http(base_url):
 # ---------------------------------------------------------------- the browser
 
 def chromium_path() -> str | None:
+    """``QUILTSOLVE_CHROMIUM`` (a path, or ``none`` to skip the browser tests), else Debian's chromium."""
+    forced = os.environ.get("QUILTSOLVE_CHROMIUM")
+    if forced:
+        return None if forced.lower() == "none" else forced
     for name in ("chromium", "chromium-browser"):
         found = shutil.which(name)
         if found:
