@@ -56,7 +56,7 @@ def build_parser(prog: str = "python -m server",
                    help="port, 0 for any free one (env QUILTSOLVE_PORT; default 50051)")
     p.add_argument("--workers", type=int, default=_env_int("QUILTSOLVE_WORKERS", None),
                    help=f"worker processes for the CPU-heavy calls (env QUILTSOLVE_WORKERS; default one per "
-                        f"core: {default_workers()} here)")
+                        f"usable core, a container's CPU quota included: {default_workers()} here)")
     p.add_argument("--max-queue", type=int, default=_env_int("QUILTSOLVE_MAX_QUEUE", None),
                    help="expensive calls that may wait for a worker; beyond them calls are refused at once "
                         "with RESOURCE_EXHAUSTED and a retry hint (env QUILTSOLVE_MAX_QUEUE; default 8 per worker)")
@@ -89,6 +89,9 @@ def build_parser(prog: str = "python -m server",
                    help="require 'authorization: Bearer <token>' with a token from this file, one per line "
                         "(env QUILTSOLVE_AUTH_TOKEN_FILE); the health service stays open for probes")
     p.add_argument("--no-reflection", action="store_true", help="do not register the reflection service")
+    p.add_argument("--max-connection-age", type=float, default=None, metavar="SECONDS",
+                   help="close each client connection (gracefully) after this long, so clients re-resolve "
+                        "DNS and spread over replicas added later (default: never)")
     return p
 
 
@@ -112,7 +115,8 @@ def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> Serve
                             cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
                             grace=a.grace, tls_cert=a.tls_cert, tls_key=a.tls_key, tls_client_ca=a.tls_client_ca,
-                            auth_tokens=_tokens(a.auth_token_file), reflection=not a.no_reflection)
+                            auth_tokens=_tokens(a.auth_token_file), reflection=not a.no_reflection,
+                            max_connection_age=a.max_connection_age)
     except ValueError as e:
         p.error(str(e))
         raise  # unreachable: p.error exits

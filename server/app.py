@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextvars
 import errno
 import hmac
+import math
 import os
 import socket
 import threading
@@ -43,11 +44,35 @@ CHEAP_THREADS = 8                          # handler threads kept for cheap call
 _CURRENT: contextvars.ContextVar[CallRecord] = contextvars.ContextVar("quiltsolve_call")
 
 
-def usable_cores() -> int:
+def cgroup_cpu_limit(path: str = "/sys/fs/cgroup/cpu.max") -> float | None:
+    r"""The CPU quota of this process's cgroup (v2) in cores, or None when unlimited or unknown.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", delete=False) as f:
+    ...     _ = f.write("150000 100000\n")
+    >>> cgroup_cpu_limit(f.name); os.unlink(f.name)
+    1.5
+    """
     try:
-        return len(os.sched_getaffinity(0))
+        with open(path) as f:
+            quota, period = f.read().split()[:2]
+        if quota == "max":
+            return None
+        return int(quota) / int(period)
+    except (OSError, ValueError, ZeroDivisionError):
+        return None
+
+
+def usable_cores() -> int:
+    """Cores this process may use: its CPU affinity, capped by a container's CPU quota."""
+    try:
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    quota = cgroup_cpu_limit()
+    if quota is not None:
+        cores = min(cores, max(1, math.ceil(quota - 0.01)))  # a 1.5-core quota keeps 2 workers busy
+    return cores
 
 
 def default_workers() -> int:
@@ -85,6 +110,7 @@ class ServerConfig:
     tls_client_ca: str | None = None       # PEM CA file: clients must present a certificate it signed (mTLS)
     auth_tokens: tuple[str, ...] = ()      # bearer tokens accepted (empty: no authentication)
     reflection: bool = True                # register the reflection service
+    max_connection_age: float | None = None  # seconds: clients reconnect (and re-resolve DNS) this often
 
     def __post_init__(self) -> None:
         if self.workers < 0:
@@ -103,6 +129,8 @@ class ServerConfig:
             raise ValueError(f"max_receive_bytes must be >= 1, got {self.max_receive_bytes}")
         if self.cache_bytes is not None and self.cache_bytes < 0:
             raise ValueError(f"cache_bytes must be >= 0, got {self.cache_bytes}")
+        if self.max_connection_age is not None and self.max_connection_age <= 0:
+            raise ValueError(f"max_connection_age must be > 0 seconds, got {self.max_connection_age}")
         if self.fast_workers < 0:
             raise ValueError(f"fast_workers must be >= 0, got {self.fast_workers}")
         if not 0 < self.fast_limit <= 60:
@@ -505,7 +533,12 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
             ("grpc.max_receive_message_length", max(GRPC_CORE_RECEIVE_BYTES, 2 * config.max_receive_bytes)),
             # Off by default so a second server cannot silently share a port.
             ("grpc.so_reuseport", 1 if config.reuse_port else 0),
-        ],
+        ] + ([] if config.max_connection_age is None else [
+            # GOAWAY after this age (calls in flight get the grace): clients reconnect and
+            # re-resolve, so replicas an autoscaler adds get their share of long-lived clients.
+            ("grpc.max_connection_age_ms", int(config.max_connection_age * 1000)),
+            ("grpc.max_connection_age_grace_ms", int(max(config.grace, 1.0) * 1000)),
+        ]),
     )
     servicer = PlacementServicer(core)
     handlers = {}

@@ -1,0 +1,472 @@
+"""The browser app in real headless Chromium (Playwright): every human move through clicks and keys.
+
+Skipped, with one closing line saying so, where there is no Chromium. The
+pages run under their own Content-Security-Policy (no ``bypass_csp``), and
+every test fails on a page error or on any request that leaves the server.
+Screenshots go to ``QUILTSOLVE_SCREENSHOTS`` (``docs/img`` to refresh the
+docs) or a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+
+import engine
+from engine.players import GreedyPlayer, RandomPlayer
+from solver import Shape
+
+pytestmark = pytest.mark.timeout(240)
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def pages(browser, base_url):
+    """A factory of fresh pages; each is checked for page errors and foreign requests at the end."""
+    made = []
+
+    def make(viewport=DESKTOP, touch=False):
+        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch)
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)
+        problems: list[str] = []
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("console", lambda m: problems.append(f"console: {m.text}")
+                if m.type == "error" and "Failed to load resource" not in m.text else None)
+        page.on("request", lambda r: problems.append(f"foreign request: {r.url}")
+                if not r.url.startswith((base_url, "data:", "blob:")) else None)
+        made.append((ctx, problems))
+        return page
+
+    yield make
+    for ctx, problems in made:
+        ctx.close()
+        assert not problems, problems
+
+
+def open_page(page, base_url, name):
+    page.goto(f"{base_url}/#{name}")
+    page.wait_for_selector(f"body[data-ready={name}]", state="attached")
+
+
+def wait_for(page, js: str, timeout: float = 60, what: str = ""):
+    t0 = time.monotonic()
+    while True:
+        value = page.evaluate(js)
+        if value:
+            return value
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"timed out waiting for {what or js}")
+        time.sleep(0.05)
+
+
+PLAY = "document.getElementById('page-play').dataset"
+
+
+def idle_after(page, plies: int):
+    """Wait until the game has more than ``plies`` moves and it is the human's turn again (or over)."""
+    wait_for(page, f"(() => {{ const d = {PLAY}; return d.busy === '0' && Number(d.plies) > {plies} "
+                   f"&& (d.turn === 'human' || d.turn === 'over'); }})()", what=f"a move after ply {plies}")
+
+
+def game(page) -> dict:
+    return page.evaluate("() => window.quiltsolveDebug.game()")
+
+
+def cells_of_move(text: str) -> list[tuple[int, int]]:
+    words = text.split()
+    part = words[2] if words[0] == "buy" else words[1]
+    return [tuple(map(int, rc.split(","))) for rc in part.split(";")]
+
+
+def owners(page, svg: str) -> dict[tuple[int, int], str]:
+    data = page.evaluate(f"""() => [...document.querySelectorAll('{svg} rect.cell')]
+        .map(r => [Number(r.dataset.r), Number(r.dataset.c), r.dataset.owner])""")
+    return {(r, c): o for r, c, o in data}
+
+
+def shape_text(cells) -> str:
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    h = max(r for r, _ in cells) - r0 + 1
+    w = max(c for _, c in cells) - c0 + 1
+    grid = [["."] * w for _ in range(h)]
+    for r, c in cells:
+        grid[r - r0][c - c0] = "#"
+    return "/".join("".join(row) for row in grid)
+
+
+def new_game(page, base_url, seed: int, strength: str = "greedy", side: str = "0"):
+    open_page(page, base_url, "play")
+    page.select_option("#play-strength", strength)
+    page.select_option("#play-side", side)
+    page.fill("#play-seed", str(seed))
+    page.click("#play-new")
+    wait_for(page, f"(() => {{ const d = {PLAY}; return d.busy === '0' && d.turn === 'human' && "
+                   f"window.quiltsolveDebug.game().record.seed === {seed}; }})()", what="a new game")
+
+
+def hold(page, slot: int) -> dict:
+    page.keyboard.press(str(slot))
+    page.wait_for_selector("#play-quilt-human[data-held]", state="attached")
+    return game(page)
+
+
+def place_by_keys(page, http, pid: int) -> str:
+    """Turn the held patch to a legal placement's orientation with R/F, move it with the arrows, press Enter."""
+    state = game(page)["state"]
+    legal = http.post("/api/v1/game/legal", json={"state": state, "patch_id": pid}).json()["actions"]
+    assert legal, f"patch {pid} has no legal placement"
+    for turn in range(8):
+        orient = page.get_attribute("#play-quilt-human", "data-orient")
+        matching = [a for a in legal if shape_text(cells_of_move(a)) == orient]
+        if matching:
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    else:
+        raise AssertionError(f"no orientation of patch {pid} matches a legal placement")
+    target = matching[len(matching) // 2]
+    cells = cells_of_move(target)
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    page.keyboard.press("ArrowDown")  # shows the patch in the middle of the quilt
+    pos = page.get_attribute("#play-quilt-human", "data-pos")
+    pr, pc = map(int, pos.split(","))
+    for key, n in (("ArrowDown", r0 - pr), ("ArrowUp", pr - r0), ("ArrowRight", c0 - pc), ("ArrowLeft", pc - c0)):
+        for _ in range(max(0, n)):
+            page.keyboard.press(key)
+    assert page.get_attribute("#play-quilt-human", "data-pos") == f"{r0},{c0}"
+    assert page.get_attribute("#play-quilt-human .held-piece", "data-legal") == "true"
+    page.keyboard.press("Enter")
+    return target
+
+
+def click_ghost(page, rank: int = 1) -> str:
+    ghost = page.wait_for_selector(f"#play-quilt-human .ghost[data-rank='{rank}']", state="attached")
+    cells = ghost.get_attribute("data-cells")
+    page.locator(f"#play-quilt-human .ghost[data-rank='{rank}'] rect").first.click()
+    return cells
+
+
+# ---------------------------------------------------------------- play
+
+def test_play_a_whole_game_against_the_engine(pages, base_url, http, shots_dir):
+    page = pages()
+    new_game(page, base_url, seed=5, strength="greedy")
+    turns = 0
+    shot = False
+    while page.evaluate(f"{PLAY}.turn") != "over":
+        assert turns < 120, "the game does not end"
+        g = game(page)
+        plies = len(g["record"]["actions"])
+        view = g["view"]
+        me = g["human"]
+        if view["leather_to_place"]:
+            page.wait_for_selector("#play-quilt-human .ghost", state="attached")
+            if turns % 2:
+                page.keyboard.press("g")
+                move = None
+            else:
+                cells = click_ghost(page)
+                move = f"leather {cells}"
+        else:
+            buyable = [a for a in view["available"] if a["buyable"]]
+            if buyable and turns % 5 != 4:
+                a = buyable[turns % len(buyable)]
+                hold(page, a["slot"])
+                if turns % 3 == 0:
+                    move = f"buy {a['id']} {click_ghost(page)}"
+                elif turns % 3 == 1:
+                    page.wait_for_selector("#play-quilt-human .ghost", state="attached")
+                    if not shot and plies > 6:
+                        page.mouse.move(0, 0)
+                        page.screenshot(path=str(shots_dir / "web-play.png"), full_page=True)
+                        shot = True
+                    page.keyboard.press("g")
+                    move = None
+                else:
+                    move = place_by_keys(page, http, a["id"])
+            else:
+                page.keyboard.press("a")
+                move = "advance"
+        idle_after(page, plies)
+        after = game(page)
+        played = after["record"]["actions"][plies]
+        if move is not None:
+            assert played == move
+        if not played.startswith("advance"):
+            board = owners(page, "#play-quilt-human")
+            want = f"p{played.split()[1]}" if played.startswith("buy") else None
+            for r, c in cells_of_move(played):
+                assert board[(r, c)] == (want or f"L{r * 9 + c}"), (played, r, c)
+        assert after["view"]["players"][me]["rows"] != view["players"][me]["rows"] or played == "advance"
+        turns += 1
+    status = page.text_content("#play-status")
+    assert status.startswith("Game over")
+    with page.expect_download() as dl:
+        page.click("#play-download")
+    record = json.loads(open(dl.value.path()).read())
+    final = engine.replay(record)  # the record replays and its result checks out
+    me = game(page)["human"]
+    assert list(final.scores()) == record["result"]["scores"]
+    assert int(page.get_attribute("#play-human-stats", "data-score")) == final.scores()[me]
+    assert int(page.get_attribute("#play-engine-stats", "data-score")) == final.scores()[1 - me]
+    assert record["players"][me] == "human" and record["players"][1 - me] == "greedy"
+    # Every engine move is the greedy player's choice in its position.
+    state = engine.GameState.from_circle(record["circle"])
+    for i, text in enumerate(record["actions"]):
+        if state.current_player() != me:
+            assert GreedyPlayer().choose(state).to_str() == text, i
+        state.apply_action(engine.parse_action(text))
+
+
+def test_hint_draws_the_move_the_api_suggests(pages, base_url, http, shots_dir):
+    page = pages()
+    new_game(page, base_url, seed=3)
+    page.keyboard.press("a")  # one move in, so that the position is not the opening
+    idle_after(page, 0)
+    page.keyboard.press("h")
+    page.wait_for_selector("#play-hint-list li")
+    g = game(page)
+    hint = page.evaluate("() => window.quiltsolveDebug.hint")
+    api = http.post("/api/v1/suggest-move", json={"state": g["state"], **hint}).json()["suggestions"]
+    listed = page.evaluate("() => [...document.querySelectorAll('#play-hint-list li')].map(li => li.dataset.move)")
+    assert listed == [s["move"]["text"] for s in api]
+    drawn = page.get_attribute("#play-quilt-human .hint-mark", "data-move")
+    assert drawn == api[0]["move"]["text"]
+    if api[0]["move"]["cells"]:
+        want = ";".join(f"{c['row']},{c['col']}" for c in api[0]["move"]["cells"])
+        assert page.get_attribute("#play-quilt-human .hint-mark", "data-cells") == want
+    pct = page.text_content("#play-hint-list li .pct")
+    assert pct == f"{round(api[0]['value'] * 100)}%"
+    page.screenshot(path=str(shots_dir / "web-play-hint.png"), full_page=True)
+    if len(api) > 1:  # choosing another suggestion draws that one
+        page.locator("#play-hint-list li").nth(1).click()
+        assert page.get_attribute("#play-quilt-human .hint-mark", "data-move") == api[1]["move"]["text"]
+    plies = len(g["record"]["actions"])
+    page.locator("#play-hint-list li .play-suggestion").first.click()
+    idle_after(page, plies)
+    assert game(page)["record"]["actions"][plies] == api[0]["move"]["text"]
+
+
+def test_place_a_patch_by_drag_and_by_ghost_then_undo(pages, base_url, http):
+    page = pages()
+    new_game(page, base_url, seed=4)
+    g = game(page)
+    a = next(x for x in g["view"]["available"] if x["buyable"])
+    hold(page, a["slot"])
+    legal = http.post("/api/v1/game/legal", json={"state": g["state"], "patch_id": a["id"]}).json()["actions"]
+    orient = page.get_attribute("#play-quilt-human", "data-orient")
+    target = [x for x in legal if shape_text(cells_of_move(x)) == orient][-1]  # far from the first ghost
+    cells = cells_of_move(target)
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    h = max(r for r, _ in cells) - r0 + 1
+    w = max(c for _, c in cells) - c0 + 1
+    ar, ac = r0 + (h - 1) // 2, c0 + (w - 1) // 2  # the cell under the pointer: the patch's middle
+    box = page.locator("#play-quilt-human").bounding_box()
+    unit = box["width"] / 9.16
+    tx, ty = box["x"] + (ac + 0.58) * unit, box["y"] + (ar + 0.58) * unit
+    card = page.locator(f"#play-circle .patch-card[data-slot='{a['slot']}']").bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move((card["x"] + tx) / 2, (card["y"] + ty) / 2, steps=6)
+    page.mouse.move(tx, ty, steps=6)
+    assert page.get_attribute("#play-quilt-human .held-piece", "data-cells") == ";".join(f"{r},{c}" for r, c in cells)
+    page.mouse.up()
+    idle_after(page, 0)
+    assert game(page)["record"]["actions"][0] == target
+    board = owners(page, "#play-quilt-human")
+    assert {rc for rc, o in board.items() if o == f"p{a['id']}"} == set(cells)
+
+    # Next turn: by ghost.
+    g = game(page)
+    plies = len(g["record"]["actions"])
+    b = next((x for x in g["view"]["available"] if x["buyable"]), None)
+    assert b is not None
+    hold(page, b["slot"])
+    ghost_cells = click_ghost(page, 1)
+    idle_after(page, plies)
+    assert game(page)["record"]["actions"][plies] == f"buy {b['id']} {ghost_cells}"
+    board = owners(page, "#play-quilt-human")
+    assert {f"{r},{c}" for (r, c), o in board.items() if o == f"p{b['id']}"} == set(ghost_cells.split(";"))
+
+    # Undo takes back the human move and the engine's answers.
+    page.keyboard.press("u")
+    g = game(page)
+    assert len(g["record"]["actions"]) == plies
+    assert all(o != f"p{b['id']}" for o in owners(page, "#play-quilt-human").values())
+
+
+def test_paste_a_position_and_see_a_clear_error(pages, base_url, http):
+    page = pages()
+    open_page(page, base_url, "play")
+    page.wait_for_selector("#page-play[data-busy='0']", state="attached")
+    page.click("#play-paste-toggle")
+    page.fill("#play-paste-text", "this is not a position")
+    page.click("#play-paste button[type=submit]")
+    page.wait_for_selector("#play-msg[data-code=INVALID_ARGUMENT]")
+    assert page.get_attribute("#play-msg", "data-field") == "text"
+    assert page.is_visible("#play-quilt-human")
+    state = engine.new_game(30)
+    for _ in range(6):
+        state.apply_action(GreedyPlayer().choose(state))
+    page.fill("#play-paste-text", json.dumps(state.to_json()))
+    page.click("#play-paste button[type=submit]")
+    wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game().start !== null", what="the position")
+    g = game(page)
+    assert g["start"]["kind"] == "state_json"
+    shown = g["view"]["players"][0]["rows"]
+    import solver
+
+    # The engine may have answered first if it was to move; player 0's quilt is the pasted one or later.
+    pasted = solver.board_to_rows(state.players[0].board)
+    assert all(a == "#" or b == "." for ra, rb in zip(shown, pasted) for a, b in zip(ra, rb))
+
+
+# ---------------------------------------------------------------- review
+
+def test_review_plots_one_point_per_move(pages, base_url, http, shots_dir):
+    state = engine.new_game(17)
+    circle = state.circle
+    players = [GreedyPlayer(), RandomPlayer(17)]
+    actions = []
+    while not state.is_terminal():
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    record = engine.make_record(engine.GameState.from_circle(circle), actions, state, 17)
+    n = len(actions)
+    page = pages()
+    open_page(page, base_url, "review")
+    page.fill("#review-text", json.dumps(record))
+    page.select_option("#review-depth", "it:60")
+    page.click("#review-go")
+    wait_for(page, f"document.getElementById('page-review').dataset.reviewed === '{n}'", timeout=150,
+             what="the whole review")
+    points = page.evaluate("() => [...document.querySelectorAll('#review-plot circle.pt')]"
+                           ".map(c => [Number(c.dataset.ply), Number(c.dataset.value)])")
+    assert [p for p, _ in points] == list(range(n))
+    api = http.post("/api/v1/analyze-game?format=json", json={
+        "record": {"edition": "EDITION_REVISED", "circle": circle, "actions": actions},
+        "iterations": 60, "seed": 0}).json()["items"]
+    for (ply, v), item in zip(points, api):
+        first = item["value_played"] if item["player"] == 0 else 1 - item["value_played"]
+        assert abs(v - first) < 1e-3, ply
+    marked = page.evaluate("() => [...document.querySelectorAll('#review-plot circle.mistake')].map(c => Number(c.dataset.ply))")
+    assert marked == [x["ply"] for x in api if x["large"]]
+    page.keyboard.press("End")
+    assert page.get_attribute("#page-review", "data-step") == str(n)
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#page-review", "data-step") == str(n - 1)
+    page.locator("#review-plot circle.pt").nth(9).click()
+    assert page.get_attribute("#page-review", "data-step") == "10"
+    moved = next(p for p in [0, 1] if page.locator(f"#review-quilt-{p} .last").count())
+    assert page.get_attribute(f"#review-quilt-{moved} .last", "data-move") == actions[9] or actions[9] == "advance"
+    page.screenshot(path=str(shots_dir / "web-review.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- place and puzzles
+
+def test_place_draws_the_optimal_placement(pages, base_url, http, shots_dir):
+    page = pages()
+    open_page(page, base_url, "place")
+    rows = page.get_attribute("#place-board", "data-rows").split("/")
+    page.click("#place-solve")
+    page.wait_for_selector("#place-status[data-status]")
+    body = {"board": {"rows": rows}, "patches": [{"id": 5}, {"id": 14}, {"id": 26}],
+            "objective": "OBJECTIVE_COVER", "time_limit": "5s", "seed": 0}
+    api = http.post("/api/v1/solve-placement", json=body).json()
+    assert page.get_attribute("#place-status", "data-status") == api["status"] == "SOLVE_STATUS_OPTIMAL"
+    assert page.text_content("#place-status").startswith("Optimal (proven)")
+    drawn = page.evaluate("() => [...document.querySelectorAll('#place-answer rect[data-placed]')]"
+                          ".map(r => [Number(r.dataset.placed), Number(r.dataset.r), Number(r.dataset.c)])")
+    want = {(i, c["row"], c["col"]) for i, p in enumerate(api["placements"]) for c in p["cells"]}
+    assert set(map(tuple, drawn)) == want
+    page.screenshot(path=str(shots_dir / "web-place.png"), full_page=True)
+    # Editing the board: a click fills an empty cell.
+    box = page.locator("#place-board").bounding_box()
+    unit = box["width"] / 9.16
+    page.mouse.click(box["x"] + 0.58 * unit, box["y"] + 0.58 * unit)
+    assert page.get_attribute("#place-board", "data-rows").startswith("#")
+
+
+def _orientations(text: str) -> set[str]:
+    return {o.to_str() for o in Shape.parse(text).orientations()}
+
+
+def test_solve_a_pentomino_puzzle_and_check_the_tiling_cell_by_cell(pages, base_url, http, shots_dir):
+    page = pages()
+    open_page(page, base_url, "puzzles")
+    page.select_option("#pz-preset", "6x10")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status[data-status]")
+    pieces = page.evaluate("() => document.getElementById('pz-pieces').value").splitlines()
+    shapes = [line.split(":", 1)[1].strip() for line in pieces]
+    assert len(shapes) == 12
+    drawn = page.evaluate("() => [...document.querySelectorAll('#pz-answer rect.cell')]"
+                          ".map(r => [Number(r.dataset.r), Number(r.dataset.c), r.dataset.piece])")
+    grid = {(r, c): int(p) for r, c, p in drawn}
+    assert sorted(grid) == [(r, c) for r in range(6) for c in range(10)]
+    api = http.post("/api/v1/solve-puzzle", json={
+        "region": {"rows": ["." * 10] * 6}, "pieces": shapes, "mode": "PUZZLE_MODE_FIND", "no_mirror": False,
+        "allow_unused": False, "max_tilings": 1, "time_limit": "20s"}).json()
+    want = {(c["row"], c["col"]): p["patch_index"] for p in api["tilings"][0]["placements"] for c in p["cells"]}
+    assert grid == want
+    for i, shape in enumerate(shapes):  # each piece covers a copy of its shape
+        cells = [rc for rc, k in grid.items() if k == i]
+        assert shape_text(cells) in _orientations(shape), (i, shape)
+    page.screenshot(path=str(shots_dir / "web-puzzles.png"), full_page=True)
+    page.check("input[name=pz-mode][value=PUZZLE_MODE_COUNT]")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status:has-text('9356 tilings')")
+    assert "2339 distinct" in page.text_content("#pz-status")
+
+
+def test_bad_pieces_show_the_field_not_a_blank_page(pages, base_url):
+    page = pages()
+    open_page(page, base_url, "puzzles")
+    page.fill("#pz-pieces", "A: #.#\nB: ##")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-msg[data-code=INVALID_ARGUMENT]")
+    assert page.get_attribute("#pz-msg", "data-field") == "pieces[0]"
+    assert "pieces[0]" in page.text_content("#pz-msg")
+    assert page.is_visible("#pz-region")
+
+
+def test_phone_width_and_screenshots(pages, base_url, shots_dir):
+    page = pages(PHONE, touch=True)
+    for name in ("play", "review", "place", "puzzles"):
+        open_page(page, base_url, name)
+        if name == "play":
+            page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{name} is wider than a phone: {overflow}px"
+        if name == "play":
+            page.screenshot(path=str(shots_dir / "web-play-phone.png"), full_page=True)
+    # Touch: a tap shows the patch, a tap on it places it.
+    open_page(page, base_url, "play")
+    page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
+    g = game(page)
+    a = next(x for x in g["view"]["available"] if x["buyable"])
+    page.tap(f"#play-circle .patch-card[data-slot='{a['slot']}']")
+    page.wait_for_selector("#play-quilt-human[data-held]", state="attached")
+    page.locator("#play-quilt-human").scroll_into_view_if_needed()
+    box = page.locator("#play-quilt-human").bounding_box()
+    unit = box["width"] / 9.16
+    x, y = box["x"] + 4.58 * unit, box["y"] + 4.58 * unit
+    page.touchscreen.tap(x, y)
+    assert page.get_attribute("#play-quilt-human .held-piece", "data-legal") == "true"
+    r, c = map(int, page.get_attribute("#play-quilt-human .held-piece", "data-cells").split(";")[0].split(","))
+    page.touchscreen.tap(box["x"] + (c + 0.58) * unit, box["y"] + (r + 0.58) * unit)  # a tap on the patch
+    try:
+        idle_after(page, len(g["record"]["actions"]))
+    except AssertionError:
+        page.screenshot(path=str(shots_dir / "failed-touch.png"), full_page=True)
+        raise AssertionError(page.evaluate("() => [document.getElementById('play-msg').textContent, "
+                                           "JSON.stringify(window.quiltsolveDebug.held()), "
+                                           "JSON.stringify(document.getElementById('page-play').dataset)]"))
+    assert game(page)["record"]["actions"][len(g["record"]["actions"])].startswith(f"buy {a['id']} ")

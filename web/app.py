@@ -1,0 +1,197 @@
+"""The Starlette app: the HTTP JSON API over the service core, and the browser app's static files.
+
+``create_app(core, metrics, log)`` builds it for any :class:`server.core.ServiceCore`
+(``HttpFace`` passes the running server's). Routes: :data:`ENDPOINTS`.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import grpc
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from patchwork.v1 import placement_pb2 as pb
+from server.core import Call
+from server.errors import ServiceError
+from server.service import PlacementServicer
+
+from . import game, protojson
+from .calls import JSON, WEB_SERVICE, Calls, error_body
+from .openapi import Endpoint, document
+
+API = "/api/v1"
+
+# The RPCs: path → (method name, request message, response message, streaming).
+RPCS = {
+    "solve-placement": ("SolvePlacement", "Chooses placements of candidate patches (cover or 7x7)."),
+    "suggest-placement": ("SuggestPlacement", "Ranks the placements of one patch by lookahead."),
+    "suggest-move": ("SuggestMove", "Ranks the legal moves of a game position (win chances)."),
+    "solve-puzzle": ("SolvePuzzle", "Tiles a region with pieces, or counts the tilings."),
+    "analyze-game": ("AnalyzeGame", "Reviews a game move by move (NDJSON stream; ?format=json for a list)."),
+}
+HELPERS = {
+    # path: (function name in web.game, summary, request schema, uses the search player's workers)
+    "game/new": ("new_game", "A new game (seeded): state, view, record.", "NewGame"),
+    "game/load": ("load", "A position from notation, state JSON or a game record.", "Load"),
+    "game/view": ("show", "The view of a position (what the page draws).", "StateOnly"),
+    "game/legal": ("legal", "Every legal move of a position, as text.", "Legal"),
+    "game/apply": ("apply", "Plays a move (its text form) in a position.", "Apply"),
+    "game/engine-move": ("engine_move", "The engine's move for the player to move, played.", "EngineMove"),
+    "game/replay": ("replay", "Every position of a game record, for stepping through it.", "Replay"),
+    "game/notation": ("notation", "A position's one-line notation (when the engine has it).", "StateOnly"),
+}
+
+
+def endpoints() -> list[Endpoint]:
+    out = [Endpoint("GET", f"{API}/healthz", "Healthz", "SERVING, or 503 NOT_SERVING while shutting down.",
+                    None, None, tags=("service",)),
+           Endpoint("GET", f"{API}/patches", "ListPatches", "The 33 standard patches.", None,
+                    "ListPatchesResponse")]
+    for path, (name, summary) in RPCS.items():
+        out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", f"{name}Response",
+                            streaming=name == "AnalyzeGame"))
+    for path, (fn, summary, schema) in HELPERS.items():
+        out.append(Endpoint("POST", f"{API}/{path}", "Game" + "".join(w.title() for w in fn.split("_")),
+                            summary, schema, "Object" if fn in ("legal", "notation", "replay") else "Position",
+                            tags=("game",)))
+    return out
+
+
+ENDPOINTS = endpoints()
+
+
+class _SecurityHeaders:
+    """Same-origin everything: the app fetches nothing from anywhere else."""
+
+    CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+           "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        static = not scope["path"].startswith("/api/")
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                headers.append((b"referrer-policy", b"no-referrer"))
+                if static:
+                    headers.append((b"content-security-policy", self.CSP.encode()))
+                    headers.append((b"cache-control", b"no-cache"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(core, metrics, log, threads: int = 16, static: bool = True) -> Starlette:
+    """The web app over ``core`` (a :class:`server.core.ServiceCore`)."""
+    calls = Calls(core, metrics, log, threads)
+    servicer = PlacementServicer(core)
+
+    def rpc(name: str):
+        handler = servicer.handler(name)
+        cls = getattr(pb, f"{name}Request")
+
+        def work(data: Any, call: Call) -> dict:
+            return protojson.to_dict(handler(protojson.parse(data, cls), call))
+
+        async def endpoint(request: Request) -> Response:
+            return await calls.unary(request, name, work)
+
+        return endpoint
+
+    async def analyze_game(request: Request) -> Response:
+        def make(data: Any, call: Call):
+            message = protojson.parse(data, pb.AnalyzeGameRequest)
+            return (protojson.to_dict(item) for item in servicer.analyze_game(message, call))
+
+        as_list = request.query_params.get("format") == "json"
+        return await calls.stream(request, "AnalyzeGame", make, as_list=as_list)
+
+    async def list_patches(request: Request) -> Response:
+        return await calls.unary(request, "ListPatches",
+                                 lambda data, call: protojson.to_dict(servicer.list_patches(pb.ListPatchesRequest(),
+                                                                                            call)),
+                                 body=False, heavy=False)
+
+    async def healthz(request: Request) -> Response:
+        probe = Call(peer="http:healthz", deadline=None, record=None)  # type: ignore[arg-type]
+        try:
+            core.enter(probe)
+        except ServiceError:
+            return JSON({"status": "NOT_SERVING"}, status_code=503)
+        core.exit(probe)
+        return JSON({"status": "SERVING"})
+
+    def helper(fn_name: str):
+        fn = getattr(game, fn_name)
+        heavy = fn_name == "engine_move"
+        work = fn(core) if heavy else fn
+        method = "Game" + "".join(w.title() for w in fn_name.split("_"))
+
+        async def endpoint(request: Request) -> Response:
+            return await calls.unary(request, method, work, service=WEB_SERVICE, heavy=heavy)
+
+        return endpoint
+
+    doc = document(ENDPOINTS)
+
+    async def openapi(request: Request) -> Response:
+        return JSON(doc)
+
+    routes = [
+        Route(f"{API}/healthz", healthz, methods=["GET"]),
+        Route(f"{API}/patches", list_patches, methods=["GET"]),
+        Route(f"{API}/analyze-game", analyze_game, methods=["POST"]),
+        Route("/api/openapi.json", openapi, methods=["GET"]),
+    ]
+    for path, (name, _) in RPCS.items():
+        if name != "AnalyzeGame":
+            routes.append(Route(f"{API}/{path}", rpc(name), methods=["POST"]))
+    for path, (fn_name, _, _) in HELPERS.items():
+        routes.append(Route(f"{API}/{path}", helper(fn_name), methods=["POST"]))
+    known = {r.path: r.methods for r in routes}
+
+    async def no_endpoint(request: Request) -> Response:
+        allowed = known.get(request.url.path)
+        if allowed:
+            return JSON(error_body("UNIMPLEMENTED", f"{request.method} is not allowed on {request.url.path}; "
+                                                    f"use {', '.join(sorted(allowed - {'HEAD'}))}"),
+                        status_code=405, headers={"Allow": ", ".join(sorted(allowed))})
+        return JSON(error_body("NOT_FOUND", f"no endpoint {request.method} {request.url.path}; "
+                                            "see /api/openapi.json"), status_code=404)
+
+    routes.append(Route("/api/{rest:path}", no_endpoint,
+                        methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]))
+    if static:
+        files = StaticFiles(directory=str(resources.files("web") / "static"), html=True)
+        routes.append(Mount("/", app=GZipMiddleware(files, minimum_size=512), name="static"))
+
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            code = {404: grpc.StatusCode.NOT_FOUND, 405: grpc.StatusCode.UNIMPLEMENTED}.get(
+                exc.status_code, grpc.StatusCode.INVALID_ARGUMENT)
+            message = (f"no endpoint {request.method} {request.url.path}; see /api/openapi.json"
+                       if exc.status_code in (404, 405) else str(exc.detail))
+            return JSON(error_body(code.name, message, None), status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+        return Response(f"{exc.status_code} {exc.detail}\n", status_code=exc.status_code,
+                        media_type="text/plain")
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.calls = calls
+    app.add_middleware(_SecurityHeaders)
+    return app

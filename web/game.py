@@ -1,0 +1,372 @@
+"""The browser app's helper endpoints: thin over :mod:`engine` (and the core for the search player).
+
+Positions travel as the protobuf JSON mapping of ``patchwork.v1.GameState``
+(boards as 9 row strings, so no number exceeds 2^53 and JavaScript can read
+them): exactly what ``/api/v1/suggest-move`` takes as ``state``. Each answer
+that returns a position also returns its :func:`view`, everything the page
+draws (scores so far, the three patches in front of the token and whether
+the player to move can buy them, where advancing would go, the leather
+patches left on the track, the result once the game is over).
+
+Each function takes the JSON body and the :class:`server.core.Call` and
+returns the JSON answer; bad input raises :class:`server.errors.BadRequest`
+naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+import engine
+import solver
+from engine.track import END, INCOME_SPACES, LEATHER_SPACES
+from patchwork.v1 import placement_pb2 as pb
+from server import convert
+from server.core import Call
+from server.errors import BadRequest, FailedPrecondition, ServiceError
+from server.service import engine_state, move_message, parse_state_json, record_plies
+
+from . import protojson
+
+STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
+MAX_SEARCH_SECONDS = 10.0
+MAX_SEARCH_ITERATIONS = 20_000
+MAX_SEED = 2**31 - 1
+MAX_TEXT = 32 * 1024
+
+
+# ---------------------------------------------------------------- input
+
+def fields(data: Any, allowed: dict[str, tuple[type, ...]], required: tuple[str, ...] = ()) -> dict:
+    """``data`` as a dict with only ``allowed`` keys of the given JSON types; BadRequest naming the field."""
+    if not isinstance(data, dict):
+        raise BadRequest("body", f"must be a JSON object, not {type(data).__name__}")
+    for key, value in data.items():
+        if key not in allowed:
+            raise BadRequest(str(key), f"unknown field; expected {', '.join(allowed)}")
+        kinds = allowed[key]
+        if value is None:
+            continue
+        if isinstance(value, bool) and bool not in kinds:
+            raise BadRequest(key, f"must be {_kinds(kinds)}, got {json.dumps(value)}")
+        if not isinstance(value, kinds):
+            raise BadRequest(key, f"must be {_kinds(kinds)}, got {type(value).__name__}")
+    for key in required:
+        if data.get(key) is None:
+            raise BadRequest(key, "required")
+    return data
+
+
+def _kinds(kinds: tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", int: "an integer", bool: "a boolean",
+             float: "a number"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _seed(data: dict, key: str = "seed") -> int:
+    value = data.get(key)
+    if value is None:
+        return secrets.randbelow(MAX_SEED)
+    if not 0 <= value <= MAX_SEED:
+        raise BadRequest(key, f"{value}; must be 0-{MAX_SEED}")
+    return value
+
+
+def state_of(value: Any, field: str = "state") -> engine.GameState:
+    """A position from its GameState JSON mapping (or, as a string, the engine's state JSON)."""
+    if value is None:
+        raise BadRequest(field, "required: the position (a GameState as this API returns it)")
+    if isinstance(value, str):
+        if len(value) > convert.MAX_STATE_JSON:
+            raise BadRequest(field, f"{len(value)} characters; at most {convert.MAX_STATE_JSON}")
+        return parse_state_json(value, field)
+    message = protojson.parse(value, pb.GameState, field)
+    return engine_state(convert.game_state_json(message, field), field)
+
+
+def state_dict(state: engine.GameState) -> dict:
+    return protojson.to_dict(convert.game_state_message(state.to_json()))
+
+
+def notation_of(state: engine.GameState) -> str:
+    """The engine's one-line position notation (``GameState.to_notation``)."""
+    return state.to_notation()
+
+
+# ---------------------------------------------------------------- the view
+
+def view(state: engine.GameState) -> dict:
+    """What the page draws for ``state``."""
+    over = state.is_terminal()
+    cur = state.current_player()
+    me, other = state.players[cur], state.players[1 - cur]
+    pending = state.leather_to_place
+    players = []
+    for p in state.players:
+        players.append({"rows": solver.board_to_rows(p.board), "buttons": p.buttons, "position": p.position,
+                        "income": p.income, "patches": list(p.patches), "leather": p.leather,
+                        "bonus": p.bonus, "empty": p.empty, "score": p.score()})
+    buyable = set(state.buyable_patches())
+    available = []
+    for slot, pid in enumerate(state.available_patches()):
+        patch = solver.PATCHES[pid]
+        affordable = patch.buttons <= me.buttons
+        available.append({"slot": slot + 1, "id": pid, "buttons": patch.buttons, "time": patch.time,
+                          "income": patch.income, "affordable": affordable, "buyable": pid in buyable,
+                          "placements": len(state.placements(pid)) if affordable and not over else 0})
+    target = min(other.position + 1, END)
+    out = {
+        "edition": state.edition,
+        "players": players,
+        "current_player": cur,
+        "leather_to_place": pending,
+        "terminal": over,
+        "circle": state.circle,
+        "available": available,
+        "advance": None if over or pending else {"to": target, "buttons": max(0, target - me.position)},
+        "leather_spaces": list(state.leather),
+        "leather_track": list(LEATHER_SPACES[state.edition]),
+        "income_spaces": list(INCOME_SPACES),
+        "end": END,
+        "bonus_owner": state.bonus_owner,
+        "first_to_end": state.first_to_end,
+        "scores": list(state.scores()),
+        "winner": state.winner(),
+        "notation": notation_of(state),
+    }
+    if over:
+        out["result"] = engine.result_of(state)
+    return out
+
+
+def answer(state: engine.GameState) -> dict:
+    return {"state": state_dict(state), "view": view(state)}
+
+
+# ---------------------------------------------------------------- records
+
+def record_message(value: Any, field: str = "record") -> pb.GameRecord:
+    """A GameRecord from its JSON mapping or from the engine's record form (``edition: "revised"``,
+    ``seed``, ``result`` and ``players`` allowed and ignored)."""
+    if not isinstance(value, dict):
+        raise BadRequest(field, f"must be a JSON object (a game record), not {type(value).__name__}")
+    data = dict(value)
+    for extra in ("seed", "result", "players"):
+        data.pop(extra, None)
+    edition = data.get("edition")
+    if isinstance(edition, str) and edition in engine.EDITIONS:
+        data["edition"] = pb.Edition.Name(convert.EDITION_ENUM[edition])
+    return protojson.parse(data, pb.GameRecord, field)
+
+
+def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameState:
+    edition = convert.edition(record.edition, f"{field}.edition")
+    try:
+        return engine.GameState.from_circle(list(record.circle), edition)
+    except (ValueError, TypeError) as e:
+        raise BadRequest(f"{field}.circle", str(e)) from None
+
+
+def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
+    out = {"edition": convert.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
+           "actions": list(record.actions)}
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+# ---------------------------------------------------------------- endpoints
+
+def new_game(data: Any, call: Call) -> dict:
+    """``{seed?, edition?}`` → a new game: ``{state, view, record}``."""
+    data = fields(data if data is not None else {}, {"seed": (int,), "edition": (str,)})
+    seed = _seed(data)
+    edition = data.get("edition") or engine.DEFAULT_EDITION
+    if edition not in engine.EDITIONS:
+        raise BadRequest("edition", f"{json.dumps(edition)[:40]}; expected one of {', '.join(engine.EDITIONS)}")
+    state = engine.new_game(seed, edition)
+    return {**answer(state), "record": {"edition": edition, "seed": seed, "circle": state.circle, "actions": []}}
+
+
+def load(data: Any, call: Call) -> dict:
+    """``{text}``: a position as notation, engine state JSON, GameState JSON, or a game record.
+
+    A record is played to its end (or to ``plies`` moves). Returns
+    ``{kind, state, view}`` plus ``record`` for a record.
+    """
+    data = fields(data, {"text": (str,), "plies": (int,)}, required=("text",))
+    text = data["text"].strip()
+    if len(text) > MAX_TEXT:
+        raise BadRequest("text", f"{len(text)} characters; at most {MAX_TEXT}")
+    if not text:
+        raise BadRequest("text", "empty: paste a position (notation or state JSON) or a game record")
+    if text.startswith("{"):
+        first = text.splitlines()[0] if "\n" in text else text
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            try:
+                obj = json.loads(first)  # a JSON-lines file: its first record
+            except json.JSONDecodeError as e:
+                raise BadRequest("text", f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        except RecursionError:
+            raise BadRequest("text", "not valid JSON: nested too deeply") from None
+        if not isinstance(obj, dict):
+            raise BadRequest("text", "must be a JSON object")
+        if "actions" in obj:  # a game record (a state has no actions)
+            record = record_message(obj, "text")
+            plies = data.get("plies")
+            state = record_start(record, "text")
+            actions = list(record.actions)
+            if plies is not None:
+                if not 0 <= plies <= len(actions):
+                    raise BadRequest("plies", f"{plies}; the record has {len(actions)} moves")
+                actions = actions[:plies]
+            for i, move in enumerate(actions):
+                try:
+                    state.apply_action(engine.parse_action(move))
+                except ValueError as e:
+                    raise BadRequest(f"text.actions[{i}]", str(e)) from None
+            seed = obj.get("seed") if isinstance(obj.get("seed"), int) else None
+            rec = _record_json(record, seed)
+            rec["actions"] = actions
+            return {"kind": "record", **answer(state), "record": rec}
+        players = obj.get("players")
+        typed = isinstance(players, list) and players and isinstance(players[0], dict) \
+            and isinstance(players[0].get("board"), dict)
+        if typed or isinstance(obj.get("edition"), str) and obj["edition"].startswith("EDITION_"):
+            return {"kind": "state", **answer(state_of(obj, "text"))}
+        return {"kind": "state_json", **answer(engine_state(obj, "text"))}
+    try:
+        state = engine.GameState.from_notation(text)
+    except ValueError as e:  # engine.notation.NotationError, StateError
+        raise BadRequest("text", str(e)) from None
+    return {"kind": "notation", **answer(state)}
+
+
+def show(data: Any, call: Call) -> dict:
+    """``{state}`` → ``{state, view}`` (the position checked and normalised)."""
+    data = fields(data, {"state": (dict, str)}, required=("state",))
+    return answer(state_of(data["state"]))
+
+
+def legal(data: Any, call: Call) -> dict:
+    """``{state, patch_id?}`` → ``{actions, count}``: every legal move's text, in the engine's order."""
+    data = fields(data, {"state": (dict, str), "patch_id": (int,)}, required=("state",))
+    state = state_of(data["state"])
+    pid = data.get("patch_id")
+    actions = state.legal_actions()
+    if pid is not None:
+        if not 0 <= pid < len(solver.PATCHES):
+            raise BadRequest("patch_id", f"unknown patch id {pid}; standard ids are 0-{len(solver.PATCHES) - 1}")
+        actions = [a for a in actions if getattr(a, "patch_id", None) == pid]
+    texts = [a.to_str() for a in actions]
+    return {"actions": texts, "count": len(texts)}
+
+
+def apply(data: Any, call: Call) -> dict:
+    """``{state, move}`` → ``{player, move, state, view}`` after the move (its text form)."""
+    data = fields(data, {"state": (dict, str), "move": (str,)}, required=("state", "move"))
+    state = state_of(data["state"])
+    if state.is_terminal():
+        raise FailedPrecondition("state: the game is over (both time tokens on space 53)")
+    player = state.current_player()
+    try:
+        action = engine.parse_action(data["move"][:2000])
+        state.apply_action(action)
+    except ValueError as e:  # ActionSyntaxError, IllegalActionError
+        raise BadRequest("move", str(e)) from None
+    return {"player": player, "move": protojson.to_dict(move_message(action)), **answer(state)}
+
+
+def parse_strength(text: str) -> tuple[str, float | None, int | None]:
+    """``("random"|"greedy", None, None)`` or ``("search", seconds, iterations)``."""
+    name, _, arg = text.strip().partition(":")
+    if name in ("random", "greedy") and not arg:
+        return name, None, None
+    if name == "search":
+        arg = arg.strip().lower() or "1"
+        try:
+            if arg.endswith("it"):
+                n = int(arg[:-2])
+                if 1 <= n <= MAX_SEARCH_ITERATIONS:
+                    return "search", None, n
+            else:
+                seconds = float(arg)
+                if 0.05 <= seconds <= MAX_SEARCH_SECONDS:
+                    return "search", seconds, None
+        except ValueError:
+            pass
+    raise BadRequest("strength", f"{json.dumps(text)[:40]}; expected random, greedy, search:SECONDS "
+                                 f"(0.05-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
+
+
+def engine_move(core):
+    """``{state, strength, seed?}`` → the engine's move for the player to move, applied.
+
+    ``random`` and ``greedy`` answer at once (in the front); ``search:…``
+    runs the search player in a worker process (the SuggestMove job), so it
+    is admitted, queued and stopped like any expensive call.
+    """
+
+    def run(data: Any, call: Call) -> dict:
+        data = fields(data, {"state": (dict, str), "strength": (str,), "seed": (int,)},
+                      required=("state", "strength"))
+        name, seconds, iterations = parse_strength(data["strength"])
+        seed = data.get("seed") or 0
+        if not 0 <= seed <= MAX_SEED:
+            raise BadRequest("seed", f"{seed}; must be 0-{MAX_SEED}")
+        state = state_of(data["state"])
+        if state.is_terminal():
+            raise FailedPrecondition("state: the game is over (both time tokens on space 53)")
+        player = state.current_player()
+        value = None
+        if name == "search":
+            limit = seconds if seconds is not None else convert.MAX_TIME_LIMIT
+            result = core.run_job(call, "moves", {"state": state, "top": 1, "seed": seed,
+                                                  "iterations": iterations}, limit, "state")
+            moves = getattr(result, "moves", result)
+            if not moves:
+                raise FailedPrecondition("state: the engine found no move")
+            action, value = moves[0].action, float(moves[0].value)
+        else:
+            from engine.players import make_player
+
+            action = make_player(name, seed).choose(state)
+        state.apply_action(action)
+        out = {"player": player, "strength": data["strength"], "move": protojson.to_dict(move_message(action)),
+               **answer(state)}
+        if value is not None:
+            out["value"] = value
+        return out
+
+    return run
+
+
+def replay(data: Any, call: Call) -> dict:
+    """``{record}`` → every position of the game: ``{record, plies: [{ply, player, move}], views}``.
+
+    ``views[i]`` is the position before move ``i`` (``views[n]`` after the
+    last); the record may be unfinished.
+    """
+    data = fields(data, {"record": (dict,)}, required=("record",))
+    record = record_message(data["record"])
+    plies = record_plies(record, "record")
+    out_plies, views = [], []
+    state = None
+    for i, (before, action) in enumerate(plies):
+        views.append(view(before))
+        out_plies.append({"ply": i, "player": before.current_player(),
+                          "move": protojson.to_dict(move_message(action))})
+        state = before.clone()
+        state.apply_action(action)
+    views.append(view(state))
+    return {"record": _record_json(record), "plies": out_plies, "views": views}
+
+
+def notation(data: Any, call: Call) -> dict:
+    """``{state}`` → ``{notation}``."""
+    data = fields(data, {"state": (dict, str)}, required=("state",))
+    return {"notation": notation_of(state_of(data["state"]))}

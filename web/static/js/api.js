@@ -1,0 +1,111 @@
+// The HTTP API: JSON in, JSON out; every failure becomes an ApiError with the server's code and field.
+
+export class ApiError extends Error {
+  constructor(status, code, field, message, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+    this.retryAfter = retryAfter;
+  }
+}
+
+const BASE = '/api/v1/';
+
+async function answer(res) {
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    const e = data && data.error;
+    throw new ApiError(res.status, e ? e.code : `HTTP_${res.status}`, e ? e.field : null,
+      e ? e.message : (text.slice(0, 200) || res.statusText), res.headers.get('Retry-After'));
+  }
+  if (data === null) throw new ApiError(res.status, 'INTERNAL', null, 'the server answered without JSON');
+  return data;
+}
+
+async function send(path, init) {
+  try {
+    return await fetch(BASE + path, init);
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'UNAVAILABLE', null, `cannot reach the server (${e.message})`);
+  }
+}
+
+function headers(opts) {
+  const h = { 'Content-Type': 'application/json' };
+  if (opts.deadlineMs) h['X-Deadline-Ms'] = String(Math.round(opts.deadlineMs));
+  return h;
+}
+
+export async function post(path, body, opts = {}) {
+  const res = await send(path, { method: 'POST', headers: headers(opts), body: JSON.stringify(body), signal: opts.signal });
+  return answer(res);
+}
+
+export async function get(path, opts = {}) {
+  return answer(await send(path, { method: 'GET', signal: opts.signal }));
+}
+
+// An NDJSON stream: calls onItem(item) for each line as it arrives; an {"error": ...} line throws.
+export async function stream(path, body, onItem, opts = {}) {
+  const res = await send(path, { method: 'POST', headers: headers(opts), body: JSON.stringify(body), signal: opts.signal });
+  if (!res.ok || !res.body) return answer(res);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buf += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      const item = JSON.parse(line);
+      if (item.error) throw new ApiError(200, item.error.code, item.error.field, item.error.message);
+      onItem(item);
+    }
+    if (done) break;
+  }
+  return null;
+}
+
+const CODES = {
+  INVALID_ARGUMENT: 'Bad input', FAILED_PRECONDITION: 'Not possible here', RESOURCE_EXHAUSTED: 'The server is busy',
+  DEADLINE_EXCEEDED: 'Out of time', UNAVAILABLE: 'The server is unavailable', CANCELLED: 'Cancelled',
+  INTERNAL: 'Server error', NOT_FOUND: 'Not found', UNIMPLEMENTED: 'Not available',
+};
+
+export function describe(err) {
+  if (err instanceof ApiError) {
+    let s = `${CODES[err.code] || err.code}${err.status ? ` (${err.status} ${err.code})` : ''}: ${err.message}`;
+    if (err.retryAfter) s += ` — retry in ${err.retryAfter} s`;
+    return s;
+  }
+  return `Something went wrong: ${err && err.message ? err.message : err}`;
+}
+
+// Show an error (or a plain message with kind 'info') in a message box; null hides it.
+export function showMessage(box, what, kind = 'error') {
+  if (!box) return;
+  if (what === null || what === undefined) { box.hidden = true; box.textContent = ''; return; }
+  box.textContent = typeof what === 'string' ? what : describe(what);
+  box.classList.toggle('info', kind === 'info');
+  box.dataset.kind = kind;
+  if (what instanceof ApiError) { box.dataset.code = what.code; box.dataset.field = what.field || ''; }
+  else { delete box.dataset.code; delete box.dataset.field; }
+  box.hidden = false;
+}
+
+let patchesPromise = null;
+// The 33 standard patches, by id (fetched once).
+export function patches() {
+  if (!patchesPromise) {
+    patchesPromise = get('patches').then((r) => r.patches.slice().sort((a, b) => a.id - b.id))
+      .catch((e) => { patchesPromise = null; throw e; });
+  }
+  return patchesPromise;
+}

@@ -1,0 +1,227 @@
+// Puzzles: draw a region (up to 20×20), choose pieces, find a tiling (drawn in colour) or count them.
+
+import { patches as loadPatches, post, showMessage } from './api.js';
+import * as S from './shapes.js';
+import { drawCells, el, pieceColor, shapeIcon } from './draw.js';
+
+const $ = (id) => document.getElementById(id);
+export const PENTOMINOES = [
+  ['F', '.##/##./.#.'], ['I', '#####'], ['L', '####/#...'], ['N', '##../.###'], ['P', '##/##/#.'],
+  ['T', '###/.#./.#.'], ['U', '#.#/###'], ['V', '#../#../###'], ['W', '#../##./.##'], ['X', '.#./###/.#.'],
+  ['Y', '.#../####'], ['Z', '##./.#./.##'],
+];
+let region = [];          // rows of booleans: true = a cell to tile
+let h = 6, w = 10;
+let handle = null;
+let paint = null;
+let cursor = [0, 0];
+let result = null;
+let shown = 0;
+let pieces = [];          // [{label, shape}]
+let msg = null;
+let patchList = null;
+
+export async function init() {
+  msg = $('pz-msg');
+  patchList = await loadPatches();
+  resize(6, 10, true);
+  $('pz-pieces').value = PENTOMINOES.map(([n, s]) => `${n}: ${s}`).join('\n');
+  piecesChanged();
+  $('pz-h').addEventListener('change', () => resize(Number($('pz-h').value), w));
+  $('pz-w').addEventListener('change', () => resize(h, Number($('pz-w').value)));
+  $('pz-preset').addEventListener('change', () => preset($('pz-preset').value));
+  $('pz-all').addEventListener('click', () => { region = region.map((row) => row.map(() => true)); drawRegion(); });
+  $('pz-invert').addEventListener('click', () => { region = region.map((row) => row.map((x) => !x)); drawRegion(); });
+  $('pz-rows-use').addEventListener('click', useRows);
+  $('pz-pentominoes').addEventListener('click', () => { $('pz-pieces').value = PENTOMINOES.map(([n, s]) => `${n}: ${s}`).join('\n'); piecesChanged(); });
+  $('pz-patches').addEventListener('click', () => { $('pz-pieces').value = patchList.map((p) => `${p.id}: ${p.shape}`).join('\n'); piecesChanged(); });
+  $('pz-clear-pieces').addEventListener('click', () => { $('pz-pieces').value = ''; piecesChanged(); });
+  $('pz-pieces').addEventListener('input', piecesChanged);
+  $('pz-solve').addEventListener('click', solve);
+  $('pz-prev').addEventListener('click', () => showTiling(shown - 1));
+  $('pz-next').addEventListener('click', () => showTiling(shown + 1));
+  const svg = $('pz-region');
+  svg.addEventListener('pointerdown', (e) => {
+    const rc = handle.cellAt(e);
+    if (!rc) return;
+    e.preventDefault();
+    paint = !region[rc[0]][rc[1]];
+    try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+    setCell(rc, paint);
+  });
+  svg.addEventListener('pointermove', (e) => { if (paint !== null) { const rc = handle.cellAt(e); if (rc) setCell(rc, paint); } });
+  svg.addEventListener('pointerup', () => { paint = null; });
+  svg.addEventListener('pointercancel', () => { paint = null; });
+  svg.addEventListener('keydown', (e) => {
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (d) {
+      e.preventDefault();
+      cursor = [Math.max(0, Math.min(h - 1, cursor[0] + d[0])), Math.max(0, Math.min(w - 1, cursor[1] + d[1]))];
+      drawRegion();
+    } else if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); setCell(cursor, !region[cursor[0]][cursor[1]]); }
+  });
+  svg.addEventListener('focus', () => drawRegion());
+  svg.addEventListener('blur', () => drawRegion());
+}
+
+function resize(nh, nw, reset = false) {
+  nh = Math.max(1, Math.min(20, nh || 1));
+  nw = Math.max(1, Math.min(20, nw || 1));
+  const old = region;
+  region = Array.from({ length: nh }, (_, r) => Array.from({ length: nw }, (_, c) => (reset || !old[r] || old[r][c] === undefined ? true : old[r][c])));
+  h = nh; w = nw;
+  $('pz-h').value = String(h);
+  $('pz-w').value = String(w);
+  cursor = [Math.min(cursor[0], h - 1), Math.min(cursor[1], w - 1)];
+  drawRegion();
+}
+
+function preset(name) {
+  if (!name) return;
+  if (name === '8x8-hole') {
+    resize(8, 8, true);
+    for (const r of [3, 4]) for (const c of [3, 4]) region[r][c] = false;
+    drawRegion();
+    return;
+  }
+  const [a, b] = name.split('x').map(Number);
+  resize(a, b, true);
+}
+
+function setCell([r, c], on) {
+  if (region[r][c] === on) return;
+  region[r][c] = on;
+  cursor = [r, c];
+  drawRegion();
+}
+
+function rows() { return region.map((row) => row.map((x) => (x ? '.' : '#')).join('')); }
+
+function drawRegion() {
+  const svg = $('pz-region');
+  handle = drawCells(svg, h, w, (r, c) => ({ key: region[r][c] ? null : 'out', cls: region[r][c] ? 'region-in' : 'region-out', data: { in: region[r][c] ? 1 : 0 } }));
+  if (document.activeElement === svg) {
+    el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
+  }
+  svg.dataset.rows = rows().join('/');
+  area();
+}
+
+function useRows() {
+  const lines = $('pz-rows').value.trim().split(/[\/\n]/).map((x) => x.trim()).filter((x) => x);
+  if (!lines.length) { showMessage(msg, 'Paste rows of "." and "#" first.', 'info'); return; }
+  const width = Math.max(...lines.map((x) => x.length));
+  if (lines.length > 20 || width > 20) { showMessage(msg, `That region is ${lines.length} × ${width}; at most 20 × 20.`); return; }
+  h = lines.length; w = width;
+  region = lines.map((line) => Array.from({ length: width }, (_, c) => line[c] === '.'));
+  $('pz-h').value = String(h);
+  $('pz-w').value = String(w);
+  showMessage(msg, null);
+  drawRegion();
+}
+
+function parsePieces() {
+  const out = [];
+  $('pz-pieces').value.split('\n').forEach((line) => {
+    let t = line.trim();
+    if (!t || t.startsWith('//')) return;
+    let label = null;
+    const named = t.match(/^([^:\s]{1,12}):\s*(.*)$/);
+    if (named) { label = named[1]; t = named[2]; }
+    let count = 1;
+    const m = t.match(/^(.*?)\s+x\s*(\d+)$/i);
+    if (m) { t = m[1].trim(); count = Math.min(64, Number(m[2])); }
+    for (let i = 0; i < count; i++) out.push({ label: label || String(out.length + 1), shape: t });
+  });
+  return out;
+}
+
+function piecesChanged() {
+  pieces = parsePieces();
+  const view = $('pz-piece-view');
+  view.textContent = '';
+  pieces.forEach((p, i) => {
+    const cells = S.parseShape(p.shape);
+    if (!cells.length) return;
+    const f = document.createElement('figure');
+    f.appendChild(shapeIcon(cells, pieceColor(i), { minSide: 3 }));
+    const cap = document.createElement('figcaption');
+    cap.textContent = p.label;
+    f.appendChild(cap);
+    view.appendChild(f);
+  });
+  area();
+}
+
+function area() {
+  const cells = region.flat().filter(Boolean).length;
+  const sum = pieces.reduce((s, p) => s + S.parseShape(p.shape).length, 0);
+  $('pz-area').textContent = `region ${cells} cells · pieces ${sum} cells`;
+}
+
+async function solve() {
+  showMessage(msg, null);
+  const mode = document.querySelector('input[name=pz-mode]:checked').value;
+  const body = {
+    region: { rows: rows() }, pieces: pieces.map((p) => p.shape), mode,
+    no_mirror: !$('pz-mirror').checked, allow_unused: !$('pz-useall').checked,
+    max_tilings: mode === 'PUZZLE_MODE_FIND' ? Number($('pz-max').value || 1) : 0, time_limit: '20s',
+  };
+  const btn = $('pz-solve');
+  btn.disabled = true;
+  $('pz-status').textContent = 'solving…';
+  try {
+    result = await post('solve-puzzle', body, { deadlineMs: 25000 });
+    result.labels = pieces.map((p) => p.label);
+    result.rows = body.region.rows;
+    $('pz-result').hidden = false;
+    report(result, mode);
+    showTiling(0);
+  } catch (e) {
+    showMessage(msg, e);
+    $('pz-result').hidden = true;
+  } finally { btn.disabled = false; }
+}
+
+const PROVEN = { SOLVE_STATUS_OPTIMAL: 'search completed', SOLVE_STATUS_FEASIBLE: 'time ran out: a lower bound', SOLVE_STATUS_UNKNOWN: 'time ran out' };
+
+function report(r, mode) {
+  const s = $('pz-status');
+  s.dataset.status = r.status;
+  if (mode === 'PUZZLE_MODE_COUNT') {
+    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).'
+      : `${r.count} tilings; ${r.distinct} distinct up to the region's symmetries (${PROVEN[r.status] || r.status}).`;
+  } else if (!r.tilings.length) {
+    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).' : 'No tiling found within the time limit.';
+  } else {
+    s.textContent = `${r.tilings.length} tiling${r.tilings.length > 1 ? 's' : ''} found (${PROVEN[r.status] || r.status}).`;
+  }
+}
+
+function showTiling(i) {
+  const r = result;
+  const svg = $('pz-answer');
+  const n = r && r.tilings ? r.tilings.length : 0;
+  $('pz-nav').hidden = n < 2;
+  if (!n) { drawCells(svg, r.height || h, r.width || w, () => ({ cls: 'region-in' })); svg.hidden = true; return; }
+  svg.hidden = false;
+  shown = ((i % n) + n) % n;
+  $('pz-which').textContent = `tiling ${shown + 1} of ${n}`;
+  const tiling = r.tilings[shown];
+  const at = {};
+  for (const p of tiling.placements) for (const c of p.cells) at[`${c.row || 0},${c.col || 0}`] = p.patch_index || 0;
+  const g = drawCells(svg, r.height, r.width, (rr, cc) => {
+    const k = at[`${rr},${cc}`];
+    if (k === undefined) return { key: 'out', cls: r.rows[rr][cc] === '#' ? 'region-out' : 'region-in', data: { piece: '' } };
+    return { key: `k${k}`, fill: pieceColor(k), data: { piece: k } };
+  });
+  svg.dataset.tiling = String(shown);
+  for (const p of tiling.placements) {
+    const cells = S.fromMessage(p.cells);
+    const [sr, sc] = cells.reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0]);
+    // label the cell nearest the piece's centre
+    const [cr, cc] = cells.reduce((best, x) => (Math.hypot(x[0] - sr / cells.length, x[1] - sc / cells.length)
+      < Math.hypot(best[0] - sr / cells.length, best[1] - sc / cells.length) ? x : best));
+    el('text', { x: cc + 0.5, y: cr + 0.5, class: 'tile-label', text: r.labels[p.patch_index || 0] || '' }, g.deco);
+  }
+}
