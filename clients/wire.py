@@ -256,7 +256,7 @@ def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, up
     return Call("SuggestPlacement", req, tl, key)
 
 
-_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}
+_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}  # as engine JSON names them
 
 
 def game_state_message(data: dict) -> pb.GameState:
