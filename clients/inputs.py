@@ -438,7 +438,11 @@ def is_notation(text: str) -> bool:
     >>> is_notation("r 0,5,-,0 0,5,-,0 t 0 -"), is_notation('{"edition": "revised"}')
     (True, False)
     """
-    return text.lstrip("\ufeff \t\r\n")[:1].isalpha()
+    for line in text.splitlines():
+        line = line.lstrip("\ufeff \t")
+        if line and not line.startswith(";"):
+            return line[:1].isalpha()
+    return False
 
 
 def parse_position(text: str) -> Any:
@@ -454,6 +458,8 @@ def parse_position(text: str) -> Any:
     if not is_notation(text):
         from .embedded import load_state
 
+        if ";" in text:     # comment lines (JSON itself never has a line starting with ';')
+            text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
         if not text.strip():
             raise InvalidArgument("bad game state: it is empty; give the state JSON or a position in notation")
         return load_state(text)
@@ -557,6 +563,9 @@ def record_inputs(record: Any) -> dict:
     if not isinstance(record, dict):
         raise InvalidArgument("bad record: a game record is a JSON object with circle and actions "
                               "(python -m engine match --records FILE writes them)")
+    if "actions" not in record and "players" in record and "current_player" in record:
+        raise InvalidArgument("bad record: this is a game state (GameState.to_json()), not a game record: a "
+                              "review needs the whole game (python -m engine match --records FILE writes them)")
     actions = record.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
         raise InvalidArgument(f"bad record: actions: {len(actions)} moves; at most {MAX_RECORD_ACTIONS}")
