@@ -611,9 +611,20 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
 
         player = make_player(args.engine, args.seed, client if args.server else None)
     client.warm_up()        # imports, caches or the connection: before any thinking clock
+
+    def read_line(prompt: str) -> str:
+        if out.stream is sys.stdout and sys.stdin is not None and sys.stdin.isatty():
+            return input(prompt)            # the terminal's line editing
+        out.stream.write(prompt)
+        out.stream.flush()
+        line = sys.stdin.readline() if sys.stdin is not None else ""
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
     session = PlaySession(client, out.console, start=start, actions=actions, engine=player,
                           engine_name=args.engine.strip(), side=args.side, from_new_game=fresh, seed=seed,
-                          time_limit=args.time_limit, iterations=args.iterations)
+                          time_limit=args.time_limit, iterations=args.iterations, read_line=read_line)
     return session.run()
 
 
