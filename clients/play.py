@@ -376,6 +376,9 @@ class PlaySession:
         ranked = self.ranked_placements(pid)
         if not ranked:
             raise GameInputError(f"patch {pid} fits nowhere on the quilt")
+        hinted = [m.action.mask for m in self.last_hint if isinstance(m.action, Buy) and m.action.patch_id == pid]
+        if hinted:      # the placement the engine's hint chose comes first
+            ranked.sort(key=lambda mv: mv[0] != hinted[0])
         first = 0
         self.print(f"placements of patch {pid}, best first:")
         self._draw_choices(ranked[:PLACEMENTS_SHOWN], 1)
