@@ -507,6 +507,8 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         else:
             out.stream.write(notation + "\n")
         return EXIT_OK
+    if not state.is_terminal():
+        client.warm_up()    # imports and caches (embedded) or the connection (--server): before the clock
     moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()
@@ -540,7 +542,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         out.console.print(f"best: {best.action.to_str()}")
         out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        t = Table(title="moves, best first (value = estimated chance of winning)")
+        t = Table(title="moves, best first (value = estimated chance of winning)", caption=_search_line(moves))
         for col in ("#", "move", "value", "reason"):
             t.add_column(col)
         for i, m in enumerate(moves, 1):
