@@ -142,7 +142,7 @@ def _common(sub: bool) -> _Parser:
     s.add_argument("--time-limit", metavar="S", type=_time_limit, default=d(None),
                    help=f"solver time limit in seconds, at most {limits.MAX_TIME_LIMIT:g} (default "
                         f"{limits.DEFAULT_SOLVE_LIMIT:g} for place and puzzle, {limits.DEFAULT_SUGGEST_LIMIT:g} "
-                        f"for next and move)")
+                        f"for next, move and play's hints); review: seconds per move")
     r = p.add_argument_group("service (default: the solver runs in this process)")
     r.add_argument("--server", metavar="TARGET", default=d(None),
                    help="use a running placement service: HOST:PORT, ipv4:H:P1,H:P2 or dns:///NAME:PORT "
