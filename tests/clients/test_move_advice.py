@@ -54,7 +54,7 @@ def test_a_cold_suggest_move_ranks_by_a_real_search(tmp_path):
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["searched"] is True
-    assert d["iterations"] > 100, d["iterations"]
+    assert d["iterations"] > 50, d["iterations"]       # hundreds to thousands; 0 when it degrades
     assert 0.5 < d["wall_time"] < 3.0
     assert len(d["moves"]) > 1
     values = [m["value"] for m in d["moves"]]
