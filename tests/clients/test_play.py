@@ -6,10 +6,15 @@ session's answers to bad input."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
 import re
+import struct
+import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -17,6 +22,7 @@ import pytest
 import engine
 
 pexpect = pytest.importorskip("pexpect")
+import pexpect.fdpexpect  # noqa: E402
 
 SUGGEST = Path(sys.executable).parent / "suggest"
 ENV = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="160")
@@ -27,8 +33,19 @@ pytestmark = pytest.mark.skipif(not SUGGEST.exists(), reason="the suggest consol
 
 
 def spawn(cwd: Path, *args: str):
-    child = pexpect.spawn(str(SUGGEST), ["play", *args], cwd=str(cwd), env=ENV, encoding="utf-8", timeout=60,
-                          dimensions=(60, 200))
+    """``suggest play ARGS`` on a new pseudo-terminal, driven with pexpect.
+
+    The child is started by ``subprocess`` (not ``pexpect.spawn``, which
+    forks this process: the test session holds gRPC servers, and forking a
+    process with gRPC's threads is unsafe), its stdin, stdout and stderr on
+    the terminal's slave side; pexpect reads and writes the master side."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+    proc = subprocess.Popen([str(SUGGEST), "play", *args], stdin=slave, stdout=slave, stderr=slave,
+                            cwd=str(cwd), env=ENV, start_new_session=True)
+    os.close(slave)
+    child = pexpect.fdpexpect.fdspawn(master, encoding="utf-8", timeout=60)
+    child.proc = proc
     return child
 
 
@@ -43,8 +60,15 @@ def notation(child, prompt: str) -> str:
 def finish(child) -> None:
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
+    assert child.proc.wait(timeout=30) == 0, child.before
+
+
+def stop(child) -> None:
+    if child.proc.poll() is None:
+        child.proc.kill()
+        child.proc.wait(timeout=30)
+    if child.child_fd >= 0:
+        child.close()
 
 
 def replayed(record: dict):
@@ -116,7 +140,7 @@ def test_against_greedy_hint_buy_undo_save_load(tmp_path):
         assert notation(child, "player 0 > ") == after_buy
         finish(child)
     finally:
-        child.close(force=True)
+        stop(child)
 
 
 def test_follow_both_sides_in_every_form(tmp_path):
@@ -181,7 +205,7 @@ def test_follow_both_sides_in_every_form(tmp_path):
         assert record["players"] == ["human", "human"]
         finish(child)
     finally:
-        child.close(force=True)
+        stop(child)
 
 
 def test_leather_due_in_a_position(tmp_path):
@@ -220,7 +244,7 @@ def test_leather_due_in_a_position(tmp_path):
         assert notation(child, prompt) == s.to_notation()
         finish(child)
     finally:
-        child.close(force=True)
+        stop(child)
 
 
 @pytest.fixture()
