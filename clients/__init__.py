@@ -4,7 +4,8 @@
 the same for ``asyncio``; ``EmbeddedClient()`` has the same methods and
 answers in-process with the solver. All take and return plain Python values
 (board masks or rows, patch ids or shape strings, the ``solver.types``
-dataclasses, ``engine.suggest.MoveSuggestion``), accept the same inputs
+dataclasses, :class:`MoveSuggestions` of ``engine.suggest.MoveSuggestion``,
+``engine.review.MoveReview``), accept the same inputs
 (:mod:`solver.limits`) and raise :class:`ClientError` subclasses.
 
 >>> connect(None)
@@ -19,6 +20,7 @@ from .errors import (  # noqa: F401
     Cancelled, ClientError, DeadlineExceeded, InvalidArgument, ResourceExhausted, ServerError,
     ServiceUnavailable, Unauthenticated,
 )
+from .results import MoveSuggestions  # noqa: F401
 
 if TYPE_CHECKING:
     from .aio_client import AsyncPlacementClient
@@ -59,5 +61,5 @@ def connect(server: str | None = None, *, deadline: float = 5.0, retries: int = 
 
 __all__ = [
     "AsyncPlacementClient", "Cancelled", "ClientError", "DeadlineExceeded", "EmbeddedClient", "InvalidArgument",
-    "PlacementClient", "ResourceExhausted", "ServerError", "ServiceUnavailable", "Unauthenticated", "connect",
+    "MoveSuggestions", "PlacementClient", "ResourceExhausted", "ServerError", "ServiceUnavailable", "Unauthenticated", "connect",
 ]

@@ -12,7 +12,7 @@ Create it inside the running event loop that will use it.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Sequence
 
 import grpc
 import grpc.aio
@@ -23,10 +23,11 @@ from solver.patches import Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
-from .inputs import PatchSpec
+from .inputs import DEFAULT_LARGE_LOSS, PatchSpec
+from .results import MoveSuggestions
 
 if TYPE_CHECKING:
-    from engine.suggest import MoveSuggestion
+    from engine.review import MoveReview
 
 Pem = bytes | str | os.PathLike[str]
 
@@ -73,6 +74,31 @@ class AsyncPlacementClient:
         except grpc.RpcError as e:
             raise wire.error_from_rpc(e, self.target) from None
 
+    async def _stream(self, call: wire.Call) -> AsyncIterator[Any]:
+        stream = getattr(self._stub, call.method)(
+            call.request, timeout=wire.call_timeout(self.deadline, call.time_limit),
+            metadata=self._settings.metadata or None)
+        try:
+            async for response in stream:
+                yield response
+        except grpc.RpcError as e:
+            raise wire.error_from_rpc(e, self.target) from None
+        finally:
+            stream.cancel()
+
+    async def warm_up(self) -> float:
+        """As :meth:`clients.PlacementClient.warm_up`: connect now."""
+        import asyncio
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            await asyncio.wait_for(self._channel.channel_ready(), timeout=self.deadline)
+        except asyncio.TimeoutError:
+            raise errors.ServiceUnavailable(f"service unavailable at {self.target}: no connection within "
+                                            f"{self.deadline:g} s") from None
+        return time.perf_counter() - t0
+
     # -- the API (as PlacementClient's) -----------------------------------
     async def solve_placement(self, board: Board | Sequence[str], patches: Sequence[PatchSpec], *,
                               objective: str | Objective = "cover",
@@ -89,16 +115,28 @@ class AsyncPlacementClient:
         return wire.lookahead_result(await self._call(call), call.context)
 
     async def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
-                           iterations: int | None = None) -> list[MoveSuggestion]:
+                           iterations: int | None = None) -> MoveSuggestions:
         """As :meth:`clients.PlacementClient.suggest_move`."""
         call = wire.suggest_move_call(state, time_limit, top, iterations, self.seed)
         try:
             response = await self._call(call)
         except errors.InvalidArgument as e:
             if wire.game_over(e, call.context):
-                return []
+                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0)
             raise
         return wire.move_result(response)
+
+    def analyze_game(self, record: Any, *, iterations: int | None = None, time_per_move: float | None = None,
+                     seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS) -> AsyncIterator[MoveReview]:
+        """As :meth:`clients.PlacementClient.analyze_game`, as an async
+        iterator (``async for review in client.analyze_game(record)``); bad
+        input raises :class:`clients.InvalidArgument` at once."""
+        call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
+        return self._reviews(call)
+
+    async def _reviews(self, call: wire.Call) -> AsyncIterator[MoveReview]:
+        async for response in self._stream(call):
+            yield wire.review_result(response)
 
     async def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                            count: bool = False, mirror: bool = True, use_all: bool = True,

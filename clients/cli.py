@@ -25,10 +25,15 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 from solver import limits
 
 from . import errors
-from .inputs import MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_text, region_rows
+from .inputs import (
+    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_position,
+    read_record, read_text, region_rows,
+)
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "suggest"
+DEFAULT_ENGINE = "search:0.5"  # suggest play's opponent
+REVIEW_ITERATIONS = 500  # suggest review's budget per searched position (the engine's review default)
 _MAX_MESSAGE = 500  # characters of an error line
 
 
@@ -69,6 +74,13 @@ def _time_limit(text: str) -> float:
     return v
 
 
+def _loss(text: str) -> float:
+    v = _positive_float(text)
+    if v > 1:
+        raise argparse.ArgumentTypeError(f"a win chance is at most 1, not {text[:40]}")
+    return v
+
+
 def _int_range(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -93,7 +105,12 @@ input:
            the rows inline separated by '/' (see "inline grids")
   REGION   a rectangle up to 20x20: '.' a cell to tile, '#' not part of it;
            a file, - for stdin, or inline
-  STATE    a game state's JSON (python -m engine state > state.json); a file or -
+  STATE    a game position: the engine's state JSON (python -m engine state >
+           state.json) or one line of its notation (r 0,5,-,0 0,5,-,0 ... 0 -);
+           a file, - for stdin, or inline (JSON starts with '{{', notation with
+           its edition letter)
+  RECORD   game records, one JSON object a line (python -m engine match
+           --records FILE); a file or -
   P, SHAPE a standard patch id 0-32 (-1 = the 1x1 leather patch; suggest
            patches draws them) or a shape: rows of '#' (cloth) and '.' (hole)
            joined by '/', e.g. '##./.##'; 4-connected, at most 9x9 on a board
@@ -125,7 +142,7 @@ def _common(sub: bool) -> _Parser:
     s.add_argument("--time-limit", metavar="S", type=_time_limit, default=d(None),
                    help=f"solver time limit in seconds, at most {limits.MAX_TIME_LIMIT:g} (default "
                         f"{limits.DEFAULT_SOLVE_LIMIT:g} for place and puzzle, {limits.DEFAULT_SUGGEST_LIMIT:g} "
-                        f"for next and move)")
+                        f"for next, move and play's hints); review: seconds per move")
     r = p.add_argument_group("service (default: the solver runs in this process)")
     r.add_argument("--server", metavar="TARGET", default=d(None),
                    help="use a running placement service: HOST:PORT, ipv4:H:P1,H:P2 or dns:///NAME:PORT "
@@ -190,16 +207,67 @@ def build_parser() -> argparse.ArgumentParser:
                     help="placements to show (default 5)")
     nx.set_defaults(func=cmd_next)
 
-    mv = add("move", "rank the moves of a game state (the engine's GameState.to_json())",
+    mv = add("move", "rank the moves of a game position with the engine's search",
              ["python -m engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
-              "suggest move state.json --iterations 2000 --json"])
-    mv.add_argument("state", metavar="STATE", help="a file with the state JSON, or - for stdin")
+              "suggest move state.json --iterations 2000 --json",
+              "suggest move 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -' --top 2",
+              "suggest move state.json --notation"])
+    mv.add_argument("state", metavar="STATE",
+                    help="the position: state JSON or notation, in a file, - for stdin, or inline")
     mv.add_argument("--top", type=_int_range(1, limits.MAX_TOP), default=None, metavar="N",
                     help="moves to show (default all)")
     mv.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
                     help=f"a fixed search budget (1-{limits.MAX_ITERATIONS}) instead of --time-limit: the same "
                          "answer every run")
+    mv.add_argument("--notation", action="store_true",
+                    help="only print the position in the engine's notation (one line; no search)")
     mv.set_defaults(func=cmd_move)
+
+    rv = add("review", "review a recorded game move by move: each move's loss in win chance, large mistakes",
+             ["python -m engine match --a search:0.2 --b random --games 2 --records games.jsonl",
+              "suggest review games.jsonl --line 2 --iterations 300",
+              "suggest review games.jsonl --time-limit 0.5 --json"])
+    rv.add_argument("record", metavar="RECORD.jsonl",
+                    help="game records in the engine's format, one JSON object a line: a file or - for stdin")
+    rv.add_argument("--line", type=_int_range(1, 10**9), default=1, metavar="K",
+                    help="which record of the file, counting non-empty lines from 1 (default 1)")
+    rv.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+                    help=f"search iterations per searched position (1-{limits.MAX_ITERATIONS}): a reproducible "
+                         f"review (default {REVIEW_ITERATIONS} unless --time-limit is given; with it, "
+                         "--time-limit caps each move)")
+    rv.add_argument("--seed", type=_int_range(0, 2**31 - 1), default=0, metavar="N",
+                    help="search seed (default 0)")
+    rv.add_argument("--large-loss", type=_loss, default=DEFAULT_LARGE_LOSS, metavar="F",
+                    help=f"a loss of at least F win chance (0-1) is a large mistake (default {DEFAULT_LARGE_LOSS:g})")
+    rv.set_defaults(func=cmd_review)
+
+    pp = add("play", "play Patchwork at the terminal against the engine, or follow a game at a table",
+             ["suggest play --engine greedy --side 1 --seed 7",
+              "suggest play --engine search:1.0 --load game.jsonl",
+              "suggest play --follow --position 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -'",
+              "suggest play --follow --server 127.0.0.1:50051"])
+    pp.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
+                    help="the opponent, a player of the engine: greedy, random, search:S (S seconds a move), "
+                         f"search:Nit, mcts:N, ... (default {DEFAULT_ENGINE})")
+    pp.add_argument("--side", type=int, choices=(0, 1), default=0,
+                    help="which player you are against the engine: 0 moves first (default 0)")
+    pp.add_argument("--follow", action="store_true",
+                    help="no engine opponent: enter both players' moves (follow a game at a table)")
+    pp.add_argument("--seed", type=_int_range(0, 2**31 - 1), default=0, metavar="N",
+                    help="deal of the new game, and the engine player's seed (default 0)")
+    pp.add_argument("--edition", choices=("revised", "original"), default="revised",
+                    help="edition of the new game (its leather spaces; default revised)")
+    src = pp.add_mutually_exclusive_group()
+    src.add_argument("--load", metavar="FILE",
+                     help="continue a saved game: an engine record (see --line) or a saved position")
+    src.add_argument("--position", metavar="STATE",
+                     help="start from a position: state JSON or notation, a file or inline")
+    pp.add_argument("--line", type=_int_range(1, 10**9), default=1, metavar="K",
+                    help="with --load: which record of the file, counting non-empty lines from 1 (default 1)")
+    pp.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+                    help="hints search a fixed budget of N iterations (the same hint every time) instead of "
+                         "--time-limit (default 1 s)")
+    pp.set_defaults(func=cmd_play)
 
     pz = add("puzzle", "tile a region exactly with pieces (each used at most once), or count the tilings",
              ["suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' --piece '.#../####'",
@@ -410,18 +478,39 @@ def _move_json(s: Any) -> dict[str, Any]:
     return d
 
 
+def _search_line(moves: Any) -> str:
+    """How much the search did, for the human output."""
+    n = getattr(moves, "iterations", None)
+    wall = getattr(moves, "wall_time", None)
+    took = f" in {wall:.2f} s" if isinstance(wall, (int, float)) else ""
+    if not getattr(moves, "searched", True):
+        return (f"search: NOT SEARCHED ({n if n is not None else 'no'} iterations{took}): the moves are "
+                f"ranked by the greedy rule only; give more --time-limit or --iterations")
+    if n is None:
+        return f"search: searched{took} (the engine did not count the iterations)"
+    return f"search: {n} iteration{'s' if n != 1 else ''}{took}"
+
+
 def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
-    """``suggest move``: rank the moves of a game state."""
+    """``suggest move``: rank the moves of a game position."""
     from rich.table import Table
 
     from engine.actions import Buy, PlaceLeather
     from solver.patches import LEATHER_PATCH_ID
 
-    from .embedded import load_state
     from .render import grid_text, svg
 
     # (GameState declares its attributes in __slots__ only: typed as Any here.)
-    state: Any = load_state(read_text(args.state))
+    state: Any = read_position(args.state)
+    notation = state.to_notation()
+    if args.notation:
+        if args.json:
+            out.json({"notation": notation})
+        else:
+            out.stream.write(notation + "\n")
+        return EXIT_OK
+    if not state.is_terminal():
+        client.warm_up()    # imports and caches (embedded) or the connection (--server): before the clock
     moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()
@@ -436,24 +525,117 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         legend = [_legend_entry(LEATHER_PATCH_ID)]
     out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, legend=legend,
                         title=f"player {player}: {best.action.to_str() if best else 'game over'}"))
+    iterations = getattr(moves, "iterations", None)
+    searched = bool(getattr(moves, "searched", bool(moves)))
+    wall = getattr(moves, "wall_time", None)
     if args.json:
-        out.json({"player": player, "terminal": state.is_terminal(), "moves": [_move_json(m) for m in moves]})
+        out.json({"player": player, "terminal": state.is_terminal(), "notation": notation,
+                  "iterations": iterations, "searched": searched,
+                  "wall_time": None if wall is None else round(wall, 4),
+                  "moves": [_move_json(m) for m in moves]})
     else:
+        out.console.print(f"position: {notation}")
         if best is None:
             out.console.print("game over: no move to suggest")
             return EXIT_NONE
         p = state.players[player]
         out.console.print(f"player {player} to move: space {p.position}, {p.buttons} buttons, income {p.income}")
+        out.console.print(_search_line(moves))
         out.console.print(f"best: {best.action.to_str()}")
         out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        t = Table(title="moves, best first")
+        t = Table(title="moves, best first (value = estimated chance of winning)", caption=_search_line(moves))
         for col in ("#", "move", "value", "reason"):
             t.add_column(col)
         for i, m in enumerate(moves, 1):
             t.add_row(str(i), m.action.to_str(), f"{m.value:.2f}", m.reason)
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
+
+
+def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest review``: each move of a recorded game against the engine's best."""
+    from engine.review import summarize
+
+    from .inputs import record_inputs
+
+    record = record_inputs(read_record(args.record, args.line))
+    iterations = args.iterations
+    if iterations is None and args.time_limit is None:
+        iterations = REVIEW_ITERATIONS
+    players = record.get("players") if isinstance(record.get("players"), list) else None
+    reviews = []
+    stream = client.analyze_game(record, iterations=iterations, time_per_move=args.time_limit, seed=args.seed,
+                                 large_loss=args.large_loss)
+    if not args.json:
+        budget = f"{iterations} iterations per position" if iterations else f"{args.time_limit:g} s per move"
+        if iterations and args.time_limit:
+            budget += f" (at most {args.time_limit:g} s)"
+        who = "" if not players else f"; player 0 = {_short_name(players[0])}, player 1 = {_short_name(players[1])}"
+        out.console.print(f"review of {_short_name(args.record)} line {args.line}: {len(record['actions'])} moves, "
+                          f"{budget}, seed {args.seed}{who}")
+        out.stream.flush()
+    for r in stream:                    # each move printed as soon as it is reviewed
+        reviews.append(r)
+        if args.json:
+            out.json(r.to_json())
+        else:
+            out.console.print(r.to_str(), style="bold red" if r.large else None)
+        out.stream.flush()
+    summary = summarize(reviews)
+    if args.json:
+        out.json({"summary": [dict(player=i, name=players[i] if players else None, **summary[i].to_json())
+                              for i in (0, 1)],
+                  "iterations": iterations, "time_limit": args.time_limit, "seed": args.seed,
+                  "large_loss": args.large_loss})
+    else:
+        for i in (0, 1):
+            sm = summary[i]
+            label = f"player {i}" + (f" ({_short_name(players[i])})" if players else "")
+            out.console.print(f"{label}: {sm.moves} move{'s' if sm.moves != 1 else ''}, mean loss "
+                              f"{sm.mean_loss:.3f}, {sm.large_mistakes} large mistake"
+                              f"{'s' if sm.large_mistakes != 1 else ''}")
+    return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest play``: a game at the terminal (see :mod:`clients.play`)."""
+    from .play import PlaySession, start_game
+
+    if args.json or args.svg:
+        raise errors.InvalidArgument(f"{'--json' if args.json else '--svg'}: play is a terminal session; "
+                                     "save FILE writes the game as a record")
+    if args.line != 1 and args.load is None:
+        raise errors.InvalidArgument("--line needs --load")
+    start, actions, fresh, seed = start_game(seed=args.seed, edition=args.edition, load=args.load, line=args.line,
+                                             position=args.position)
+    player = None
+    if not args.follow:
+        from engine.players import make_player
+
+        player = make_player(args.engine, args.seed, client if args.server else None)
+    client.warm_up()        # imports, caches or the connection: before any thinking clock
+
+    def read_line(prompt: str) -> str:
+        if out.stream is sys.stdout and sys.stdin is not None and sys.stdin.isatty():
+            return input(prompt)            # the terminal's line editing
+        out.stream.write(prompt)
+        out.stream.flush()
+        line = sys.stdin.readline() if sys.stdin is not None else ""
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    session = PlaySession(client, out.console, start=start, actions=actions, engine=player,
+                          engine_name=args.engine.strip(), side=args.side, from_new_game=fresh, seed=seed,
+                          time_limit=args.time_limit, iterations=args.iterations, read_line=read_line)
+    return session.run()
+
+
+def _short_name(text: Any) -> str:
+    """A name from a file or a record, printable and cut short."""
+    t = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    return t if len(t) <= 40 else t[:37] + "..."
 
 
 def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:

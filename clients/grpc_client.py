@@ -22,7 +22,7 @@ answers with :mod:`clients.wire`.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import grpc
 
@@ -32,11 +32,12 @@ from solver.patches import Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
-from .inputs import PatchSpec
+from .inputs import DEFAULT_LARGE_LOSS, PatchSpec
+from .results import MoveSuggestions
 from .wire import DEADLINE_SLACK, error_from_rpc  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
-    from engine.suggest import MoveSuggestion
+    from engine.review import MoveReview
 
 Pem = bytes | str | os.PathLike[str]
 
@@ -96,6 +97,35 @@ class PlacementClient:
         except grpc.RpcError as e:
             raise error_from_rpc(e, self.target) from None
 
+    def _stream(self, call: wire.Call) -> Iterator[Any]:
+        """The responses of a server-streaming call, each as it arrives; the
+        call is cancelled when the caller stops reading early."""
+        responses = None
+        try:
+            responses = getattr(self._stub, call.method)(
+                call.request, timeout=wire.call_timeout(self.deadline, call.time_limit),
+                metadata=self._settings.metadata or None)
+            yield from responses
+        except grpc.RpcError as e:
+            raise error_from_rpc(e, self.target) from None
+        finally:
+            if responses is not None:
+                responses.cancel()
+
+    def warm_up(self) -> float:
+        """Connect now (within the deadline), so the first call's time goes to
+        the answer; returns the seconds it took. ``ServiceUnavailable`` when
+        nothing answers at the target."""
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=self.deadline)
+        except grpc.FutureTimeoutError:
+            raise errors.ServiceUnavailable(f"service unavailable at {self.target}: no connection within "
+                                            f"{self.deadline:g} s") from None
+        return time.perf_counter() - t0
+
     # -- the API ----------------------------------------------------------
     def solve_placement(self, board: Board | Sequence[str], patches: Sequence[PatchSpec], *,
                         objective: str | Objective = "cover",
@@ -117,18 +147,32 @@ class PlacementClient:
         return wire.lookahead_result(self._call(call), call.context)
 
     def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
-                     iterations: int | None = None) -> list[MoveSuggestion]:
+                     iterations: int | None = None) -> MoveSuggestions:
         """Ranked moves for the player to move in ``state`` (a ``GameState``,
-        its ``to_json()`` dict or JSON text), best first; ``[]`` when the game
-        is over. ``iterations`` gives a fixed, repeatable search budget."""
+        its ``to_json()`` dict or JSON text), best first; empty when the game
+        is over. ``iterations`` gives a fixed, repeatable search budget. The
+        answer is a list that also says how much the service searched
+        (``iterations``, ``searched``, ``wall_time``)."""
         call = wire.suggest_move_call(state, time_limit, top, iterations, self.seed)
         try:
             response = self._call(call)
         except errors.InvalidArgument as e:
             if wire.game_over(e, call.context):
-                return []
+                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0)
             raise
         return wire.move_result(response)
+
+    def analyze_game(self, record: Any, *, iterations: int | None = None, time_per_move: float | None = None,
+                     seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS) -> Iterator[MoveReview]:
+        """Review a game move by move with the service's ``AnalyzeGame``
+        (server streaming): yields one ``engine.review.MoveReview`` per action
+        of ``record`` (the engine's game record, a dict or JSON text; it may be
+        unfinished) as each arrives. ``iterations`` per searched position gives
+        a reproducible review; without it each move gets ``time_per_move``
+        seconds (the service's default 0.2). The record is checked before
+        anything is sent (:class:`clients.InvalidArgument` at once)."""
+        call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
+        return (wire.review_result(r) for r in self._stream(call))
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

@@ -410,10 +410,196 @@ def move_inputs(state: Any, time_limit: float | None, top: int | None,
     return state_json_text(state), check_time_limit(time_limit), check_top(top), check_iterations(iterations)
 
 
+# ------------------------------------------------------------- positions
+def position_text(arg: str) -> str:
+    """The text of a STATE argument: a file, stdin for ``-``, or the position
+    itself inline. An argument that names an existing file (not a directory)
+    is read; otherwise one that starts with ``{`` (state JSON), or with a
+    letter and holds a blank (notation, ``r 0,5,-,0 ...``), is the position;
+    anything else is a file name (so a missing file says so).
+
+    >>> position_text("r 0,5,-,0 0,5,-,0 t 0 -")
+    'r 0,5,-,0 0,5,-,0 t 0 -'
+    """
+    if arg == "-":
+        return decode_text(read_bytes("-"), "stdin")
+    if os.path.exists(arg) and not os.path.isdir(arg):
+        return decode_text(read_bytes(arg), arg)
+    text = arg.strip()
+    if len(arg) <= MAX_INPUT_BYTES and (text.startswith("{") or (text[:1].isalpha() and len(text.split()) > 1)):
+        return arg
+    return decode_text(read_bytes(arg), arg)
+
+
+def is_notation(text: str) -> bool:
+    """Whether position text is the engine's notation rather than state JSON:
+    notation starts with the edition letter (``r`` or ``o``), JSON with ``{``.
+
+    >>> is_notation("r 0,5,-,0 0,5,-,0 t 0 -"), is_notation('{"edition": "revised"}')
+    (True, False)
+    """
+    for line in text.splitlines():
+        line = line.lstrip("\ufeff \t")
+        if line and not line.startswith(";"):
+            return line[:1].isalpha()
+    return False
+
+
+def parse_position(text: str) -> Any:
+    """A ``GameState`` from position text: the engine's state JSON, or one line
+    of its notation (``GameState.to_notation()``); :class:`InvalidArgument`
+    naming what is wrong (for notation, the engine's ``NotationError``).
+
+    >>> parse_position("r 0,5,-,0 0,5,-,0 tak 0 -")
+    Traceback (most recent call last):
+    ...
+    clients.errors.InvalidArgument: bad position notation: circle: patch 0 is neither in the circle nor on a board
+    """
+    if not is_notation(text):
+        from .embedded import load_state
+
+        if ";" in text:     # comment lines (JSON itself never has a line starting with ';')
+            text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
+        if not text.strip():
+            raise InvalidArgument("bad game state: it is empty; give the state JSON or a position in notation")
+        return load_state(text)
+    import engine
+
+    lines = _rows(text)
+    if len(lines) != 1:
+        raise InvalidArgument(f"bad position notation: one line of 6 fields, got {len(lines)} lines")
+    try:
+        return engine.GameState.from_notation(lines[0])
+    except (ValueError, TypeError, ArithmeticError, RecursionError) as e:   # NotationError
+        raise InvalidArgument(f"bad position notation: {e}") from None
+
+
+def read_position(arg: str) -> Any:
+    """The ``GameState`` of a STATE argument (see :func:`position_text`)."""
+    return parse_position(position_text(arg))
+
+
+# --------------------------------------------------------------- records
+MAX_RECORD_ACTIONS = 1000
+"""Moves of one record a review takes (the service's limit, server/service.py)."""
+DEFAULT_TIME_PER_MOVE = 0.2
+"""Seconds of search per reviewed move when no budget is given (the service's default)."""
+DEFAULT_LARGE_LOSS = 0.1
+"""A loss of at least this much win chance is a large mistake (the service's default)."""
+
+
+def read_record(path: str, line: int = 1, *, limit: int = MAX_INPUT_BYTES) -> Any:
+    """The ``line``-th record (counting non-blank lines from 1) of a JSON-lines
+    file, or of stdin for ``-``, parsed. Only the lines up to it are read,
+    each at most ``limit`` bytes, so a file of many records is fine."""
+    name = "stdin" if path == "-" else path
+    if isinstance(line, bool) or not isinstance(line, int) or line < 1:
+        raise InvalidArgument(f"bad line {_short(line)}: records are counted from 1")
+    if path == "-":
+        if sys.stdin is None:
+            raise InvalidArgument("cannot read stdin: it is closed")
+        stream: Any = getattr(sys.stdin, "buffer", None)
+        if stream is None:   # a text stream put in place of stdin (tests)
+            import io
+
+            stream = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+        return _record_from(stream, name, line, limit)
+    try:
+        f = open(path, "rb")
+    except IsADirectoryError:
+        raise InvalidArgument(f"cannot read {_short(path)}: it is a directory") from None
+    except (OSError, ValueError) as e:
+        raise InvalidArgument(f"cannot read {_short(path)}: {getattr(e, 'strerror', None) or e}") from None
+    with f:
+        try:
+            return _record_from(f, name, line, limit)
+        except IsADirectoryError:
+            raise InvalidArgument(f"cannot read {_short(path)}: it is a directory") from None
+        except OSError as e:
+            raise InvalidArgument(f"cannot read {_short(path)}: {e.strerror or e}") from None
+
+
+def _record_from(stream: Any, name: str, line: int, limit: int) -> Any:
+    seen = 0
+    number = 0
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            break
+        number += 1
+        if len(raw) > limit:
+            raise InvalidArgument(f"cannot read {_short(name)}: line {number} is longer than "
+                                  f"{limit >> 20 or 1} MiB")
+        text = decode_text(raw, name)
+        if not text.strip():
+            continue
+        seen += 1
+        if seen == line:
+            try:
+                return json.loads(text)
+            except RecursionError:
+                raise InvalidArgument(f"{_short(name)} line {number}: not JSON: nested too deeply") from None
+            except ValueError as e:
+                raise InvalidArgument(f"{_short(name)} line {number}: not JSON: {e}") from None
+    s = "" if seen == 1 else "s"
+    raise InvalidArgument(f"--line {line}: {_short(name)} has {seen} record{s}" if seen
+                          else f"{_short(name)} holds no record (one JSON object a line)")
+
+
+def record_inputs(record: Any) -> dict:
+    """A game record (the engine's format, ``engine/record.py``: a dict or its
+    JSON text) checked the way the service checks it: every action replays
+    legally, at least one and at most :data:`MAX_RECORD_ACTIONS` of them; its
+    ``result`` is not needed (an unfinished game is fine)."""
+    if isinstance(record, bytes):
+        record = decode_text(record, "record")
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except RecursionError:
+            raise InvalidArgument("bad record: not JSON: nested too deeply") from None
+        except ValueError as e:
+            raise InvalidArgument(f"bad record: not JSON: {e}") from None
+    if not isinstance(record, dict):
+        raise InvalidArgument("bad record: a game record is a JSON object with circle and actions "
+                              "(python -m engine match --records FILE writes them)")
+    if "actions" not in record and "players" in record and "current_player" in record:
+        raise InvalidArgument("bad record: this is a game state (GameState.to_json()), not a game record: a "
+                              "review needs the whole game (python -m engine match --records FILE writes them)")
+    actions = record.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
+        raise InvalidArgument(f"bad record: actions: {len(actions)} moves; at most {MAX_RECORD_ACTIONS}")
+    import engine
+
+    try:
+        engine.replay(record, check_result=False)
+    except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
+        raise InvalidArgument(f"bad record: {e or type(e).__name__}") from None
+    if not record["actions"]:
+        raise InvalidArgument("bad record: actions: no moves to review")
+    return record
+
+
+def check_large_loss(large_loss: float) -> float:
+    """The loss (in win chance) that makes a large mistake: 0 < x <= 1."""
+    if isinstance(large_loss, bool) or not isinstance(large_loss, (int, float)) or not 0 < large_loss <= 1:
+        raise InvalidArgument(f"bad large_loss {_short(large_loss)}: it must be a win chance > 0 and at most 1")
+    return float(large_loss)
+
+
+def review_inputs(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
+                  large_loss: float) -> tuple[dict, int | None, float | None, int, float]:
+    """The checked inputs of ``analyze_game``, shared by every client."""
+    return (record_inputs(record), check_iterations(iterations), check_time_limit(time_per_move),
+            check_seed(seed), check_large_loss(large_loss))
+
+
 __all__ = [
     "BOARD_SIZE", "MAX_INPUT_BYTES", "UnknownPatchError", "board_mask", "check_iterations",
     "check_max_tilings", "check_seed", "check_time_limit", "check_top", "decode_text", "is_inline_grid",
     "key_shape", "lookahead_inputs", "move_inputs", "objective_of", "patch_counts", "patch_key", "patch_keys",
     "piece_shapes", "placement_inputs", "puzzle_inputs", "read_board", "read_bytes", "read_text",
-    "region_rows", "state_json_text",
+    "region_rows", "state_json_text", "position_text", "is_notation", "parse_position", "read_position",
+    "read_record", "record_inputs", "review_inputs", "check_large_loss", "MAX_RECORD_ACTIONS",
+    "DEFAULT_TIME_PER_MOVE", "DEFAULT_LARGE_LOSS",
 ]

@@ -23,6 +23,7 @@ from google.protobuf import duration_pb2
 
 from patchwork.v1 import placement_pb2 as pb
 from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, mask_of
+from solver.limits import MAX_TIME_LIMIT
 from solver.patches import Patch
 from solver.types import (
     LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,
@@ -31,12 +32,13 @@ from solver.types import (
 
 from . import errors
 from .inputs import (
-    PatchKey, PatchSpec, check_seed, lookahead_inputs, move_inputs, placement_inputs, puzzle_inputs,
-    read_bytes,
+    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, check_seed, lookahead_inputs, move_inputs, placement_inputs,
+    puzzle_inputs, read_bytes, review_inputs,
 )
+from .results import MoveSuggestions, searched_by_reasons
 
 if TYPE_CHECKING:
-    from engine.suggest import MoveSuggestion
+    from engine.review import MoveReview
 
 SERVICE = "patchwork.v1.PlacementService"
 # Extra deadline beyond a requested time limit: the server answers with what
@@ -256,7 +258,7 @@ def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, up
     return Call("SuggestPlacement", req, tl, key)
 
 
-_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}
+_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}  # as engine JSON names them
 
 
 def game_state_message(data: dict) -> pb.GameState:
@@ -286,6 +288,21 @@ def suggest_move_call(state: Any, time_limit: float | None, top: int | None, ite
         # Not the engine's state shape: the service checks it and names what is wrong.
         req.state_json = text
     return Call("SuggestMove", req, tl, text)
+
+
+def analyze_game_call(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
+                      large_loss: float) -> Call:
+    """The ``AnalyzeGame`` call for :meth:`PlacementClient.analyze_game`. Its
+    ``time_limit`` is the whole stream's budget: every move's cap (the time
+    per move, or 60 s with an iteration budget) plus :data:`DEADLINE_SLACK`."""
+    rec, iterations, tpm, seed, large = review_inputs(record, iterations, time_per_move, seed, large_loss)
+    req = pb.AnalyzeGameRequest(
+        record=pb.GameRecord(edition=_EDITION_ENUM[rec.get("edition", "revised")], circle=rec["circle"],
+                             actions=rec["actions"]),
+        iterations=iterations or 0, time_per_move=_duration(tpm), seed=seed, large_loss=large)
+    per_move = tpm if tpm is not None else (MAX_TIME_LIMIT if iterations is not None else DEFAULT_TIME_PER_MOVE)
+    budget = len(rec["actions"]) * (per_move + DEADLINE_SLACK)
+    return Call("AnalyzeGame", req, budget, rec)
 
 
 def solve_puzzle_call(region: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], count: bool,
@@ -336,12 +353,32 @@ def lookahead_result(r: pb.SuggestPlacementResponse, key: PatchKey) -> Lookahead
                            wall_time=_seconds(r.solve_time))
 
 
-def move_result(r: pb.SuggestMoveResponse) -> list[MoveSuggestion]:
-    """A ``SuggestMoveResponse`` as ``engine.suggest.MoveSuggestion``s."""
+def move_result(r: pb.SuggestMoveResponse) -> MoveSuggestions:
+    """A ``SuggestMoveResponse`` as :class:`MoveSuggestions` (a list of
+    ``engine.suggest.MoveSuggestion``) with the search's ``iterations``,
+    ``searched`` and ``wall_time``. A server that says it searched but counts
+    0 iterations did not count them (``iterations`` None), and one whose every
+    move says "not searched" did not search, whatever it says."""
     from engine.actions import parse_action
     from engine.suggest import MoveSuggestion
 
-    return [MoveSuggestion(parse_action(s.move.text), s.value, s.reason) for s in r.suggestions]
+    moves = [MoveSuggestion(parse_action(s.move.text), s.value, s.reason) for s in r.suggestions]
+    iterations: int | None = r.iterations
+    if not iterations and r.searched:
+        iterations = None
+    searched = bool(r.searched) and searched_by_reasons(moves) and iterations != 0
+    return MoveSuggestions(moves, iterations=iterations, searched=searched, wall_time=_seconds(r.solve_time))
+
+
+def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:
+    """An ``AnalyzeGameResponse`` as an ``engine.review.MoveReview`` (what the
+    embedded client yields too)."""
+    from engine.actions import parse_action
+    from engine.review import MoveReview
+
+    return MoveReview(ply=r.ply, player=r.player, played=parse_action(r.played.text),
+                      best=parse_action(r.best.text), value_played=r.value_played, value_best=r.value_best,
+                      loss=r.loss, large=r.large)
 
 
 def game_over(err: errors.ClientError, state_text: str) -> bool:

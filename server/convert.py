@@ -225,6 +225,7 @@ def pieces(texts, field: str = "pieces") -> list[Shape]:
 
 
 EDITIONS = {pb.EDITION_REVISED: "revised", pb.EDITION_ORIGINAL: "original"}
+EDITION_ENUM = {name: value for value, name in EDITIONS.items()}
 
 
 def edition(value: int, field: str) -> str:

@@ -23,6 +23,7 @@ import engine
 import solver
 from engine.track import END, INCOME_SPACES, LEATHER_SPACES
 from patchwork.v1 import placement_pb2 as pb
+from clients.wire import game_state_message  # the engine's JSON → GameState, shared with the clients
 from server import convert
 from server.core import Call
 from server.errors import BadRequest, FailedPrecondition, ServiceError
@@ -87,7 +88,7 @@ def state_of(value: Any, field: str = "state") -> engine.GameState:
 
 
 def state_dict(state: engine.GameState) -> dict:
-    return protojson.to_dict(convert.game_state_message(state.to_json()))
+    return protojson.to_dict(game_state_message(state.to_json()))
 
 
 def notation_of(state: engine.GameState) -> str:

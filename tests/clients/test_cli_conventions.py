@@ -40,7 +40,8 @@ def test_version(capsys):
 # --------------------------------------------------------------- completion
 @pytest.mark.skipif(not SUGGEST.exists(), reason="the console script is not installed")
 @pytest.mark.parametrize("line, expected", [
-    ("suggest pl", {"place"}),
+    ("suggest pl", {"place", "play"}),
+    ("suggest re", {"review"}),
     ("suggest place board.txt --pa", {"--patch"}),
     ("suggest place board.txt --objective ", {"cover", "square7"}),
     ("suggest next b --patch 3", {"3", "30", "31", "32"}),

@@ -1,0 +1,198 @@
+"""``suggest review`` and the clients' ``analyze_game``: a game of the search
+player against ``random``, reviewed in-process and through a real server
+(the AnalyzeGame stream), gives the same per-move results for the same seed
+and iterations, and shows the random side losing far more per move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from clients import AsyncPlacementClient, InvalidArgument
+from engine.match import play_game
+from engine.players import make_player
+
+SUGGEST = Path(sys.executable).parent / "suggest"
+ITERATIONS = "100"
+
+
+@pytest.fixture(scope="module")
+def game() -> dict:
+    """search (a fixed budget, so the game repeats) as player 0 against random."""
+    final, record = play_game((make_player("search:100it", 3), make_player("random", 3)), engine.new_game(3))
+    record["players"] = ["search:100it", "random"]
+    assert final.winner() == 0
+    return record
+
+
+@pytest.fixture()
+def game_file(tmp_path, game) -> Path:
+    other = dict(game, players=["a", "b"], actions=game["actions"][:6])
+    del other["result"]
+    f = tmp_path / "games.jsonl"
+    f.write_text(json.dumps(other) + "\n\n" + json.dumps(game) + "\n")      # the game is record 2
+    return f
+
+
+def _review(cli, *argv: str, stdin: str | None = None) -> tuple[list[dict], dict]:
+    r = cli("review", *argv, "--json", stdin=stdin)
+    assert r.code == 0, r.err
+    lines = [json.loads(line) for line in r.out.splitlines()]
+    return lines[:-1], lines[-1]
+
+
+@pytest.fixture(scope="module")
+def embedded_review(game, tmp_path_factory):
+    from .conftest import run_cli
+
+    f = tmp_path_factory.mktemp("review") / "game.jsonl"
+    f.write_text(json.dumps(game) + "\n")
+    return _review(run_cli, str(f), "--iterations", ITERATIONS, "--seed", "4")
+
+
+def test_random_loses_far_more_per_move(game, embedded_review):
+    moves, summary = embedded_review
+    assert [m["ply"] for m in moves] == list(range(len(game["actions"])))
+    assert [m["played"] for m in moves] == game["actions"]
+    for m in moves:
+        assert m["loss"] == pytest.approx(max(0.0, m["value_best"] - m["value_played"]), abs=1e-4)
+        assert m["large"] == (m["loss"] >= 0.1)
+        assert (m["loss"] == 0) or m["best"] != m["played"]
+    search, rand = summary["summary"]
+    assert (search["name"], rand["name"]) == ("search:100it", "random")
+    assert search["moves"] + rand["moves"] == len(game["actions"])
+    assert rand["mean_loss"] > 3 * search["mean_loss"] and rand["mean_loss"] > 0.02
+    assert rand["large_mistakes"] >= 2 and rand["large_mistakes"] > search["large_mistakes"]
+    assert summary["iterations"] == int(ITERATIONS) and summary["seed"] == 4
+
+
+def test_the_service_gives_the_same_review(cli, port, game, embedded_review, tmp_path):
+    f = tmp_path / "game.jsonl"
+    f.write_text(json.dumps(game) + "\n")
+    moves, summary = _review(cli, str(f), "--iterations", ITERATIONS, "--seed", "4",
+                             "--server", f"127.0.0.1:{port}", "--deadline", "60")
+    assert (moves, summary) == embedded_review
+
+
+def test_human_output_marks_mistakes_and_sums_up(cli, game, game_file):
+    r = cli("review", str(game_file), "--line", "2", "--iterations", "60")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0].startswith("review of ") and "line 2" in lines[0] and "60 iterations per position" in lines[0]
+    assert "player 0 = search:100it, player 1 = random" in lines[0]
+    assert len(lines) == 1 + len(game["actions"]) + 2
+    assert any("?? large mistake" in line for line in lines)
+    assert lines[-2].startswith("player 0 (search:100it): ") and "mean loss" in lines[-2]
+    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1]
+
+
+def test_line_selects_the_record_and_stdin_works(cli, game_file):
+    moves, summary = _review(cli, str(game_file), "--iterations", "30")
+    assert len(moves) == 6 and [s["name"] for s in summary["summary"]] == ["a", "b"]
+    moves2, _ = _review(cli, "-", "--iterations", "30", stdin=game_file.read_text())
+    assert moves2 == moves
+
+
+@pytest.mark.skipif(not SUGGEST.exists(), reason="the suggest console script is not installed")
+def test_each_move_is_printed_as_soon_as_it_is_reviewed(game, game_file):
+    p = subprocess.Popen([str(SUGGEST), "review", str(game_file), "--line", "2", "--iterations", "200", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(p.stdout.readline())
+        assert first["ply"] == 0
+        assert p.poll() is None            # still reviewing the other moves
+        rest = p.stdout.read().splitlines()
+        assert p.wait(timeout=300) == 0
+        assert len(rest) == len(game["actions"]) - 1 + 1 and "summary" in json.loads(rest[-1])
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda g, d: _write(d / "x.jsonl", json.dumps(g) + "\n"), None),
+    (lambda g, d: _write(d / "x.jsonl", "{not json\n"), "line 1: not JSON"),
+    (lambda g, d: _write(d / "x.jsonl", json.dumps(dict(g, actions=["advance", "buy 99 0,0"])) + "\n"),
+     "bad record: actions[1]"),
+    (lambda g, d: _write(d / "x.jsonl", json.dumps(dict(g, actions=[])) + "\n"), "no moves to review"),
+    (lambda g, d: _write(d / "x.jsonl", json.dumps(engine.new_game(1).to_json()) + "\n"),
+     "this is a game state"),
+    (lambda g, d: _write(d / "x.jsonl", "\n\n"), "holds no record"),
+    (lambda g, d: str(d), "directory"),
+    (lambda g, d: "/dev/zero", "longer than 1 MiB"),
+    (lambda g, d: str(d / "missing.jsonl"), "No such file"),
+])
+def test_bad_records_are_one_line(cli, game, tmp_path, make, needle):
+    path = make(game, tmp_path)
+    if needle is None:          # a good file, bad options
+        for extra, why in ((["--line", "2"], "--line 2: "), (["--large-loss", "2"], "at most 1"),
+                           (["--iterations", "0"], "must be 1-")):
+            r = cli("review", path, *extra)
+            assert r.code == 2 and why in r.err and "Traceback" not in r.err, r.err
+        return
+    r = cli("review", path, "--iterations", "10")
+    assert r.code == 2 and r.out == "", (r.code, r.out)
+    assert len(r.err.strip().splitlines()) == 1 and needle in r.err, r.err
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
+
+
+# ------------------------------------------------------------ the clients
+def test_all_three_clients_review_alike(game, remote, embedded, port):
+    short = dict(game, actions=game["actions"][:8])
+    del short["result"]
+    a = list(embedded.analyze_game(short, iterations=60, seed=2))
+    b = list(remote.analyze_game(json.dumps(short), iterations=60, seed=2))
+
+    async def aio():
+        async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as c:
+            return [r async for r in c.analyze_game(short, iterations=60, seed=2)]
+
+    c = asyncio.run(aio())
+    assert a == b == c and len(a) == 8
+    from engine.review import MoveReview
+
+    assert all(isinstance(r, MoveReview) for r in a)
+    assert [r.played.to_str() for r in a] == short["actions"]
+
+
+def test_a_bad_record_is_refused_before_anything_runs(remote, embedded, port):
+    bad = {"circle": [1, 2], "actions": ["advance"]}
+    for client in (embedded, remote):
+        with pytest.raises(InvalidArgument, match="bad record: circle"):
+            client.analyze_game(bad)           # at the call, not at the first move
+        with pytest.raises(InvalidArgument, match="iterations"):
+            client.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), iterations=0)
+
+    async def aio():
+        async with AsyncPlacementClient(f"127.0.0.1:{port}") as c:
+            with pytest.raises(InvalidArgument, match="large_loss"):
+                c.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), large_loss=3)
+
+    asyncio.run(aio())
+
+
+def test_stopping_early_cancels_the_stream(remote, game):
+    it = remote.analyze_game(game, iterations=30)
+    first = next(it)
+    assert first.ply == 0
+    it.close()                          # the call is cancelled; the client still works
+    assert len(list(remote.analyze_game(dict(game, actions=game["actions"][:2]), iterations=20))) == 2
+
+
+def test_default_budgets_match_the_service():
+    from clients.inputs import DEFAULT_LARGE_LOSS, DEFAULT_TIME_PER_MOVE, MAX_RECORD_ACTIONS
+    from server import service
+
+    assert DEFAULT_TIME_PER_MOVE == service.DEFAULT_REVIEW_LIMIT
+    assert MAX_RECORD_ACTIONS == service.MAX_RECORD_ACTIONS
+    assert DEFAULT_LARGE_LOSS == service.DEFAULT_LARGE_LOSS
