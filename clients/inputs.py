@@ -480,12 +480,9 @@ def read_position(arg: str) -> Any:
 
 
 # --------------------------------------------------------------- records
-MAX_RECORD_ACTIONS = 1000
-"""Moves of one record a review takes (the service's limit, server/service.py)."""
-DEFAULT_TIME_PER_MOVE = 0.2
-"""Seconds of search per reviewed move when no budget is given (the service's default)."""
-DEFAULT_LARGE_LOSS = 0.1
-"""A loss of at least this much win chance is a large mistake (the service's default)."""
+MAX_RECORD_ACTIONS = limits.MAX_RECORD_ACTIONS
+DEFAULT_TIME_PER_MOVE = limits.DEFAULT_REVIEW_LIMIT
+DEFAULT_LARGE_LOSS = limits.DEFAULT_LARGE_LOSS
 
 
 def read_record(path: str, line: int = 1, *, limit: int = MAX_INPUT_BYTES) -> Any:

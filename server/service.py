@@ -15,17 +15,14 @@ from typing import Any, Callable, Iterator
 import solver
 from patchwork.v1 import placement_pb2 as pb
 from solver import BOARD_SIZE, cells_of
-from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT,
-                           MAX_UPCOMING_COPIES)
+from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
+                           DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
 
 from . import convert
 from .core import Call, ServiceCore
 from .errors import BadRequest, FailedPrecondition
 
 INT64_MAX = 2**63 - 1
-DEFAULT_REVIEW_LIMIT = 0.2      # AnalyzeGame, seconds per move
-DEFAULT_LARGE_LOSS = 0.1        # a move losing this much win chance is a large mistake
-MAX_RECORD_ACTIONS = 1000
 
 
 def parse_state_json(text: str, field: str = "state_json"):
@@ -180,15 +177,18 @@ class PlacementServicer:
         plies = record_plies(request.record, "record")
         iterations = convert.iterations(request.iterations)
         limit = convert.time_limit(request, "time_per_move",
-                                   DEFAULT_REVIEW_LIMIT if iterations is None else convert.MAX_TIME_LIMIT)
+                                   DEFAULT_REVIEW_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
         seed = convert.seed(request.seed)
         large = request.large_loss or DEFAULT_LARGE_LOSS
         if not 0 < large <= 1:
             raise BadRequest("large_loss", f"{large:g}; must be in (0, 1] (0 means {DEFAULT_LARGE_LOSS:g})")
         for ply, (state, action) in enumerate(plies):
+            # A move that is not the best takes two searches, each of up to `limit`
+            # (as engine.review does in-process): the job gets twice the limit.
             review = self.core.run_job(call, "review", {"state": state, "action": action, "ply": ply,
                                                         "iterations": iterations, "seed": seed,
-                                                        "large_loss": large}, limit, f"record.actions[{ply}]")
+                                                        "search_limit": limit, "large_loss": large},
+                                       2 * limit, f"record.actions[{ply}]")
             yield pb.AnalyzeGameResponse(ply=ply, player=review.player, played=move_message(review.played),
                                          best=move_message(review.best), value_played=review.value_played,
                                          value_best=review.value_best, loss=review.loss, large=review.large)

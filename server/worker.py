@@ -73,7 +73,8 @@ def _moves(args: dict, time_limit: float, stop: StopToken) -> Any:
 
 
 def _review(args: dict, time_limit: float, stop: StopToken) -> Any:
-    return engine.review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=time_limit,
+    per_search = min(args["search_limit"], time_limit / 2)  # the deadline may have cut the job's limit
+    return engine.review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=per_search,
                               iterations=args["iterations"], seed=args["seed"], large_loss=args["large_loss"],
                               stop=stop)
 

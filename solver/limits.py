@@ -35,8 +35,13 @@ MAX_TILINGS: Final = 100              # tilings returned by one find
 MAX_STATE_JSON: Final = 32 * 1024     # characters of a game state's JSON text
 MAX_ITERATIONS: Final = 200_000       # fixed search budget of one move suggestion
 
+MAX_RECORD_ACTIONS: Final = 1000      # moves of one record a review takes
+DEFAULT_REVIEW_LIMIT: Final = 0.2     # seconds of search per reviewed move when no budget is given
+DEFAULT_LARGE_LOSS: Final = 0.1       # a loss of at least this much win chance is a large mistake
+
 __all__ = [
-    "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_SOLVE_LIMIT", "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT",
+    "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT",
+    "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_RECORD_ACTIONS",
     "MAX_ITERATIONS", "MAX_PATCH_REFS", "MAX_PIECES", "MAX_SHAPE_TEXT", "MAX_STATE_JSON",
     "MAX_TILINGS", "MAX_TIME_LIMIT", "MAX_TOP", "MAX_UPCOMING_COPIES",
 ]
