@@ -205,7 +205,9 @@ class WorkerPool:
         if w is None:
             raise WorkerLost("died", "no worker on this slot")
         job_id = next(self._ids)
-        if not w.send(("job", job_id, kind, args, time_limit)):
+        # The end, not the length: a worker that starts late (still collecting garbage
+        # from its last job) takes its lateness out of this job's time, not the caller's.
+        if not w.send(("job", job_id, kind, args, time.monotonic() + time_limit)):
             self._replace(slot, w, "died")
             raise WorkerLost("died", "the worker process is gone")
 

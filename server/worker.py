@@ -5,7 +5,8 @@ bitmask placement search and the move search are pure Python and hold the
 GIL: only processes use every core. Each worker talks to the front over one
 duplex pipe:
 
-* front → worker: ``("job", id, kind, args, time_limit)``, ``("cancel", id)``, ``("exit",)``
+* front → worker: ``("job", id, kind, args, end)`` (``end`` a ``time.monotonic()`` instant: the
+  clock is the machine's, shared by every process), ``("cancel", id)``, ``("exit",)``
 * worker → front: ``("ready", pid, rss)`` once warmed up, then per job
   ``("ok", id, result, rss)`` or ``("error", id, kind, message, rss)`` with
   ``kind`` one of ``input`` (the client's input), ``precondition`` (a legal
@@ -24,6 +25,7 @@ front preloads it in the fork server once and each worker starts warm.
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
 import signal
@@ -104,6 +106,10 @@ def warm_up() -> None:
     board = solver.board_from_rows(["#########"] * 8 + ["##......."])
     solver.solve(board, [solver.Candidate(0, solver.PATCHES[0].shape, 1, False)], solver.Objective.COVER,
                  time_limit=1.0, workers=1)
+    empty = solver.board_from_rows(["........."] * 9)
+    solver.rank_placements(empty, solver.Candidate(5, solver.PATCHES[5].shape, 1, False),
+                           [solver.Candidate(9, solver.PATCHES[9].shape, 1, False)], time_limit=0.2, top=1)
+    solver.solve_puzzle(["....."] * 3, ["####/#...", "###/.#./.#.", ".#../####"], time_limit=1.0)
     engine.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
 
 
@@ -142,9 +148,13 @@ def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
     threading.Thread(target=listen, name="quiltsolve-worker-listen", daemon=True).start()
     conn.send(("ready", os.getpid(), rss_bytes()))
     while (msg := jobs.get()) is not None:
-        _, job_id, kind, args, time_limit = msg
+        _, job_id, kind, args, end = msg
+        time_limit = max(0.001, end - time.monotonic())
         with lock:
             token = tokens[job_id]
+        # No collector pass inside a job (a full one takes 30-70 ms and would land
+        # past the time limit): garbage is collected after the answer is sent.
+        gc.disable()
         try:
             reply: tuple = ("ok", job_id, JOBS[kind](args, time_limit, token))
         except INPUT_ERRORS as e:
@@ -162,4 +172,6 @@ def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
             conn.send(("error", job_id, "internal", traceback.format_exc(limit=4), rss))
         if max_rss is not None and rss > max_rss:
             break  # the front sees rss > max_rss in the answer and starts a fresh worker
+        gc.enable()
+        gc.collect()
     conn.close()
