@@ -46,10 +46,7 @@ class AsyncPlacementClient:
                                       options=options, tls=tls, ca=ca, cert=cert, key=key, token=token)
         self._settings = s
         self.target, self.deadline, self.retries, self.seed = s.target, s.deadline, s.retries, s.seed
-        if s.credentials is None:
-            self._channel = grpc.aio.insecure_channel(s.target, options=list(s.options))
-        else:
-            self._channel = grpc.aio.secure_channel(s.target, s.credentials, options=list(s.options))
+        self._channel = s.open_channel(grpc.aio)
         self._stub = pb_grpc.PlacementServiceStub(self._channel)
 
     # -- plumbing ---------------------------------------------------------

@@ -69,10 +69,7 @@ class PlacementClient:
                                       options=options, tls=tls, ca=ca, cert=cert, key=key, token=token)
         self._settings = s
         self.target, self.deadline, self.retries, self.seed = s.target, s.deadline, s.retries, s.seed
-        if s.credentials is None:
-            self._channel = grpc.insecure_channel(s.target, options=list(s.options))
-        else:
-            self._channel = grpc.secure_channel(s.target, s.credentials, options=list(s.options))
+        self._channel = s.open_channel(grpc)
         self._stub = pb_grpc.PlacementServiceStub(self._channel)
 
     # -- plumbing ---------------------------------------------------------

@@ -189,6 +189,12 @@ class ChannelSettings:
                    credentials=channel_credentials(ca, cert, key) if tls else None,
                    metadata=auth_metadata(token))
 
+    def open_channel(self, api: Any) -> Any:
+        """A channel to ``target`` from ``api``: the ``grpc`` module (sync) or ``grpc.aio``."""
+        if self.credentials is None:
+            return api.insecure_channel(self.target, options=list(self.options))
+        return api.secure_channel(self.target, self.credentials, options=list(self.options))
+
 
 def call_timeout(deadline: float, time_limit: float | None) -> float:
     """A call's deadline in seconds: ``deadline``, stretched to the request's

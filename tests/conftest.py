@@ -1,5 +1,6 @@
 """Shared fixtures. Area-specific fixtures live in each tests/<area>/conftest.py."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,3 +11,42 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture
+def serve():
+    """``serve(**ServerConfig fields) -> (server, port)``: small started servers, stopped afterwards."""
+    from server import ServerConfig, build_server
+
+    made = []
+
+    def start(**kw):
+        server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, **kw))
+        server.start()
+        made.append(server)
+        return server, port
+
+    yield start
+    for server in made:
+        server.stop(0).wait(5)
+
+
+def _openssl(*args: str, cwd: Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def make_certs():
+    """``make_certs(dir, san, names=("server",))``: a CA (``ca.pem``/``ca.key``) and, per name,
+    ``NAME.pem``/``NAME.key`` signed by it for the subjectAltName ``san``, made with openssl."""
+    def make(d: Path, san: str, names=("server",), ca_name: str = "quiltsolve test CA") -> Path:
+        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+                 "-days", "2", "-subj", f"/CN={ca_name}", cwd=d)
+        (d / "san.ext").write_text(f"subjectAltName={san}\n")
+        for name in names:
+            _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                     "-subj", f"/CN={name}", cwd=d)
+            _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                     "-out", f"{name}.pem", "-days", "2", "-extfile", "san.ext", cwd=d)
+        return d
+    return make

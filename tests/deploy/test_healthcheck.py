@@ -15,7 +15,6 @@ import pytest
 import kustomize_lite
 from deploy_helpers import PRODUCTION, REPO, container_env, long_move_request, server_container
 from patchwork.v1 import placement_pb2_grpc as pbg
-from server import ServerConfig, build_server
 
 HEALTHCHECK = REPO / "deploy" / "healthcheck.py"
 SERVICE = "patchwork.v1.PlacementService"
@@ -26,21 +25,6 @@ def run_check(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     base = {k: v for k, v in os.environ.items() if not k.startswith("QUILTSOLVE_")}
     return subprocess.run([sys.executable, str(HEALTHCHECK), *args], env={**base, **(env or {})},
                           capture_output=True, text=True, timeout=60)
-
-
-@pytest.fixture
-def serve():
-    made = []
-
-    def start(**kw):
-        server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, **kw))
-        server.start()
-        made.append(server)
-        return server, port
-
-    yield start
-    for server in made:
-        server.stop(0).wait(5)
 
 
 def free_port() -> int:
@@ -97,24 +81,15 @@ def test_bad_arguments_exit_2():
     assert run_check("--ca", "ca.pem").returncode == 2  # --ca without --tls
 
 
-def _openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
-def overlay_pki(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+def overlay_pki(tmp_path_factory, make_certs) -> tuple[Path, dict[str, str]]:
     """A CA and a server certificate for the production overlay's service name only (not 127.0.0.1),
     and the overlay's health-check environment."""
     env = container_env(server_container(kustomize_lite.build(PRODUCTION)))
     name = env["QUILTSOLVE_HEALTH_SERVER_NAME"]
-    d = tmp_path_factory.mktemp("pki")
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
-             "-days", "2", "-subj", "/CN=quiltsolve deploy test CA", cwd=d)
-    (d / "san.ext").write_text(f"subjectAltName=DNS:{name}\n")
-    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "tls.key", "-out", "tls.csr", "-subj", f"/CN={name}",
-             cwd=d)
-    _openssl("x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-             "-out", "tls.crt", "-days", "2", "-extfile", "san.ext", cwd=d)
+    d = make_certs(tmp_path_factory.mktemp("pki"), f"DNS:{name}", ("tls",), "quiltsolve deploy test CA")
+    for pem, crt in (("tls.pem", "tls.crt"), ("ca.pem", "ca.crt")):  # the names a Kubernetes TLS Secret uses
+        (d / pem).rename(d / crt)
     return d, env
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import grpc
@@ -15,38 +14,10 @@ from patchwork.v1 import placement_pb2_grpc as pbg
 from server import ServerConfig, build_server
 
 
-def _openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
-def pki(tmp_path_factory) -> Path:
+def pki(tmp_path_factory, make_certs) -> Path:
     """A CA, a server certificate for 127.0.0.1 / localhost and a client certificate, made here."""
-    d = tmp_path_factory.mktemp("pki")
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-             "-days", "2", "-subj", "/CN=quiltsolve test CA", cwd=d)
-    (d / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    for name in ("server", "client"):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
-                 "-subj", f"/CN={name}", cwd=d)
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                 "-out", f"{name}.pem", "-days", "2", "-extfile", "san.ext", cwd=d)
-    return d
-
-
-@pytest.fixture
-def serve():
-    made = []
-
-    def start(**kw):
-        server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, **kw))
-        server.start()
-        made.append(server)
-        return port
-
-    yield start
-    for server in made:
-        server.stop(0).wait(5)
+    return make_certs(tmp_path_factory.mktemp("pki"), "IP:127.0.0.1,DNS:localhost", ("server", "client"))
 
 
 def _lists(channel, **kw) -> int:
@@ -62,7 +33,7 @@ def _tls_channel(port: int, pki: Path, client_cert: bool = False) -> grpc.Channe
 
 
 def test_tls_serves_and_plain_text_fails_cleanly(serve, pki):
-    port = serve(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"))
+    _, port = serve(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"))
     with _tls_channel(port, pki) as ch:
         assert _lists(ch) == 33
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
@@ -72,8 +43,8 @@ def test_tls_serves_and_plain_text_fails_cleanly(serve, pki):
 
 
 def test_client_certificates_are_required_with_a_client_ca(serve, pki):
-    port = serve(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
-                 tls_client_ca=str(pki / "ca.pem"))
+    _, port = serve(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
+                    tls_client_ca=str(pki / "ca.pem"))
     with _tls_channel(port, pki, client_cert=True) as ch:
         assert _lists(ch) == 33
     with _tls_channel(port, pki, client_cert=False) as ch:
@@ -83,7 +54,7 @@ def test_client_certificates_are_required_with_a_client_ca(serve, pki):
 
 
 def test_bearer_token_is_required_except_for_health(serve):
-    port = serve(auth_tokens=("s3cret", "next-one"))
+    _, port = serve(auth_tokens=("s3cret", "next-one"))
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
         for metadata in ((), (("authorization", "Bearer wrong"),), (("authorization", "s3cret"),)):
             with pytest.raises(grpc.RpcError) as err:
@@ -103,7 +74,7 @@ def test_bearer_token_is_required_except_for_health(serve):
 
 
 def test_reflection_can_be_turned_off(serve):
-    port = serve(reflection=False)
+    _, port = serve(reflection=False)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
         refl = reflection_pb2_grpc.ServerReflectionStub(ch)
         with pytest.raises(grpc.RpcError) as err:
