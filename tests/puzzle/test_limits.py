@@ -20,6 +20,8 @@ from solver.stop import StopToken
 from solver.types import SolveStatus
 from solver.validate import validate_tiling
 
+from ..solver.test_limits import _stop_after
+
 ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
 BIG = ["." * 20] * 20
 
@@ -52,16 +54,6 @@ def check(rows, pieces, r, use_all=True, mirror=True):
         validate_tiling(mask, width, height, pieces, list(t), use_all=use_all, mirror=mirror)
 
 
-def _stop_after(delay: float) -> tuple[StopToken, list[float]]:
-    token, when = StopToken(), []
-
-    def fire():
-        time.sleep(delay)
-        when.append(time.perf_counter())
-        token.set()
-
-    threading.Thread(target=fire, daemon=True).start()
-    return token, when
 
 
 # ------------------------------------------------------------ time limits ---

@@ -16,15 +16,7 @@ from engine.players import GreedyPlayer, RandomPlayer
 from engine.search import SearchResult, search, search_moves, warm_up
 from solver import StopToken
 
-
-def _midgame(seed: int, moves: int):
-    s = new_game(seed)
-    r = RandomPlayer(seed)
-    for _ in range(moves):
-        if s.is_terminal():
-            break
-        s.apply_action(r.choose(s))
-    return s
+from .test_search import _midgame
 
 
 def test_fresh_process_warm_up_then_search_searches():
