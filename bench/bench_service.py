@@ -24,7 +24,8 @@ Then the capacity sections (``--sections``, default all):
   large puzzles (20x20, 64 large pieces);
 * ``overrun``: per RPC, how far answers land past the time limit, how many
   deadline-bound calls still got an answer, and how soon after a deadline
-  the worker is free again (targets <= 50 ms).
+  the worker is free again (targets <= 50 ms);
+* ``tls``: SolvePlacement p50/p99 over plain text and over TLS.
 
     python -m bench service [--seconds S] [--calls N] [--clients 1,8,32] [--sections LIST]
 """
@@ -471,8 +472,49 @@ def section_overrun(args) -> None:
           "it includes the tiny puzzle itself, ~1 ms)")
 
 
+def section_tls(args) -> None:
+    """SolvePlacement latency over plain text and over TLS (certificates made here with openssl)."""
+    import tempfile
+
+    requests = placement_requests()
+    with tempfile.TemporaryDirectory() as d:
+        def ossl(*a):
+            subprocess.run(["openssl", *a], cwd=d, check=True, capture_output=True)
+        ossl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+             "-subj", "/CN=bench CA")
+        Path(d, "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+        ossl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "s.key", "-out", "s.csr", "-subj", "/CN=s")
+        ossl("x509", "-req", "-in", "s.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "s.pem",
+             "-days", "1", "-extfile", "san.ext")
+        creds = grpc.ssl_channel_credentials(root_certificates=Path(d, "ca.pem").read_bytes())
+        rows = []
+        for name, extra in (("plain text", ()), ("TLS", ("--tls-cert", f"{d}/s.pem", "--tls-key", f"{d}/s.key"))):
+            proc, port = start_server(None, *extra)
+            try:
+                ch = (grpc.insecure_channel(f"127.0.0.1:{port}") if not extra
+                      else grpc.secure_channel(f"127.0.0.1:{port}", creds))
+                stub = pbg.PlacementServiceStub(ch)
+                for r in requests[:20]:
+                    stub.SolvePlacement(r, timeout=10)  # warm-up (and the TLS handshake)
+                lat = []
+                for i in range(args.tls_calls):
+                    t0 = time.perf_counter()
+                    stub.SolvePlacement(requests[i % len(requests)], timeout=10)
+                    lat.append(time.perf_counter() - t0)
+                ch.close()
+            finally:
+                stop_server(proc)
+            rows.append((name, lat))
+    print(f"\ntls: SolvePlacement (midgame-40-k3), one client, {args.tls_calls} sequential calls on one channel")
+    print(f"{'transport':<11} {'p50 ms':>8} {'p99 ms':>8}")
+    for name, lat in rows:
+        print(f"{name:<11} {ms(lat, 0.5):>8.2f} {ms(lat, 0.99):>8.2f}")
+    (_, plain), (_, tls) = rows
+    print(f"TLS overhead per call: p50 {ms(tls, 0.5) - ms(plain, 0.5):+.2f} ms, p99 {ms(tls, 0.99) - ms(plain, 0.99):+.2f} ms")
+
+
 SECTIONS = {"throughput": None, "scaling": section_scaling, "starvation": section_starvation,
-            "mixed": section_mixed, "memory": section_memory, "overrun": section_overrun}
+            "mixed": section_mixed, "memory": section_memory, "overrun": section_overrun, "tls": section_tls}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -492,6 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--puzzle-limit", type=float, default=0.3, help="memory: time limit per puzzle, seconds")
     ap.add_argument("--overrun-calls", type=int, default=10, help="overrun: calls per RPC")
     ap.add_argument("--overrun-limit", type=float, default=0.3, help="overrun: time limit in seconds")
+    ap.add_argument("--tls-calls", type=int, default=1000, help="tls: calls per transport")
     ap.add_argument("--overrun-deadline", type=float, default=0.3, help="overrun: deadline in seconds")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
