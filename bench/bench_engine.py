@@ -7,6 +7,8 @@ number of legal actions per decision.
 
 from __future__ import annotations
 
+from bench import print_measures
+
 import argparse
 import time
 
@@ -86,11 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         ("greedy games / s", f"{_greedy_games(200):,.0f}", ""),
         ("clones / s", f"{_clones(200_000):,.0f}", ""),
     ]
-    w = max(len(r[0]) for r in rows)
-    v = max(len(r[1]) for r in rows)
-    print(f"{'measure':<{w}}  {'value':>{v}}  note")
-    for name, value, note in rows:
-        print(f"{name:<{w}}  {value:>{v}}  {note}")
+    print_measures(rows)
     return 0
 
 

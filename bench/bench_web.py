@@ -21,6 +21,8 @@ Without Chromium it prints the API-side latencies only.
 
 from __future__ import annotations
 
+from bench import print_measures
+
 import argparse
 import os
 import shutil
@@ -175,11 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
         proc.stdout.close()
-    w = max(len(r[0]) for r in rows)
-    v = max(len(r[1]) for r in rows)
-    print(f"{'measure':<{w}}  {'value':>{v}}  note")
-    for name, value, note in rows:
-        print(f"{name:<{w}}  {value:>{v}}  {note}")
+    print_measures(rows)
     return 0
 
 

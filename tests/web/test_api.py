@@ -18,6 +18,8 @@ from patchwork.v1 import placement_pb2_grpc as pbg
 from web import game as web_game
 from web.app import ENDPOINTS
 
+from ..server.conftest import play
+
 MIDGAME = [".........", ".........", ".........", "###......", "#.##...#.",
            "#########", "#########", "##.#####.", "#####.###"]
 SOLVE = {"board": {"rows": MIDGAME}, "patches": [{"id": 5}, {"id": 14}, {"shape": "##./.##", "count": 2}],
@@ -30,14 +32,7 @@ def state_message(state) -> dict:
     return web_game.state_dict(state)
 
 
-def played(seed: int, plies: int):
-    state = engine.new_game(seed)
-    players = [RandomPlayer(seed), GreedyPlayer()]
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.apply_action(players[state.current_player()].choose(state))
-    return state
+played = play  # a seeded random-vs-greedy position, as the server tests make them
 
 
 def full_record(seed: int) -> dict:
