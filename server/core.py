@@ -121,13 +121,13 @@ class ServiceCore:
         self.config = config
         self.metrics = metrics
         self.log = log
-        self.main = self.admission = Admission(config.workers, config.max_queue, config.peer_share)
+        self.admission = Admission(config.workers, config.max_queue, config.peer_share)
         self.fast = (Admission(config.fast_workers, FAST_QUEUE_PER_WORKER * config.fast_workers, peer_share=1.0)
                      if config.fast_workers else None)
         self.pool = WorkerPool(config.workers + config.fast_workers, on_ready=self._worker_ready, cache_bytes=config.cache_bytes,
                                max_rss=config.max_worker_rss, stop_grace=config.stop_grace,
                                on_restart=self._worker_restarted, log=log)
-        metrics.bind_core({"main": self.main, "fast": self.fast}, self.pool)
+        metrics.bind_core({"main": self.admission, "fast": self.fast}, self.pool)
         self._lock = threading.Condition()
         self._closed = False
         self._active: set[Call] = set()
@@ -165,7 +165,7 @@ class ServiceCore:
             self._closed = True
             self._lock.wait_for(lambda: not self._active, grace)
             left = list(self._active)
-        self.main.close()
+        self.admission.close()
         if self.fast is not None:
             self.fast.close()
         for call in left:
@@ -201,7 +201,7 @@ class ServiceCore:
                     return self._report(call, result, capped)
                 requested = max(MIN_SOLVE_TIME, requested - (time.monotonic() - t0))
                 call.record.extra["lane"] = "fast+main"
-        tried = self._run_on(self.main, call, kind, args, requested, field, wait=None)
+        tried = self._run_on(self.admission, call, kind, args, requested, field, wait=None)
         assert tried is not None  # the main lane waits or raises
         return self._report(call, *tried)
 
@@ -286,7 +286,7 @@ class ServiceCore:
 
     # ------------------------------------------------------------ workers
     def _worker_ready(self, slot: int) -> None:
-        (self.main if slot < self.config.workers else self.fast).add_slot(slot)
+        (self.admission if slot < self.config.workers else self.fast).add_slot(slot)
 
     def _worker_restarted(self, reason: str) -> None:
         self.metrics.worker_restarts.labels(reason=reason).inc()

@@ -26,7 +26,7 @@ from patchwork.v1 import placement_pb2 as pb
 from clients.wire import game_state_message  # the engine's JSON → GameState, shared with the clients
 from server import convert
 from server.core import Call
-from server.errors import BadRequest, FailedPrecondition, ServiceError
+from server.errors import BadRequest, FailedPrecondition
 from server.service import engine_state, move_message, parse_state_json, record_plies
 
 from . import protojson

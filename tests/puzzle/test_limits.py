@@ -20,19 +20,12 @@ from solver.stop import StopToken
 from solver.types import SolveStatus
 from solver.validate import validate_tiling
 
-from ..solver.test_limits import _stop_after
+from ..solver.test_limits import _poly, _stop_after
 
 ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
 BIG = ["." * 20] * 20
 
 
-def _poly(rng: random.Random, area: int) -> Shape:
-    cells = {(0, 0)}
-    while len(cells) < area:
-        r, c = rng.choice(sorted(cells))
-        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
-        cells.add((r + dr, c + dc))
-    return Shape.from_cells(cells)
 
 
 def large_pieces(seed: int, n: int = 64, lo: int = 8, hi: int = 14) -> list[Shape]:

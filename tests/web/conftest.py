@@ -24,7 +24,12 @@ _BROWSER_SKIPS: list[str] = []
 @pytest.fixture(scope="session")
 def web_server():
     """(QuiltServer, HttpFace) for the whole session: 1 main worker and the fast lane."""
-    server, _ = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=1, grace=1.0))
+    yield from serving(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=1, grace=1.0))
+
+
+def serving(config):
+    """Generator body of the fixtures: a started server and its HTTP face, stopped afterwards."""
+    server, _ = build_server(config)
     server.start()
     face = HttpFace(port=0)
     face.start(server)

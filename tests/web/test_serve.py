@@ -20,6 +20,8 @@ from web import HttpFace
 from web import game as web_game
 from web.__main__ import build_web_parser
 
+from .conftest import serving
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -88,15 +90,7 @@ def test_no_http_and_a_taken_http_port():
 @pytest.fixture(scope="module")
 def tiny():
     """A server with one worker and no queue: a second expensive call is refused at once."""
-    server, _ = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, max_queue=0, fast_workers=0,
-                                          grace=0.5))
-    server.start()
-    face = HttpFace(port=0)
-    face.start(server)
-    yield server, face
-    face.stop()
-    face.join(5)
-    server.stop(0).wait(5)
+    yield from serving(ServerConfig(host="127.0.0.1", port=0, workers=1, max_queue=0, fast_workers=0, grace=0.5))
 
 
 def _busy_state() -> dict:
