@@ -117,9 +117,9 @@ class AsyncPlacementClient:
         call = wire.suggest_move_call(state, time_limit, top, iterations, self.seed)
         try:
             response = await self._call(call)
-        except errors.InvalidArgument as e:
-            if wire.game_over(e, call.context):
-                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0)
+        except errors.ClientError as e:
+            if wire.game_over(e):
+                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0, terminal=True)
             raise
         return wire.move_result(response)
 

@@ -17,11 +17,14 @@ class ClientError(Exception):
     """Base class of every client failure."""
 
     code: str = "UNKNOWN"
+    field: str | None = None   # the request field a refusal names (``state.players[0].buttons``)
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        if field is not None:
+            self.field = field
 
 
 class InvalidArgument(ClientError, ValueError):

@@ -151,13 +151,7 @@ class PlacementClient:
         answer is a list that also says how much the service searched
         (``iterations``, ``searched``, ``wall_time``)."""
         call = wire.suggest_move_call(state, time_limit, top, iterations, self.seed)
-        try:
-            response = self._call(call)
-        except errors.InvalidArgument as e:
-            if wire.game_over(e, call.context):
-                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0)
-            raise
-        return wire.move_result(response)
+        return wire.move_answer(lambda: self._call(call))
 
     def analyze_game(self, record: Any, *, iterations: int | None = None, time_per_move: float | None = None,
                      seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS) -> Iterator[MoveReview]:

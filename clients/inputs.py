@@ -29,6 +29,9 @@ from solver.geometry import (
     board_from_rows,
 )
 from solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
+import engine
+from engine import GameState
+from server import positions
 from solver.types import Objective
 
 from .errors import InvalidArgument
@@ -381,33 +384,19 @@ def puzzle_inputs(region: str | Sequence[str], pieces: Iterable[PatchSpec | Shap
     return region_rows(region), piece_shapes(pieces), check_max_tilings(max_tilings), check_time_limit(time_limit)
 
 
-def state_json_text(state: Any) -> str:
-    """A game state as the engine's JSON text (from a ``GameState``, a dict or
-    JSON text), at most ``MAX_STATE_JSON`` characters as the service takes."""
-    if isinstance(state, bytes):
-        state = decode_text(state, "state")
-    if isinstance(state, str):
-        text = state
-    elif isinstance(state, dict):
-        try:
-            text = json.dumps(state)
-        except (TypeError, ValueError, RecursionError) as e:
-            raise InvalidArgument(f"bad game state: {e}") from None
-    else:
-        to_json = getattr(state, "to_json", None)
-        if to_json is None:
-            raise InvalidArgument("bad game state: give a GameState, a dict or JSON text")
-        out = to_json()
-        text = out if isinstance(out, str) else json.dumps(out)
-    if len(text) > limits.MAX_STATE_JSON:
-        raise InvalidArgument(f"bad game state: {len(text)} characters of JSON; at most {limits.MAX_STATE_JSON}")
-    return text
+def game_state(state: Any, field: str = "state") -> GameState:
+    """A position in any form (a ``GameState``, a dict of either JSON form, JSON text or notation),
+    read by the service's own codec (:mod:`server.positions`); :class:`InvalidArgument` naming the field."""
+    try:
+        return positions.load(state, field)
+    except positions.PositionError as e:
+        raise InvalidArgument(str(e), field=e.field) from None
 
 
 def move_inputs(state: Any, time_limit: float | None, top: int | None,
-                iterations: int | None) -> tuple[str, float | None, int | None, int | None]:
-    """The checked inputs of ``suggest_move``, shared by both clients."""
-    return state_json_text(state), check_time_limit(time_limit), check_top(top), check_iterations(iterations)
+                iterations: int | None) -> tuple[GameState, float | None, int | None, int | None]:
+    """The checked inputs of ``suggest_move``, shared by every client."""
+    return game_state(state), check_time_limit(time_limit), check_top(top), check_iterations(iterations)
 
 
 # ------------------------------------------------------------- positions
@@ -431,47 +420,19 @@ def position_text(arg: str) -> str:
     return decode_text(read_bytes(arg), arg)
 
 
-def is_notation(text: str) -> bool:
-    """Whether position text is the engine's notation rather than state JSON:
-    notation starts with the edition letter (``r`` or ``o``), JSON with ``{``.
-
-    >>> is_notation("r 0,5,-,0 0,5,-,0 t 0 -"), is_notation('{"edition": "revised"}')
-    (True, False)
-    """
-    for line in text.splitlines():
-        line = line.lstrip("\ufeff \t")
-        if line and not line.startswith(";"):
-            return line[:1].isalpha()
-    return False
-
-
-def parse_position(text: str) -> Any:
-    """A ``GameState`` from position text: the engine's state JSON, or one line
-    of its notation (``GameState.to_notation()``); :class:`InvalidArgument`
-    naming what is wrong (for notation, the engine's ``NotationError``).
+def parse_position(text: str) -> GameState:
+    """A ``GameState`` from position text: one line of notation, the engine's state JSON or the
+    protobuf JSON mapping; :class:`InvalidArgument` naming what is wrong.
 
     >>> parse_position("r 0,5,-,0 0,5,-,0 tak 0 -")
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: bad position notation: circle: patch 0 is neither in the circle nor on a board
+    clients.errors.InvalidArgument: position: circle: patch 0 is neither in the circle nor on a board
     """
-    if not is_notation(text):
-        from .embedded import load_state
-
-        if ";" in text:     # comment lines (JSON itself never has a line starting with ';')
-            text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
-        if not text.strip():
-            raise InvalidArgument("bad game state: it is empty; give the state JSON or a position in notation")
-        return load_state(text)
-    import engine
-
-    lines = _rows(text)
-    if len(lines) != 1:
-        raise InvalidArgument(f"bad position notation: one line of 6 fields, got {len(lines)} lines")
     try:
-        return engine.GameState.from_notation(lines[0])
-    except (ValueError, TypeError, ArithmeticError, RecursionError) as e:   # NotationError
-        raise InvalidArgument(f"bad position notation: {e}") from None
+        return positions.from_text(text, "position")
+    except positions.PositionError as e:
+        raise InvalidArgument(str(e), field=e.field) from None
 
 
 def read_position(arg: str) -> Any:
@@ -566,8 +527,6 @@ def record_inputs(record: Any) -> dict:
     actions = record.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
         raise InvalidArgument(f"bad record: actions: {len(actions)} moves; at most {MAX_RECORD_ACTIONS}")
-    import engine
-
     try:
         engine.replay(record, check_result=False)
     except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
@@ -596,7 +555,7 @@ __all__ = [
     "check_max_tilings", "check_seed", "check_time_limit", "check_top", "decode_text", "is_inline_grid",
     "key_shape", "lookahead_inputs", "move_inputs", "objective_of", "patch_counts", "patch_key", "patch_keys",
     "piece_shapes", "placement_inputs", "puzzle_inputs", "read_board", "read_bytes", "read_text",
-    "region_rows", "state_json_text", "position_text", "is_notation", "parse_position", "read_position",
+    "region_rows", "game_state", "position_text", "parse_position", "read_position",
     "read_record", "record_inputs", "review_inputs", "check_large_loss", "MAX_RECORD_ACTIONS",
     "DEFAULT_TIME_PER_MOVE", "DEFAULT_LARGE_LOSS",
 ]

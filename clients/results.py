@@ -5,7 +5,8 @@
 written for a plain list keeps working) that also says how much the search
 did: ``iterations`` (root iterations run; None when the engine did not say),
 ``searched`` (False when no iteration ran and the moves are ranked by the
-fast greedy rule only) and ``wall_time`` (seconds spent thinking).
+fast greedy rule only), ``wall_time`` (seconds spent thinking) and
+``terminal`` (True, with no moves, when the game is over).
 
 >>> m = MoveSuggestions([], iterations=0, searched=False)
 >>> m == [], m.moves, m.iterations, m.searched
@@ -17,14 +18,10 @@ same type from every client.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from engine.suggest import MoveSuggestion
-
-_NOT_SEARCHED = re.compile(r"not searched")
-
 
 class MoveSuggestions(list["MoveSuggestion"]):
     """Ranked moves, best first (a ``list``), with the search's effort:
@@ -33,13 +30,15 @@ class MoveSuggestions(list["MoveSuggestion"]):
     iterations: int | None
     searched: bool
     wall_time: float | None
+    terminal: bool
 
     def __init__(self, moves: Iterable[MoveSuggestion] = (), *, iterations: int | None = None,
-                 searched: bool = True, wall_time: float | None = None) -> None:
+                 searched: bool = True, wall_time: float | None = None, terminal: bool = False) -> None:
         super().__init__(moves)
         self.iterations = iterations
         self.searched = bool(searched)
         self.wall_time = wall_time
+        self.terminal = bool(terminal)
 
     @property
     def moves(self) -> list[MoveSuggestion]:
@@ -48,22 +47,7 @@ class MoveSuggestions(list["MoveSuggestion"]):
 
     def __repr__(self) -> str:
         return (f"MoveSuggestions({list.__repr__(self)}, iterations={self.iterations!r}, "
-                f"searched={self.searched!r}, wall_time={self.wall_time!r})")
+                f"searched={self.searched!r}, wall_time={self.wall_time!r}, terminal={self.terminal!r})")
 
 
-def searched_by_reasons(moves: Iterable[MoveSuggestion]) -> bool:
-    """Whether the reasons show a real search: the search player writes
-    ``not searched`` in the reason of a move that got no playout, so a list
-    in which every move says so was ranked without searching.
-
-    >>> from types import SimpleNamespace as S
-    >>> searched_by_reasons([S(reason="advance: won 40% of 300 playouts")])
-    True
-    >>> searched_by_reasons([S(reason="not searched (stopped): greedy choice")])
-    False
-    """
-    reasons = [str(getattr(m, "reason", "")) for m in moves]
-    return bool(reasons) and not all(_NOT_SEARCHED.search(r) for r in reasons)
-
-
-__all__ = ["MoveSuggestions", "searched_by_reasons"]
+__all__ = ["MoveSuggestions"]

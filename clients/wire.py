@@ -16,12 +16,16 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import grpc
 from google.protobuf import duration_pb2
 
+from engine.review import MoveReview
+from engine.suggest import MoveSuggestion
 from patchwork.v1 import placement_pb2 as pb
+from server import positions
+from server.errors import GAME_OVER, field_of
 from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, mask_of
 from solver.limits import MAX_TIME_LIMIT
 from solver.patches import Patch
@@ -35,10 +39,7 @@ from .inputs import (
     DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, check_seed, lookahead_inputs, move_inputs, placement_inputs,
     puzzle_inputs, read_bytes, review_inputs,
 )
-from .results import MoveSuggestions, searched_by_reasons
-
-if TYPE_CHECKING:
-    from engine.review import MoveReview
+from .results import MoveSuggestions
 
 SERVICE = "patchwork.v1.PlacementService"
 # Extra deadline beyond a requested time limit: the server answers with what
@@ -73,7 +74,12 @@ def error_from_rpc(err: grpc.RpcError, target: str = "") -> errors.ClientError:
     """The :class:`~clients.errors.ClientError` for a failed call."""
     code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
     details = (err.details() if hasattr(err, "details") else None) or str(code)
-    cls = _CODES.get(code, errors.ServerError)
+    return error_from_status(code, details, target)
+
+
+def error_from_status(code: grpc.StatusCode | None, details: str, target: str = "") -> errors.ClientError:
+    """The :class:`~clients.errors.ClientError` for a status code and its details (any face's)."""
+    cls = _CODES.get(code, errors.ServerError) if code is not None else errors.ServerError
     if cls is errors.ServiceUnavailable:
         msg = f"service unavailable at {target}: {details}"
     elif cls is errors.DeadlineExceeded:
@@ -82,7 +88,9 @@ def error_from_rpc(err: grpc.RpcError, target: str = "") -> errors.ClientError:
         msg = f"the service at {target} refused the credentials: {details}"
     else:
         msg = details
-    return cls(msg, code=code.name if code is not None else None)
+    name = code.name if code is not None else None
+    field = field_of(details) if name in ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE") else None
+    return cls(msg, code=name, field=field)
 
 
 # ----------------------------------------------------------------- channel
@@ -264,36 +272,13 @@ def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, up
     return Call("SuggestPlacement", req, tl, key)
 
 
-_EDITION_ENUM = {"revised": pb.EDITION_REVISED, "original": pb.EDITION_ORIGINAL}  # as engine JSON names them
-
-
-def game_state_message(data: dict) -> pb.GameState:
-    """The engine's state JSON object (boards as masks or rows) as a :class:`pb.GameState`."""
-    out = pb.GameState(edition=_EDITION_ENUM[data["edition"]], circle=data["circle"],
-                       leather_spaces=data["leather_spaces"], current_player=data["current_player"],
-                       leather_to_place=data["leather_to_place"])
-    for p in data["players"]:
-        board = p["board"]
-        rows = board_to_rows(board) if isinstance(board, int) else list(board)
-        out.players.append(pb.PlayerState(board=pb.Board(rows=rows), buttons=p["buttons"],
-                                          position=p["position"], income=p["income"], patches=p["patches"],
-                                          leather=p["leather"], bonus=p["bonus"]))
-    if data.get("first_to_end") is not None:
-        out.first_to_end = data["first_to_end"]
-    return out
-
-
 def suggest_move_call(state: Any, time_limit: float | None, top: int | None, iterations: int | None,
                       seed: int) -> Call:
     """The ``SuggestMove`` call for :meth:`PlacementClient.suggest_move`."""
-    text, tl, top, iterations = move_inputs(state, time_limit, top, iterations)
-    req = pb.SuggestMoveRequest(top=top or 0, time_limit=_duration(tl), seed=seed, iterations=iterations or 0)
-    try:
-        req.state.CopyFrom(game_state_message(json.loads(text)))
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-        # Not the engine's state shape: the service checks it and names what is wrong.
-        req.state_json = text
-    return Call("SuggestMove", req, tl, text)
+    game, tl, top, iterations = move_inputs(state, time_limit, top, iterations)
+    req = pb.SuggestMoveRequest(state=positions.to_message(game), top=top or 0, time_limit=_duration(tl),
+                                seed=seed, iterations=iterations or 0)
+    return Call("SuggestMove", req, tl, game)
 
 
 def analyze_game_call(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
@@ -303,7 +288,7 @@ def analyze_game_call(record: Any, iterations: int | None, time_per_move: float 
     per move, or 60 s with an iteration budget) plus :data:`DEADLINE_SLACK`."""
     rec, iterations, tpm, seed, large = review_inputs(record, iterations, time_per_move, seed, large_loss)
     req = pb.AnalyzeGameRequest(
-        record=pb.GameRecord(edition=_EDITION_ENUM[rec.get("edition", "revised")], circle=rec["circle"],
+        record=pb.GameRecord(edition=positions.edition_enum(rec.get("edition", "revised")), circle=rec["circle"],
                              actions=rec["actions"]),
         iterations=iterations or 0, time_per_move=_duration(tpm), seed=seed, large_loss=large)
     per_move = tpm if tpm is not None else (MAX_TIME_LIMIT if iterations is not None else DEFAULT_TIME_PER_MOVE)
@@ -362,54 +347,45 @@ def lookahead_result(r: pb.SuggestPlacementResponse, key: PatchKey) -> Lookahead
 def move_result(r: pb.SuggestMoveResponse) -> MoveSuggestions:
     """A ``SuggestMoveResponse`` as :class:`MoveSuggestions` (a list of
     ``engine.suggest.MoveSuggestion``) with the search's ``iterations``,
-    ``searched`` and ``wall_time``. A server that says it searched but counts
-    0 iterations did not count them (``iterations`` None), and one whose every
-    move says "not searched" did not search, whatever it says."""
-    from engine.actions import parse_action
-    from engine.suggest import MoveSuggestion
+    ``searched`` and ``wall_time``, as the service's search reported them."""
+    moves = [MoveSuggestion(positions.move_of(s.move), s.value, s.reason) for s in r.suggestions]
+    return MoveSuggestions(moves, iterations=r.iterations, searched=r.searched, wall_time=_seconds(r.solve_time))
 
-    moves = [MoveSuggestion(parse_action(s.move.text), s.value, s.reason) for s in r.suggestions]
-    iterations: int | None = r.iterations
-    if not iterations and r.searched:
-        iterations = None
-    searched = bool(r.searched) and searched_by_reasons(moves) and iterations != 0
-    return MoveSuggestions(moves, iterations=iterations, searched=searched, wall_time=_seconds(r.solve_time))
+
+def game_over(err: errors.ClientError) -> bool:
+    """Whether a failed ``SuggestMove`` only means the game is over: the
+    service refuses a finished game with FAILED_PRECONDITION, and every
+    Python client answers an empty, ``terminal`` list instead."""
+    return err.code == "FAILED_PRECONDITION" and GAME_OVER in str(err)
+
+
+def move_answer(send: Callable[[], pb.SuggestMoveResponse]) -> MoveSuggestions:
+    """The answer of a ``SuggestMove`` call made by ``send`` (any face): its moves, or
+    none and ``terminal`` for a finished game."""
+    try:
+        response = send()
+    except errors.ClientError as e:
+        if game_over(e):
+            return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0, terminal=True)
+        raise
+    return move_result(response)
 
 
 def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:
     """An ``AnalyzeGameResponse`` as an ``engine.review.MoveReview`` (what the
     embedded client yields too)."""
-    from engine.actions import parse_action
-    from engine.review import MoveReview
-
-    return MoveReview(ply=r.ply, player=r.player, played=parse_action(r.played.text),
-                      best=parse_action(r.best.text), value_played=r.value_played, value_best=r.value_best,
+    return MoveReview(ply=r.ply, player=r.player, played=positions.move_of(r.played),
+                      best=positions.move_of(r.best), value_played=r.value_played, value_best=r.value_best,
                       loss=r.loss, large=r.large)
-
-
-def game_over(err: errors.ClientError, state_text: str) -> bool:
-    """Whether a failed ``SuggestMove`` only means the game is over: the
-    service refuses a finished game (FAILED_PRECONDITION) where the embedded
-    client answers "no move", and both gRPC clients answer ``[]`` too."""
-    if err.code != "FAILED_PRECONDITION":
-        return False
-    from .embedded import load_state
-
-    try:
-        return load_state(state_text).is_terminal()
-    except errors.ClientError:
-        return False
 
 
 def puzzle_result(r: pb.SolvePuzzleResponse, context: tuple[list[str], list[Shape]]) -> PuzzleResult:
     """A ``SolvePuzzleResponse`` as a :class:`solver.PuzzleResult` (piece keys
     are indexes into the pieces, as ``solver.solve_puzzle`` gives them)."""
-    from .embedded import puzzle_piece_key
-
     rows, shapes = context
     width = r.width or len(rows[0])
     tilings = tuple(
-        tuple(_placed(p, width, key=puzzle_piece_key(p.patch_index, shapes)) for p in t.placements)
+        tuple(_placed(p, width, key=p.patch_index) for p in t.placements)
         for t in r.tilings)
     return PuzzleResult(
         status=_STATUS.get(r.status, SolveStatus.UNKNOWN), tilings=tilings,

@@ -224,39 +224,6 @@ def pieces(texts, field: str = "pieces") -> list[Shape]:
     return [parse_shape(t, f"{field}[{i}]", MAX_GRID) for i, t in enumerate(texts)]
 
 
-EDITIONS = {pb.EDITION_REVISED: "revised", pb.EDITION_ORIGINAL: "original"}
-EDITION_ENUM = {name: value for value, name in EDITIONS.items()}
-
-
-def edition(value: int, field: str) -> str:
-    if value in EDITIONS:
-        return EDITIONS[value]
-    if value == pb.EDITION_UNSPECIFIED:
-        raise BadRequest(field, "required: EDITION_REVISED or EDITION_ORIGINAL")
-    raise BadRequest(field, f"unknown value {value}")
-
-
-def game_state_json(state: pb.GameState, field: str = "state") -> dict:
-    """A :class:`pb.GameState` as the engine's state JSON object (the engine checks the rules).
-
-    Only the wire form is checked here (board rows, player count, edition);
-    ``engine.GameState.from_json`` checks everything else and names the path.
-    """
-    if len(state.players) != 2:
-        raise BadRequest(f"{field}.players", f"{len(state.players)} players; expected 2")
-    players = []
-    for i, p in enumerate(state.players):
-        if not p.HasField("board"):
-            raise BadRequest(f"{field}.players[{i}].board", "required: 9 rows of '.' and '#'")
-        players.append({"board": board_mask(p.board, f"{field}.players[{i}].board"), "buttons": p.buttons,
-                        "position": p.position, "income": p.income, "patches": list(p.patches),
-                        "leather": p.leather, "bonus": p.bonus})
-    return {"edition": edition(state.edition, f"{field}.edition"), "players": players,
-            "circle": list(state.circle), "leather_spaces": list(state.leather_spaces),
-            "current_player": state.current_player, "leather_to_place": state.leather_to_place,
-            "first_to_end": state.first_to_end if state.HasField("first_to_end") else None}
-
-
 # ---------------------------------------------------------------- answers
 
 def duration(seconds: float) -> duration_pb2.Duration:

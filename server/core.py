@@ -28,6 +28,7 @@ from solver import StopToken
 
 from .admission import Abandoned, Admission, Expired, Refused
 from .errors import BadRequest, FailedPrecondition, ServiceError
+from .jobs import INPUT_ERRORS, PRECONDITION_ERRORS, Job
 from .observe import CallRecord, Metrics
 from .pool import JobFailed, WorkerLost, WorkerPool
 
@@ -175,9 +176,9 @@ class ServiceCore:
         self.pool.close(timeout=0.3)
 
     # ------------------------------------------------------------ running a job
-    def run_job(self, call: Call, kind: str, args: dict[str, Any], requested: float, field: str,
+    def run_job(self, call: Call, job: Job, requested: float, field: str,
                 fast_first: bool = False) -> Any:
-        """Run one job for ``call`` in a worker process and return its result.
+        """Run ``job`` for ``call`` in a worker process and return its result.
 
         ``requested`` is the request's time limit; the call's deadline caps it.
         With ``fast_first`` the job first gets up to ``fast_limit`` seconds on
@@ -191,7 +192,7 @@ class ServiceCore:
             raise ServiceError(call.ended_code(), "the call ended before its solve started")
         if fast_first and self.fast is not None:
             t0 = time.monotonic()
-            tried = self._run_on(self.fast, call, kind, args, min(requested, self.config.fast_limit), field,
+            tried = self._run_on(self.fast, call, job, min(requested, self.config.fast_limit), field,
                                  wait=FAST_WAIT)
             if tried is not None:
                 result, capped = tried
@@ -201,11 +202,11 @@ class ServiceCore:
                     return self._report(call, result, capped)
                 requested = max(MIN_SOLVE_TIME, requested - (time.monotonic() - t0))
                 call.record.extra["lane"] = "fast+main"
-        tried = self._run_on(self.admission, call, kind, args, requested, field, wait=None)
+        tried = self._run_on(self.admission, call, job, requested, field, wait=None)
         assert tried is not None  # the main lane waits or raises
         return self._report(call, *tried)
 
-    def _run_on(self, lane: Admission, call: Call, kind: str, args: dict[str, Any], requested: float,
+    def _run_on(self, lane: Admission, call: Call, job: Job, requested: float,
                 field: str, wait: float | None) -> tuple[Any, bool] | None:
         """``(result, capped by the deadline)`` from a worker of ``lane``.
 
@@ -244,7 +245,7 @@ class ServiceCore:
                 raise ServiceError(call.ended_code(), "the call ended before its solve started")
             self.metrics.solving.inc()
             try:
-                result, good = self.pool.run(slot, kind, args, limit, call.stop)
+                result, good = self.pool.run(slot, job, limit, call.stop)
             except JobFailed as e:
                 if e.kind == "input":
                     raise BadRequest(field, e.message) from None
@@ -291,3 +292,29 @@ class ServiceCore:
     def _worker_restarted(self, reason: str) -> None:
         self.metrics.worker_restarts.labels(reason=reason).inc()
         self.log.warning("worker_restart", reason=reason)
+
+
+class InProcessCore:
+    """Runs each job in the caller's thread, with the service's limits and error mapping.
+
+    The embedded client's core: the same :class:`server.service.PlacementServicer`
+    over it validates, names fields and refuses exactly as the service does;
+    only where the job runs differs (no worker processes, no admission: the
+    caller is the only client). The call's deadline caps the time limit and
+    its stop token stops the job, as in a worker.
+    """
+
+    def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any:
+        if call.stop.is_set():
+            raise ServiceError(call.ended_code(), "the call ended before its solve started")
+        limit, _ = deadline_budget(requested, call.time_remaining())
+        try:
+            result = job.run(limit, call.stop)
+        except INPUT_ERRORS as e:
+            raise BadRequest(field, str(e)) from None
+        except PRECONDITION_ERRORS as e:
+            raise FailedPrecondition(f"{field}: {e}") from None
+        status = _status(result)
+        if status is not None:
+            call.record.solve_status = status
+        return result

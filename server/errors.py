@@ -13,9 +13,26 @@ logs, counts and maps every outcome.
 
 from __future__ import annotations
 
+import re
+
 import grpc
 
 MAX_DETAILS = 300  # characters of an error's details
+# What a finished game's FAILED_PRECONDITION says after its field: every client reads it as "no move".
+GAME_OVER = "the game is over (both time tokens on space 53)"
+
+
+_FIELD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\[\]-]*): ")
+
+
+def field_of(details: str) -> str | None:
+    """The field path an INVALID_ARGUMENT's details start with (``board.rows[3]: ...``), if any.
+
+    >>> field_of("state.players[0].buttons: must be an integer 0-1000"), field_of("no field here")
+    ('state.players[0].buttons', None)
+    """
+    m = _FIELD.match(details)
+    return m.group(1) if m else None
 
 
 def cut(text: str, limit: int = MAX_DETAILS) -> str:

@@ -27,6 +27,8 @@ from typing import Any, Callable
 
 from solver import StopToken
 
+from .jobs import Job
+
 _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["server.worker"])
 POLL_SLICE = 0.01  # seconds between checks of the stop token while a job runs
@@ -192,8 +194,8 @@ class WorkerPool:
             self._log.warning(event, **fields)
 
     # ------------------------------------------------------------ running a job
-    def run(self, slot: int, kind: str, args: dict, time_limit: float, stop: StopToken) -> tuple[Any, bool]:
-        """Run one job on ``slot``'s worker: ``(result, slot_still_good)``.
+    def run(self, slot: int, job: Job, time_limit: float, stop: StopToken) -> tuple[Any, bool]:
+        """Run ``job`` on ``slot``'s worker: ``(result, slot_still_good)``.
 
         ``slot_still_good`` is False when the worker is being replaced (it
         exceeded ``max_rss``, was killed or died): the caller must not hand
@@ -207,7 +209,7 @@ class WorkerPool:
         job_id = next(self._ids)
         # The end, not the length: a worker that starts late (still collecting garbage
         # from its last job) takes its lateness out of this job's time, not the caller's.
-        if not w.send(("job", job_id, kind, args, time.monotonic() + time_limit)):
+        if not w.send(("job", job_id, job, time.monotonic() + time_limit)):
             self._replace(slot, w, "died")
             raise WorkerLost("died", "the worker process is gone")
 

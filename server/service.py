@@ -9,54 +9,53 @@ raise :class:`server.errors.ServiceError` for every non-OK answer.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
+import engine
 import solver
 from patchwork.v1 import placement_pb2 as pb
 from solver import BOARD_SIZE, cells_of
 from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
 
-from . import convert
-from .core import Call, ServiceCore
-from .errors import BadRequest, FailedPrecondition
+from . import convert, positions
+from .core import Call
+from .errors import GAME_OVER, BadRequest, FailedPrecondition
+from .jobs import Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
 
 INT64_MAX = 2**63 - 1
 
 
-def parse_state_json(text: str, field: str = "state_json"):
-    """The engine's :class:`GameState` from the client's JSON text; BadRequest naming ``field``.
+class JobRunner(Protocol):
+    """What runs a job for a call: the service's worker processes (:class:`server.core.ServiceCore`)
+    or the caller's own process (:class:`server.core.InProcessCore`, the embedded client)."""
 
-    Messages never carry internal exception text: the engine's StateError
-    names the path inside the state; anything else the engine trips over is
-    "not a valid game state".
-    """
+    def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
+
+
+def request_state(request: pb.SuggestMoveRequest) -> tuple[engine.GameState, str]:
+    """The position of a SuggestMove request and the field it came in (``state``, or the deprecated
+    ``state_json``); BadRequest naming the field."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BadRequest(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    except RecursionError:
-        raise BadRequest(field, "not valid JSON: nested too deeply") from None
-    if not isinstance(data, dict):
-        raise BadRequest(field, f"must be a JSON object, not {type(data).__name__}")
-    return engine_state(data, field)
+        if request.HasField("state"):
+            return positions.from_message(request.state, "state"), "state"
+        if request.state_json:
+            return positions.from_state_json(request.state_json, "state_json"), "state_json"
+    except positions.PositionError as e:
+        raise e.as_bad_request() from None
+    raise BadRequest("state", "required: the position to move in (GameState)")
 
 
-def engine_state(data: dict, field: str):
-    """``engine.GameState.from_json(data)``, its errors as BadRequest naming ``field``."""
-    import engine
-
-    try:
-        return engine.GameState.from_json(data)
-    except engine.StateError as e:
-        raise BadRequest(field, str(e)) from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
-        raise BadRequest(field, "not a valid game state (see the state JSON schema in docs/engine.md)") from None
+def moves_job(state: engine.GameState, field: str, *, top: int | None, seed: int,
+              iterations: int | None) -> MovesJob:
+    """The search job for a position; FAILED_PRECONDITION when the game is over."""
+    if state.is_terminal():
+        raise FailedPrecondition(f"{field}: {GAME_OVER}; there is no move to suggest")
+    return MovesJob(state=state, top=top, seed=seed, iterations=iterations)
 
 
 class PlacementServicer:
-    def __init__(self, core: ServiceCore) -> None:
+    def __init__(self, core: JobRunner) -> None:
         self.core = core
 
     def handler(self, name: str) -> Callable[[Any, Call], Any]:
@@ -88,8 +87,8 @@ class PlacementServicer:
                 count = min(count, max(1, (BOARD_SIZE * BOARD_SIZE) // s.shape.area))
             cands.append(solver.Candidate(s.key, s.shape, count, s.required))
         index_of = {s.key: i for i, s in enumerate(specs)}
-        result = self.core.run_job(call, "solve", {"board": board, "candidates": cands, "objective": objective,
-                                                   "seed": seed}, limit, "patches", fast_first=True)
+        job = SolveJob(board=board, candidates=tuple(cands), objective=objective, seed=seed)
+        result = self.core.run_job(call, job, limit, "patches", fast_first=True)
         after = board
         for p in result.placements:
             after |= p.mask
@@ -124,8 +123,8 @@ class PlacementServicer:
         patch = solver.Candidate(spec.key, spec.shape, 1, False)
         upcoming = [solver.Candidate(s.key, s.shape, s.count, False) for s in upcoming_specs]
 
-        result = self.core.run_job(call, "rank", {"board": board, "patch": patch, "upcoming": upcoming,
-                                                  "square7": square7, "top": top, "seed": seed}, limit, "patch")
+        job = RankJob(board=board, patch=patch, upcoming=tuple(upcoming), square7=square7, top=top, seed=seed)
+        result = self.core.run_job(call, job, limit, "patch")
         ranked = []
         for rp in result.ranked:
             placed = convert.placed_patch(rp.placement, {})
@@ -137,34 +136,20 @@ class PlacementServicer:
                                            solve_time=convert.duration(result.wall_time))
 
     def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
-        if request.HasField("state"):
-            field = "state"
-        elif request.state_json:
-            field = "state_json"
-            if len(request.state_json) > convert.MAX_STATE_JSON:
-                raise BadRequest("state_json", f"{len(request.state_json)} characters; "
-                                               f"at most {convert.MAX_STATE_JSON}")
-        else:
-            raise BadRequest("state", "required: the position to move in (GameState)")
         top = convert.top(request.top)
         seed = convert.seed(request.seed)
         iterations = convert.iterations(request.iterations)
         # A fixed iteration budget runs to its end unless the client caps it.
         limit = convert.time_limit(request, "time_limit",
                                    DEFAULT_SUGGEST_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
-        if field == "state":
-            state = engine_state(convert.game_state_json(request.state), "state")
-        else:
-            state = parse_state_json(request.state_json)
-        if state.is_terminal():
-            raise FailedPrecondition(f"{field}: the game is over (both time tokens on space 53); "
-                                     "there is no move to suggest")
+        state, field = request_state(request)
+        job = moves_job(state, field, top=top, seed=seed, iterations=iterations)
         player = state.current_player()
         # The search player (engine.search) ranks the moves in a worker; with
         # a fixed iteration budget the time limit only caps the wall time.
-        result = self.core.run_job(call, "moves", {"state": state, "top": top, "seed": seed,
-                                                   "iterations": iterations}, limit, field)
-        suggestions = [pb.MoveSuggestion(move=move_message(s.action), value=float(s.value), reason=str(s.reason))
+        result = self.core.run_job(call, job, limit, field)
+        suggestions = [pb.MoveSuggestion(move=positions.move_message(s.action), value=float(s.value),
+                                         reason=str(s.reason))
                        for s in result.moves]
         call.record.extra.update(iterations=result.iterations, searched=result.searched)
         return pb.SuggestMoveResponse(suggestions=suggestions, player=player, iterations=result.iterations,
@@ -185,12 +170,11 @@ class PlacementServicer:
         for ply, (state, action) in enumerate(plies):
             # A move that is not the best takes two searches, each of up to `limit`
             # (as engine.review does in-process): the job gets twice the limit.
-            review = self.core.run_job(call, "review", {"state": state, "action": action, "ply": ply,
-                                                        "iterations": iterations, "seed": seed,
-                                                        "search_limit": limit, "large_loss": large},
-                                       2 * limit, f"record.actions[{ply}]")
-            yield pb.AnalyzeGameResponse(ply=ply, player=review.player, played=move_message(review.played),
-                                         best=move_message(review.best), value_played=review.value_played,
+            job = ReviewJob(state=state, action=action, ply=ply, iterations=iterations, seed=seed,
+                            search_limit=limit, large_loss=large)
+            review = self.core.run_job(call, job, 2 * limit, f"record.actions[{ply}]")
+            yield pb.AnalyzeGameResponse(ply=ply, player=review.player, played=positions.move_message(review.played),
+                                         best=positions.move_message(review.best), value_played=review.value_played,
                                          value_best=review.value_best, loss=review.loss, large=review.large)
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
@@ -204,10 +188,9 @@ class PlacementServicer:
         max_tilings = request.max_tilings or 1
         limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
         texts = [s.to_str() for s in shapes]
-        result = self.core.run_job(call, "puzzle", {"rows": rows, "pieces": texts, "count": count,
-                                                    "mirror": not request.no_mirror,
-                                                    "use_all": not request.allow_unused,
-                                                    "max_tilings": max_tilings}, limit, "pieces")
+        job = PuzzleJob(rows=tuple(rows), pieces=tuple(texts), count=count, mirror=not request.no_mirror,
+                        use_all=not request.allow_unused, max_tilings=max_tilings)
+        result = self.core.run_job(call, job, limit, "pieces")
         width = result.width or len(rows[0])
         tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
                    for tiling in result.tilings]
@@ -235,9 +218,10 @@ def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:
 
 def record_plies(record: pb.GameRecord, field: str) -> list[tuple[Any, Any]]:
     """(state before, action) for every move of a record, replayed and checked here in the front."""
-    import engine
-
-    edition = convert.edition(record.edition, f"{field}.edition")
+    try:
+        edition = positions.edition_name(record.edition, f"{field}.edition")
+    except positions.PositionError as e:
+        raise e.as_bad_request() from None
     if len(record.actions) > MAX_RECORD_ACTIONS:
         raise BadRequest(f"{field}.actions", f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
     if not record.actions:
@@ -258,17 +242,3 @@ def record_plies(record: pb.GameRecord, field: str) -> list[tuple[Any, Any]]:
             raise BadRequest(f"{field}.actions[{i}]", str(e)) from None
         plies.append((before, action))
     return plies
-
-
-def move_message(action) -> pb.Move:
-    """An engine action as a :class:`pb.Move`, from its stable text form."""
-    text = action.to_str()
-    words = text.split()
-    if words[0] == "buy":
-        cells = [tuple(map(int, rc.split(","))) for rc in words[2].split(";")]
-        return pb.Move(kind=pb.MOVE_KIND_BUY, patch_id=int(words[1]), text=text,
-                       cells=[convert.cell(rc) for rc in cells])
-    if words[0] == "leather":
-        r, c = map(int, words[1].split(","))
-        return pb.Move(kind=pb.MOVE_KIND_LEATHER, text=text, cells=[pb.Cell(row=r, col=c)])
-    return pb.Move(kind=pb.MOVE_KIND_ADVANCE, text=text)

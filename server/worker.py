@@ -5,7 +5,7 @@ bitmask placement search and the move search are pure Python and hold the
 GIL: only processes use every core. Each worker talks to the front over one
 duplex pipe:
 
-* front → worker: ``("job", id, kind, args, end)`` (``end`` a ``time.monotonic()`` instant: the
+* front → worker: ``("job", id, job, end)`` (``job`` a :class:`server.jobs.Job` value) (``end`` a ``time.monotonic()`` instant: the
   clock is the machine's, shared by every process), ``("cancel", id)``, ``("exit",)``
 * worker → front: ``("ready", pid, rss)`` once warmed up, then per job
   ``("ok", id, result, rss)`` or ``("error", id, kind, message, rss)`` with
@@ -32,7 +32,6 @@ import signal
 import threading
 import time
 import traceback
-from typing import Any, Callable
 
 import engine
 import engine.review
@@ -41,10 +40,9 @@ import solver
 import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
 import solver.lookahead  # noqa: F401
 import solver.puzzle  # noqa: F401
-from solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
+from solver import StopToken
 
-INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError, engine.StateError)
-PRECONDITION_ERRORS = (engine.IllegalActionError,)
+from .jobs import INPUT_ERRORS, PRECONDITION_ERRORS
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -57,49 +55,7 @@ def rss_bytes() -> int:
         return 0
 
 
-# ---------------------------------------------------------------- the jobs
-
-def _solve(args: dict, time_limit: float, stop: StopToken) -> Any:
-    return solver.solve(args["board"], args["candidates"], args["objective"], time_limit=time_limit,
-                        seed=args["seed"], workers=1, stop=stop)
-
-
-def _rank(args: dict, time_limit: float, stop: StopToken) -> Any:
-    return solver.rank_placements(args["board"], args["patch"], args["upcoming"], square7=args["square7"],
-                                  time_limit=time_limit, top=args["top"], seed=args["seed"], stop=stop)
-
-
-def _moves(args: dict, time_limit: float, stop: StopToken) -> Any:
-    return engine.search.search(args["state"], time_limit=time_limit, top=args["top"], seed=args["seed"],
-                                stop=stop, iterations=args["iterations"])
-
-
-def _review(args: dict, time_limit: float, stop: StopToken) -> Any:
-    per_search = min(args["search_limit"], time_limit / 2)  # the deadline may have cut the job's limit
-    return engine.review.review_move(args["state"], args["action"], ply=args["ply"], time_limit=per_search,
-                              iterations=args["iterations"], seed=args["seed"], large_loss=args["large_loss"],
-                              stop=stop)
-
-
-def _puzzle(args: dict, time_limit: float, stop: StopToken) -> Any:
-    return solver.solve_puzzle(args["rows"], args["pieces"], count=args["count"], mirror=args["mirror"],
-                               use_all=args["use_all"], max_tilings=args["max_tilings"],
-                               time_limit=time_limit, stop=stop)
-
-
-def _spin(args: dict, time_limit: float, stop: StopToken) -> Any:
-    """Test job: busy for ``args['seconds']``, honouring the stop token only if ``args['honour']``."""
-    end = time.monotonic() + args["seconds"]
-    while time.monotonic() < end:
-        if args.get("honour", True) and stop.is_set():
-            return "stopped"
-    return "done"
-
-
-JOBS: dict[str, Callable[[dict, float, StopToken], Any]] = {
-    "solve": _solve, "rank": _rank, "moves": _moves, "review": _review, "puzzle": _puzzle, "_spin": _spin,
-}
-
+# ---------------------------------------------------------------- warm-up
 
 def warm_up() -> None:
     """One-time costs paid before the worker says it is ready, not inside a call's budget."""
@@ -148,7 +104,7 @@ def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
     threading.Thread(target=listen, name="quiltsolve-worker-listen", daemon=True).start()
     conn.send(("ready", os.getpid(), rss_bytes()))
     while (msg := jobs.get()) is not None:
-        _, job_id, kind, args, end = msg
+        _, job_id, job, end = msg
         time_limit = max(0.001, end - time.monotonic())
         with lock:
             token = tokens[job_id]
@@ -156,7 +112,7 @@ def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
         # past the time limit): garbage is collected after the answer is sent.
         gc.disable()
         try:
-            reply: tuple = ("ok", job_id, JOBS[kind](args, time_limit, token))
+            reply: tuple = ("ok", job_id, job.run(time_limit, token))
         except INPUT_ERRORS as e:
             reply = ("error", job_id, "input", str(e))
         except PRECONDITION_ERRORS as e:

@@ -23,7 +23,9 @@ from server.core import Call
 from server.errors import ServiceError
 from server.service import PlacementServicer
 
-from . import game, protojson
+from server import protojson
+
+from . import game
 from .calls import JSON, WEB_SERVICE, Calls, error_body
 from .openapi import Endpoint, document
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 import traceback
 from typing import Any, Callable, Iterator
@@ -35,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.core import Call, Refusal
-from server.errors import BadRequest, ServiceError, cut
+from server.errors import BadRequest, ServiceError, cut, field_of
 from server.observe import CallRecord
 
 SERVICE = "patchwork.v1.PlacementService"
@@ -62,7 +61,6 @@ HTTP_STATUS = {
     "UNAVAILABLE": 503,
     "DEADLINE_EXCEEDED": 504,
 }
-_FIELD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\[\]-]*): ")
 
 
 class HttpError(ServiceError):
@@ -77,8 +75,7 @@ class HttpError(ServiceError):
 def error_body(code: str, message: str, field: str | None = None) -> dict:
     """The JSON error object; ``field`` defaults to the path the message starts with, if any."""
     if field is None and code in ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE"):
-        m = _FIELD.match(message)
-        field = m.group(1) if m else None
+        field = field_of(message)
     return {"error": {"code": code, "field": field, "message": message}}
 
 

@@ -21,15 +21,15 @@ from typing import Any
 
 import engine
 import solver
+from engine.players import make_player
 from engine.track import END, INCOME_SPACES, LEATHER_SPACES
+from solver.limits import MAX_TIME_LIMIT
 from patchwork.v1 import placement_pb2 as pb
-from clients.wire import game_state_message  # the engine's JSON → GameState, shared with the clients
-from server import convert
+from server import positions, protojson
 from server.core import Call
-from server.errors import BadRequest, FailedPrecondition
-from server.service import engine_state, move_message, parse_state_json, record_plies
-
-from . import protojson
+from server.errors import GAME_OVER, BadRequest, FailedPrecondition
+from server.positions import move_message
+from server.service import moves_job, record_plies
 
 STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
 MAX_SEARCH_SECONDS = 10.0
@@ -76,24 +76,22 @@ def _seed(data: dict, key: str = "seed") -> int:
 
 
 def state_of(value: Any, field: str = "state") -> engine.GameState:
-    """A position from its GameState JSON mapping (or, as a string, the engine's state JSON)."""
+    """A position from its GameState JSON mapping (what this API returns); BadRequest naming the field."""
     if value is None:
         raise BadRequest(field, "required: the position (a GameState as this API returns it)")
-    if isinstance(value, str):
-        if len(value) > convert.MAX_STATE_JSON:
-            raise BadRequest(field, f"{len(value)} characters; at most {convert.MAX_STATE_JSON}")
-        return parse_state_json(value, field)
-    message = protojson.parse(value, pb.GameState, field)
-    return engine_state(convert.game_state_json(message, field), field)
+    try:
+        return positions.from_mapping(value, field)
+    except positions.PositionError as e:
+        raise e.as_bad_request() from None
 
 
 def state_dict(state: engine.GameState) -> dict:
-    return protojson.to_dict(game_state_message(state.to_json()))
+    return positions.to_mapping(state)
 
 
 def notation_of(state: engine.GameState) -> str:
-    """The engine's one-line position notation (``GameState.to_notation``)."""
-    return state.to_notation()
+    """The engine's one-line position notation."""
+    return positions.to_notation(state)
 
 
 # ---------------------------------------------------------------- the view
@@ -158,12 +156,15 @@ def record_message(value: Any, field: str = "record") -> pb.GameRecord:
         data.pop(extra, None)
     edition = data.get("edition")
     if isinstance(edition, str) and edition in engine.EDITIONS:
-        data["edition"] = pb.Edition.Name(convert.EDITION_ENUM[edition])
+        data["edition"] = pb.Edition.Name(positions.edition_enum(edition))
     return protojson.parse(data, pb.GameRecord, field)
 
 
 def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameState:
-    edition = convert.edition(record.edition, f"{field}.edition")
+    try:
+        edition = positions.edition_name(record.edition, f"{field}.edition")
+    except positions.PositionError as e:
+        raise e.as_bad_request() from None
     try:
         return engine.GameState.from_circle(list(record.circle), edition)
     except (ValueError, TypeError) as e:
@@ -171,7 +172,7 @@ def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameSta
 
 
 def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
-    out = {"edition": convert.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
+    out = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
            "actions": list(record.actions)}
     if seed is not None:
         out["seed"] = seed
@@ -234,28 +235,27 @@ def load(data: Any, call: Call) -> dict:
             rec = _record_json(record, seed)
             rec["actions"] = actions
             return {"kind": "record", **answer(state), "record": rec}
-        players = obj.get("players")
-        typed = isinstance(players, list) and players and isinstance(players[0], dict) \
-            and isinstance(players[0].get("board"), dict)
-        if typed or isinstance(obj.get("edition"), str) and obj["edition"].startswith("EDITION_"):
-            return {"kind": "state", **answer(state_of(obj, "text"))}
-        return {"kind": "state_json", **answer(engine_state(obj, "text"))}
+        kind = "state" if positions.is_mapping(obj) else "state_json"
+        try:
+            return {"kind": kind, **answer(positions.load(obj, "text"))}
+        except positions.PositionError as e:
+            raise e.as_bad_request() from None
     try:
-        state = engine.GameState.from_notation(text)
-    except ValueError as e:  # engine.notation.NotationError, StateError
-        raise BadRequest("text", str(e)) from None
+        state = positions.from_notation(text, "text")
+    except positions.PositionError as e:
+        raise e.as_bad_request() from None
     return {"kind": "notation", **answer(state)}
 
 
 def show(data: Any, call: Call) -> dict:
     """``{state}`` → ``{state, view}`` (the position checked and normalised)."""
-    data = fields(data, {"state": (dict, str)}, required=("state",))
+    data = fields(data, {"state": (dict,)}, required=("state",))
     return answer(state_of(data["state"]))
 
 
 def legal(data: Any, call: Call) -> dict:
     """``{state, patch_id?}`` → ``{actions, count}``: every legal move's text, in the engine's order."""
-    data = fields(data, {"state": (dict, str), "patch_id": (int,)}, required=("state",))
+    data = fields(data, {"state": (dict,), "patch_id": (int,)}, required=("state",))
     state = state_of(data["state"])
     pid = data.get("patch_id")
     actions = state.legal_actions()
@@ -269,10 +269,10 @@ def legal(data: Any, call: Call) -> dict:
 
 def apply(data: Any, call: Call) -> dict:
     """``{state, move}`` → ``{player, move, state, view}`` after the move (its text form)."""
-    data = fields(data, {"state": (dict, str), "move": (str,)}, required=("state", "move"))
+    data = fields(data, {"state": (dict,), "move": (str,)}, required=("state", "move"))
     state = state_of(data["state"])
     if state.is_terminal():
-        raise FailedPrecondition("state: the game is over (both time tokens on space 53)")
+        raise FailedPrecondition(f"state: {GAME_OVER}")
     player = state.current_player()
     try:
         action = engine.parse_action(data["move"][:2000])
@@ -313,7 +313,7 @@ def engine_move(core):
     """
 
     def run(data: Any, call: Call) -> dict:
-        data = fields(data, {"state": (dict, str), "strength": (str,), "seed": (int,)},
+        data = fields(data, {"state": (dict,), "strength": (str,), "seed": (int,)},
                       required=("state", "strength"))
         name, seconds, iterations = parse_strength(data["strength"])
         seed = data.get("seed") or 0
@@ -321,20 +321,17 @@ def engine_move(core):
             raise BadRequest("seed", f"{seed}; must be 0-{MAX_SEED}")
         state = state_of(data["state"])
         if state.is_terminal():
-            raise FailedPrecondition("state: the game is over (both time tokens on space 53)")
+            raise FailedPrecondition(f"state: {GAME_OVER}")
         player = state.current_player()
         value = None
         if name == "search":
-            limit = seconds if seconds is not None else convert.MAX_TIME_LIMIT
-            result = core.run_job(call, "moves", {"state": state, "top": 1, "seed": seed,
-                                                  "iterations": iterations}, limit, "state")
-            moves = getattr(result, "moves", result)
+            limit = seconds if seconds is not None else MAX_TIME_LIMIT
+            job = moves_job(state, "state", top=1, seed=seed, iterations=iterations)
+            moves = core.run_job(call, job, limit, "state").moves
             if not moves:
                 raise FailedPrecondition("state: the engine found no move")
             action, value = moves[0].action, float(moves[0].value)
         else:
-            from engine.players import make_player
-
             action = make_player(name, seed).choose(state)
         state.apply_action(action)
         out = {"player": player, "strength": data["strength"], "move": protojson.to_dict(move_message(action)),
@@ -369,5 +366,5 @@ def replay(data: Any, call: Call) -> dict:
 
 def notation(data: Any, call: Call) -> dict:
     """``{state}`` → ``{notation}``."""
-    data = fields(data, {"state": (dict, str)}, required=("state",))
+    data = fields(data, {"state": (dict,)}, required=("state",))
     return {"notation": notation_of(state_of(data["state"]))}

@@ -270,7 +270,7 @@ def test_a_finished_game_saves_a_record_with_its_result(in_tmp):
     (["--engine", "search:fast"], "search player takes seconds"),
     (["--json"], "--json: play is a terminal session"),
     (["--position", "-"], "stdin is where the moves are typed"),
-    (["--position", "r 0,5,-,0 0,5,-,0 tak 0 -"], "bad position notation: circle"),
+    (["--position", "r 0,5,-,0 0,5,-,0 tak 0 -"], "position: circle: patch 0"),
     (["--line", "2"], "--line needs --load"),
     (["--load", "/nonexistent/game.jsonl"], "No such file"),
     (["--side", "2"], "invalid choice"),

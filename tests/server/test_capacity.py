@@ -16,6 +16,7 @@ from patchwork.v1 import placement_pb2 as pb
 from patchwork.v1 import placement_pb2_grpc as pbg
 from server import SERVICE_NAME, ServerConfig, build_server
 from server.admission import Abandoned, Admission, Expired, Refused
+from server.jobs import SpinJob
 from server.pool import WorkerLost, WorkerPool
 from solver import StopToken
 
@@ -136,7 +137,7 @@ def test_pool_runs_jobs_in_parallel_processes():
 
         def run(slot):
             t0 = time.monotonic()
-            result, good = pool.run(slot, "_spin", {"seconds": 0.6}, 5.0, StopToken())
+            result, good = pool.run(slot, SpinJob(0.6), 5.0, StopToken())
             spans[slot] = (t0, time.monotonic(), result, good)
 
         threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
@@ -163,12 +164,12 @@ def test_pool_kills_a_job_that_ignores_its_stop_and_replaces_the_worker():
         threading.Timer(0.2, token.set).start()
         t0 = time.monotonic()
         with pytest.raises(WorkerLost) as err:
-            pool.run(0, "_spin", {"seconds": 30, "honour": False}, 60.0, token)
+            pool.run(0, SpinJob(30, honour=False), 60.0, token)
         assert err.value.reason == "killed" and time.monotonic() - t0 < 5
         assert restarts == ["killed"]
         assert wait_until(lambda: len(ready) == 2, 60)  # a fresh worker took the slot
         assert pool.pids()[0] not in (None, first)
-        result, good = pool.run(0, "_spin", {"seconds": 0.01}, 5.0, StopToken())
+        result, good = pool.run(0, SpinJob(0.01), 5.0, StopToken())
         assert result == "done" and good
     finally:
         pool.close()
@@ -180,7 +181,7 @@ def test_pool_stops_a_job_at_its_time_limit():
     try:
         assert pool.wait_ready(60)
         t0 = time.monotonic()
-        result, good = pool.run(0, "_spin", {"seconds": 30}, 0.2, StopToken())
+        result, good = pool.run(0, SpinJob(30), 0.2, StopToken())
         assert result == "stopped" and good and time.monotonic() - t0 < 5
     finally:
         pool.close()

@@ -10,6 +10,7 @@ import pytest
 import engine
 import solver
 from patchwork.v1 import placement_pb2 as pb
+from server import positions
 from solver import Candidate, Shape, board_from_rows, mask_of
 
 from .conftest import MIDGAME_BOARD, play, state_json
@@ -197,10 +198,8 @@ def test_suggest_placement_leather_and_many_upcoming(stub):
 
 
 def test_suggest_move_takes_a_typed_game_state(stub):
-    from clients.wire import game_state_message
-
     state = play(11, 14)
-    typed = stub.SuggestMove(pb.SuggestMoveRequest(state=game_state_message(state.to_json()), top=3, seed=2,
+    typed = stub.SuggestMove(pb.SuggestMoveRequest(state=positions.to_message(state), top=3, seed=2,
                                                    iterations=200), timeout=60)
     legacy = stub.SuggestMove(pb.SuggestMoveRequest(state_json=state_json(state), top=3, seed=2,
                                                     iterations=200), timeout=60)
@@ -212,16 +211,14 @@ def test_suggest_move_takes_a_typed_game_state(stub):
 
 
 def test_typed_game_state_errors_name_the_field(stub):
-    from clients.wire import game_state_message
-
-    msg = game_state_message(play(11, 14).to_json())
+    msg = positions.to_message(play(11, 14))
     bad = pb.GameState()
     bad.CopyFrom(msg)
     bad.players[1].buttons = -3
     with pytest.raises(grpc.RpcError) as err:
         stub.SuggestMove(pb.SuggestMoveRequest(state=bad, iterations=10), timeout=30)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert err.value.details().startswith("state: players[1].buttons")
+    assert err.value.details().startswith("state.players[1].buttons: ")
     bad.CopyFrom(msg)
     bad.players[0].board.rows[2] = "#.x......"
     with pytest.raises(grpc.RpcError) as err:

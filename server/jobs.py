@@ -1,0 +1,150 @@
+"""Typed jobs: what one request asks a worker process to compute, as a value.
+
+Every expensive operation validates its request once (:mod:`server.service`)
+into one of these frozen dataclasses; the job travels to a worker process
+(:mod:`server.pool`, pickled over a pipe) or runs in the caller's process
+(the embedded client), and :meth:`Job.run` computes it. A job is a pure
+function of its fields, so running it again (on a fresh worker, after one
+died) gives the same answer, and its pickled bytes fingerprint the request.
+
+>>> import solver
+>>> job = SolveJob(board=0, candidates=(solver.Candidate(0, solver.PATCHES[0].shape, 1, False),),
+...                objective=solver.Objective.COVER, seed=0)
+>>> job.run(1.0, solver.StopToken()).empty_after
+76
+>>> SpinJob(0.0).run(1.0, solver.StopToken())
+'done'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import engine
+import engine.review
+import engine.search
+import solver
+from solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
+
+# What a job raises for input its request's checks could not see (the client's, INVALID_ARGUMENT),
+# and for a legal request the position cannot answer (FAILED_PRECONDITION); anything else is a bug.
+INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError, engine.StateError)
+PRECONDITION_ERRORS = (engine.IllegalActionError,)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work; ``run(time_limit, stop)`` returns the solver's or engine's answer."""
+
+    kind: ClassVar[str] = "job"   # its name in logs
+
+    def run(self, time_limit: float, stop: StopToken) -> Any:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SolveJob(Job):
+    """``solver.solve``: place candidate patches on a board (cover, or the 7×7 square)."""
+
+    kind: ClassVar[str] = "solve"
+    board: int
+    candidates: tuple[solver.Candidate, ...]
+    objective: solver.Objective
+    seed: int
+
+    def run(self, time_limit: float, stop: StopToken) -> solver.PlacementResult:
+        return solver.solve(self.board, list(self.candidates), self.objective, time_limit=time_limit,
+                            seed=self.seed, workers=1, stop=stop)
+
+
+@dataclass(frozen=True)
+class RankJob(Job):
+    """``solver.rank_placements``: the placements of one patch, ranked by lookahead."""
+
+    kind: ClassVar[str] = "rank"
+    board: int
+    patch: solver.Candidate
+    upcoming: tuple[solver.Candidate, ...]
+    square7: bool
+    top: int | None
+    seed: int
+
+    def run(self, time_limit: float, stop: StopToken) -> solver.LookaheadResult:
+        return solver.rank_placements(self.board, self.patch, list(self.upcoming), square7=self.square7,
+                                      time_limit=time_limit, top=self.top, seed=self.seed, stop=stop)
+
+
+@dataclass(frozen=True)
+class MovesJob(Job):
+    """``engine.search.search``: the moves of a position, best first; ``iterations`` fixes the budget."""
+
+    kind: ClassVar[str] = "moves"
+    state: engine.GameState
+    top: int | None
+    seed: int
+    iterations: int | None
+
+    def run(self, time_limit: float, stop: StopToken) -> Any:
+        return engine.search.search(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
+                                    iterations=self.iterations)
+
+
+@dataclass(frozen=True)
+class ReviewJob(Job):
+    """``engine.review.review_move``: one decision of a game against the search's best.
+
+    A move that is not the best takes two searches, each of up to
+    ``search_limit``; the job's time limit (twice that, perhaps cut by the
+    call's deadline) caps both.
+    """
+
+    kind: ClassVar[str] = "review"
+    state: engine.GameState
+    action: engine.Action
+    ply: int
+    iterations: int | None
+    seed: int
+    search_limit: float
+    large_loss: float
+
+    def run(self, time_limit: float, stop: StopToken) -> engine.review.MoveReview:
+        per_search = min(self.search_limit, time_limit / 2)
+        return engine.review.review_move(self.state, self.action, ply=self.ply, time_limit=per_search,
+                                         iterations=self.iterations, seed=self.seed, large_loss=self.large_loss,
+                                         stop=stop)
+
+
+@dataclass(frozen=True)
+class PuzzleJob(Job):
+    """``solver.solve_puzzle``: tile a region with pieces, or count the tilings."""
+
+    kind: ClassVar[str] = "puzzle"
+    rows: tuple[str, ...]
+    pieces: tuple[str, ...]
+    count: bool
+    mirror: bool
+    use_all: bool
+    max_tilings: int
+
+    def run(self, time_limit: float, stop: StopToken) -> solver.PuzzleResult:
+        return solver.solve_puzzle(list(self.rows), list(self.pieces), count=self.count, mirror=self.mirror,
+                                   use_all=self.use_all, max_tilings=self.max_tilings, time_limit=time_limit,
+                                   stop=stop)
+
+
+@dataclass(frozen=True)
+class SpinJob(Job):
+    """Test job: busy for ``seconds``, honouring the stop token only if ``honour``."""
+
+    kind: ClassVar[str] = "_spin"
+    seconds: float
+    honour: bool = True
+
+    def run(self, time_limit: float, stop: StopToken) -> str:
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end:
+            if self.honour and stop.is_set():
+                return "stopped"
+        return "done"
