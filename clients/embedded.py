@@ -68,18 +68,28 @@ class EmbeddedClient:
     def _call_of(method: str) -> Call:
         return Call(peer="embedded", deadline=None, record=CallRecord(SERVICE, method))
 
-    def _call(self, call: wire.Call) -> Any:
+    def call(self, method: str, request: Any) -> Any:
+        """One unary call as the gRPC stub makes it: ``method`` (``"SolvePlacement"``) and its request
+        message in, the response message out; a refusal is the :class:`clients.ClientError` the
+        gRPC clients raise for the same status."""
         try:
-            return self._servicer.handler(call.method)(call.request, self._call_of(call.method))
+            return self._servicer.handler(method)(request, self._call_of(method))
         except ServiceError as e:
             raise wire.error_from_status(e.code, e.details, self.target) from None
 
-    def _stream(self, call: wire.Call) -> Iterator[Any]:
-        responses = self._servicer.handler(call.method)(call.request, self._call_of(call.method))
+    def stream(self, method: str, request: Any) -> Iterator[Any]:
+        """A server-streaming call (``AnalyzeGame``): the response messages, each as it is computed."""
+        responses = self._servicer.handler(method)(request, self._call_of(method))
         try:
             yield from responses
         except ServiceError as e:
             raise wire.error_from_status(e.code, e.details, self.target) from None
+
+    def _call(self, call: wire.Call) -> Any:
+        return self.call(call.method, call.request)
+
+    def _stream(self, call: wire.Call) -> Iterator[Any]:
+        return self.stream(call.method, call.request)
 
     # -- the API ----------------------------------------------------------
     def solve_placement(self, board: Board | Sequence[str], patches: Sequence[PatchSpec], *,

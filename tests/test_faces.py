@@ -1,0 +1,380 @@
+"""One contract, three faces: every case goes through the embedded client, gRPC and the HTTP API.
+
+Each case is one request message (the contract, ``proto/patchwork/v1``). The
+gRPC face gets it from the generated stub, the HTTP face as its protobuf
+JSON mapping (``POST /api/v1/...``), the embedded client through
+:meth:`clients.EmbeddedClient.call`. Every face must give the same answer
+(the same seed and iterations: every case here is deterministic) or the same
+error code naming the same field.
+"""
+
+from __future__ import annotations
+
+import json
+
+import grpc
+import httpx
+import pytest
+from google.protobuf import json_format
+
+import engine
+from clients import ClientError, EmbeddedClient, PlacementClient
+from engine.players import GreedyPlayer, RandomPlayer
+from patchwork.v1 import placement_pb2 as pb
+from patchwork.v1 import placement_pb2_grpc as pbg
+from server import ServerConfig, build_server, positions, protojson
+from server.errors import field_of
+from solver import PATCHES
+from solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
+from web import HttpFace
+
+EMPTY = ["........."] * 9
+CORNER = ["#########", "#########"] + ["###......"] * 7
+FULL_BUT_TWO = ["#" * 9] * 8 + ["#######.."]
+REGION = ["....."] * 3
+PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
+PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
+        "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game"}
+
+
+def played(seed: int, plies: int) -> engine.GameState:
+    state = engine.new_game(seed)
+    players = [RandomPlayer(seed), GreedyPlayer()]
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(players[state.current_player()].choose(state))
+    return state
+
+
+def finished(seed: int = 4) -> engine.GameState:
+    state = engine.new_game(seed)
+    greedy = GreedyPlayer()
+    while not state.is_terminal():
+        state.apply_action(greedy.choose(state))
+    return state
+
+
+def record(seed: int, plies: int) -> pb.GameRecord:
+    state = engine.new_game(seed)
+    start = list(state.circle)
+    actions = []
+    greedy = GreedyPlayer()
+    for _ in range(plies):
+        action = greedy.choose(state)
+        actions.append(action.to_str())
+        state.apply_action(action)
+    return pb.GameRecord(edition=pb.EDITION_REVISED, circle=start, actions=actions)
+
+
+def d(seconds: float) -> dict:
+    return {"seconds": int(seconds), "nanos": int(round((seconds - int(seconds)) * 1e9))}
+
+
+def mutated(state: engine.GameState, change) -> pb.GameState:
+    msg = positions.to_message(state)
+    change(msg)
+    return msg
+
+
+MID = played(11, 14)
+MID2 = played(3, 30)
+OVER = finished()
+REC = record(5, 4)
+
+
+def _solve(**kw) -> pb.SolvePlacementRequest:
+    base = {"board": pb.Board(rows=CORNER), "patches": [pb.PatchRef(id=0)], "objective": pb.OBJECTIVE_COVER,
+            "seed": 1}
+    base.update(kw)
+    return pb.SolvePlacementRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _rank(**kw) -> pb.SuggestPlacementRequest:
+    base = {"board": pb.Board(rows=CORNER), "patch": pb.PatchRef(id=5), "upcoming": [pb.PatchRef(id=9)],
+            "objective": pb.OBJECTIVE_COVER, "top": 3, "seed": 1}
+    base.update(kw)
+    return pb.SuggestPlacementRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _move(**kw) -> pb.SuggestMoveRequest:
+    base = {"state": positions.to_message(MID), "top": 3, "seed": 2, "iterations": 40}
+    base.update(kw)
+    return pb.SuggestMoveRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _review(**kw) -> pb.AnalyzeGameRequest:
+    base = {"record": REC, "iterations": 20, "seed": 1}
+    base.update(kw)
+    return pb.AnalyzeGameRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _puzzle(**kw) -> pb.SolvePuzzleRequest:
+    base = {"region": pb.Region(rows=REGION), "pieces": PIECES, "mode": pb.PUZZLE_MODE_FIND}
+    base.update(kw)
+    return pb.SolvePuzzleRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _bad_row(msg: pb.GameState) -> None:
+    msg.players[0].board.rows[2] = "#.x......"
+
+
+def _one_player(msg: pb.GameState) -> None:
+    del msg.players[1]
+
+
+def _rich(msg: pb.GameState) -> None:
+    msg.players[0].buttons = 5000
+
+
+def _no_edition(msg: pb.GameState) -> None:
+    msg.edition = pb.EDITION_UNSPECIFIED
+
+
+def _turn(msg: pb.GameState) -> None:
+    msg.current_player = 5
+
+
+def _patch_twice(msg: pb.GameState) -> None:
+    msg.players[0].patches.append(msg.circle[0])
+
+
+OK = None   # an answer, the same on every face
+# (case id, method, request, expected error code or OK, expected field)
+CASES = [
+    # ------------------------------------------------------------ SolvePlacement
+    ("place-corner", "SolvePlacement", _solve(), OK, None),
+    ("place-several", "SolvePlacement", _solve(patches=[pb.PatchRef(id=0), pb.PatchRef(id=5), pb.PatchRef(id=9)]),
+     OK, None),
+    ("place-square7", "SolvePlacement", _solve(board=pb.Board(rows=EMPTY), objective=pb.OBJECTIVE_SQUARE7,
+                                               patches=[pb.PatchRef(id=i) for i in (3, 7, 12)]), OK, None),
+    ("place-shape", "SolvePlacement", _solve(patches=[pb.PatchRef(shape="##./.##")]), OK, None),
+    ("place-leather", "SolvePlacement", _solve(board=pb.Board(rows=FULL_BUT_TWO),
+                                               patches=[pb.PatchRef(id=-1, count=2)]), OK, None),
+    ("place-required", "SolvePlacement", _solve(patches=[pb.PatchRef(id=1, required=True)]), OK, None),
+    ("place-time-limit", "SolvePlacement", _solve(time_limit=d(2.0)), OK, None),
+    ("place-no-board", "SolvePlacement", _solve(board=None), "INVALID_ARGUMENT", "board"),
+    ("place-8-rows", "SolvePlacement", _solve(board=pb.Board(rows=EMPTY[:8])), "INVALID_ARGUMENT", "board.rows"),
+    ("place-bad-cell", "SolvePlacement", _solve(board=pb.Board(rows=EMPTY[:2] + ["..x......"] + EMPTY[3:])),
+     "INVALID_ARGUMENT", "board.rows[2]"),
+    ("place-short-row", "SolvePlacement", _solve(board=pb.Board(rows=["." * 8] + EMPTY[1:])),
+     "INVALID_ARGUMENT", "board.rows[0]"),
+    ("place-no-patches", "SolvePlacement", _solve(patches=[]), "INVALID_ARGUMENT", "patches"),
+    ("place-unknown-id", "SolvePlacement", _solve(patches=[pb.PatchRef(id=99)]), "INVALID_ARGUMENT",
+     "patches[0].id"),
+    ("place-bad-shape", "SolvePlacement", _solve(patches=[pb.PatchRef(shape="#.#")]), "INVALID_ARGUMENT",
+     "patches[0].shape"),
+    ("place-bad-count", "SolvePlacement", _solve(patches=[pb.PatchRef(id=0, count=-1)]), "INVALID_ARGUMENT",
+     "patches[0].count"),
+    ("place-twice", "SolvePlacement", _solve(patches=[pb.PatchRef(id=0), pb.PatchRef(id=0)]), "INVALID_ARGUMENT",
+     "patches[1]"),
+    ("place-no-ref", "SolvePlacement", _solve(patches=[pb.PatchRef()]), "INVALID_ARGUMENT", "patches[0]"),
+    ("place-no-objective", "SolvePlacement", _solve(objective=pb.OBJECTIVE_UNSPECIFIED), "INVALID_ARGUMENT",
+     "objective"),
+    ("place-long", "SolvePlacement", _solve(time_limit=d(100)), "INVALID_ARGUMENT", "time_limit"),
+    ("place-seed", "SolvePlacement", _solve(seed=-1), "INVALID_ARGUMENT", "seed"),
+    # ------------------------------------------------------------ SuggestPlacement
+    ("rank", "SuggestPlacement", _rank(), OK, None),
+    ("rank-square7", "SuggestPlacement", _rank(board=pb.Board(rows=EMPTY), objective=pb.OBJECTIVE_SQUARE7,
+                                               top=2), OK, None),
+    ("rank-leather", "SuggestPlacement", _rank(patch=pb.PatchRef(id=-1), upcoming=[]), OK, None),
+    ("rank-no-board", "SuggestPlacement", _rank(board=None), "INVALID_ARGUMENT", "board"),
+    ("rank-no-patch", "SuggestPlacement", _rank(patch=None), "INVALID_ARGUMENT", "patch"),
+    ("rank-unknown", "SuggestPlacement", _rank(patch=pb.PatchRef(id=40)), "INVALID_ARGUMENT", "patch.id"),
+    ("rank-upcoming", "SuggestPlacement", _rank(upcoming=[pb.PatchRef(id=i, count=MAX_COUNT) for i in range(1 + MAX_UPCOMING_COPIES // MAX_COUNT)]), "INVALID_ARGUMENT",
+     "upcoming"),
+    ("rank-top", "SuggestPlacement", _rank(top=MAX_TOP + 1), "INVALID_ARGUMENT", "top"),
+    ("rank-bad-upcoming", "SuggestPlacement", _rank(upcoming=[pb.PatchRef(shape="##/.#/#.")]), "INVALID_ARGUMENT",
+     "upcoming[0].shape"),
+    # ------------------------------------------------------------ SuggestMove (every wire form of a position)
+    ("move", "SuggestMove", _move(), OK, None),
+    ("move-late", "SuggestMove", _move(state=positions.to_message(MID2), top=2), OK, None),
+    ("move-state-json", "SuggestMove", _move(state=None, state_json=json.dumps(MID.to_json())), OK, None),
+    ("move-all", "SuggestMove", _move(top=0, iterations=25), OK, None),
+    ("move-over", "SuggestMove", _move(state=positions.to_message(OVER)), "FAILED_PRECONDITION", "state"),
+    ("move-over-json", "SuggestMove", _move(state=None, state_json=json.dumps(OVER.to_json())),
+     "FAILED_PRECONDITION", "state_json"),
+    ("move-no-state", "SuggestMove", _move(state=None), "INVALID_ARGUMENT", "state"),
+    ("move-buttons", "SuggestMove", _move(state=mutated(MID, _rich)), "INVALID_ARGUMENT",
+     "state.players[0].buttons"),
+    ("move-players", "SuggestMove", _move(state=mutated(MID, _one_player)), "INVALID_ARGUMENT", "state.players"),
+    ("move-row", "SuggestMove", _move(state=mutated(MID, _bad_row)), "INVALID_ARGUMENT",
+     "state.players[0].board.rows[2]"),
+    ("move-edition", "SuggestMove", _move(state=mutated(MID, _no_edition)), "INVALID_ARGUMENT", "state.edition"),
+    ("move-turn", "SuggestMove", _move(state=mutated(MID, _turn)), "INVALID_ARGUMENT", "state.current_player"),
+    ("move-patch-twice", "SuggestMove", _move(state=mutated(MID, _patch_twice)), "INVALID_ARGUMENT",
+     "state.players[0].board"),
+    ("move-json-syntax", "SuggestMove", _move(state=None, state_json="{oops"), "INVALID_ARGUMENT", "state_json"),
+    ("move-json-buttons", "SuggestMove",
+     _move(state=None, state_json=json.dumps({**MID.to_json(), "players": [
+         {**MID.to_json()["players"][0], "buttons": -1}, MID.to_json()["players"][1]]})),
+     "INVALID_ARGUMENT", "state_json.players[0].buttons"),
+    ("move-iterations", "SuggestMove", _move(iterations=10**9), "INVALID_ARGUMENT", "iterations"),
+    ("move-top", "SuggestMove", _move(top=-1), "INVALID_ARGUMENT", "top"),
+    ("move-time", "SuggestMove", _move(time_limit=d(61)), "INVALID_ARGUMENT", "time_limit"),
+    ("move-seed", "SuggestMove", _move(seed=-5), "INVALID_ARGUMENT", "seed"),
+    # ------------------------------------------------------------ AnalyzeGame
+    ("review", "AnalyzeGame", _review(), OK, None),
+    ("review-one", "AnalyzeGame", _review(record=record(2, 1), iterations=15), OK, None),
+    ("review-no-record", "AnalyzeGame", _review(record=None), "INVALID_ARGUMENT", "record"),
+    ("review-no-moves", "AnalyzeGame", _review(record=pb.GameRecord(edition=pb.EDITION_REVISED,
+                                                                      circle=REC.circle)),
+     "INVALID_ARGUMENT", "record.actions"),
+    ("review-bad-move", "AnalyzeGame", _review(record=pb.GameRecord(edition=pb.EDITION_REVISED, circle=REC.circle,
+                                                                      actions=[REC.actions[0], "buy 99 0,0"])),
+     "INVALID_ARGUMENT", "record.actions[1]"),
+    ("review-edition", "AnalyzeGame", _review(record=pb.GameRecord(circle=REC.circle, actions=REC.actions)),
+     "INVALID_ARGUMENT", "record.edition"),
+    ("review-circle", "AnalyzeGame", _review(record=pb.GameRecord(edition=pb.EDITION_REVISED, circle=[0, 1],
+                                                                    actions=REC.actions)),
+     "INVALID_ARGUMENT", "record.circle"),
+    ("review-large-loss", "AnalyzeGame", _review(large_loss=2.0), "INVALID_ARGUMENT", "large_loss"),
+    ("review-iterations", "AnalyzeGame", _review(iterations=-1), "INVALID_ARGUMENT", "iterations"),
+    # ------------------------------------------------------------ SolvePuzzle
+    ("puzzle", "SolvePuzzle", _puzzle(), OK, None),
+    ("puzzle-count", "SolvePuzzle", _puzzle(mode=pb.PUZZLE_MODE_COUNT), OK, None),
+    ("puzzle-no-mirror", "SolvePuzzle", _puzzle(mode=pb.PUZZLE_MODE_COUNT, no_mirror=True), OK, None),
+    ("puzzle-several", "SolvePuzzle", _puzzle(max_tilings=3), OK, None),
+    ("puzzle-unused", "SolvePuzzle", _puzzle(region=pb.Region(rows=["...."]), pieces=["##", "##", "#"],
+                                             allow_unused=True, mode=pb.PUZZLE_MODE_COUNT), OK, None),
+    ("puzzle-no-region", "SolvePuzzle", _puzzle(region=None), "INVALID_ARGUMENT", "region"),
+    ("puzzle-ragged", "SolvePuzzle", _puzzle(region=pb.Region(rows=["....", "..."])), "INVALID_ARGUMENT",
+     "region.rows[1]"),
+    ("puzzle-bad-cell", "SolvePuzzle", _puzzle(region=pb.Region(rows=["..x.."])), "INVALID_ARGUMENT",
+     "region.rows[0]"),
+    ("puzzle-huge", "SolvePuzzle", _puzzle(region=pb.Region(rows=["."] * 21)), "INVALID_ARGUMENT", "region.rows"),
+    ("puzzle-no-pieces", "SolvePuzzle", _puzzle(pieces=[]), "INVALID_ARGUMENT", "pieces"),
+    ("puzzle-bad-piece", "SolvePuzzle", _puzzle(pieces=["#.#"]), "INVALID_ARGUMENT", "pieces[0]"),
+    ("puzzle-mode", "SolvePuzzle", _puzzle(mode=pb.PUZZLE_MODE_UNSPECIFIED), "INVALID_ARGUMENT", "mode"),
+    ("puzzle-max", "SolvePuzzle", _puzzle(max_tilings=-1), "INVALID_ARGUMENT", "max_tilings"),
+    # ------------------------------------------------------------ ListPatches
+    ("patches", "ListPatches", pb.ListPatchesRequest(), OK, None),
+]
+
+
+@pytest.fixture(scope="module")
+def faces():
+    """(gRPC stub, HTTP client, embedded client) over one server with its HTTP face."""
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, fast_workers=1, grace=1.0))
+    server.start()
+    face = HttpFace(port=0)
+    face.start(server)
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    with httpx.Client(base_url=face.url.rstrip("/"), timeout=120) as http:
+        yield pbg.PlacementServiceStub(channel), http, EmbeddedClient(), port
+    channel.close()
+    face.stop()
+    face.join(5)
+    server.stop(0).wait(5)
+
+
+def _answer(message) -> object:
+    """A response as comparable data: its JSON mapping without the wall-clock time it took."""
+    data = protojson.to_dict(message)
+    data.pop("solve_time", None)
+    return data
+
+
+def via_grpc(stub, method: str, request):
+    try:
+        if method == "AnalyzeGame":
+            return "OK", [_answer(r) for r in stub.AnalyzeGame(request, timeout=120)]
+        return "OK", _answer(getattr(stub, method)(request, timeout=120))
+    except grpc.RpcError as e:
+        return e.code().name, field_of(e.details() or "")
+
+
+def via_http(http: httpx.Client, method: str, request):
+    if method == "ListPatches":
+        r = http.get("/api/v1/patches")
+    else:
+        params = {"format": "json"} if method == "AnalyzeGame" else None
+        r = http.post(f"/api/v1/{PATH[method]}", json=protojson.to_dict(request), params=params)
+    body = r.json()
+    if r.status_code != 200:
+        return body["error"]["code"], body["error"]["field"]
+    response_type = getattr(pb, f"{method}Response")
+    if method == "AnalyzeGame":
+        return "OK", [_answer(json_format.ParseDict(item, response_type())) for item in body["items"]]
+    return "OK", _answer(json_format.ParseDict(body, response_type()))
+
+
+def via_embedded(client: EmbeddedClient, method: str, request):
+    try:
+        if method == "AnalyzeGame":
+            return "OK", [_answer(r) for r in client.stream(method, request)]
+        return "OK", _answer(client.call(method, request))
+    except ClientError as e:
+        return e.code, e.field
+
+
+@pytest.mark.parametrize("name, method, request_, code, field", CASES, ids=[c[0] for c in CASES])
+def test_every_face_gives_the_same_answer(faces, name, method, request_, code, field):
+    stub, http, embedded, _ = faces
+    outcomes = {"grpc": via_grpc(stub, method, request_), "http": via_http(http, method, request_),
+                "embedded": via_embedded(embedded, method, request_)}
+    if code is OK:
+        assert {face: got[0] for face, got in outcomes.items()} == dict.fromkeys(outcomes, "OK"), outcomes
+        answers = [got[1] for got in outcomes.values()]
+        assert answers[0], answers
+        assert answers[0] == answers[1] == answers[2], outcomes
+    else:
+        assert outcomes == dict.fromkeys(outcomes, (code, field)), outcomes
+
+
+def test_enough_cases_of_every_kind():
+    methods = {c[1] for c in CASES}
+    assert len(CASES) >= 60 and methods == {"SolvePlacement", "SuggestPlacement", "SuggestMove", "AnalyzeGame",
+                                            "SolvePuzzle", "ListPatches"}
+    assert sum(c[3] is OK for c in CASES) >= 20 and sum(c[3] is not OK for c in CASES) >= 40
+
+
+# ---------------------------------------------------------------- the Python clients, every position form
+
+POSITION_FORMS = {
+    "GameState": lambda s: s,
+    "state JSON dict": lambda s: s.to_json(),
+    "state JSON text": lambda s: json.dumps(s.to_json()),
+    "pb.GameState": positions.to_message,
+    "JSON mapping dict": positions.to_mapping,
+    "JSON mapping text": lambda s: json.dumps(positions.to_mapping(s)),
+    "notation": positions.to_notation,
+}
+
+
+@pytest.mark.parametrize("form", POSITION_FORMS)
+def test_python_clients_take_every_position_form_alike(faces, form):
+    _, _, embedded, port = faces
+    value = POSITION_FORMS[form](MID)
+    with PlacementClient(f"127.0.0.1:{port}", deadline=120) as remote:
+        answers = [c.suggest_move(value, iterations=30, top=2) for c in (embedded, remote)]
+    assert [m.action for m in answers[0]] == [m.action for m in answers[1]]
+    assert answers[0].iterations == answers[1].iterations == 30 and not answers[0].terminal
+
+
+@pytest.mark.parametrize("form", POSITION_FORMS)
+def test_a_finished_game_is_an_empty_terminal_answer_for_every_python_client(faces, form):
+    _, _, embedded, port = faces
+    value = POSITION_FORMS[form](OVER)
+    with PlacementClient(f"127.0.0.1:{port}", deadline=30) as remote:
+        for client in (embedded, remote):
+            moves = client.suggest_move(value, iterations=30)
+            assert moves == [] and moves.terminal and not moves.searched and moves.iterations == 0
+
+
+def test_a_bad_position_names_the_same_field_in_every_python_client(faces):
+    _, _, embedded, port = faces
+    bad = MID.to_json()
+    bad["players"][1]["income"] = 999
+    with PlacementClient(f"127.0.0.1:{port}", deadline=30) as remote:
+        fields = set()
+        for client in (embedded, remote):
+            with pytest.raises(ClientError) as err:
+                client.suggest_move(bad, iterations=10)
+            fields.add((err.value.code, err.value.field))
+    assert fields == {("INVALID_ARGUMENT", "state.players[1].income")}
+
+
+def test_patch_table_is_the_same(faces):
+    stub, http, embedded, _ = faces
+    assert len(embedded.list_patches()) == len(PATCHES) == len(stub.ListPatches(pb.ListPatchesRequest()).patches)
