@@ -24,6 +24,8 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from solver import limits
 
+from server import positions
+
 from . import errors
 from .inputs import (
     DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_position,
@@ -502,7 +504,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     # (GameState declares its attributes in __slots__ only: typed as Any here.)
     state: Any = read_position(args.state)
-    notation = state.to_notation()
+    notation = positions.to_notation(state)
     if args.notation:
         if args.json:
             out.json({"notation": notation})
@@ -511,7 +513,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         return EXIT_OK
     if not state.is_terminal():
         client.warm_up()    # imports and caches (embedded) or the connection (--server): before the clock
-    moves = client.suggest_move(state.to_json(), time_limit=args.time_limit, top=args.top,
+    moves = client.suggest_move(state, time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()
     board = state.players[player].board

@@ -32,6 +32,8 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
+from server import positions
+
 from . import errors
 from .inputs import decode_text, parse_position, read_bytes, read_record
 
@@ -479,7 +481,7 @@ class PlaySession:
         if self.state.is_terminal():
             self.print("the game is over: no move to suggest")
             return
-        moves = self.client.suggest_move(self.state.to_json(), time_limit=self.time_limit, top=n,
+        moves = self.client.suggest_move(self.state, time_limit=self.time_limit, top=n,
                                          iterations=self.iterations)
         self.last_hint = list(moves)
         self.print(f"hint for {self.name(self.state.current_player())} ({_search_line(moves)}):")
@@ -506,7 +508,7 @@ class PlaySession:
             text = json.dumps(self.record())
             what = f"the game ({len(self.actions)} moves) as an engine record"
         else:
-            text = json.dumps(self.state.to_json())
+            text = json.dumps(positions.to_state_json(self.state))
             what = "the position as state JSON (the game did not start from a new deal, so it is no record)"
         try:
             Path(path).write_text(text + "\n", encoding="utf-8")
@@ -610,7 +612,7 @@ class PlaySession:
             self._show_turn()
             return None
         if cmd == "notation":
-            self.print(s.to_notation())
+            self.print(positions.to_notation(s))
             return None
         if cmd in ("hint", "h"):
             self.hint(int(args[0]) if args and args[0].isdigit() and 0 < int(args[0]) <= 50 else 5)
