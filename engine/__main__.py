@@ -21,6 +21,17 @@ import json
 import os
 import sys
 
+from solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
+
+from .advisor import Advisor, PluginError, advisor_from_entry_point
+from .distributed import check_ray
+from .match import PlayerError, run_match
+from .notation import NotationError
+from .players import GreedyPlayer, known_players, make_player
+from .record import RecordError, replay, replay_steps
+from .review import DEFAULT_ITERATIONS, review_game, summarize
+from .state import GameState, new_game
+from .state_json import quote
 from .track import DEFAULT_EDITION, EDITIONS
 
 try:  # optional: shell completion
@@ -88,7 +99,6 @@ def _float_in(lo: float, hi: float):
 
 
 def _player_specs(prefix: str, **_) -> list[str]:
-    from .players import known_players
     return [n for n in known_players() if n.startswith(prefix)]
 
 
@@ -233,47 +243,35 @@ def _record_line(path: str, line: int):
 
 def _seed_text(record) -> str:
     """`` (seed S)`` for a record's int or string seed, cut short; else nothing."""
-    from .state_json import quote
-
     seed = record.get("seed") if isinstance(record, dict) else None
     return f" (seed {quote(seed, 30)})" if type(seed) in (int, str) else ""
 
 
 def _name(spec: str) -> str:
     """A player spec from a record, cut short and printable (``quote`` without its quotation marks)."""
-    from .state_json import quote
-
     q = quote(spec, 42)
     return q[1:-1] if q.endswith('"') else q[1:]
 
 
 # --------------------------------------------------------------- commands
-def _advisor(target: str):
+def _advisor(target: str) -> Advisor:
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
         raise ValueError(f"--server must be HOST:PORT, not {target[:80]!r}")
-    from importlib.metadata import entry_points
     try:
-        factory = entry_points(group="quiltsolve.advisors")["grpc"].load()
-    except (KeyError, ImportError) as e:
+        return advisor_from_entry_point("grpc", target)
+    except LookupError as e:
         raise ValueError(f"no 'grpc' advisor is installed (entry point group quiltsolve.advisors): {e}") from None
-    return factory(target)
 
 
 def _match(args) -> int:
-    from solver.ray_count import RayUnavailableError  # no ray import: that happens only with --ray
-
-    from .match import PlayerError, run_match
-    from .players import make_player
-
     try:
         if args.ray is not None:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
-            from .distributed import check_ray
             check_ray(args.ray, args.server)
         advisor = _advisor(args.server) if args.server else None
         pa = make_player(args.a, args.seed, advisor)
         pb = make_player(args.b, args.seed + 1, advisor)
-    except ValueError as e:
+    except (ValueError, PluginError) as e:     # a broken plug-in: its name and why, exit 2
         return _fail(str(e))
     try:
         out = open(args.records, "w") if args.records else None
@@ -308,8 +306,6 @@ def _match(args) -> int:
 
 
 def _replay(args) -> int:
-    from .record import RecordError, replay
-
     try:
         lines = _lines(args.file)
     except InputError as e:
@@ -333,11 +329,6 @@ def _replay(args) -> int:
 
 
 def _state(args) -> int:
-    from . import GameState, new_game
-    from .notation import NotationError
-    from .players import GreedyPlayer
-    from .record import RecordError, replay, replay_steps
-
     try:
         if args.record:
             record = _record_line(args.record, args.line)
@@ -365,9 +356,6 @@ def _state(args) -> int:
 
 
 def _review(args) -> int:
-    from .record import RecordError, replay
-    from .review import DEFAULT_ITERATIONS, review_game, summarize
-
     try:
         record = _record_line(args.file, args.line)
         replay(record, check_result=False)          # every action legal before any output

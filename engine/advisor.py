@@ -10,17 +10,36 @@ the gRPC service (the engine finds that one through the
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+import importlib.metadata
+import time
+from importlib.metadata import EntryPoint
+from typing import Any, Protocol, Sequence, runtime_checkable
 
-from solver import Board, LookaheadResult
+import solver
+from solver import (
+    LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, Board, LookaheadResult, PlacedPatch, RankedPlacement, Shape,
+    SolveStatus, StopToken, placements,
+)
+
+from .board import contacts, holes
+
+__all__ = ["ADVISOR_ENTRY_POINTS", "Advisor", "LocalAdvisor", "PluginError", "SolverAdvisor",
+           "advisor_from_entry_point", "load_entry_point"]
 
 ADVISOR_ENTRY_POINTS = "quiltsolve.advisors"
 
 
+class PluginError(ImportError):
+    """A registered plug-in (entry point) that cannot be loaded; the message names it and why."""
+
+
 @runtime_checkable
 class Advisor(Protocol):
+    """Ranks the placements of a patch: the question the engine's players ask."""
+
     def suggest_placement(self, board: Board, patch_id: int | str, upcoming: Sequence[int | str], *,
                           square7: bool = False, time_limit: float | None = None) -> LookaheadResult:
+        """The placements of ``patch_id`` on ``board``, best first, looking ahead at ``upcoming``."""
         ...
 
 
@@ -37,10 +56,9 @@ class SolverAdvisor:
 
     def suggest_placement(self, board: Board, patch_id: int | str, upcoming: Sequence[int | str], *,
                           square7: bool = False, time_limit: float | None = None,
-                          stop=None) -> LookaheadResult:
-        from solver import rank_placements
-
-        return rank_placements(
+                          stop: StopToken | None = None) -> LookaheadResult:
+        """``solver.rank_placements`` (its first call imports the lookahead and OR-Tools); ``stop`` cancels it."""
+        return solver.rank_placements(
             board, patch_id, list(upcoming), square7=square7,
             time_limit=self.time_limit if time_limit is None else time_limit,
             top=self.top, seed=self.seed, stop=stop,
@@ -48,6 +66,12 @@ class SolverAdvisor:
 
     def __repr__(self) -> str:
         return f"SolverAdvisor(time_limit={self.time_limit})"
+
+
+def _shape_of(key: int | str) -> Shape:
+    if isinstance(key, str):
+        return Shape.parse(key)
+    return LEATHER_SHAPE if key == LEATHER_PATCH_ID else PATCHES[key].shape
 
 
 class LocalAdvisor:
@@ -59,24 +83,10 @@ class LocalAdvisor:
 
     def suggest_placement(self, board: Board, patch_id: int | str, upcoming: Sequence[int | str] = (), *,
                           square7: bool = False, time_limit: float | None = None) -> LookaheadResult:
-        import time
-
-        from solver import (
-            LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, PlacedPatch, RankedPlacement, Shape, SolveStatus,
-            placements,
-        )
-
-        from .suggest import contacts, holes
-
+        """Every placement that fits, snuggest first (instant; ``square7`` and ``time_limit`` are ignored)."""
         t0 = time.perf_counter()
-
-        def shape_of(key):
-            if isinstance(key, str):
-                return Shape.parse(key)
-            return LEATHER_SHAPE if key == LEATHER_PATCH_ID else PATCHES[key].shape
-
-        shape = shape_of(patch_id)
-        up_area = sum(shape_of(u).area for u in upcoming)
+        shape = _shape_of(patch_id)
+        up_area = sum(_shape_of(u).area for u in upcoming)
         scored = []
         for pl in placements(shape):
             if pl.mask & board:
@@ -94,15 +104,25 @@ class LocalAdvisor:
         return "LocalAdvisor()"
 
 
-def advisor_from_entry_point(name: str, *args, **kwargs) -> Advisor:
+def load_entry_point(ep: EntryPoint) -> Any:
+    """``ep.load()``, with a plug-in that fails to import reported as :class:`PluginError` naming it."""
+    try:
+        return ep.load()
+    except (ImportError, AttributeError) as e:
+        raise PluginError(f"plug-in {ep.name!r} of entry point group {ep.group!r} ({ep.value}) cannot be "
+                          f"loaded: {type(e).__name__}: {e}") from e
+
+
+def advisor_from_entry_point(name: str, *args: Any, **kwargs: Any) -> Advisor:
     """Build a registered advisor, e.g. ``advisor_from_entry_point("grpc", "host:50051")``.
 
-    Raises ``LookupError`` when no such advisor is installed.
+    Raises ``LookupError`` when no such advisor is installed, and
+    :class:`PluginError` (an ``ImportError``) naming the plug-in when it is
+    installed but broken (its module or its dependencies fail to import).
     """
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=ADVISOR_ENTRY_POINTS) if ep.name == name]
+    found = [ep for ep in importlib.metadata.entry_points(group=ADVISOR_ENTRY_POINTS) if ep.name == name]
     if not found:
         raise LookupError(f"no advisor {name!r} in entry point group {ADVISOR_ENTRY_POINTS!r} "
                           "(is the project installed with pip install -e .?)")
-    return found[0].load()(*args, **kwargs)
+    advisor: Advisor = load_entry_point(found[0])(*args, **kwargs)
+    return advisor

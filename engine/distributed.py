@@ -6,38 +6,38 @@ games per task), and gives back the same :class:`~engine.match.MatchSummary`,
 the same progress calls (games finished so far) and the same records, written
 in game order.
 
-Same deals: the deal of each pair of games is drawn from
-``random.Random(seed)`` exactly as locally. Same players: the two players are
-pickled once, as made, and every game starts from a fresh copy of them. A
-player whose moves depend only on the position and its seed — ``greedy``,
-``mcts:N``, ``search:Nit`` (iteration budgets) — therefore plays exactly the
-local games: the records and the summary (all but ``seconds``) are identical.
-Two kinds differ, as they would between two local runs or by design:
+Same games: every game is played by :func:`engine.games.play_match_game`, as
+locally, from the same deal; the two players are pickled once, as made, and
+every game starts from a fresh copy of them, told which game it is
+(``start_game``: the ``random`` player restarts its stream from its seed and
+the game's index, exactly as in a local match). Every player whose moves
+depend only on the position, its seed and the game's index — ``greedy``,
+``random``, ``mcts:N``, ``search:Nit`` (iteration budgets) — therefore plays
+exactly the local games: the records and the summary (all but ``seconds``)
+are identical. Time budgets (``search:0.2``, ``service:0.1``) buy as many
+iterations as the worker's CPU gives, so they are not reproducible anywhere.
 
-* time budgets (``search:0.2``, ``service:0.1``) buy as many iterations as
-  the worker's CPU gives, so they are not reproducible anywhere;
-* ``random`` keeps one random stream across the games of a local match; on
-  Ray every game starts that stream afresh from the player's seed, so its
-  games are reproducible from run to run but not those of the local match.
-
-Ray is imported only when a function here is called.
+Ray is imported only when a function here is called (``solver.ray_count``
+imports it on first use).
 """
 
 from __future__ import annotations
 
 import json
-import random
+import pickle
 import time
 from typing import Callable, Sequence, TextIO
 
 from solver.ray_count import RayUnavailableError, check_address, ray_session, require_ray
 
-from .match import MatchSummary, PlayerError, play_game, wilson_interval
+from .games import (
+    Job, MatchSummary, PlayerError, jobs, play_match_game, record_players, side_scores, summarize,
+)
 from .players import Player
-from .state import new_game
+from .state import GameState
 from .track import DEFAULT_EDITION
 
-__all__ = ["RayUnavailableError", "check_ray", "play_games_ray", "run_match_ray"]
+__all__ = ["RayUnavailableError", "check_ray", "play_batch", "play_games_ray", "run_match_ray"]
 
 
 def check_ray(address: str, server: str | None = None) -> None:
@@ -49,38 +49,26 @@ def check_ray(address: str, server: str | None = None) -> None:
     require_ray(address)
 
 
-def _deals(games: int, seed: int) -> list[int]:
-    """The deal of every game, drawn as ``run_match`` draws them."""
-    rng = random.Random(seed)
-    out, deal = [], 0
-    for g in range(games):
-        if g % 2 == 0:
-            deal = rng.randrange(2**31)
-        out.append(deal)
-    return out
+def play_batch(players_blob: bytes, edition: str, jobs: Sequence[Job]) -> list[tuple[int, GameState, dict]]:
+    """Play ``jobs`` (game index, deal, swap seats), each with fresh copies of the pickled players.
 
-
-def play_batch(players_blob: bytes, edition: str, jobs: Sequence[tuple[int, int, bool]]) -> list[tuple]:
-    """Play ``jobs`` (game number, deal, swap seats), each with fresh copies of the pickled players.
-
-    ``(game, final state, record)`` per game. This is the body of a Ray
-    task, and a plain function for tests.
+    ``(game, final state, record)`` per game, each played by
+    :func:`engine.games.play_match_game` as in a local match. This is the
+    body of a Ray task, and a plain function for tests.
     """
-    import pickle
-
     out = []
-    for g, deal, swap in jobs:
+    for job in jobs:
         pa, pb = pickle.loads(players_blob)
-        final, record = play_game((pb, pa) if swap else (pa, pb), new_game(deal, edition), seed=deal)
-        out.append((g, final, record))
+        final, record = play_match_game(pa, pb, edition, job)
+        out.append((job[0], final, record))
     return out
 
 
 _TASK = None
 
 
-def _run(pa: Player, pb: Player, edition: str, jobs: list[tuple[int, int, bool]], address: str, batch: int,
-         num_cpus: int | None, on_game: Callable[[tuple], None]) -> float:
+def _run(pa: Player, pb: Player, edition: str, jobs: list[Job], address: str, batch: int,
+         num_cpus: int | None, on_game: Callable[[tuple[int, GameState, dict]], None]) -> float:
     """Play ``jobs`` as Ray tasks of ``batch`` games; ``on_game(row)`` as each game comes back.
 
     Returns the seconds from joining the cluster to the last answer.
@@ -89,7 +77,7 @@ def _run(pa: Player, pb: Player, edition: str, jobs: list[tuple[int, int, bool]]
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValueError(f"batch must be an int >= 1, not {batch!r}")
     ray = require_ray(address)
-    from ray import cloudpickle
+    from ray import cloudpickle  # Ray: an optional, heavy dependency, imported only with --ray
 
     try:
         blob = cloudpickle.dumps((pa, pb))
@@ -127,9 +115,9 @@ def play_games_ray(players: tuple[Player, Player], deals: Sequence[int], edition
                    address: str = "auto", batch: int = 1, num_cpus: int | None = None,
                    progress: Callable[[int], None] | None = None) -> list:
     """The final states of one game per deal, ``players[0]`` moving first, played as Ray tasks (in deal order)."""
-    finals: dict[int, object] = {}
+    finals: dict[int, GameState] = {}
 
-    def on_game(row) -> None:
+    def on_game(row: tuple[int, GameState, dict]) -> None:
         finals[row[0]] = row[1]
         if progress is not None:
             progress(len(finals))
@@ -154,21 +142,16 @@ def run_match_ray(pa: Player, pb: Player, games: int, seed: int = 0, edition: st
     """
     if games < 1:
         raise ValueError("games must be >= 1")
-    name_a, name_b = names
-    deals = _deals(games, seed)
     done: dict[int, tuple[int, int, bool]] = {}     # game -> (score a, score b, a won)
     held: dict[int, dict] = {}                      # records waiting for the games before them
     written = 0
 
-    def on_game(row) -> None:
+    def on_game(row: tuple[int, GameState, dict]) -> None:
         nonlocal written
         g, final, record = row
-        a_first = g % 2 == 0
-        s = final.scores()
-        sa, sb = (s[0], s[1]) if a_first else (s[1], s[0])
-        done[g] = (sa, sb, final.winner() == (0 if a_first else 1))
+        done[g] = side_scores(g, final)
         if records is not None:
-            record["players"] = [name_a, name_b] if a_first else [name_b, name_a]
+            record["players"] = record_players(g, names)
             held[g] = record
             while written in held:
                 records.write(json.dumps(held.pop(written)) + "\n")
@@ -176,15 +159,5 @@ def run_match_ray(pa: Player, pb: Player, games: int, seed: int = 0, edition: st
         if progress is not None:
             progress(len(done))
 
-    seconds = _run(pa, pb, edition, [(g, deals[g], g % 2 == 1) for g in range(games)], address, batch,
-                   num_cpus, on_game)
-    wins_a = sum(done[g][2] for g in range(games))
-    score_a = sum(done[g][0] for g in range(games))
-    score_b = sum(done[g][1] for g in range(games))
-    lo, hi = wilson_interval(wins_a, games)
-    return MatchSummary(
-        a=name_a, b=name_b, games=games, wins_a=wins_a, wins_b=games - wins_a,
-        mean_score_a=score_a / games, mean_score_b=score_b / games,
-        mean_margin_a=(score_a - score_b) / games, mean_margin_b=(score_b - score_a) / games,
-        win_rate_a=wins_a / games, ci95_a=(lo, hi), edition=edition, seed=seed, seconds=seconds,
-    )
+    seconds = _run(pa, pb, edition, jobs(games, seed), address, batch, num_cpus, on_game)
+    return summarize(names, [done[g] for g in range(games)], edition, seed, seconds)

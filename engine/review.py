@@ -1,7 +1,7 @@
 """Game review: how much each decision of a game gave away, by the search player's judgement.
 
 For every decision (every action of a record, leather placements included)
-the position before it is searched with :func:`engine.search.search_moves`.
+the position before it is searched with :func:`engine.players.search.search_moves`.
 ``value_best`` is the value of the search's best move and ``value_played``
 the value of the move played:
 
@@ -43,9 +43,11 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .players import search
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
 from .state_json import quote
+from .suggest import MoveSuggestion
 
 DEFAULT_ITERATIONS = 500
 """Search iterations per searched position when neither a budget nor a time limit is given."""
@@ -121,12 +123,11 @@ def summarize(reviews: Iterable[MoveReview]) -> dict[int, PlayerSummary]:
 
 def _terminal_value(state: GameState, player: int) -> float:
     """A finished game valued as the search values a playout that ends there."""
-    from .search import MARGIN_SCALE, MARGIN_WEIGHT
-
     sc = state.scores()
     margin = sc[player] - sc[1 - player]
     win = state.winner() == player
-    return round((1.0 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * 0.5 * (1.0 + math.tanh(margin / MARGIN_SCALE)), 4)
+    mw = search.MARGIN_WEIGHT
+    return round((1.0 - mw) * win + mw * 0.5 * (1.0 + math.tanh(margin / search.MARGIN_SCALE)), 4)
 
 
 def action_between(before: GameState, after: GameState) -> Action:
@@ -216,25 +217,23 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
     searches early.
     """
-    from .search import search_moves
-
-    def best_of(position: GameState):
-        return search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
+    def best_of(position: GameState) -> list[MoveSuggestion]:
+        return search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
 
     mover = state.current_player()
     ranked = best_of(state)
     best = ranked[0]
-    value_played = next((m.value for m in ranked if m.action == played), None)
+    value_played = next((m.win_chance for m in ranked if m.action == played), None)
     if played != best.action:
         after = state.clone()
         after.apply_action(played)
         if after.is_terminal():
             value_after = _terminal_value(after, mover)
         else:
-            reply = best_of(after)[0].value
+            reply = best_of(after)[0].win_chance
             value_after = reply if after.current_player() == mover else round(1.0 - reply, 4)
         # A root move the search barely tried (UCB can starve a move after a
         # couple of unlucky playouts) gets the benefit of the doubt.
         value_played = value_after if value_played is None else max(value_played, value_after)
-    loss = round(max(0.0, best.value - value_played), 4)
-    return MoveReview(ply, mover, played, best.action, value_played, best.value, loss, loss >= large_loss)
+    loss = round(max(0.0, best.win_chance - value_played), 4)
+    return MoveReview(ply, mover, played, best.action, value_played, best.win_chance, loss, loss >= large_loss)

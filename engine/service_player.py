@@ -1,59 +1,13 @@
-"""The ``service`` player: plays the best move of :func:`engine.suggest.suggest_moves`.
+"""Deprecated (0.2.0): moved to :mod:`engine.players.service`; this name goes in 0.3.0.
 
-Its advisor (where to put a patch) is the solver in-process by default, or
-the placement service when ``python -m engine match --server HOST:PORT``
-passes one (built through the ``quiltsolve.advisors`` entry point, so the
-engine never imports ``clients``).
-
-    python -m engine match --a service --b greedy --games 200 --seed 1
-    python -m engine match --a service:0.2 --b greedy --server localhost:50051
-
-``service:S`` sets the thinking time per move in seconds (default 0.1).
+``import engine.service_player`` still gives the module itself (the same object, so
+attributes and monkeypatches are shared), with a ``DeprecationWarning``.
 """
 
-from __future__ import annotations
+import sys
+import warnings
 
-from .actions import ADVANCE, Action
-from .advisor import Advisor, SolverAdvisor
-from .players import register_player
-from .suggest import DEFAULT_WEIGHTS, Weights, suggest_moves
+from .players import service as _moved
 
-DEFAULT_TIME_LIMIT = 0.1
-
-
-class ServicePlayer:
-    """Plays the top suggestion. ``advisor`` None → ``SolverAdvisor()``."""
-
-    name = "service"
-
-    def __init__(self, advisor: Advisor | None = None, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0,
-                 weights: Weights = DEFAULT_WEIGHTS) -> None:
-        if not time_limit > 0:
-            raise ValueError(f"service player time limit must be > 0, not {time_limit}")
-        self.advisor = advisor if advisor is not None else SolverAdvisor(seed=seed)
-        self.time_limit = time_limit
-        self.seed = seed
-        self.weights = weights
-
-    def choose(self, state) -> Action:
-        moves = suggest_moves(state, advisor=self.advisor, time_limit=self.time_limit, top=1, seed=self.seed,
-                              weights=self.weights)
-        return moves[0].action if moves else ADVANCE
-
-    def __repr__(self) -> str:
-        return f"ServicePlayer({self.advisor!r}, time_limit={self.time_limit})"
-
-
-def _make_service(arg: str | None, seed: int, advisor) -> ServicePlayer:
-    time_limit = DEFAULT_TIME_LIMIT
-    if arg is not None:
-        try:
-            time_limit = float(arg)
-        except ValueError:
-            raise ValueError(f"service player takes a time limit in seconds (service:0.1), not {arg!r}") from None
-        if not 0 < time_limit <= 60:
-            raise ValueError(f"service player time limit must be in (0, 60] s, not {arg}")
-    return ServicePlayer(advisor, time_limit, seed)
-
-
-register_player("service", _make_service)
+warnings.warn("engine.service_player is deprecated: import engine.players.service", DeprecationWarning, stacklevel=2)
+sys.modules[__name__] = _moved

@@ -161,6 +161,37 @@ class GameState:
         """The (up to) three patch ids in front of the token, nearest first."""
         return list(self._circle[:3])
 
+    def front_patches(self) -> tuple[int, ...]:
+        """``available_patches()`` as a tuple, without building a list (for the players' hot loops)."""
+        return self._circle[:3]
+
+    def patches_after(self, patch_id: int, n: int) -> tuple[int, ...]:
+        """The ``n`` patches that follow ``patch_id`` clockwise (what comes up once it is bought).
+
+        >>> s = new_game(7)
+        >>> s.patches_after(s.circle[0], 2) == tuple(s.circle[1:3])
+        True
+        """
+        circle = self._circle
+        i = circle.index(patch_id)
+        return (circle[i + 1:] + circle[:i])[:n]
+
+    @property
+    def bonus_open(self) -> bool:
+        """Whether the 7×7 bonus tile is still to be won."""
+        return self._bonus_open
+
+    def position_key(self) -> tuple:
+        """A hashable key of the position (both players, circle, turn, pending leather, track).
+
+        Only ints, bools and tuples of them, so ``hash(position_key())`` is the
+        same in every process (players seed their random streams from it).
+        """
+        a, b = self.players
+        return (a.board, a.buttons, a.position, a.income, a.bonus, b.board, b.buttons, b.position, b.income,
+                b.bonus, self._circle, self._cur, self._pending, self.leather,
+                -1 if self.first_to_end is None else self.first_to_end)
+
     def current_player(self) -> int:
         """Who acts next (the leather placer while one is pending)."""
         return self._cur

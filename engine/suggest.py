@@ -4,12 +4,16 @@
 server's ``SuggestMove`` answers. For every patch the player can buy it asks
 an *advisor* (``engine.advisor``: the solver in-process or the gRPC service)
 where to place it, with the next patches of the circle as lookahead, then
-values every move in buttons (the score's unit).
+values every move in buttons (the score's unit): each
+:class:`MoveSuggestion` holds it as ``margin_buttons``, an estimate of the
+mover's final score minus the opponent's; this ranking does not estimate a
+win chance, so ``win_chance`` is None (the search,
+:func:`engine.players.search.search_moves`, fills both).
 
 Valuation (``Weights`` holds the coefficients; the defaults are tuned
-against the ``greedy`` player). A move's value is::
+against the ``greedy`` player). A move's ``margin_buttons`` is::
 
-    value = immediate * terms + playout * margin      (0.25 and 1.0)
+    margin_buttons = immediate * terms + playout * margin      (0.25 and 1.0)
 
 **terms** are the move's own gains and costs in buttons, for the player to
 move at track space ``a``:
@@ -45,39 +49,84 @@ playout takes a few milliseconds; ``Weights(playout=0)`` turns it off.
 completing the 7×7 window first, then by filling the most enclosed cell and
 cutting off no pocket.
 
->>> s = _new_game_for_doc()
+>>> s = new_game(1)
 >>> moves = suggest_moves(s, advisor=LocalAdvisor())
->>> moves[0].value >= moves[-1].value, moves[0].reason.split()[0] in ("buy", "advance")
+>>> moves[0].margin_buttons >= moves[-1].margin_buttons, moves[0].reason.split()[0] in ("buy", "advance")
 (True, True)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from typing import Any
 
-from solver import BOARD_SIZE, FULL_BOARD, PATCHES, square_masks
+from solver import BOARD_SIZE, FULL_BOARD, PATCHES, LookaheadResult, StopToken
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)
+from .board import best_window_fill, completes_window, contacts, holes, neighbours
+from .players.greedy import GreedyPlayer
+from .state import GameState, new_game
 from .track import END, LEATHER_SPACES, PAYOUTS_AFTER  # noqa: F401  (LEATHER_SPACES: docs)
 
-_COL0 = sum(1 << (r * BOARD_SIZE) for r in range(BOARD_SIZE))
-_COL8 = _COL0 << (BOARD_SIZE - 1)
-_ROW0 = (1 << BOARD_SIZE) - 1
-_ROW8 = _ROW0 << (BOARD_SIZE * (BOARD_SIZE - 1))
-_NOT_COL0 = FULL_BOARD & ~_COL0
-_NOT_COL8 = FULL_BOARD & ~_COL8
-_WINDOWS = tuple(m for _, m in square_masks(7, BOARD_SIZE))
+_UNSET: Any = object()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class MoveSuggestion:
-    """One legal move, its value for the player to move (buttons) and why."""
+    """One legal move for the player to move, what it is worth to them, and why.
+
+    Two measures, each with its unit in its name; a ranking fills the ones it computes:
+
+    * ``win_chance`` — 0-1, the estimated chance that the mover wins after
+      this move (:func:`engine.players.search.search_moves`, what the service
+      serves); ``None`` from a ranking that does not estimate one
+      (:func:`suggest_moves`).
+    * ``margin_buttons`` — buttons (score points): the mover's expected final
+      score minus the opponent's after this move. :func:`suggest_moves` ranks
+      by it (its valuation formula, in the module docstring); the search
+      fills it with the mean margin of the move's playouts (``None`` when
+      the move was not searched).
+
+    ``value`` is the 0.1 name, kept for one release as a deprecated
+    read-only alias (``win_chance`` where there is one, else
+    ``margin_buttons``, which is what it held before) and as a deprecated
+    constructor keyword for ``win_chance``.
+
+    >>> m = MoveSuggestion(ADVANCE, 0.625, "advance 1 space")
+    >>> m.win_chance, m.margin_buttons
+    (0.625, None)
+    """
 
     action: Action
-    value: float
+    win_chance: float | None
     reason: str
+    margin_buttons: float | None = field(default=None)
+
+    def __init__(self, action: Action, win_chance: float | None = _UNSET, reason: str = "",
+                 margin_buttons: float | None = None, *, value: float | None = _UNSET) -> None:
+        if value is not _UNSET:
+            warnings.warn("MoveSuggestion(value=...) is deprecated: pass win_chance (0-1)", DeprecationWarning,
+                          stacklevel=2)
+            if win_chance is not _UNSET:
+                raise TypeError("MoveSuggestion takes win_chance or the deprecated value, not both")
+            win_chance = value
+        if win_chance is _UNSET:
+            raise TypeError("MoveSuggestion() missing argument: 'win_chance' (None when not estimated)")
+        if win_chance is not None and not 0.0 <= win_chance <= 1.0:
+            raise ValueError(f"win_chance is a chance, 0-1, not {win_chance!r}")
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "win_chance", win_chance)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "margin_buttons", margin_buttons)
+
+    @property
+    def value(self) -> float | None:
+        """Deprecated (0.2.0): ``win_chance`` (0-1) when the ranking estimated one, else ``margin_buttons``."""
+        warnings.warn("MoveSuggestion.value is deprecated: read win_chance (0-1) or margin_buttons (buttons)",
+                      DeprecationWarning, stacklevel=2)
+        return self.win_chance if self.win_chance is not None else self.margin_buttons
 
 
 @dataclass(frozen=True)
@@ -99,71 +148,11 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-# ------------------------------------------------------------ board measures
-def neighbours(mask: int) -> int:
-    """Cells 4-adjacent to ``mask`` (on the board)."""
-    return (((mask << 1) & _NOT_COL0) | ((mask >> 1) & _NOT_COL8) | (mask << BOARD_SIZE)
-            | (mask >> BOARD_SIZE)) & FULL_BOARD
-
-
-def holes(board: int) -> float:
-    """Empty cells cut off in tiny pockets: a lone cell counts 1, a 2-cell pocket 0.5 each.
-
-    >>> holes(FULL_BOARD & ~1), holes(FULL_BOARD & ~3), holes(0)
-    (1, 1.0, 0)
-    """
-    empty = FULL_BOARD & ~board
-    lone = empty & ~neighbours(empty)
-    out: float = lone.bit_count()
-    rest = empty & ~lone
-    # 2-cell pockets: an empty cell with exactly one empty neighbour whose
-    # only empty neighbour is it. Flood fill only the small remainder.
-    while rest:
-        low = rest & -rest
-        comp = low
-        for _ in range(2):
-            grown = (comp | neighbours(comp)) & rest
-            if grown == comp:
-                break
-            comp = grown
-        if comp.bit_count() == 2 and not (neighbours(comp) & rest & ~comp):
-            out += 1.0
-            rest &= ~comp
-            continue
-        # Larger region: drop the whole component at once.
-        while True:
-            grown = (comp | neighbours(comp)) & rest
-            if grown == comp:
-                break
-            comp = grown
-        rest &= ~comp
-    return out
-
-
-def contacts(board: int, mask: int) -> int:
-    """Edges of ``mask`` touching filled cells or the board's border (snug fit)."""
-    return ((mask & (_COL0 | ((board << 1) & _NOT_COL0))).bit_count()
-            + (mask & (_COL8 | ((board >> 1) & _NOT_COL8))).bit_count()
-            + (mask & (_ROW0 | (board << BOARD_SIZE))).bit_count()
-            + (mask & (_ROW8 | (board >> BOARD_SIZE))).bit_count())
-
-
-def completes_window(board: int) -> bool:
-    if board.bit_count() < 49:
-        return False
-    return any(board & m == m for m in _WINDOWS)
-
-
-def best_window_fill(board: int) -> int:
-    """Most filled cells in any 7×7 window."""
-    return max((board & m).bit_count() for m in _WINDOWS)
-
-
-def _leathers_crossed(state, a: int, b: int) -> int:
+def _leathers_crossed(state: GameState, a: int, b: int) -> int:
     return sum(1 for s in state.leather if a < s <= b)
 
 
-def _bonus_open(state) -> bool:
+def _bonus_open(state: GameState) -> bool:
     return state.bonus_owner is None
 
 
@@ -187,7 +176,7 @@ def suggest_moves(state, *, advisor: Advisor | None = None, time_limit: float = 
         out = _leather_moves(state, weights)
     else:
         out = _turn_moves(state, advisor, time_limit, stop, weights)
-    out.sort(key=lambda m: -m.value)  # stable: ties keep the engine's order
+    out.sort(key=lambda m: -(m.margin_buttons or 0.0))  # stable: ties keep the engine's order
     return out[:top] if top else out
 
 
@@ -208,7 +197,7 @@ def _leather_moves(state, w: Weights) -> list[MoveSuggestion]:
         why = f"leather {i // BOARD_SIZE},{i % BOARD_SIZE}: "
         why += "completes the 7×7 window, " if done else ""
         why += f"{enclosed} of 4 sides closed (value {value:.1f})"
-        out.append(MoveSuggestion(action, round(value, 3), why))
+        out.append(MoveSuggestion(action, None, why, round(value, 3)))
     return out
 
 
@@ -273,7 +262,7 @@ def _suggestion(state, action, imm: float, why: str, w: Weights) -> MoveSuggesti
         margin = playout_margin(state, action, state.current_player())
         value += w.playout * margin
         why += f"; playout margin {margin:+.1f}"
-    return MoveSuggestion(action, round(value, 3), f"{why} (value {value:.1f})")
+    return MoveSuggestion(action, None, f"{why} (value {value:.1f})", round(value, 3))
 
 
 def playout_margin(state, action, me: int) -> float:
@@ -281,8 +270,6 @@ def playout_margin(state, action, me: int) -> float:
     opponent's) after ``action`` and a deterministic greedy playout by both
     sides; a won game adds 0.5, a lost one subtracts 0.5 (ties on score go
     to who reached 53 first)."""
-    from .players import GreedyPlayer
-
     g = GreedyPlayer()
     s = state.clone()
     s.apply_action(action)
@@ -332,12 +319,6 @@ def _place(state, board: int, pid: int, upcoming: list[int], advisor: Advisor, t
         if best is None or score > best[0]:
             best = (score, r.placement.mask, unpack)
     return best[1], float(best[2])
-
-
-def _new_game_for_doc():
-    from .state import new_game
-
-    return new_game(1)
 
 
 __all__ = ["DEFAULT_WEIGHTS", "MoveSuggestion", "Weights", "suggest_moves", "holes", "contacts"]

@@ -81,6 +81,8 @@ def test_server_advisor_comes_from_the_entry_point(monkeypatch, capsys):
             FakeAdvisor.closed = True
 
     class EP:
+        name, group, value = "grpc", "quiltsolve.advisors", "fake:Factory"
+
         def load(self):
             def factory(target):
                 made.append(target)
@@ -88,10 +90,30 @@ def test_server_advisor_comes_from_the_entry_point(monkeypatch, capsys):
             return factory
 
     import importlib.metadata
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: {"grpc": EP()})
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [EP()] if group == EP.group else [])
     assert main(["match", "--a", "greedy", "--b", "random", "--games", "2", "--json",
                  "--server", "127.0.0.1:50051"]) == 0
     assert made == ["127.0.0.1:50051"] and FakeAdvisor.closed
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: {})
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [])
     assert main(["match", "--a", "greedy", "--b", "random", "--server", "127.0.0.1:50051"]) == 2
     assert "no 'grpc' advisor" in capsys.readouterr().err
+
+
+def test_a_broken_advisor_plugin_is_an_error_naming_it(monkeypatch, capsys):
+    """An installed plug-in whose import fails is reported as broken, never as "not installed"."""
+    import importlib.metadata
+
+    from engine.advisor import PluginError, advisor_from_entry_point
+
+    class Broken:
+        name, group, value = "grpc", "quiltsolve.advisors", "clients.grpc_client:PlacementClient"
+
+        def load(self):
+            raise ModuleNotFoundError("No module named 'grpc'")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [Broken()])
+    with pytest.raises(PluginError, match=r"plug-in 'grpc' .*clients.grpc_client:PlacementClient.*No module named 'grpc'"):
+        advisor_from_entry_point("grpc", "h:1")
+    assert main(["match", "--a", "greedy", "--b", "random", "--server", "127.0.0.1:50051"]) == 2
+    err = capsys.readouterr().err
+    assert "plug-in 'grpc'" in err and "No module named 'grpc'" in err and "not installed" not in err

@@ -9,7 +9,8 @@ from engine_helpers import build
 
 from engine import ADVANCE, Buy, new_game, replay
 from engine.match import PlayerError, play_game, run_match, wilson_interval
-from engine.players import GreedyPlayer, Player, RandomPlayer, contacts, make_player, register_player
+from engine.board import contacts
+from engine.players import GreedyPlayer, Player, RandomPlayer, make_player, register_player
 
 
 def test_make_player_specs():
@@ -65,7 +66,7 @@ def test_greedy_places_tightly_and_is_deterministic():
     assert a == b
     if isinstance(a, Buy):
         assert contacts(a.mask, 0) == max(contacts(m, 0) for m in s.placements(a.patch_id))
-    assert contacts(1, 0) == 2 and contacts(1 << 40, 0) == 0
+    assert contacts(0, 1) == 2 and contacts(0, 1 << 40) == 0
 
 
 def test_greedy_advances_when_nothing_is_worth_buying():

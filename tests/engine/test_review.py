@@ -15,7 +15,7 @@ from engine.players import RandomPlayer, make_player
 from engine.review import (
     MoveReview, PlayerSummary, ReviewError, action_between, review_game, summarize,
 )
-from engine.search import search_moves
+from engine.players.search import search_moves
 from solver import PATCH_MASKS
 
 ITERATIONS = 150
@@ -58,10 +58,10 @@ def test_deterministic_with_an_iteration_budget(search_vs_random, reviewed):
 
 
 def test_yields_each_review_as_it_is_computed(search_vs_random, monkeypatch):
-    import engine.search
+    import engine.players.search
     calls = []
-    real = engine.search.search_moves
-    monkeypatch.setattr(engine.search, "search_moves", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = engine.players.search.search_moves
+    monkeypatch.setattr(engine.players.search, "search_moves", lambda *a, **k: calls.append(1) or real(*a, **k))
     it = review_game(search_vs_random, iterations=30)
     assert calls == []                          # nothing searched before it is asked for
     next(it)
@@ -92,7 +92,7 @@ def test_played_move_outside_the_root_when_the_opponent_moves_next():
     assert played not in [m.action for m in search_moves(s, iterations=60, seed=3)]
     (r,) = review_game([s, after], iterations=60, seed=3)
     assert r.played == played and r.best != played
-    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=3)[0].value, 4)
+    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=3)[0].win_chance, 4)
 
 
 def test_played_move_outside_the_root_when_the_same_player_moves_again():
@@ -103,7 +103,7 @@ def test_played_move_outside_the_root_when_the_same_player_moves_again():
     assert after.current_player() == 0
     assert played not in [m.action for m in search_moves(s, iterations=60, seed=3)]
     (r,) = review_game([s, after], iterations=60, seed=3)
-    assert r.value_played == search_moves(after, iterations=60, seed=3)[0].value
+    assert r.value_played == search_moves(after, iterations=60, seed=3)[0].win_chance
 
 
 def test_taking_leather_then_the_same_player_places_it():
@@ -115,7 +115,7 @@ def test_taking_leather_then_the_same_player_places_it():
     assert played not in [m.action for m in search_moves(s, iterations=60, seed=5)]
     (r,) = review_game([s, after], iterations=60, seed=5)
     assert r.player == 0 and r.played == played
-    assert r.value_played == search_moves(after, iterations=60, seed=5)[0].value    # not 1 - it
+    assert r.value_played == search_moves(after, iterations=60, seed=5)[0].win_chance    # not 1 - it
     assert r.loss == round(max(0.0, r.value_best - r.value_played), 4)
 
 
@@ -129,7 +129,7 @@ def test_leather_placement_is_reviewed():
     assert played not in [m.action for m in search_moves(s, iterations=60, seed=5)]
     (r,) = review_game([s, after], iterations=60, seed=5)
     assert r.played == played and r.best.to_str().startswith("leather ")
-    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=5)[0].value, 4)
+    assert r.value_played == round(1 - search_moves(after, iterations=60, seed=5)[0].win_chance, 4)
 
 
 def test_a_searched_root_move_gets_the_better_of_its_two_values():
@@ -140,9 +140,9 @@ def test_a_searched_root_move_gets_the_better_of_its_two_values():
     after = s.clone()
     after.apply_action(other.action)
     (r,) = review_game([s, after], iterations=60, seed=3)
-    v = search_moves(after, iterations=60, seed=3)[0].value
+    v = search_moves(after, iterations=60, seed=3)[0].win_chance
     v_after = v if after.current_player() == 0 else round(1 - v, 4)
-    assert r.value_played == max(other.value, v_after)
+    assert r.value_played == max(other.win_chance, v_after)
 
 
 def test_game_end_is_valued_like_a_playout():

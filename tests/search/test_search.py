@@ -8,9 +8,9 @@ import pytest
 
 from engine import ADVANCE, Advance, Buy, PlaceLeather, new_game
 from engine.match import run_match
-from engine.mcts import MCTSPlayer
+from engine.players.mcts import MCTSPlayer
 from engine.players import GreedyPlayer, RandomPlayer, make_player
-from engine.search import SearchInputError, SearchPlayer, search_moves
+from engine.players.search import SearchInputError, SearchPlayer, search_moves
 from solver import StopToken
 
 
@@ -58,9 +58,9 @@ def test_search_moves_deterministic_and_sorted_and_legal():
     s = _midgame(5, 4)
     m1 = search_moves(s, iterations=80, seed=3)
     m2 = search_moves(s, iterations=80, seed=3)
-    assert [(m.action, m.value, m.reason) for m in m1] == [(m.action, m.value, m.reason) for m in m2]
+    assert [(m.action, m.win_chance, m.reason) for m in m1] == [(m.action, m.win_chance, m.reason) for m in m2]
     assert m1, "a live position has moves"
-    values = [m.value for m in m1]
+    values = [m.win_chance for m in m1]
     assert values == sorted(values, reverse=True)
     assert all(0.0 <= v <= 1.0 for v in values)
     assert all(s.is_legal(m.action) for m in m1)

@@ -1,4 +1,4 @@
-"""engine.search.search: the report (moves, iterations, searched, wall time),
+"""engine.players.search.search: the report (moves, iterations, searched, wall time),
 warm_up, and the time limit / stop token honoured by the whole search."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from engine import new_game
 from engine.players import GreedyPlayer, RandomPlayer
-from engine.search import SearchResult, search, search_moves, warm_up
+from engine.players.search import SearchResult, search, search_moves, warm_up
 from solver import StopToken
 
 from .test_search import _midgame
@@ -26,7 +26,7 @@ def test_fresh_process_warm_up_then_search_searches():
 import json, sys
 from engine import new_game
 from engine.players import RandomPlayer
-from engine.search import search, warm_up
+from engine.players.search import search, warm_up
 s = new_game(7); r = RandomPlayer(7)
 for _ in range(20):
     s.apply_action(r.choose(s))

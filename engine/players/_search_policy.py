@@ -28,63 +28,13 @@ import random
 
 from solver import PATCH_MASKS
 
-from .actions import ADVANCE, LEATHER_ACTIONS, Buy
-from .state import AREA, COST, INCOME, TIME, GameState
-from .track import BONUS_MASKS, FULL, PAYOUTS_AFTER
+from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from ..board import BONUS_MASKS, FULL, contact_planes, contacts, neighbours, one_open, pocket_penalty
+from ..state import COST, GameState
+from ..track import PAYOUTS_AFTER
+from .greedy import ADVANCE_RATE, GREEDY_RATES
 
 Mask = int
-
-_ROW0 = (1 << 9) - 1
-_ROW8 = _ROW0 << 72
-_COL0 = sum(1 << (9 * r) for r in range(9))
-_COL8 = _COL0 << 8
-_NOT_COL0 = FULL ^ _COL0
-_NOT_COL8 = FULL ^ _COL8
-
-# Per patch: (mask, sides on the board edge) for every placement, so the
-# board-independent part of the contact count is computed once.
-_EDGE_SIDES: tuple[tuple[tuple[Mask, int], ...], ...] = tuple(
-    tuple((m, (m & _ROW0).bit_count() + (m & _ROW8).bit_count() + (m & _COL0).bit_count()
-           + (m & _COL8).bit_count()) for m in masks)
-    for masks in PATCH_MASKS
-)
-
-
-def neighbours(mask: Mask) -> Mask:
-    """Cells 4-adjacent to ``mask`` (on the board)."""
-    return ((((mask & _NOT_COL8) << 1) | ((mask & _NOT_COL0) >> 1) | (mask << 9) | (mask >> 9)) & FULL)
-
-
-def lone_cells(board: Mask) -> int:
-    """Empty cells with no empty neighbour (they can only take a leather patch).
-
-    >>> lone_cells(FULL ^ 1), lone_cells(FULL ^ 3), lone_cells(0)
-    (1, 0, 0)
-    """
-    empty = FULL ^ board
-    return (empty & ~neighbours(empty)).bit_count()
-
-
-def _pocket_penalty(board: Mask, mask: Mask) -> float:
-    """Empty cells next to ``mask`` that it leaves in a 1- or 2-cell pocket."""
-    after = board | mask
-    empty = FULL ^ after
-    near = neighbours(mask) & empty
-    if not near:
-        return 0.0
-    en = neighbours(empty)
-    lone = near & ~en
-    pen = 2.0 * lone.bit_count()
-    # A pocket of two: an empty cell whose only empty neighbour has no other.
-    rest = near & ~lone
-    while rest:
-        c = rest & -rest
-        rest ^= c
-        nb = neighbours(c) & empty
-        if nb.bit_count() == 1 and (neighbours(nb) & empty) == c:
-            pen += 1.0
-            rest &= ~nb
-    return pen
 
 
 class PlacementCache(dict):
@@ -99,18 +49,6 @@ class PlacementCache(dict):
         return value
 
 
-def _contact_planes(board: Mask) -> tuple[Mask, Mask, Mask]:
-    """Bit planes of the number (0-4) of covered-or-edge sides of every cell."""
-    u = ((board << 9) & FULL) | _ROW0
-    d = (board >> 9) | _ROW8
-    lf = ((board & _NOT_COL8) << 1) | _COL0
-    rt = ((board & _NOT_COL0) >> 1) | _COL8
-    s1, c1 = u ^ d, u & d
-    s2, c2 = lf ^ rt, lf & rt
-    a = s1 & s2
-    return s1 ^ s2, c1 ^ c2 ^ a, (c1 & c2) | (c1 & a) | (c2 & a)
-
-
 def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) -> Mask | None:
     """The snuggest legal placement of patch ``pid`` on ``board`` (None if none fits).
 
@@ -123,7 +61,7 @@ def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) 
         hit = cache.get((board, pid), 0)
         if hit != 0:
             return hit
-    b0, b1, b2 = _contact_planes(board)
+    b0, b1, b2 = contact_planes(board)
     touch = []
     top = -1
     for m in PATCH_MASKS[pid]:
@@ -146,7 +84,7 @@ def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) 
             cands = cands[:8]
         best_s, best = None, None
         for t, m in cands:
-            s = t - _pocket_penalty(board, m)
+            s = t - pocket_penalty(board, m)
             if best_s is None or s > best_s:
                 best_s, best = s, m
     if cache is not None:
@@ -154,24 +92,12 @@ def tight_placement(board: Mask, pid: int, cache: PlacementCache | None = None) 
     return best
 
 
-def _one_open(empty: Mask) -> Mask:
-    """Empty cells with exactly one empty neighbour."""
-    u = (empty << 9) & FULL
-    d = empty >> 9
-    lf = (empty & _NOT_COL8) << 1
-    rt = (empty & _NOT_COL0) >> 1
-    s1, c1 = u ^ d, u & d
-    s2, c2 = lf ^ rt, lf & rt
-    # count == 1: bit0 set and no carries anywhere.
-    return empty & (s1 ^ s2) & ~(s1 & s2) & ~c1 & ~c2
-
-
-def _leather_score(c: Mask, empty: Mask, one_open: Mask) -> int:
+def _leather_score(c: Mask, empty: Mask, open1: Mask) -> int:
     nb = neighbours(c) & empty
     open_sides = nb.bit_count()
     # Filling c leaves alone its empty neighbours whose only empty neighbour
     # was c. (Filling a lone cell costs nothing: it is the best use of leather.)
-    return (4 - open_sides) - 3 * (nb & one_open).bit_count()
+    return (4 - open_sides) - 3 * (nb & open1).bit_count()
 
 
 def leather_scores(board: Mask, bonus_open: bool) -> list[tuple[float, int]]:
@@ -184,13 +110,13 @@ def leather_scores(board: Mask, bonus_open: bool) -> list[tuple[float, int]]:
     """
     empty = FULL ^ board
     near_full = bonus_open and board.bit_count() >= 48
-    one_open = _one_open(empty)
+    open1 = one_open(empty)
     out = []
     e = empty
     while e:
         c = e & -e
         e ^= c
-        s = _leather_score(c, empty, one_open)
+        s = _leather_score(c, empty, open1)
         if near_full:
             after = board | c
             if any(after & w == w for w in BONUS_MASKS):
@@ -212,13 +138,13 @@ def leather_cell(board: Mask, bonus_open: bool) -> int:
             miss = w & empty
             if miss and miss & (miss - 1) == 0:
                 return miss.bit_length() - 1
-    one_open = _one_open(empty)
+    open1 = one_open(empty)
     best_s, best_i = None, -1
     e = empty
     while e:
         c = e & -e
         e ^= c
-        s = _leather_score(c, empty, one_open)
+        s = _leather_score(c, empty, open1)
         if best_s is None or s > best_s:
             best_s, best_i = s, c.bit_length() - 1
     return best_i
@@ -226,33 +152,26 @@ def leather_cell(board: Mask, bonus_open: bool) -> int:
 
 def placement_score(board: Mask, mask: Mask) -> float:
     """How snugly ``mask`` sits on ``board``: touching sides minus cut-off pockets."""
-    e = 0
-    for edge in (_ROW0, _ROW8, _COL0, _COL8):
-        e += (mask & edge).bit_count()
-    t = (e + (mask & (board << 9)).bit_count() + (mask & (board >> 9)).bit_count()
-         + (mask & ((board & _NOT_COL8) << 1)).bit_count() + (mask & ((board & _NOT_COL0) >> 1)).bit_count())
-    return t - _pocket_penalty(board, mask)
+    return contacts(board, mask) - pocket_penalty(board, mask)
 
 
 def place_pending_leather(state: GameState) -> None:
     """Place every pending leather patch of ``state`` by :func:`leather_cell`."""
-    while state._pending:
-        board = state.players[state._cur].board
-        state.apply_action(LEATHER_ACTIONS[leather_cell(board, state._bonus_open)])
+    while state.leather_to_place:
+        board = state.players[state.current_player()].board
+        state.apply_action(LEATHER_ACTIONS[leather_cell(board, state.bonus_open)])
 
 
 def buy_rates(state: GameState) -> list[tuple[float, int]]:
     """(value per space of time, patch id) of each affordable available patch, best first.
 
-    Value = ``2 × area + income × paydays left − cost``: what the patch adds to
-    the final score if nothing else happens (the greedy player's measure).
+    The greedy player's measure, :func:`engine.players.greedy.greedy_rate`:
+    what the patch adds to the final score if nothing else happens, per space.
     """
-    p = state.players[state._cur]
-    payouts = PAYOUTS_AFTER[p.position]
-    out = []
-    for pid in state._circle[:3]:
-        if COST[pid] <= p.buttons:
-            out.append(((2 * AREA[pid] + INCOME[pid] * payouts - COST[pid]) / TIME[pid], pid))
+    p = state.players[state.current_player()]
+    rates = GREEDY_RATES[PAYOUTS_AFTER[p.position]]
+    buttons = p.buttons
+    out = [(rates[pid], pid) for pid in state.front_patches() if COST[pid] <= buttons]
     out.sort(key=lambda x: -x[0])
     return out
 
@@ -268,20 +187,16 @@ def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon
     """
     rand = rng.random
     players = state.players
-    while not state._over:
-        if state._pending:
-            p = players[state._cur]
-            state.apply_action(LEATHER_ACTIONS[leather_cell(p.board, state._bonus_open)])
+    while not state.is_terminal():
+        p = players[state.current_player()]
+        if state.leather_to_place:
+            state.apply_action(LEATHER_ACTIONS[leather_cell(p.board, state.bonus_open)])
             continue
-        p = players[state._cur]
         board = p.board
         buttons = p.buttons
-        payouts = PAYOUTS_AFTER[p.position]
-        options = []
-        for pid in state._circle[:3]:
-            if COST[pid] <= buttons:
-                options.append(((2 * AREA[pid] + INCOME[pid] * payouts - COST[pid]) / TIME[pid], pid))
-        action = ADVANCE
+        rates = GREEDY_RATES[PAYOUTS_AFTER[p.position]]
+        options = [(rates[pid], pid) for pid in state.front_patches() if COST[pid] <= buttons]
+        action: Action = ADVANCE
         if options:
             if rand() < epsilon:
                 k = int(rand() * (len(options) + 1))
@@ -293,7 +208,7 @@ def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon
             else:
                 options.sort(key=lambda x: -x[0])
                 for rate, pid in options:
-                    if rate <= 1.0:
+                    if rate <= ADVANCE_RATE:
                         break
                     m = tight_placement(board, pid, cache)
                     if m is not None:
@@ -304,11 +219,8 @@ def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon
 
 
 def state_key(state: GameState) -> tuple:
-    """A hashable key that identifies a position (for tree reuse and seeding)."""
-    a, b = state.players
-    return (a.board, a.buttons, a.position, a.income, a.bonus, b.board, b.buttons, b.position, b.income,
-            b.bonus, state._circle, state._cur, state._pending, state.leather,
-            -1 if state.first_to_end is None else state.first_to_end)
+    """A hashable key that identifies a position (for tree reuse and seeding): ``state.position_key()``."""
+    return state.position_key()
 
 
 def key_seed(seed: int, state: GameState) -> int:
@@ -320,6 +232,6 @@ def key_seed(seed: int, state: GameState) -> int:
     return hash((seed, state_key(state))) & 0x7FFF_FFFF_FFFF
 
 
-__all__ = ["PlacementCache", "buy_rates", "key_seed", "leather_cell", "leather_scores", "lone_cells", "neighbours",
-           "place_pending_leather", "placement_score", "playout", "state_key", "tight_placement"]
+__all__ = ["PlacementCache", "buy_rates", "key_seed", "leather_cell", "leather_scores", "place_pending_leather",
+           "placement_score", "playout", "state_key", "tight_placement"]
 
