@@ -470,7 +470,8 @@ def _move_json(s: Any) -> dict[str, Any]:
     from engine.actions import Advance, Buy, PlaceLeather
 
     a = s.action
-    d: dict[str, Any] = {"action": a.to_str(), "value": s.value, "reason": s.reason}
+    d: dict[str, Any] = {"action": a.to_str(), "win_chance": s.win_chance, "value": s.win_chance,
+                         "reason": s.reason}
     if isinstance(a, Advance):
         d.update(kind="advance", patch=None, cells=[])
     elif isinstance(a, Buy):
@@ -550,7 +551,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         for col in ("#", "move", "value", "reason"):
             t.add_column(col)
         for i, m in enumerate(moves, 1):
-            t.add_row(str(i), m.action.to_str(), f"{m.value:.2f}", m.reason)
+            t.add_row(str(i), m.action.to_str(), f"{m.win_chance:.2f}", m.reason)
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
 

@@ -486,7 +486,7 @@ class PlaySession:
         self.last_hint = list(moves)
         self.print(f"hint for {self.name(self.state.current_player())} ({_search_line(moves)}):")
         for k, m in enumerate(moves, 1):
-            self.print(f"  {k}. {m.action.to_str():<36} value {m.value:.2f}  {m.reason}")
+            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}  {m.reason}")
         if moves:
             self.print("  ('take K' plays move K)")
 

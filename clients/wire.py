@@ -348,7 +348,8 @@ def move_result(r: pb.SuggestMoveResponse) -> MoveSuggestions:
     """A ``SuggestMoveResponse`` as :class:`MoveSuggestions` (a list of
     ``engine.suggest.MoveSuggestion``) with the search's ``iterations``,
     ``searched`` and ``wall_time``, as the service's search reported them."""
-    moves = [MoveSuggestion(positions.move_of(s.move), s.value, s.reason) for s in r.suggestions]
+    moves = [MoveSuggestion(positions.move_of(s.move), s.win_chance, s.reason,
+                            s.margin_buttons if s.HasField("margin_buttons") else None) for s in r.suggestions]
     return MoveSuggestions(moves, iterations=r.iterations, searched=r.searched, wall_time=_seconds(r.solve_time))
 
 

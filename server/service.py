@@ -18,6 +18,8 @@ from solver import BOARD_SIZE, cells_of
 from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
 
+from engine.suggest import MoveSuggestion
+
 from . import convert, positions
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition
@@ -44,6 +46,16 @@ def request_state(request: pb.SuggestMoveRequest) -> tuple[engine.GameState, str
     except positions.PositionError as e:
         raise e.as_bad_request() from None
     raise BadRequest("state", "required: the position to move in (GameState)")
+
+
+def suggestion_message(s: MoveSuggestion) -> pb.MoveSuggestion:
+    """A ranked move on the wire: its win chance (also in the deprecated ``value``) and margin."""
+    chance = float(s.win_chance) if s.win_chance is not None else 0.0
+    out = pb.MoveSuggestion(move=positions.move_message(s.action), win_chance=chance, value=chance,
+                            reason=str(s.reason))
+    if s.margin_buttons is not None:
+        out.margin_buttons = float(s.margin_buttons)
+    return out
 
 
 def moves_job(state: engine.GameState, field: str, *, top: int | None, seed: int,
@@ -148,9 +160,7 @@ class PlacementServicer:
         # The search player (engine.search) ranks the moves in a worker; with
         # a fixed iteration budget the time limit only caps the wall time.
         result = self.core.run_job(call, job, limit, field)
-        suggestions = [pb.MoveSuggestion(move=positions.move_message(s.action), value=float(s.value),
-                                         reason=str(s.reason))
-                       for s in result.moves]
+        suggestions = [suggestion_message(s) for s in result.moves]
         call.record.extra.update(iterations=result.iterations, searched=result.searched)
         return pb.SuggestMoveResponse(suggestions=suggestions, player=player, iterations=result.iterations,
                                       searched=result.searched, solve_time=convert.duration(result.wall_time))

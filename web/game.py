@@ -330,14 +330,14 @@ def engine_move(core):
             moves = core.run_job(call, job, limit, "state").moves
             if not moves:
                 raise FailedPrecondition("state: the engine found no move")
-            action, value = moves[0].action, float(moves[0].value)
+            action, value = moves[0].action, moves[0].win_chance
         else:
             action = make_player(name, seed).choose(state)
         state.apply_action(action)
         out = {"player": player, "strength": data["strength"], "move": protojson.to_dict(move_message(action)),
                **answer(state)}
         if value is not None:
-            out["value"] = value
+            out["win_chance"] = out["value"] = float(value)   # value: the deprecated name (0.1)
         return out
 
     return run

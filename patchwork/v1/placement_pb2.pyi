@@ -158,14 +158,18 @@ class Move(_message.Message):
     def __init__(self, kind: _Optional[_Union[MoveKind, str]] = ..., patch_id: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[Cell, _Mapping]]] = ..., text: _Optional[str] = ...) -> None: ...
 
 class MoveSuggestion(_message.Message):
-    __slots__ = ("move", "value", "reason")
+    __slots__ = ("move", "value", "reason", "win_chance", "margin_buttons")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_BUTTONS_FIELD_NUMBER: _ClassVar[int]
     move: Move
     value: float
     reason: str
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., reason: _Optional[str] = ...) -> None: ...
+    win_chance: float
+    margin_buttons: float
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., reason: _Optional[str] = ..., win_chance: _Optional[float] = ..., margin_buttons: _Optional[float] = ...) -> None: ...
 
 class SolvePlacementRequest(_message.Message):
     __slots__ = ("board", "patches", "objective", "time_limit", "seed")

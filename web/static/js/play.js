@@ -411,7 +411,7 @@ function renderHint() {
     li.setAttribute('aria-selected', String(i === hint.selected));
     li.dataset.move = s.move.text;
     li.tabIndex = 0;
-    const pct = Math.round(s.value * 100);
+    const pct = Math.round(s.win_chance * 100);
     li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span><span class="why"></span>';
     li.querySelector('.pct').textContent = `${pct}%`;
     li.querySelector('.bar i').style.width = `${pct}%`;
