@@ -22,6 +22,7 @@ import math
 import random
 import time
 
+from ..bitsearch import luby
 from ..geometry import MAX_GRID
 from ..stop import StopToken
 from ..types import SolverInputError
@@ -33,8 +34,8 @@ try:  # optional C search; the pure-Python one gives the same answers
 except ImportError:  # pragma: no cover - depends on the build
     exactcover = None
 
-__all__ = ["HAVE_C_SEARCH", "ENGINES", "RESTART_NODES", "MAX_FIND_RESTARTS", "exactcover", "check_engine",
-           "luby", "PyTables", "search_py", "search_once", "count_search", "find_search"]
+__all__ = ["HAVE_C_SEARCH", "ENGINES", "FIND_RESTART_NODES", "MAX_FIND_RESTARTS", "exactcover", "check_engine",
+           "PyTables", "search_py", "search_once", "count_search", "find_search"]
 
 HAVE_C_SEARCH = exactcover is not None
 ENGINES = ("auto", "c", "python")
@@ -43,10 +44,11 @@ ENGINES = ("auto", "c", "python")
 # tried decides between milliseconds and minutes on big regions (15x20 from 5
 # pentomino sets: 1.7k nodes with some orders, > 2M with most). So find mode
 # restarts with a seeded shuffle of the type order, with Luby's budgets of
-# RESTART_NODES x (1, 1, 2, 1, 1, 2, 4, ...) search nodes, and after
+# FIND_RESTART_NODES x (1, 1, 2, 1, 1, 2, 4, ...) search nodes, and after
 # MAX_FIND_RESTARTS runs once without a budget (so INFEASIBLE is still proven).
-# Node counts are the same in C and Python, so answers stay identical.
-RESTART_NODES = 20_000
+# Node counts are the same in C and Python, so answers stay identical. (The
+# placement search's restarts, solver.bitsearch, have their own budgets.)
+FIND_RESTART_NODES = 20_000
 MAX_FIND_RESTARTS = 100
 
 
@@ -58,25 +60,6 @@ def check_engine(engine: str) -> bool:
         raise SolverInputError("the C search (solver._exactcover) is not built")
     return engine != "python" and exactcover is not None
 
-
-def luby(i: int) -> int:
-    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i >= 1).
-
-    >>> [luby(i) for i in range(1, 9)]
-    [1, 1, 2, 1, 1, 2, 4, 1]
-    """
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while (1 << k) - 1 != i:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
-# ------------------------------------------------------------ search ---
 
 _BITS = [1 << i for i in range(MAX_GRID * MAX_GRID + 1)]
 
@@ -357,7 +340,7 @@ def find_search(tables: PlacementTables, max_tilings: int, time_limit: float, st
             if attempt:
                 rank = list(range(len(tables.counts)))
                 random.Random(attempt).shuffle(rank)
-            node_limit = 0 if last else RESTART_NODES * luby(attempt + 1)
+            node_limit = 0 if last else FIND_RESTART_NODES * luby(attempt + 1)
             status, _raw, _num, sols, _nodes = run.search(False, max_tilings, deadline, tables.hole_cap,
                                                           node_limit, rank)
             if best is None or len(sols) > len(best):
