@@ -42,8 +42,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from .geometry import Shape
-from .puzzle import CountTally, PuzzleProblem, check_options
-from .puzzle.search import check_engine
+from .puzzle import CountTally, PuzzleProblem, check_engine, check_options
 from .types import PuzzleResult, SolverInputError
 
 __all__ = ["SplitPlan", "ChunkResult", "split_count", "count_chunk", "combine", "count_split"]
@@ -133,7 +132,9 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
         raise RuntimeError(f"the worker's solver builds {prob.nplacements} placements, the plan "
                            f"{plan.placements}: different quiltsolve versions?")
     check_engine(engine)
-    raw, burnside, sols = [], [], []
+    raw: list[int] = []
+    burnside: list[int] = []
+    sols: list[tuple[tuple[int, ...], ...]] = []
     nodes = 0
     finished = True
     for prefix in prefixes:

@@ -287,6 +287,7 @@ class _Run:
                 t.n, t.ptype, t.pstart, t.pflat, t.counts, t.syms_flat, t.break_type, t.rawmul, t.symmask,
                 bool(count), int(max_tilings), float(remaining), None if self.stop is None else self.flag,
                 t.use_all, t.nbrs, hole_cap, node_limit, rank)
+        assert self.py is not None
         return search_py(self.py, t.counts, t.syms, t.break_type, t.rawmul, t.symmask, bool(count),
                          int(max_tilings), float(remaining), None if self.stop is None else self.stop.is_set,
                          t.use_all, hole_cap, node_limit, rank)
