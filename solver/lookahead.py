@@ -29,7 +29,7 @@ import time
 from typing import Sequence
 
 from . import bitsearch
-from .cover import MAX_SOLVER_TIME_LIMIT, orientation_of, CoverProblem, candidates_from
+from .cover import MAX_SOLVER_TIME_LIMIT, CoverProblem, candidates_from, orientation_of
 from .geometry import BOARD_CELLS, FULL_BOARD, Board, Cell, completed_square, square_masks
 from .stop import StopToken
 from .types import Candidate, LookaheadResult, PlacedPatch, RankedPlacement, SolverInputError, SolveStatus
