@@ -359,7 +359,10 @@ class PuzzleProblem:
         there, with the same symmetry-break multiplier), so over one level of
         :meth:`extensions` the sub-problems' counts add up to this problem's.
         Its tilings (in :meth:`tally`) are numbered as in the unrestricted
-        problem, so tallies of different sub-problems can be merged.
+        problem, so tallies of different sub-problems can be merged; as
+        ``PlacedPatch`` tuples (:meth:`count`, :meth:`find`) they are expanded
+        into their orbits like the whole problem's, so with the symmetry
+        break an image need not hold the prefix.
 
         >>> p = PuzzleProblem.prepare(["...", "..."], ["##"] * 3)
         >>> [p.restrict(pre).count().count for pre in p.extensions()]
