@@ -10,13 +10,21 @@ import statistics
 import sys
 import time
 
-from solver.puzzle import HAVE_C_SEARCH, _prepare, _solve_puzzle
+from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem
 from solver.types import SolveStatus
 
 PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
                ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]
 RECT = {(h, w): ["." * w] * h for h, w in ((6, 10), (5, 12), (4, 15), (3, 20))}
 HOLE8 = ["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3
+
+
+def _solve(rows, pieces, *, count=False, use_all=True, symmetry_break=True, max_tilings=1, time_limit=10.0,
+           engine="auto"):
+    """Prepare (tables from the cache when warm), then count or find."""
+    problem = PuzzleProblem.prepare(rows, pieces, use_all=use_all, symmetry_break=symmetry_break)
+    run = problem.count if count else problem.find
+    return run(max_tilings=max_tilings, time_limit=time_limit, engine=engine)
 
 
 def _timed(fn, runs: int) -> tuple[float, float, object]:
@@ -41,50 +49,50 @@ def main(argv: list[str] | None = None) -> int:
     rc = 0
     # find one, 6x10: warm (tables cached, as in a long-lived server) and cold
     six = RECT[(6, 10)]
-    med, mx, r = _timed(lambda: _solve_puzzle(six, PENTOMINOES, engine=engine), 20)
+    med, mx, r = _timed(lambda: _solve(six, PENTOMINOES, engine=engine), 20)
     row("6x10 pentominoes: find one (warm, 20 runs)", med, mx, r.status.name, 0.050)
     rc |= r.status is not SolveStatus.OPTIMAL
 
     def cold():
-        _prepare.cache_clear()
-        return _solve_puzzle(six, PENTOMINOES, engine=engine)
+        PuzzleProblem.clear_cache()
+        return _solve(six, PENTOMINOES, engine=engine)
 
     med, mx, r = _timed(cold, 20)
     row("6x10 pentominoes: find one (cold, 20 runs)", med, mx, r.status.name, 0.050)
-    med, mx, r = _timed(lambda: _solve_puzzle(six, PENTOMINOES, engine="python"), 5)
+    med, mx, r = _timed(lambda: _solve(six, PENTOMINOES, engine="python"), 5)
     row("6x10 pentominoes: find one, pure Python", med, mx, r.status.name)
 
     # counting
-    med, mx, r = _timed(lambda: _solve_puzzle(six, PENTOMINOES, count=True, max_tilings=0,
-                                              time_limit=60, engine=engine), 3)
+    med, mx, r = _timed(lambda: _solve(six, PENTOMINOES, count=True, max_tilings=0,
+                                       time_limit=60, engine=engine), 3)
     row("6x10 pentominoes: count (3 runs)", med, mx, f"{r.count} raw / {r.distinct} distinct", 3.5)
     rc |= (r.count, r.distinct) != (9356, 2339)
-    med, mx, r = _timed(lambda: _solve_puzzle(six, PENTOMINOES, count=True, max_tilings=0,
-                                              symmetry_break=False, time_limit=60, engine=engine), 1)
+    med, mx, r = _timed(lambda: _solve(six, PENTOMINOES, count=True, max_tilings=0,
+                                       symmetry_break=False, time_limit=60, engine=engine), 1)
     row("6x10: count without symmetry break", med, mx, f"{r.count} raw / {r.distinct} distinct")
     for (h, w), want in (((5, 12), (4040, 1010)), ((4, 15), (1472, 368)), ((3, 20), (8, 2))):
-        med, mx, r = _timed(lambda: _solve_puzzle(RECT[(h, w)], PENTOMINOES, count=True, max_tilings=0,
-                                                  time_limit=60, engine=engine), 3)
+        med, mx, r = _timed(lambda: _solve(RECT[(h, w)], PENTOMINOES, count=True, max_tilings=0,
+                                           time_limit=60, engine=engine), 3)
         row(f"{h}x{w} pentominoes: count", med, mx, f"{r.count} raw / {r.distinct} distinct")
         rc |= (r.count, r.distinct) != want
-    med, mx, r = _timed(lambda: _solve_puzzle(HOLE8, PENTOMINOES, count=True, max_tilings=0,
-                                              time_limit=60, engine=engine), 3)
+    med, mx, r = _timed(lambda: _solve(HOLE8, PENTOMINOES, count=True, max_tilings=0,
+                                       time_limit=60, engine=engine), 3)
     row("8x8 minus centre 2x2, pentominoes: count", med, mx, f"{r.count} raw / {r.distinct} distinct")
     rc |= (r.count, r.distinct) != (520, 65)
-    med, mx, r = _timed(lambda: _solve_puzzle(["." * 6] * 6, ["##"] * 18, count=True, max_tilings=0,
-                                              time_limit=60, engine=engine), 3)
+    med, mx, r = _timed(lambda: _solve(["." * 6] * 6, ["##"] * 18, count=True, max_tilings=0,
+                                       time_limit=60, engine=engine), 3)
     row("6x6 dominoes: count", med, mx, f"{r.count} raw / {r.distinct} distinct")
-    med, mx, r = _timed(lambda: _solve_puzzle(RECT[(4, 15)], PENTOMINOES, count=True, max_tilings=0,
-                                              time_limit=60, engine="python"), 1)
+    med, mx, r = _timed(lambda: _solve(RECT[(4, 15)], PENTOMINOES, count=True, max_tilings=0,
+                                       time_limit=60, engine="python"), 1)
     row("4x15 pentominoes: count, pure Python", med, mx, f"{r.count} raw / {r.distinct} distinct")
 
     # bigger regions: find one
     big = ["." * 20] * 20
-    med, mx, r = _timed(lambda: _solve_puzzle(big, ["###/#.."] * 100, engine=engine,
-                                              use_all=False, time_limit=10), 3)
+    med, mx, r = _timed(lambda: _solve(big, ["###/#.."] * 100, engine=engine,
+                                       use_all=False, time_limit=10), 3)
     row("20x20 from L-tetrominoes: find one", med, mx, r.status.name)
     pent5 = PENTOMINOES * 5
-    med, mx, r = _timed(lambda: _solve_puzzle(["." * 20] * 15, pent5, engine=engine, time_limit=10), 3)
+    med, mx, r = _timed(lambda: _solve(["." * 20] * 15, pent5, engine=engine, time_limit=10), 3)
     row("15x20 from 5 sets of pentominoes: find one", med, mx, r.status.name)
     return int(rc)
 

@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _table(ray, args, started: float) -> int:
     from engine.match import run_match
-    from solver.puzzle import _solve_puzzle
+    from solver.puzzle import PuzzleProblem
     from solver.ray_count import cluster_cpus, count_puzzle_ray
 
     rc = 0
@@ -130,7 +130,7 @@ def _table(ray, args, started: float) -> int:
     ok = True
     for _ in range(args.runs):
         t = time.perf_counter()
-        lr = _solve_puzzle(rows, pieces, count=True, max_tilings=1, time_limit=3600)
+        lr = PuzzleProblem.prepare(rows, pieces).count(max_tilings=1, time_limit=3600)
         best_l = min(best_l, time.perf_counter() - t)
         t = time.perf_counter()
         rr = count_puzzle_ray(rows, pieces, max_tilings=1, time_limit=3600, address=args.ray)

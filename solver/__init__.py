@@ -28,6 +28,7 @@ _LAZY = {
     "solve_square7": "cover",
     "rank_placements": "lookahead",
     "solve_puzzle": "puzzle",
+    "PuzzleProblem": "puzzle",
     "validate_placements": "validate",
     "validate_tiling": "validate",
     "ValidationError": "validate",

@@ -61,7 +61,7 @@ class _Restart(Exception):
     pass
 
 
-class _StopClock(float):
+class StopClock(float):
     """A deadline that also counts as passed once ``stop`` is set: the
     searches compare ``now() > deadline`` every 1,024 nodes."""
 
@@ -166,7 +166,7 @@ class Prepared:
 
     def __init__(self, free: int, kinds: Sequence[Kind], deadline: float = float("inf"), stop=None):
         if stop is not None:
-            deadline = _StopClock(deadline, stop)
+            deadline = StopClock(deadline, stop)
         out = []
         for i, k in enumerate(kinds):
             if not i & 7 and _late(deadline):
@@ -242,7 +242,7 @@ def pack(
     calls (see :class:`Prepared`).
     """
     if stop is not None:
-        deadline = _StopClock(deadline, stop)
+        deadline = StopClock(deadline, stop)
     if prepared is not None and prepared.free != free:
         raise ValueError("prepared tables are for other free cells")
     if _late(deadline):
@@ -364,7 +364,10 @@ def neighbours(m: int) -> int:
     return ((m << _W) | (m >> _W) | ((m << 1) & _NOT_COL0) | ((m >> 1) & _NOT_COLL)) & ~m & ((1 << 81) - 1)
 
 
-def _flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
+def flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
+    """The empty area around ``seed`` within ``free`` (9×9 board), grown until
+    it exceeds ``limit`` cells: ``(area, closed)``, ``closed`` False when it
+    was cut short at the limit."""
     comp = seed
     while True:
         new = (comp | (comp << _W) | (comp >> _W) | ((comp << 1) & _NOT_COL0) | ((comp >> 1) & _NOT_COLL)) & free
@@ -459,7 +462,7 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
         nb = ((touched << _W) | (touched >> _W) | ((touched << 1) & _NOT_COL0)
               | ((touched >> 1) & _NOT_COLL)) & free
         while nb:
-            comp, small = _flood(nb & -nb, free, _POCKET)
+            comp, small = flood(nb & -nb, free, _POCKET)
             nb &= ~comp
             if small:
                 sz = comp.bit_count()

@@ -34,15 +34,18 @@ from . import bitsearch
 from .cache import byte_cached, dict_sizeof
 from .geometry import BOARD_CELLS, BOARD_SIZE, FULL_BOARD, Board, Cell, Shape, ShapeError, placements, square_masks
 from .geometry import completed_square
+from .limits import MAX_COUNT  # copies of one candidate: the same limit as a request's
 from .patches import LEATHER_PATCH_ID, LEATHER_SHAPE, patch
 from .stop import StopToken
 from .types import (
     Candidate, Objective, PlacedPatch, PlacementResult, SolverInputError, SolveStatus,
 )
 
-MAX_TIME_LIMIT = 600.0
+# The solver's own cap on a direct call's time limit (library users, batch
+# jobs); a request through the service or a client is capped far lower, at
+# solver.limits.MAX_TIME_LIMIT (60 s). Two limits, two names.
+MAX_SOLVER_TIME_LIMIT = 600.0
 MAX_CANDIDATES = 200      # distinct candidate entries
-MAX_COUNT = BOARD_CELLS   # copies of one candidate
 MAX_WORKERS = 16
 # Node budget of the exact bitmask pass before CP-SAT takes over (about
 # 1-5 us a node). Midgame boards need under 1,000 nodes; dense 16-patch
@@ -117,8 +120,8 @@ def _check(board, candidates, time_limit, seed, workers) -> list[Candidate]:
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_BOARD:
         raise SolverInputError("board must be an int bitmask in [0, 2**81)")
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not math.isfinite(time_limit) or not 0 < time_limit <= MAX_TIME_LIMIT:
-        raise SolverInputError(f"time_limit must be a finite number of seconds in (0, {MAX_TIME_LIMIT:g}]")
+            or not math.isfinite(time_limit) or not 0 < time_limit <= MAX_SOLVER_TIME_LIMIT:
+        raise SolverInputError(f"time_limit must be a finite number of seconds in (0, {MAX_SOLVER_TIME_LIMIT:g}]")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise SolverInputError("seed must be an int in [0, 2**31)")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
@@ -141,13 +144,16 @@ def _check(board, candidates, time_limit, seed, workers) -> list[Candidate]:
 # ------------------------------------------------------------------ problem
 
 @byte_cached("cover.orientation_of", dict_sizeof)
-def _orientation_of(shape: Shape) -> dict[int, int]:
+def orientation_of(shape: Shape) -> dict[int, int]:
     """mask -> orientation index, for every placement on the empty 9×9 board."""
     return {p.mask: p.orientation for p in placements(shape)}
 
 
+_orientation_of = orientation_of   # the old name, still imported by engine.search and tests/solver
+
+
 @dataclass
-class _Problem:
+class CoverProblem:
     """Candidates grouped into kinds: one kind per (shape, required) pair.
 
     Candidates with the same shape (e.g. standard patches 17 and 18) become
@@ -161,9 +167,9 @@ class _Problem:
     members: list[list[int]]        # kind -> candidate indices
 
     @classmethod
-    def build(cls, board: Board, cands: list[Candidate], deadline=math.inf) -> "_Problem":
+    def build(cls, board: Board, cands: list[Candidate], deadline=math.inf) -> "CoverProblem":
         """Raises ``TimeoutError`` once ``deadline`` (a perf_counter value,
-        or a ``bitsearch._StopClock``) has passed."""
+        or a ``bitsearch.StopClock``) has passed."""
         groups: dict = {}
         for i, c in enumerate(cands):
             if not i & 15 and time.perf_counter() > deadline:
@@ -173,7 +179,7 @@ class _Problem:
         for j, ((shape, req), idx) in enumerate(groups.items()):
             if not j & 7 and time.perf_counter() > deadline:
                 raise TimeoutError
-            masks = tuple(m for m in _orientation_of(shape) if not m & board)
+            masks = tuple(m for m in orientation_of(shape) if not m & board)
             kinds.append(bitsearch.Kind(shape.area, masks, sum(cands[i].count for i in idx), req))
             members.append(idx)
         return cls(board, cands, kinds, members)
@@ -188,7 +194,7 @@ class _Problem:
             j = 0
             for i in self.members[t]:
                 c = self.cands[i]
-                orient = _orientation_of(c.shape)
+                orient = orientation_of(c.shape)
                 for m in ms[j:j + c.count]:
                     out.append(PlacedPatch(c.key, orient[m], m))
                 j += c.count
@@ -196,7 +202,7 @@ class _Problem:
         return tuple(out)
 
 
-def _result(prob: _Problem, status: SolveStatus, chosen, bound: int, t0: float, engine: str,
+def _result(prob: CoverProblem, status: SolveStatus, chosen, bound: int, t0: float, engine: str,
             square: Cell | None = None) -> PlacementResult:
     placed = prob.placed(chosen) if chosen is not None else ()
     covered = sum(p.mask.bit_count() for p in placed)
@@ -228,7 +234,7 @@ def _components(free: Board) -> list[Board]:
     """4-connected components of ``free`` (9×9 board)."""
     out = []
     while free:
-        comp, _ = bitsearch._flood(free & -free, free, BOARD_CELLS)
+        comp, _ = bitsearch.flood(free & -free, free, BOARD_CELLS)
         out.append(comp)
         free &= ~comp
     return out
@@ -324,12 +330,12 @@ def _identity_rank() -> bool:
     return CELL_RANK == list(range(BOARD_CELLS))
 
 
-def _cp_build(prob: _Problem, cov: Board, windows, bound: int, deadline=math.inf) -> _CpModel | None:
+def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math.inf) -> _CpModel | None:
     """None when the required kinds cannot be placed at all.
 
     Building a model with tens of thousands of placements takes a while
     (~10 us each), so every step looks at ``deadline`` (a perf_counter
-    value, or a ``bitsearch._StopClock``) and raises ``TimeoutError``.
+    value, or a ``bitsearch.StopClock``) and raises ``TimeoutError``.
     Freeing a half-built model takes time too (~40 ms for 55k placements,
     about the most MAX_CANDIDATES custom shapes give), so it gives up that
     much earlier.
@@ -523,7 +529,7 @@ def _cp_run(cm: _CpModel, lo: int, hi: int, time_limit: float, seed: int, worker
     return st, None
 
 
-def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]] | None,
+def _cp_solve(prob: CoverProblem, free: Board, windows: Sequence[tuple[Cell, Board]] | None,
               hint: list[tuple[int, int]] | None, bound: int, floor: int,
               time_limit: float, seed: int, workers: int, stop: StopToken | None,
               cov: Board | None = None):
@@ -542,7 +548,7 @@ def _cp_solve(prob: _Problem, free: Board, windows: Sequence[tuple[Cell, Board]]
         cov = bitsearch.coverable(free, prob.kinds)
     try:
         cm = _cp_build(prob, cov, windows, bound,
-                       t_end if stop is None else bitsearch._StopClock(t_end, stop))
+                       t_end if stop is None else bitsearch.StopClock(t_end, stop))
     except TimeoutError:
         return SolveStatus.UNKNOWN, None, bound
     if cm is None:
@@ -597,14 +603,14 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     cands = _check(board, candidates, time_limit, seed, workers)
     t_end = t0 + time_limit
     # Every stage, set-up included, looks at this clock (the stop token too).
-    clock = t_end if stop is None else bitsearch._StopClock(t_end, stop)
+    clock = t_end if stop is None else bitsearch.StopClock(t_end, stop)
     empty_cells = BOARD_CELLS - board.bit_count()
     if stop is not None and stop.is_set():
-        return _result(_Problem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+        return _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
     try:
-        prob = _Problem.build(board, cands, clock)
+        prob = CoverProblem.build(board, cands, clock)
     except TimeoutError:
-        return _result(_Problem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+        return _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
     free = FULL_BOARD & ~board
     try:
         prep = bitsearch.Prepared(free, prob.kinds, clock)
@@ -665,7 +671,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     return _result(prob, st, chosen, b, t0, "cp-sat")
 
 
-def _square_bound(board: Board, cov: Board, windows, prob: _Problem) -> int:
+def _square_bound(board: Board, cov: Board, windows, prob: CoverProblem) -> int:
     """Required-area check for the square: a window needs its empty cells covered."""
     total = sum(k.area * min(k.count, len(k.masks)) for k in prob.kinds)
     need = min((wm & ~board).bit_count() for _c, wm in windows)

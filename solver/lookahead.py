@@ -29,7 +29,7 @@ import time
 from typing import Sequence
 
 from . import bitsearch
-from .cover import MAX_TIME_LIMIT, _orientation_of, _Problem, candidates_from
+from .cover import MAX_SOLVER_TIME_LIMIT, CoverProblem, candidates_from, orientation_of
 from .geometry import BOARD_CELLS, FULL_BOARD, Board, Cell, completed_square, square_masks
 from .stop import StopToken
 from .types import Candidate, LookaheadResult, PlacedPatch, RankedPlacement, SolverInputError, SolveStatus
@@ -66,7 +66,7 @@ def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
     nb = bitsearch.neighbours(near) & free
     lost = 0
     while nb:
-        comp, small = bitsearch._flood(nb & -nb, free, limit)
+        comp, small = bitsearch.flood(nb & -nb, free, limit)
         nb &= ~comp
         if small:
             lost += comp.bit_count()
@@ -169,15 +169,15 @@ def _check(board, time_limit, top, seed):
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_BOARD:
         raise SolverInputError("board must be an int bitmask in [0, 2**81)")
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not math.isfinite(time_limit) or not 0 < time_limit <= MAX_TIME_LIMIT:
-        raise SolverInputError(f"time_limit must be a finite number of seconds in (0, {MAX_TIME_LIMIT:g}]")
+            or not math.isfinite(time_limit) or not 0 < time_limit <= MAX_SOLVER_TIME_LIMIT:
+        raise SolverInputError(f"time_limit must be a finite number of seconds in (0, {MAX_SOLVER_TIME_LIMIT:g}]")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise SolverInputError("top must be None or an int >= 1")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise SolverInputError("seed must be an int in [0, 2**31)")
 
 
-def _evaluate(free: Board, prob: _Problem, square7: bool, node_cap: int, deadline: float,
+def _evaluate(free: Board, prob: CoverProblem, square7: bool, node_cap: int, deadline: float,
               floor: int = -1, stop: StopToken | None = None):
     """Best cover (or square-then-cover) of ``free``: (value, chosen, complete, bound, corner, nodes).
 
@@ -247,16 +247,16 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
     if len(upcoming) > MAX_UPCOMING:
         raise SolverInputError(f"{len(upcoming)} upcoming patches; at most {MAX_UPCOMING}")
     ups = [Candidate(c.key, c.shape, c.count, False) for c in candidates_from(upcoming)] if upcoming else []
-    orient = _orientation_of(shape)
+    orient = orientation_of(shape)
     legal = [m for m in orient if not m & board]
     if not legal:
         return LookaheadResult(SolveStatus.INFEASIBLE, (), time.perf_counter() - t0)
     if stop is not None and stop.is_set():
         return LookaheadResult(SolveStatus.UNKNOWN, (), time.perf_counter() - t0)
-    prob = _Problem.build(board, ups)
+    prob = CoverProblem.build(board, ups)
     # The upcoming patches in their order, for the forced-order rollout.
     seq_c = [c for item in upcoming for c in candidates_from([item]) for _ in range(c.count)]
-    seq = [tuple(_orientation_of(c.shape)) for c in seq_c]
+    seq = [tuple(orientation_of(c.shape)) for c in seq_c]
     seq_areas = [c.shape.area for c in seq_c]
     # Area bound shared by all placements: subset sums of the upcoming areas.
     areas = []

@@ -34,8 +34,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from . import puzzle as _pz
-from .split import ChunkResult, combine, count_chunk, split_count, _check
+from .puzzle import check_options, parse_pieces, parse_region
+from .split import ChunkResult, combine, count_chunk, split_count
 from .types import PuzzleResult
 
 __all__ = ["INSTALL_HINT", "RayNotInstalledError", "RayUnavailableError", "check_address", "require_ray",
@@ -191,9 +191,9 @@ def count_puzzle_ray(region_rows, pieces, *, mirror: bool = True, use_all: bool 
     (tasks still running then are cancelled). ``wall_time`` counts from the
     moment the cluster is joined. ``num_cpus`` sizes a private cluster.
     """
-    _check(max_tilings, time_limit)
-    _pz._parse_region(region_rows)       # input errors before any connection
-    _pz._parse_pieces(pieces)
+    check_options(count=True, max_tilings=max_tilings, time_limit=time_limit)
+    parse_region(region_rows)            # input errors before any connection
+    parse_pieces(pieces)
     with ray_session(address, num_cpus=num_cpus) as ray:
         # the clock starts once connected: starting a private cluster takes seconds
         t0 = time.perf_counter()

@@ -37,14 +37,13 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from . import puzzle as _pz
 from .geometry import Shape
-from .types import PuzzleResult, SolverInputError, SolveStatus
+from .puzzle import CountTally, PuzzleProblem, check_engine, check_options
+from .types import PuzzleResult, SolverInputError
 
 __all__ = ["SplitPlan", "ChunkResult", "split_count", "count_chunk", "combine", "count_split"]
 
@@ -84,14 +83,6 @@ class SplitPlan:
         return [tuple(range(i, len(self.prefixes), n)) for i in range(n)]
 
 
-def _check(max_tilings, time_limit) -> None:
-    if isinstance(max_tilings, bool) or not isinstance(max_tilings, int) or max_tilings < 0:
-        raise SolverInputError(f"max_tilings must be an int >= 0, not {max_tilings!r}")
-    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-            or not math.isfinite(time_limit) or time_limit <= 0):
-        raise SolverInputError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-
-
 def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = True,
                 parts: int = DEFAULT_PARTS, max_depth: int = MAX_DEPTH) -> SplitPlan:
     """Cut the count of ``solve_puzzle(region_rows, pieces, count=True, ...)`` into prefixes.
@@ -100,38 +91,11 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     """
     if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
         raise SolverInputError(f"parts must be an int >= 1, not {parts!r}")
-    rows, _, _ = _pz._parse_region(region_rows)
-    shapes = _pz._parse_pieces(pieces)
-    prob = _pz._prepare(rows, shapes, bool(mirror), bool(use_all), True)
-    plan = dict(rows=rows, shapes=shapes, mirror=bool(mirror), use_all=bool(use_all),
-                placements=prob.nplacements, area_ok=prob.area_ok, order=len(prob.syms) + 1)
+    prob = PuzzleProblem.prepare(region_rows, pieces, mirror=mirror, use_all=use_all)
+    plan = dict(rows=prob.rows, shapes=prob.shapes, mirror=prob.mirror, use_all=prob.use_all,
+                placements=prob.nplacements, area_ok=prob.area_ok, order=prob.order)
     if not prob.area_ok:
         return SplitPlan(prefixes=(), **plan)
-    n, ptype = prob.n, prob.ptype
-    masks = _masks(prob)
-    by_anchor: list[list[int]] = [[] for _ in range(n)]
-    last = [-1] * len(prob.counts)           # last anchor of each type (use_all pruning)
-    for p in range(prob.nplacements):
-        anchor = prob.pflat[prob.pstart[p]]
-        by_anchor[anchor].append(p)
-        last[ptype[p]] = anchor
-    full = (1 << n) - 1
-
-    def children(prefix: tuple[int, ...]) -> list[tuple[int, ...]] | None:
-        """The prefix's extensions in search order; None when the prefix is a whole tiling."""
-        board = 0
-        cnt = list(prob.counts)
-        for p in prefix:
-            board |= masks[p]
-            cnt[ptype[p]] -= 1
-        free = full & ~board
-        if not free:
-            return None
-        a = (free & -free).bit_length() - 1
-        if prob.use_all and any(cnt[t] and last[t] < a for t in range(len(cnt))):
-            return []
-        return [prefix + (p,) for p in by_anchor[a] if cnt[ptype[p]] and not board & masks[p]]
-
     level: list[tuple[int, ...]] = [()]
     for _ in range(max_depth):
         if len(level) >= parts:
@@ -139,7 +103,7 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
         nxt: list[tuple[int, ...]] = []
         grew = False
         for pre in level:
-            ch = children(pre)
+            ch = prob.extensions(pre)
             if ch is None:
                 nxt.append(pre)              # a complete tiling: its own sub-problem
             else:
@@ -151,25 +115,8 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     return SplitPlan(prefixes=tuple(level), **plan)
 
 
-def _masks(prob) -> list[int]:
-    """The cell mask of every placement of a prepared problem."""
-    return [sum(1 << c for c in prob.pcells(p)) for p in range(prob.nplacements)]
-
-
-def _keep(prob, masks: Sequence[int], prefix: tuple[int, ...]) -> list[int]:
-    """The placements of the sub-problem of ``prefix`` (indices into ``prob``'s lists).
-
-    The prefix, then every placement of a type not used up that misses the
-    prefix's cells. Every cell below the prefix's last anchor is a prefix
-    cell, so the list stays sorted by anchor, as the search needs.
-    """
-    board = 0
-    cnt = list(prob.counts)
-    for p in prefix:
-        board |= masks[p]
-        cnt[prob.ptype[p]] -= 1
-    ptype = prob.ptype
-    return list(prefix) + [p for p, m in enumerate(masks) if cnt[ptype[p]] and not board & m]
+def _plan_problem(plan: SplitPlan) -> PuzzleProblem:
+    return PuzzleProblem.prepare(plan.rows, plan.shapes, mirror=plan.mirror, use_all=plan.use_all)
 
 
 def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]], max_tilings: int,
@@ -180,14 +127,14 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
     whose search runs past it, leaves the chunk unfinished (lower bounds).
     """
     t0 = time.perf_counter()
-    prob = _pz._prepare(plan.rows, plan.shapes, plan.mirror, plan.use_all, True)
+    prob = _plan_problem(plan)
     if prob.nplacements != plan.placements:
         raise RuntimeError(f"the worker's solver builds {prob.nplacements} placements, the plan "
                            f"{plan.placements}: different quiltsolve versions?")
-    if engine == "c" and _pz._exactcover is None:
-        raise SolverInputError("the C search (solver._exactcover) is not built")
-    masks = _masks(prob)
-    raw, burnside, sols = [], [], []
+    check_engine(engine)
+    raw: list[int] = []
+    burnside: list[int] = []
+    sols: list[tuple[tuple[int, ...], ...]] = []
     nodes = 0
     finished = True
     for prefix in prefixes:
@@ -198,13 +145,12 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
             burnside.append(0)
             sols.append(())
             continue
-        keep = _keep(prob, masks, prefix)
-        status, r, d, found, nd = _pz._count_search(_pz._restrict(prob, keep), max_tilings, remaining, engine)
-        finished = status in (_pz._DONE, _pz._ENOUGH)
-        raw.append(r)
-        burnside.append(d)
-        sols.append(tuple(tuple(keep[i] for i in s) for s in found))
-        nodes += nd
+        tally = prob.restrict(prefix).tally(max_tilings, remaining, engine=engine)
+        finished = tally.finished
+        raw.append(tally.raw)
+        burnside.append(tally.burnside)
+        sols.append(tally.tilings)
+        nodes += tally.nodes
     return ChunkResult(index=index, finished=finished, raw=tuple(raw), burnside=tuple(burnside),
                        sols=tuple(sols), nodes=nodes, seconds=time.perf_counter() - t0)
 
@@ -212,37 +158,16 @@ def count_chunk(plan: SplitPlan, index: int, prefixes: Iterable[tuple[int, ...]]
 def combine(plan: SplitPlan, parts: Sequence[Sequence[int]], results: Sequence[ChunkResult | None],
             max_tilings: int, wall_time: float) -> PuzzleResult:
     """The ``PuzzleResult`` of the whole count from its chunks (``None``: a chunk that never answered)."""
-    prob = _pz._prepare(plan.rows, plan.shapes, plan.mirror, plan.use_all, True)
-    height, width = len(plan.rows), len(plan.rows[0])
-
-    def done(status, tilings=(), raw=0, distinct=0) -> PuzzleResult:
-        return PuzzleResult(status=status, tilings=tuple(tilings), count=raw, distinct=distinct,
-                            wall_time=wall_time, width=width, height=height)
-
-    if not plan.area_ok:
-        return done(SolveStatus.INFEASIBLE)
-    per_prefix: list[tuple[int, int, tuple] | None] = [None] * len(plan.prefixes)
-    finished = True
+    prob = _plan_problem(plan)
+    per_prefix: list[CountTally | None] = [None] * len(plan.prefixes)
     for ks, res in zip(parts, results):
         if res is None:
-            finished = False
             continue
-        finished &= res.finished
         for j, k in enumerate(ks):
-            per_prefix[k] = (res.raw[j], res.burnside[j], res.sols[j])
-    raw = sum(x[0] for x in per_prefix if x is not None)
-    num = sum(x[1] for x in per_prefix if x is not None)
-    sols: list[tuple[int, ...]] = []
-    for x in per_prefix:                      # the full search's order: the local first tilings
-        if x is None or len(sols) >= max_tilings:
-            continue
-        sols.extend(x[2][:max_tilings - len(sols)])
-    tilings = _pz._expand(prob, plan.shapes, sols, plan.mirror, max_tilings)
-    if finished:
-        if num % plan.order:
-            raise AssertionError(f"symmetry count {num} not divisible by {plan.order}")
-        return done(SolveStatus.OPTIMAL if raw else SolveStatus.INFEASIBLE, tilings, raw, num // plan.order)
-    return done(SolveStatus.FEASIBLE if raw else SolveStatus.UNKNOWN, tilings, raw, num // plan.order)
+            per_prefix[k] = CountTally(finished=res.finished, raw=res.raw[j], burnside=res.burnside[j],
+                                       tilings=res.sols[j], nodes=0)
+    # the full search's order: the local first tilings
+    return prob.result(CountTally.merge(per_prefix, max_tilings), max_tilings, wall_time)
 
 
 def count_split(region_rows, pieces, *, mirror: bool = True, use_all: bool = True, max_tilings: int = 1,
@@ -254,7 +179,7 @@ def count_split(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     runs the chunks (default: here, one after the other, with the search
     ``engine``: ``"auto"``, ``"c"`` or ``"python"``).
     """
-    _check(max_tilings, time_limit)
+    check_options(count=True, max_tilings=max_tilings, time_limit=time_limit, engine=engine)
     t0 = time.perf_counter()
     plan = split_count(region_rows, pieces, mirror=mirror, use_all=use_all, parts=parts)
     if not plan.area_ok:

@@ -15,14 +15,14 @@ import pytest
 
 import solver
 from solver.geometry import Shape
-from solver.puzzle import HAVE_C_SEARCH, _prepare, _solve_puzzle, solve_puzzle
+from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, solve_puzzle
 from solver.stop import StopToken
 from solver.types import SolveStatus
 from solver.validate import validate_tiling
 
 from ..solver.test_limits import _poly, _stop_after
+from .helpers import ENGINES, solve
 
-ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
 BIG = ["." * 20] * 20
 
 
@@ -58,8 +58,8 @@ def test_big_puzzle_set_up_honours_the_limit(engine, use_all):
     # 20x20, 64 large pieces, nothing cached: the table set-up alone used to
     # take 0.3-3.4 s whatever the limit.
     pieces = large_pieces(1) if not use_all else exact_pieces(1)
-    _prepare.cache_clear()
-    r = _solve_puzzle(BIG, pieces, use_all=use_all, time_limit=0.2, engine=engine)
+    PuzzleProblem.clear_cache()
+    r = solve(BIG, pieces, use_all=use_all, time_limit=0.2, engine=engine)
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
     assert r.wall_time < 0.7, r.wall_time
     check(BIG, pieces, r, use_all=use_all)
@@ -67,15 +67,15 @@ def test_big_puzzle_set_up_honours_the_limit(engine, use_all):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_big_puzzle_tiny_limit(engine):
-    _prepare.cache_clear()
-    r = _solve_puzzle(BIG, large_pieces(2), use_all=False, time_limit=0.01, count=True, engine=engine)
+    PuzzleProblem.clear_cache()
+    r = solve(BIG, large_pieces(2), use_all=False, time_limit=0.01, count=True, engine=engine)
     assert (r.status, r.count, r.distinct) == (SolveStatus.UNKNOWN, 0, 0)
     assert r.wall_time < 0.25, r.wall_time   # the set-up alone used to take >= 0.3 s
 
 
 def test_tables_built_under_a_short_limit_are_not_cached():
     pieces = large_pieces(3)
-    _prepare.cache_clear()
+    PuzzleProblem.clear_cache()
     before = solver.cache_info()["caches"]["puzzle.tables"]["entries"]
     r = solve_puzzle(BIG, pieces, use_all=False, time_limit=0.005)
     assert r.status is SolveStatus.UNKNOWN
@@ -87,9 +87,9 @@ def test_tables_built_under_a_short_limit_are_not_cached():
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_stop_token_during_set_up(engine):
-    _prepare.cache_clear()
+    PuzzleProblem.clear_cache()
     token, when = _stop_after(0.03)
-    r = _solve_puzzle(BIG, large_pieces(4), use_all=False, time_limit=30, stop=token, engine=engine)
+    r = solve(BIG, large_pieces(4), use_all=False, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
     if when:
@@ -99,7 +99,7 @@ def test_stop_token_during_set_up(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_stop_token_ends_a_long_count(engine):
     token, when = _stop_after(0.1)
-    r = _solve_puzzle(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=token, engine=engine)
+    r = solve(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     assert when and done - when[0] < 0.3, done - when[0]
     assert r.status is SolveStatus.FEASIBLE and r.count > 0
@@ -110,9 +110,9 @@ def test_stop_token_ends_a_long_count(engine):
 def test_stop_token_ends_a_long_find(engine):
     # 20x20 from 64 large pieces (use_all=False): the search runs for minutes.
     pieces = large_pieces(5)
-    _prepare(tuple(BIG), tuple(pieces), True, False)    # tables cached: the token meets the search
+    PuzzleProblem.prepare(BIG, pieces, use_all=False)    # tables cached: the token meets the search
     token, when = _stop_after(0.1)
-    r = _solve_puzzle(BIG, pieces, use_all=False, time_limit=30, stop=token, engine=engine)
+    r = solve(BIG, pieces, use_all=False, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     if r.status is SolveStatus.OPTIMAL:     # found one before the token: nothing to test
         check(BIG, pieces, r, use_all=False)
@@ -142,7 +142,7 @@ def mid_pieces(seed: int) -> list[Shape]:
 def test_stream_of_distinct_puzzles_stays_under_the_byte_limit(restore_cache_limit):
     limit = 1024 * 1024
     solver.set_cache_limit(limit)
-    _prepare.cache_clear()
+    PuzzleProblem.clear_cache()
     evicted = solver.cache_info()["caches"]["puzzle.tables"]["evicted"]
     for seed in range(10):
         pieces = mid_pieces(100 + seed)
@@ -161,7 +161,7 @@ def test_stream_of_distinct_puzzles_stays_under_the_byte_limit(restore_cache_lim
 
 def test_puzzle_tables_bigger_than_the_limit_are_not_kept(restore_cache_limit):
     solver.set_cache_limit(100_000)
-    _prepare.cache_clear()
+    PuzzleProblem.clear_cache()
     rejected = solver.cache_info()["caches"]["puzzle.tables"]["rejected"]
     pieces = mid_pieces(7)
     r = solve_puzzle(MID, pieces, use_all=False, time_limit=0.2)
@@ -173,7 +173,7 @@ def test_puzzle_tables_bigger_than_the_limit_are_not_kept(restore_cache_limit):
 
 def test_big_tables_are_compact():
     # 20x20 with 64 large pieces: ~130k placements; as tuples of ints they took ~42 MB
-    prob = _prepare(tuple(BIG), tuple(large_pieces(0)), True, False, True)
+    prob = PuzzleProblem.prepare(BIG, large_pieces(0), use_all=False)
     assert prob.nplacements > 100_000
     assert prob.nbytes() < 16 * 1024 * 1024
 
@@ -182,12 +182,12 @@ def test_big_tables_are_compact():
 def test_c_search_stop_forms_and_bad_tables():
     from array import array
 
-    from solver import _exactcover
+    from solver.puzzle.search import exactcover
 
-    prob = _prepare(tuple(["." * 12] * 12), tuple(Shape.parse("##") for _ in range(72)), True, True)
+    prob = PuzzleProblem.prepare(["." * 12] * 12, ["##"] * 72).tables
 
     def run(stop, time_limit=30.0):
-        return _exactcover.search(prob.n, prob.ptype, prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+        return exactcover.search(prob.n, prob.ptype, prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
                                   prob.break_type, prob.rawmul, prob.symmask, True, 0, time_limit, stop,
                                   prob.use_all, prob.nbrs, 0)
 
@@ -197,10 +197,10 @@ def test_c_search_stop_forms_and_bad_tables():
     status, raw, *_ = run(None, time_limit=0.05)
     assert status == 2 and raw > 0 and time.perf_counter() - t0 < 0.5
     with pytest.raises(TypeError):
-        _exactcover.search(prob.n, list(prob.ptype), prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
+        exactcover.search(prob.n, list(prob.ptype), prob.pstart, prob.pflat, prob.counts, prob.syms_flat,
                            prob.break_type, prob.rawmul, prob.symmask, True, 0, 1.0, None, prob.use_all,
                            prob.nbrs, 0)
     with pytest.raises(ValueError):      # pstart must have one entry more than ptype
-        _exactcover.search(prob.n, prob.ptype, array("i", [0]), prob.pflat, prob.counts, prob.syms_flat,
+        exactcover.search(prob.n, prob.ptype, array("i", [0]), prob.pflat, prob.counts, prob.syms_flat,
                            prob.break_type, prob.rawmul, prob.symmask, True, 0, 1.0, None, prob.use_all,
                            prob.nbrs, 0)

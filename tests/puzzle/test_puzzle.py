@@ -9,16 +9,17 @@ import threading
 import pytest
 
 from solver.geometry import BoardError, Shape, ShapeError, cells_of
-from solver.puzzle import HAVE_C_SEARCH, _solve_puzzle, region_symmetries, solve_puzzle
+from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, region_symmetries, solve_puzzle
 from solver.stop import StopToken
 from solver.types import PlacedPatch, SolverInputError, SolveStatus
+
+from .helpers import ENGINES, solve
 
 try:  # the shared validator (another engineer's module), when it has landed
     from solver.validate import validate_tiling
 except ImportError:  # pragma: no cover
     validate_tiling = None
 
-ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
 
 PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
                ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]
@@ -132,7 +133,7 @@ def brute_force(rows, pieces, *, mirror=True, use_all=True):
     (["." * 15] * 4, 1472, 368),
 ])
 def test_pentomino_rectangles(engine, rows, raw, distinct):
-    r = _solve_puzzle(rows, PENTOMINOES, count=True, engine=engine, max_tilings=3)
+    r = solve(rows, PENTOMINOES, count=True, engine=engine, max_tilings=3)
     assert (r.status, r.count, r.distinct) == (SolveStatus.OPTIMAL, raw, distinct)
     assert len(r.tilings) == 3
     for t in r.tilings:
@@ -152,9 +153,9 @@ def test_pentomino_known_counts_c(rows, raw, distinct):
 
 @pytest.mark.parametrize("use_all", [True, False])
 def test_pentomino_counts_without_symmetry_break(use_all):
-    r = _solve_puzzle(["." * 20] * 3, PENTOMINOES, count=True, use_all=use_all, symmetry_break=False)
+    r = solve(["." * 20] * 3, PENTOMINOES, count=True, use_all=use_all, symmetry_break=False)
     assert (r.count, r.distinct) == (8, 2)
-    r = _solve_puzzle(["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES,
+    r = solve(["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES,
                       count=True, use_all=use_all, symmetry_break=False, max_tilings=600)
     assert (r.count, r.distinct, len(set(r.tilings))) == (520, 65, 520)
 
@@ -178,7 +179,7 @@ def test_one_sided_square_tilings(engine, k, distinct):
     one_sided = sorted({s.canonical(False) for s in _polyominoes(k)})
     assert len(one_sided) == {3: 2, 4: 7, 5: 18}[k]
     pieces = [s for s in one_sided for _ in range(k)]
-    r = _solve_puzzle(["." * k] * k, pieces, count=True, mirror=False, use_all=False, engine=engine)
+    r = solve(["." * k] * k, pieces, count=True, mirror=False, use_all=False, engine=engine)
     assert (r.status, r.distinct) == (SolveStatus.OPTIMAL, distinct)
     check_tiling(["." * k] * k, pieces, r.tilings[0], use_all=False, mirror=False)
 
@@ -189,7 +190,7 @@ def test_one_sided_square_tilings(engine, k, distinct):
     if not (e == "python" and h * w > 20)])
 def test_domino_tilings(engine, h, w, raw):
     rows = ["." * w] * h
-    r = _solve_puzzle(rows, ["##"] * (h * w // 2), count=True, engine=engine)
+    r = solve(rows, ["##"] * (h * w // 2), count=True, engine=engine)
     assert (r.status, r.count) == (SolveStatus.OPTIMAL, raw)
     if h * w <= 20:
         assert (r.count, r.distinct) == brute_force(rows, ["##"] * (h * w // 2))
@@ -199,9 +200,9 @@ def test_domino_tilings(engine, h, w, raw):
 def test_mutilated_chessboard_is_infeasible():
     rows = ["#...", "....", "....", "...#"]
     for engine in ENGINES:
-        r = _solve_puzzle(rows, ["##"] * 7, engine=engine)
+        r = solve(rows, ["##"] * 7, engine=engine)
         assert r.status is SolveStatus.INFEASIBLE and r.tilings == ()
-        r = _solve_puzzle(rows, ["##"] * 7, count=True, engine=engine)
+        r = solve(rows, ["##"] * 7, count=True, engine=engine)
         assert (r.status, r.count, r.distinct) == (SolveStatus.INFEASIBLE, 0, 0)
 
 
@@ -245,7 +246,7 @@ def test_random_cases_match_brute_force(seed):
     rows, pieces, mirror, use_all = _random_case(rng)
     want = brute_force(rows, pieces, mirror=mirror, use_all=use_all)
     for engine in ENGINES:
-        r = _solve_puzzle(rows, pieces, count=True, mirror=mirror, use_all=use_all,
+        r = solve(rows, pieces, count=True, mirror=mirror, use_all=use_all,
                           max_tilings=5, engine=engine)
         assert (r.count, r.distinct) == want, (engine, rows, pieces, mirror, use_all)
         assert r.status is (SolveStatus.OPTIMAL if want[0] else SolveStatus.INFEASIBLE)
@@ -254,7 +255,7 @@ def test_random_cases_match_brute_force(seed):
                     for t in r.tilings}) == len(r.tilings)  # all different
         for t in r.tilings:
             check_tiling(rows, pieces, t, use_all=use_all, mirror=mirror)
-        f = _solve_puzzle(rows, pieces, mirror=mirror, use_all=use_all, engine=engine)
+        f = solve(rows, pieces, mirror=mirror, use_all=use_all, engine=engine)
         assert f.status is (SolveStatus.OPTIMAL if want[0] else SolveStatus.INFEASIBLE)
         if want[0]:
             check_tiling(rows, pieces, f.tilings[0], use_all=use_all, mirror=mirror)
@@ -264,8 +265,8 @@ def test_random_cases_match_brute_force(seed):
 def test_c_and_python_give_identical_answers():
     for rows, pieces in [(["." * 20] * 3, PENTOMINOES), (["....", "....", "...."], ["##/#.", "###", "###", "##/#."]),
                          (["#.....", "......", ".....#"], ["##/#.", "##/#.", "#", "###", "##/##"])]:
-        a = _solve_puzzle(rows, pieces, count=True, max_tilings=100, engine="c", use_all=False)
-        b = _solve_puzzle(rows, pieces, count=True, max_tilings=100, engine="python", use_all=False)
+        a = solve(rows, pieces, count=True, max_tilings=100, engine="c", use_all=False)
+        b = solve(rows, pieces, count=True, max_tilings=100, engine="python", use_all=False)
         assert (a.status, a.count, a.distinct, a.tilings) == (b.status, b.count, b.distinct, b.tilings)
 
 
@@ -275,7 +276,7 @@ def test_c_and_python_give_identical_answers():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_find_one_pentomino_6x10(engine):
     rows = ["." * 10] * 6
-    r = _solve_puzzle(rows, PENTOMINOES, engine=engine)
+    r = solve(rows, PENTOMINOES, engine=engine)
     assert r.status is SolveStatus.OPTIMAL and len(r.tilings) == 1
     assert (r.width, r.height, r.count, r.distinct) == (10, 6, None, None)
     check_tiling(rows, PENTOMINOES, r.tilings[0])
@@ -326,7 +327,7 @@ def test_use_all_false_and_area_checks():
     assert solve_puzzle(["..."], ["####"], use_all=False).status is SolveStatus.INFEASIBLE
     assert solve_puzzle(["...."], ["##/##"]).status is SolveStatus.INFEASIBLE
     for engine in ENGINES:
-        r = _solve_puzzle(["....", "...."], ["##/##", "###/#..", "###/#..", "#####"], use_all=False,
+        r = solve(["....", "...."], ["##/##", "###/#..", "###/#..", "#####"], use_all=False,
                           engine=engine, count=True)
         assert (r.status, r.count, r.distinct) == (SolveStatus.OPTIMAL, 2, 1)
 
@@ -353,7 +354,7 @@ def test_region_symmetries():
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_time_limit_honoured_when_counting(engine):
-    r = _solve_puzzle(["." * 12] * 12, ["##"] * 72, count=True, time_limit=0.2, engine=engine)
+    r = solve(["." * 12] * 12, ["##"] * 72, count=True, time_limit=0.2, engine=engine)
     assert r.status is SolveStatus.FEASIBLE and r.count > 0
     assert r.wall_time < 2.0
 
@@ -362,9 +363,9 @@ def test_time_limit_honoured_when_counting(engine):
 def test_time_limit_with_nothing_found_is_unknown(engine):
     # the mutilated 10x10 board has no domino tiling, and no fast proof here
     rows = ["#" + "." * 9] + ["." * 10] * 8 + ["." * 9 + "#"]
-    r = _solve_puzzle(rows, ["##"] * 49, time_limit=0.2, engine=engine)
+    r = solve(rows, ["##"] * 49, time_limit=0.2, engine=engine)
     assert (r.status, r.tilings) == (SolveStatus.UNKNOWN, ())
-    r = _solve_puzzle(rows, ["##"] * 49, time_limit=0.2, count=True, engine=engine)
+    r = solve(rows, ["##"] * 49, time_limit=0.2, count=True, engine=engine)
     assert (r.status, r.count, r.distinct) == (SolveStatus.UNKNOWN, 0, 0)
     assert r.wall_time < 2.0
 
@@ -373,11 +374,11 @@ def test_time_limit_with_nothing_found_is_unknown(engine):
 def test_stop_token(engine):
     t = StopToken()
     t.set()
-    r = _solve_puzzle(["." * 10] * 6, PENTOMINOES, stop=t, engine=engine)
+    r = solve(["." * 10] * 6, PENTOMINOES, stop=t, engine=engine)
     assert r.status is SolveStatus.UNKNOWN and r.tilings == ()
     t = StopToken()
     threading.Timer(0.1, t.set).start()
-    r = _solve_puzzle(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=t, engine=engine)
+    r = solve(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=t, engine=engine)
     assert r.status is SolveStatus.FEASIBLE and r.wall_time < 5.0
 
 
@@ -436,13 +437,11 @@ def test_lazy_export():
     (["#..#", "....", "....", "#..#"], ["##./.##", "##", "##", "##", "##"]),
 ])
 def test_symmetry_break_with_stabilisers(rows, pieces):
-    from solver.puzzle import _prepare, _parse_pieces, _parse_region
-
-    prob = _prepare(_parse_region(rows)[0], _parse_pieces(pieces), True, True)
-    assert prob.break_type >= 0  # the break is what this test exercises
+    prob = PuzzleProblem.prepare(rows, pieces)
+    assert prob.tables.break_type >= 0  # the break is what this test exercises
     want = brute_force(rows, pieces)
     for engine in ENGINES:
-        r = _solve_puzzle(rows, pieces, count=True, max_tilings=1000, engine=engine)
+        r = solve(rows, pieces, count=True, max_tilings=1000, engine=engine)
         assert (r.count, r.distinct) == want
         assert len(r.tilings) == want[0] and len(set(r.tilings)) == want[0]
         for t in r.tilings:
@@ -454,8 +453,8 @@ def test_find_with_restarts_same_in_c_and_python():
     # 9x20 from 3 pentomino sets needs millions of nodes in the natural type
     # order; the seeded restarts find a tiling fast, identically in both engines
     rows = ["." * 20] * 9
-    a = _solve_puzzle(rows, PENTOMINOES * 3, engine="c")
-    b = _solve_puzzle(rows, PENTOMINOES * 3, engine="python", time_limit=60)
+    a = solve(rows, PENTOMINOES * 3, engine="c")
+    b = solve(rows, PENTOMINOES * 3, engine="python", time_limit=60)
     assert a.status is b.status is SolveStatus.OPTIMAL
     assert a.tilings == b.tilings
     check_tiling(rows, PENTOMINOES * 3, a.tilings[0])

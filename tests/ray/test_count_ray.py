@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from clients.cli import main as suggest_main
-from solver.puzzle import _solve_puzzle
+from solver.puzzle import solve_puzzle
 from solver.ray_count import count_puzzle_ray
 from solver.types import SolveStatus
 
@@ -24,7 +24,7 @@ PIECE_ARGS = [a for p in PENTOMINOES for a in ("--piece", p)]
 @pytest.mark.parametrize("rows, raw, distinct", [(["." * 10] * 6, 9356, 2339), (["." * 12] * 5, 4040, 1010)])
 @pytest.mark.parametrize("split", [{}, {"parts": 100, "chunks": 7}])
 def test_pentomino_rectangles_over_ray(rows, raw, distinct, split):
-    local = _solve_puzzle(rows, PENTOMINOES, count=True, max_tilings=2, time_limit=60)
+    local = solve_puzzle(rows, PENTOMINOES, count=True, max_tilings=2, time_limit=60)
     got = count_puzzle_ray(rows, PENTOMINOES, max_tilings=2, time_limit=60, address="auto", **split)
     assert (got.status, got.count, got.distinct) == (SolveStatus.OPTIMAL, raw, distinct)
     assert got.tilings == local.tilings and len(got.tilings) == 2
@@ -34,7 +34,7 @@ def test_one_sided_pieces_with_unused_ones_over_ray():
     """mirror=False, use_all=False: no symmetry break, Burnside over rotations only."""
     pieces = ["####", "###/#..", "###/..#", "##/##", "###/.#.", "##./.##", ".##/##."] * 4
     rows = ["...."] * 4
-    local = _solve_puzzle(rows, pieces, count=True, mirror=False, use_all=False, max_tilings=3)
+    local = solve_puzzle(rows, pieces, count=True, mirror=False, use_all=False, max_tilings=3)
     got = count_puzzle_ray(rows, pieces, mirror=False, use_all=False, max_tilings=3, parts=20, chunks=5)
     assert (got.count, got.distinct) == (local.count, local.distinct) == (117, 37)
     assert got.tilings == local.tilings

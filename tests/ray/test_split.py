@@ -2,7 +2,7 @@
 
 Raw counts, distinct counts (Burnside numerators summed over the
 sub-problems, same symmetry break), statuses and the first tilings must
-equal ``_solve_puzzle(count=True)`` for every way of cutting the count.
+equal the local count (``PuzzleProblem.count``) for every way of cutting the count.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import time
 import pytest
 
 from solver.geometry import Shape
-from solver.puzzle import HAVE_C_SEARCH, _prepare, _solve_puzzle
+from solver.puzzle import PuzzleProblem, solve_puzzle
 from solver.split import combine, count_chunk, count_split, split_count
 from solver.types import SolverInputError, SolveStatus
 
-ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
+from ..puzzle.helpers import ENGINES, solve
+
 PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
                ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]
 HOLE8 = ["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3
@@ -36,7 +37,7 @@ def same(a, b) -> None:
 ])
 @pytest.mark.parametrize("parts, chunks", [(1, 1), (8, 3), (40, 7), (500, 16)])
 def test_pentomino_counts_split(rows, raw, distinct, parts, chunks):
-    local = _solve_puzzle(rows, PENTOMINOES, count=True, max_tilings=3, time_limit=60)
+    local = solve_puzzle(rows, PENTOMINOES, count=True, max_tilings=3, time_limit=60)
     got = count_split(rows, PENTOMINOES, max_tilings=3, time_limit=60, parts=parts, chunks=chunks)
     assert (got.count, got.distinct) == (raw, distinct)
     same(got, local)
@@ -48,9 +49,9 @@ def test_prefixes_are_in_search_order_and_partition_the_count():
     assert len(plan.prefixes) >= 30
     assert list(plan.prefixes) == sorted(plan.prefixes)          # depth-first order of the search
     assert len(set(plan.prefixes)) == len(plan.prefixes)
-    prob = _prepare(plan.rows, plan.shapes, True, True, True)
+    prob = PuzzleProblem.prepare(plan.rows, plan.shapes)
     for pre in plan.prefixes:                                     # each prefix is a partial tiling
-        cells = [c for p in pre for c in prob.pcells(p)]
+        cells = [c for p in pre for c in prob.placement_cells(p)]
         assert len(cells) == len(set(cells))
     one = count_chunk(plan, 0, plan.prefixes, 0, time.time() + 60)
     assert one.finished and sum(one.raw) == 9356 and sum(one.burnside) == 2339 * plan.order
@@ -83,8 +84,7 @@ def test_random_cases_split_equal_local(seed):
     rows, pieces, mirror, use_all = _random_case(rng)
     parts, chunks = rng.choice([(1, 1), (4, 2), (16, 5), (100, 9)])
     for engine in ENGINES:
-        local = _solve_puzzle(rows, pieces, count=True, mirror=mirror, use_all=use_all, max_tilings=4,
-                              engine=engine)
+        local = solve(rows, pieces, count=True, mirror=mirror, use_all=use_all, max_tilings=4, engine=engine)
         got = count_split(rows, pieces, mirror=mirror, use_all=use_all, max_tilings=4, parts=parts,
                           chunks=chunks, engine=engine)
         same(got, local)
@@ -94,7 +94,7 @@ def test_infeasible_and_no_prefix():
     r = count_split(["...", "..."], ["###", "##"])            # areas do not match
     assert (r.status, r.count, r.distinct) == (SolveStatus.INFEASIBLE, 0, 0)
     r = count_split(["##.", "...", "#.."], ["###", "###"])      # the areas match, but no tiling
-    local = _solve_puzzle(["##.", "...", "#.."], ["###", "###"], count=True)
+    local = solve_puzzle(["##.", "...", "#.."], ["###", "###"], count=True)
     same(r, local)
     assert r.status is SolveStatus.INFEASIBLE
 
