@@ -411,7 +411,8 @@ def test_docs_show_the_commands_for_this_layout():
         for marker in ("python -m server", "quiltsolve-web ", "localhost/quiltsolve:0.1.0 "):
             flags = known if marker == "python -m server" else known_web
             if marker in line:
-                tail = line.split(marker, 1)[1].split(" #", 1)[0]
+                # up to a shell comment, or the end of the inline code span
+                tail = line.split(marker, 1)[1].split(" #", 1)[0].split("`", 1)[0]
                 for flag in re.findall(r"(?<![\\w-])--[a-z][a-z-]*", tail):
                     seen += 1
                     assert flag in flags, f"docs/deploy.md: {flag} is not a flag after {marker!r}: {line!r}"
