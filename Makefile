@@ -36,7 +36,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 serve: $(STAMP)
-	$(BIN)/python -m web --host $(HOST) --port $(PORT) --http-port $(or $(HTTP_PORT),8080) $(if $(WORKERS),--workers $(WORKERS))
+	$(BIN)/quiltsolve-web --host $(HOST) --port $(PORT) --http-port $(or $(HTTP_PORT),8080) $(if $(WORKERS),--workers $(WORKERS))
 
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py

@@ -19,7 +19,8 @@
 #       installs quiltsolve from OUT/wheels only (pip --no-index), pinned by
 #       OUT/constraints.txt (after checking OUT/SHA256SUMS); removes pip and setuptools from it (nothing is
 #       installed at run time); puts healthcheck.py in PREFIX; checks that the
-#       installed server imports, with the C search when it was built.
+#       installed server and web app import (console scripts quiltsolve-web and
+#       quiltsolve-server, the app's static files), with the C search when it was built.
 #
 #   build-image-steps.sh smoke PREFIX
 #       The import check alone.
@@ -31,14 +32,23 @@ PYTHON=${PYTHON:-python3}
 
 smoke() {
     prefix=$1
+    for script in quiltsolve-web quiltsolve-server; do  # the image's entry point, and the gRPC-only one
+        [ -x "$prefix/bin/$script" ] || die "$prefix/bin/$script: no such console script"
+    done
     "$prefix/bin/python" -P - <<'EOF'
-import importlib.util, sys
+import importlib.resources, importlib.util, sys
 import grpc, grpc_health.v1.health, grpc_reflection.v1alpha.reflection, ortools  # noqa: F401
+import starlette, uvicorn  # noqa: F401
 import server.__main__ as main
 import solver
+import web.__main__ as web_main
 main.build_parser()
+web_main.build_web_parser()
+index = importlib.resources.files("web") / "static" / "index.html"
+if not index.is_file():
+    sys.exit("smoke: the web app's static/index.html is not installed")
 ext = importlib.util.find_spec("solver._exactcover")
-print(f"smoke: python {sys.version.split()[0]}, server at {main.__file__}, "
+print(f"smoke: python {sys.version.split()[0]}, server at {main.__file__}, web app at {index}, "
       f"C search {'compiled' if ext else 'absent (pure-Python fallback)'}")
 EOF
 }

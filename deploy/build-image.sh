@@ -11,8 +11,23 @@
 #                          /etc/ssl/certs/ca-certificates.crt when it exists), passed as the
 #                          build secret "pip-ca"
 #   EXTRA_BUILD_ARGS       more arguments for "build", e.g. "--network host"
+#   CONTAINERS_CONF        podman/buildah settings (deploy/containers-sandbox.conf on the sandbox)
+# Relative paths in CONTAINERS_CONF, PIP_CA and PIP_CERT are taken from the directory the
+# script is run from and made absolute before it moves to the repository (buildah's copier
+# refuses a relative CONTAINERS_CONF; the secret's src must still name the file after the cd).
 # Prints the build time and the image size at the end.
 set -euo pipefail
+
+absolute() {  # VAR: an existing file's absolute path, or an error naming VAR
+    local var=$1 value=${!1:-}
+    [[ -z "$value" ]] && return 0
+    [[ -e "$value" ]] || { echo "build-image.sh: $var=$value: no such file" >&2; exit 2; }
+    printf -v "$var" '%s' "$(realpath -- "$value")"
+    export "${var?}"
+}
+absolute CONTAINERS_CONF
+absolute PIP_CA
+absolute PIP_CERT
 cd "$(dirname "$0")/.."
 
 TAG=${1:-localhost/quiltsolve:0.1.0}

@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[2]
 KUBERNETES = REPO / "deploy" / "kubernetes"
 BASE = KUBERNETES / "base"
 PRODUCTION = KUBERNETES / "overlays" / "production"
+INGRESS_TLS = KUBERNETES / "overlays" / "ingress-tls"
+HEALTHZ = "/api/v1/healthz"  # the web face's health endpoint (web/app.py), the pods' readiness probe
 
 
 # ---------------------------------------------------------------- Dockerfile
@@ -119,9 +121,10 @@ def quantity(q: str | int | float) -> float:
     return float(m.group(1)) * _SUFFIX[m.group(2)]
 
 
-def one(docs: list[dict], kind: str) -> dict:
-    found = [d for d in docs if d["kind"] == kind]
-    assert len(found) == 1, f"expected one {kind}, found {len(found)}"
+def one(docs: list[dict], kind: str, name: str | None = None) -> dict:
+    """The one resource of ``kind`` (named ``name``, when given)."""
+    found = [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+    assert len(found) == 1, f"expected one {kind}{f' named {name}' if name else ''}, found {len(found)}"
     return found[0]
 
 
@@ -165,12 +168,13 @@ def environment(env: dict[str, str]) -> Iterator[None]:
 
 
 def effective_args(container: dict, image_env: dict[str, str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    """The server's parsed flags for this container: image ENV, then the pod's env, then args."""
-    from server.__main__ import build_parser
+    """The parsed flags of the image's program (quiltsolve-web: the server's flags plus
+    --http-port / --no-http) for this container: image ENV, then the pod's env, then args."""
+    from web.__main__ import build_web_parser
 
     env = {**image_env, **container_env(container)}
     with environment(env):
-        parser = build_parser()
+        parser = build_web_parser()
         ns = parser.parse_args(container.get("args", []))
     return parser, ns
 

@@ -1,5 +1,6 @@
 """The built image itself, with podman or docker: its configuration against deploy/Dockerfile, then
-a container run read-only as in Kubernetes, checked from the host, and stopped with SIGTERM.
+a container run read-only as in Kubernetes, checked from the host over gRPC and HTTP (the health
+endpoint and the web app's page through the published port), and stopped with SIGTERM.
 
 Opt-in, since it needs a container runtime and a built image (docs/deploy.md):
     QUILTSOLVE_IMAGE=localhost/quiltsolve:0.1.0 .venv/bin/python -m pytest tests/deploy/test_container.py
@@ -17,12 +18,13 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 
 import grpc
 import pytest
 
-from deploy_helpers import REPO, long_move_request
+from deploy_helpers import HEALTHZ, REPO, long_move_request
 from patchwork.v1 import placement_pb2 as pb
 from patchwork.v1 import placement_pb2_grpc as pbg
 
@@ -72,24 +74,39 @@ def test_image_configuration_is_the_dockerfiles(config, dockerfile):
     print(f"image {IMAGE}: {config['Size'] / 1e6:.0f} MB")
 
 
+def run_until_ready(name: str, ready_line: str, *args: str) -> None:
+    """``run -d`` the image read-only, as in Kubernetes, with one worker; wait for its ready line."""
+    engine("run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL",
+           "--security-opt", "no-new-privileges", "-e", "QUILTSOLVE_WORKERS=1", *args, IMAGE)
+    deadline = time.monotonic() + 90
+    logs = ""
+    while time.monotonic() < deadline:
+        logs = engine("logs", name, check=False).stdout
+        if ready_line in logs:
+            return
+        state = engine("inspect", name, "--format", "{{.State.Status}}").stdout.strip()
+        assert state == "running", f"container {state}: {engine('logs', name, check=False).stderr[-2000:]}"
+        time.sleep(0.5)
+    raise AssertionError(f"not ready in 90 s: {logs[-2000:]}")
+
+
+def published(name: str, port: int) -> int:
+    """The host port (on 127.0.0.1) that the container's ``port`` is published on."""
+    return int(re.search(r":(\d+)\s*$", engine("port", name, f"{port}/tcp").stdout.strip()).group(1))
+
+
+def get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.status, r.headers.get_content_type(), r.read()
+
+
 def test_container_serves_read_only_and_drains_on_sigterm(config):
     name = f"quiltsolve-test-{uuid.uuid4().hex[:8]}"
-    engine("run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL",
-           "--security-opt", "no-new-privileges", "-e", "QUILTSOLVE_WORKERS=1",
-           "-p", "127.0.0.1::50051", "-p", "127.0.0.1::9464", IMAGE)
     try:
-        deadline = time.monotonic() + 90
-        logs = ""
-        while time.monotonic() < deadline:
-            logs = engine("logs", name, check=False).stdout
-            if "quiltsolve serving on 0.0.0.0:50051 (metrics on 0.0.0.0:9464)" in logs:
-                break
-            state = engine("inspect", name, "--format", "{{.State.Status}}").stdout.strip()
-            assert state == "running", f"container {state}: {engine('logs', name, check=False).stderr[-2000:]}"
-            time.sleep(0.5)
-        else:
-            raise AssertionError(f"not ready in 90 s: {logs[-2000:]}")
-        port = int(re.search(r":(\d+)\s*$", engine("port", name, "50051/tcp").stdout.strip()).group(1))
+        run_until_ready(name, "quiltsolve serving on 0.0.0.0:50051 (metrics on 0.0.0.0:9464); "
+                              "web app on http://0.0.0.0:8080/",
+                        "-p", "127.0.0.1::50051", "-p", "127.0.0.1::8080", "-p", "127.0.0.1::9464")
+        port, http_port = published(name, 50051), published(name, 8080)
 
         # health from the host through the published port, and the image's own HEALTHCHECK
         check = subprocess.run([sys.executable, str(REPO / "deploy" / "healthcheck.py"), "--address",
@@ -106,6 +123,15 @@ def test_container_serves_read_only_and_drains_on_sigterm(config):
             patches=[pb.PatchRef(id=5), pb.PatchRef(id=8)], objective=pb.OBJECTIVE_COVER), timeout=20)
         assert resp.status == pb.SOLVE_STATUS_OPTIMAL
 
+        # the HTTP face through its published port: the readiness probe's endpoint, the web app's
+        # page (the installed package's index.html), and the API
+        assert get(f"http://127.0.0.1:{http_port}{HEALTHZ}") == (200, "application/json", b'{"status":"SERVING"}')
+        status, kind, page = get(f"http://127.0.0.1:{http_port}/")
+        assert (status, kind) == (200, "text/html")
+        assert page == (REPO / "web" / "static" / "index.html").read_bytes()
+        status, kind, body = get(f"http://127.0.0.1:{http_port}/api/v1/patches")
+        assert (status, kind) == (200, "application/json") and len(json.loads(body)["patches"]) == 33
+
         in_flight = stub.SuggestMove.future(long_move_request(20), timeout=60)
         time.sleep(0.5)
         t0 = time.monotonic()
@@ -117,5 +143,15 @@ def test_container_serves_read_only_and_drains_on_sigterm(config):
         assert in_flight.result(timeout=10).suggestions
         channel.close()
         assert '"event": "shutdown"' in engine("logs", name, check=False).stderr
+    finally:
+        engine("rm", "-f", name, check=False)
+
+
+def test_the_http_port_follows_quiltsolve_http_port(config):
+    name = f"quiltsolve-test-{uuid.uuid4().hex[:8]}"
+    try:
+        run_until_ready(name, "web app on http://0.0.0.0:8081/", "-e", "QUILTSOLVE_HTTP_PORT=8081",
+                        "-p", "127.0.0.1::8081")
+        assert get(f"http://127.0.0.1:{published(name, 8081)}{HEALTHZ}")[0] == 200
     finally:
         engine("rm", "-f", name, check=False)

@@ -1,4 +1,5 @@
-"""deploy/healthcheck.py (the image's HEALTHCHECK and the TLS overlay's exec probes) against real servers."""
+"""deploy/healthcheck.py (the image's HEALTHCHECK and the TLS overlay's exec probes), and the web face's
+/api/v1/healthz (the pods' readiness probe), against real servers."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import grpc
 import pytest
 
 import kustomize_lite
-from deploy_helpers import PRODUCTION, REPO, container_env, long_move_request, server_container
+from deploy_helpers import BASE, PRODUCTION, REPO, container_env, long_move_request, server_container
 from patchwork.v1 import placement_pb2_grpc as pbg
 
 HEALTHCHECK = REPO / "deploy" / "healthcheck.py"
@@ -110,3 +111,30 @@ def test_the_overlays_tls_probe_works_with_tls_and_tokens(serve, overlay_pki):
     assert run_check("--timeout=2", env=no_name).returncode == 1
     # a plain-text check (what the kubelet's gRPC probe does) fails against the TLS port
     assert run_check("--timeout=2", "--address", f"127.0.0.1:{port}").returncode == 1
+
+
+def test_the_readiness_endpoint_answers_without_a_token_and_fails_while_draining(serve):
+    """The pods' readiness probe (the kubelet's httpGet, which sends no Authorization header):
+    SERVING with bearer tokens on, as the gRPC health service does; not 200 once a drain starts."""
+    import urllib.error
+    import urllib.request
+
+    from web.face import HttpFace
+
+    probe = server_container(kustomize_lite.build(BASE))["readinessProbe"]["httpGet"]
+    server, _ = serve(auth_tokens=("s3cret",), grace=4.0)
+    face = HttpFace(port=0)
+    face.start(server)
+    url = f"http://127.0.0.1:{face.port}{probe['path']}"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert (r.status, r.read()) == (200, b'{"status":"SERVING"}')
+        stopping = server.stop(4.0)  # graceful: calls refused at once, the drain runs in the background
+        time.sleep(0.3)
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(url, timeout=5)
+        assert e.value.code == 503 and e.value.read() == b'{"status":"NOT_SERVING"}'
+        assert stopping.wait(10)
+    finally:
+        face.stop()
+        face.join(10)

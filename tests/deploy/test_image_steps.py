@@ -1,7 +1,8 @@
 """What the image does, without a container runtime: deploy/build-image-steps.sh run on a build
-context made by .dockerignore's rules, into a fresh venv, then the installed server started with
-the Dockerfile's ENTRYPOINT and environment, checked with its HEALTHCHECK, called, and stopped
-with SIGTERM while a call is in flight.
+context made by .dockerignore's rules, into a fresh venv, then the installed program started with
+the Dockerfile's ENTRYPOINT (quiltsolve-web) and environment, checked with its HEALTHCHECK, called
+over gRPC and HTTP (the health endpoint, the web app's page), and stopped with SIGTERM while a
+call is in flight.
 
 Needs PyPI (or pip's cache) for the dependency wheels, as ``make test`` does; takes about a
 minute. ``QUILTSOLVE_SKIP_IMAGE_STEPS=1`` skips it.
@@ -9,6 +10,7 @@ minute. ``QUILTSOLVE_SKIP_IMAGE_STEPS=1`` skips it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,7 +26,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from deploy_helpers import REPO, dockerignore_patterns, ignored, long_move_request
+from deploy_helpers import HEALTHZ, REPO, dockerignore_patterns, ignored, long_move_request
 from patchwork.v1 import placement_pb2 as pb
 from patchwork.v1 import placement_pb2_grpc as pbg
 
@@ -93,8 +95,10 @@ def installed(tmp_path_factory, dockerfile) -> dict:
 
 def test_the_build_context_holds_the_source_and_nothing_else(installed):
     copied = set(installed["copied"])
+    assert "CHANGELOG.md" not in copied  # a changelog edit must not rebuild the wheels
     for needed in ("pyproject.toml", "setup.py", "README.md", "constraints.txt", "solver/_exactcover.c",
-                   "server/__main__.py", "deploy/build-image-steps.sh", "deploy/healthcheck.py",
+                   "server/__main__.py", "web/__main__.py", "web/static/index.html",
+                   "deploy/build-image-steps.sh", "deploy/healthcheck.py",
                    "deploy/Dockerfile"):
         assert needed in copied, needed
     for path in copied:
@@ -148,12 +152,17 @@ def test_the_c_search_is_compiled_when_a_compiler_is_present(installed):
 def test_the_venv_holds_the_installed_server_only(installed, tmp_path):
     prefix = installed["prefix"]
     out = subprocess.run([str(prefix / "bin" / "python"), "-P", "-c",
-                          "import server, solver, importlib.util as u; print(server.__file__); "
-                          "print(u.find_spec('pip') is None)"],
+                          "import server, solver, web, importlib.util as u; print(server.__file__); "
+                          "print(web.__file__); print(u.find_spec('pip') is None)"],
                          cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    where, no_pip = out.stdout.split()
+    where, web_where, no_pip = out.stdout.split()
     assert where.startswith(str(prefix)), "the server must come from the venv, not the source tree"
+    assert web_where.startswith(str(prefix))
+    # the console scripts: the image's entry point and the gRPC-only one, run by the venv's python
+    for script in ("quiltsolve-web", "quiltsolve-server"):
+        first = (prefix / "bin" / script).read_text().splitlines()[0]
+        assert first == f"#!{prefix}/bin/python", (script, first)
     assert no_pip == "True", "pip is removed from the runtime venv"
     assert (prefix / "healthcheck.py").read_text() == (REPO / "deploy" / "healthcheck.py").read_text()
 
@@ -172,7 +181,8 @@ def test_the_installed_server_serves_checks_healthy_and_drains_on_sigterm(instal
     env = clean_env(**{k: v for k, v in image_env.items() if k != "PATH"})
     env["PATH"] = f"{prefix}/bin:" + os.environ["PATH"]
     # as the image, but on loopback, any free ports, one worker, a short grace
-    env.update(QUILTSOLVE_HOST="127.0.0.1", QUILTSOLVE_PORT="0", QUILTSOLVE_METRICS_PORT="0", QUILTSOLVE_WORKERS="1")
+    env.update(QUILTSOLVE_HOST="127.0.0.1", QUILTSOLVE_PORT="0", QUILTSOLVE_METRICS_PORT="0",
+               QUILTSOLVE_HTTP_PORT="0", QUILTSOLVE_WORKERS="1")
     cmd = _image_command(dockerfile.last("ENTRYPOINT").exec_form(), prefix) + [f"--grace={GRACE}"]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stderr: list[str] = []
@@ -184,9 +194,10 @@ def test_the_installed_server_serves_checks_healthy_and_drains_on_sigterm(instal
         t.start()
         t.join(90)
         line = ready.get("line", "")
-        m = re.match(r"quiltsolve serving on 127\.0\.0\.1:(\d+) \(metrics on 127\.0\.0\.1:(\d+)\)", line)
+        m = re.match(r"quiltsolve serving on 127\.0\.0\.1:(\d+) \(metrics on 127\.0\.0\.1:(\d+)\); "
+                     r"web app on http://127\.0\.0\.1:(\d+)/$", line.strip())
         assert m, f"no ready line: {line!r}; stderr: {''.join(stderr)[-2000:]}"
-        port, metrics_port = int(m.group(1)), int(m.group(2))
+        port, metrics_port, http_port = (int(g) for g in m.groups())
 
         # the image's HEALTHCHECK command, as the container runtime runs it
         health = _image_command(dockerfile.last("HEALTHCHECK").exec_form(), prefix)
@@ -205,6 +216,12 @@ def test_the_installed_server_serves_checks_healthy_and_drains_on_sigterm(instal
         with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as r:
             metrics = r.read().decode()
         assert 'quiltsolve_workers{lane="main"} 1.0' in metrics
+        # the HTTP face: the readiness probe's endpoint and the web app's page, from the installed package
+        with urllib.request.urlopen(f"http://127.0.0.1:{http_port}{HEALTHZ}", timeout=10) as r:
+            assert (r.status, json.load(r)) == (200, {"status": "SERVING"})
+        with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/", timeout=10) as r:
+            assert r.status == 200 and r.headers.get_content_type() == "text/html"
+            assert r.read() == (REPO / "web" / "static" / "index.html").read_bytes()
 
         # SIGTERM with a call in flight: the call is answered, the process ends within grace + 1 s
         in_flight = stub.SuggestMove.future(long_move_request(20), timeout=60)

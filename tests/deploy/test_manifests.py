@@ -5,21 +5,26 @@ from __future__ import annotations
 
 import copy
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
 
 import kustomize_lite
-from deploy_helpers import (BASE, KUBERNETES, PRODUCTION, REPO, container_env, effective_args, env_names_read,
-                            flag_names, one, quantity, server_container)
+from deploy_helpers import (BASE, HEALTHZ, INGRESS_TLS, KUBERNETES, PRODUCTION, REPO, container_env,
+                            effective_args, env_names_read, flag_names, one, quantity, server_container)
 from server.__main__ import build_parser, config_from_args
+from web.__main__ import build_web_parser
 
 SERVICE_NAME = "patchwork.v1.PlacementService"
 PREFIX = "/opt/quiltsolve"  # the venv the Dockerfile installs into
 # the oldest Kubernetes with GA gRPC probes, and the newest schema the validator ships
 SCHEMA_VERSIONS = ["1.27.0", "latest"]
-OVERLAYS = {"base": BASE, "production": PRODUCTION}
+OVERLAYS = {"base": BASE, "production": PRODUCTION, "ingress-tls": INGRESS_TLS}
+# what the image and the pods run (its flags: python -m server's plus --http-port / --no-http)
+PROGRAM = "quiltsolve-web"
+READ_ENV = (REPO / "server" / "__main__.py", REPO / "web" / "__main__.py", REPO / "deploy" / "healthcheck.py")
 
 
 @pytest.fixture(scope="module", params=sorted(OVERLAYS))
@@ -51,7 +56,7 @@ def test_every_yaml_file_parses_and_every_kustomization_renders():
         docs = kustomize_lite.load_yaml_docs(path)
         assert docs, f"{path} is empty"
     dirs = sorted(p.parent for p in KUBERNETES.rglob("kustomization.yaml"))
-    assert set(dirs) == {BASE, PRODUCTION}
+    assert set(dirs) == {BASE, PRODUCTION, INGRESS_TLS}
     kinds = {d["kind"] for d in kustomize_lite.build(BASE)}
     assert kinds == {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"}
 
@@ -85,11 +90,11 @@ def test_container_flags_and_environment_are_the_servers(rendered, dockerfile, t
     known = flag_names(parser)
     for arg in c.get("args", []):
         if arg.startswith("--"):
-            assert arg.split("=", 1)[0] in known, f"{name}: {arg} is not a flag of python -m server"
-    read = env_names_read(REPO / "server" / "__main__.py", REPO / "deploy" / "healthcheck.py")
+            assert arg.split("=", 1)[0] in known, f"{name}: {arg} is not a flag of {PROGRAM}"
+    read = env_names_read(*READ_ENV)
     for var in container_env(c):
         if var.startswith("QUILTSOLVE_"):
-            assert var in read, f"{name}: env {var} is read by neither the server nor the health check"
+            assert var in read, f"{name}: env {var} is read by neither the server, the web face nor the health check"
     # the container's command is the image's (no command: override of the entry point)
     assert "command" not in c
     assert config.host == "0.0.0.0"
@@ -104,8 +109,12 @@ def test_ports_probes_and_service_agree_with_the_server(rendered, dockerfile, tm
     assert ports["grpc"] == config.port == default_port == 50051
     assert config.metrics_port is not None, "metrics must be on in a pod"
     assert ports["metrics"] == config.metrics_port
-    # the image exposes the same two ports
-    assert dockerfile.exposed() == {ports["grpc"], ports["metrics"]}
+    # the web app and its API, beside gRPC
+    assert not ns.no_http, f"{name}: the pods serve the web app"
+    assert ports["http"] == ns.http_port == build_web_parser().get_default("http_port") == 8080
+    assert len(set(ports.values())) == len(ports)
+    # the image exposes the same three ports
+    assert dockerfile.exposed() == {ports["grpc"], ports["http"], ports["metrics"]}
     annotations = one(docs, "Deployment")["spec"]["template"]["metadata"]["annotations"]
     assert int(annotations["prometheus.io/port"]) == config.metrics_port
 
@@ -114,14 +123,24 @@ def test_ports_probes_and_service_agree_with_the_server(rendered, dockerfile, tm
         assert len({"grpc", "exec", "httpGet", "tcpSocket"} & set(probe)) == 1, f"{name} {kind}: one handler"
         if "grpc" in probe:
             assert probe["grpc"]["port"] == config.port, f"{name} {kind}"
-    if "grpc" in probes["readinessProbe"]:
-        assert probes["readinessProbe"]["grpc"]["service"] == SERVICE_NAME
-        assert probes["livenessProbe"]["grpc"].get("service", "") == ""  # the whole server
+    # readiness: the web face's health endpoint, on the named HTTP port, HTTPS when the server has TLS
+    ready = probes["readinessProbe"]["httpGet"]
+    assert ready["path"] == HEALTHZ
+    assert ready["port"] == "http" or ready["port"] == ports["http"], f"{name}: readiness on the HTTP port"
+    assert ready.get("scheme", "HTTP") == ("HTTPS" if config.tls_cert else "HTTP"), name
+    # liveness: the whole server's gRPC health (service ""), natively or through the image's check
+    live = probes["livenessProbe"]
+    if "grpc" in live:
+        assert live["grpc"].get("service", "") == ""
+    else:
+        assert not any(a.startswith("--service") for a in live["exec"]["command"]), name
 
-    svc = one(docs, "Service")
+    svc = one(docs, "Service", "quiltsolve")  # the gRPC one; the ingress-tls overlay adds quiltsolve-web
     by_name = {p["name"]: p for p in svc["spec"]["ports"]}
     assert by_name["grpc"]["port"] == config.port and by_name["grpc"]["targetPort"] in ("grpc", config.port)
     assert by_name["metrics"]["port"] == config.metrics_port
+    assert by_name["http"]["port"] == ns.http_port and by_name["http"]["targetPort"] == "http"
+    assert by_name["http"].get("appProtocol") == "http"
     for p in svc["spec"]["ports"]:
         assert p["targetPort"] in ports or p["targetPort"] in ports.values(), p
 
@@ -129,6 +148,11 @@ def test_ports_probes_and_service_agree_with_the_server(rendered, dockerfile, tm
 def test_the_readiness_service_name_is_the_servers():
     from server.app import SERVICE_NAME as served
     assert served == SERVICE_NAME
+
+
+def test_the_readiness_path_is_the_web_apps_health_endpoint():
+    from web.app import ENDPOINTS
+    assert [e.method for e in ENDPOINTS if e.path == HEALTHZ] == ["GET"]
 
 
 def test_termination_grace_covers_prestop_and_the_servers_drain(rendered, dockerfile, tmp_path):
@@ -189,7 +213,7 @@ def test_service_is_headless_and_selects_the_pods(rendered):
     dep = one(docs, "Deployment")
     labels = dep["spec"]["template"]["metadata"]["labels"]
     assert dep["spec"]["selector"]["matchLabels"].items() <= labels.items()
-    svc = one(docs, "Service")
+    svc = one(docs, "Service", "quiltsolve")  # the gRPC one; the ingress-tls overlay adds quiltsolve-web
     assert svc["spec"]["clusterIP"] == "None", "per-call balancing needs every pod's address in DNS"
     assert svc["spec"]["selector"].items() <= labels.items()
     pdb = one(docs, "PodDisruptionBudget")
@@ -215,22 +239,35 @@ def test_service_is_headless_and_selects_the_pods(rendered):
 def test_entrypoint_healthcheck_and_env_of_the_image(dockerfile):
     assert len(dockerfile.all("FROM")) == 2, "a build stage and a runtime stage"
     entry = dockerfile.last("ENTRYPOINT").exec_form()
-    # exec form, tini as PID 1 forwarding SIGTERM straight to python -m server
-    assert entry == ["/usr/bin/tini", "--", f"{PREFIX}/bin/python", "-m", "server"]
+    # exec form, tini as PID 1 forwarding SIGTERM straight to the web face's console script
+    assert entry == ["/usr/bin/tini", "--", f"{PREFIX}/bin/{PROGRAM}"]
     assert dockerfile.last("CMD").exec_form() == []
     health = dockerfile.last("HEALTHCHECK")
     assert health.exec_form() == [f"{PREFIX}/bin/python", f"{PREFIX}/healthcheck.py"]
     env = dockerfile.env()
     assert env["QUILTSOLVE_HOST"] == "0.0.0.0"
     assert "QUILTSOLVE_WORKERS" not in env, "a fixed worker count would ignore the container's cores"
-    read = env_names_read(REPO / "server" / "__main__.py")
+    read = env_names_read(REPO / "server" / "__main__.py", REPO / "web" / "__main__.py")
     assert {k for k in env if k.startswith("QUILTSOLVE_")} <= read
-    # the image's defaults parse as the server's flags
+    # the image's defaults parse as the program's flags: every face on all interfaces
     from deploy_helpers import environment
     with environment(env):
-        ns = build_parser().parse_args([])
+        ns = build_web_parser().parse_args([])
     assert ns.host == "0.0.0.0" and ns.port == 50051 and ns.metrics_port == 9464
-    assert dockerfile.exposed() == {ns.port, ns.metrics_port}
+    assert ns.http_port == 8080 and not ns.no_http
+    assert dockerfile.exposed() == {ns.port, ns.http_port, ns.metrics_port}
+
+
+def test_the_entry_point_is_the_projects_console_script(dockerfile):
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[PROGRAM] == "web.__main__:main"
+    import web.__main__
+    assert callable(web.__main__.main)
+    # what the build step checks is installed, and what `make serve` runs
+    assert "quiltsolve-web quiltsolve-server" in (REPO / "deploy" / "build-image-steps.sh").read_text()
+    serve = [line for line in (REPO / "Makefile").read_text().splitlines() if line.startswith("\t") and
+             "--http-port" in line]
+    assert len(serve) == 1 and serve[0].split()[0] == f"$(BIN)/{PROGRAM}"
 
 
 def test_the_dockerfile_runs_the_build_steps_script(dockerfile):
@@ -257,11 +294,12 @@ def test_the_dockerfile_runs_the_build_steps_script(dockerfile):
 def test_the_overlay_exec_probes_run_the_images_health_check(dockerfile):
     health = dockerfile.last("HEALTHCHECK").exec_form()
     c = server_container(kustomize_lite.build(PRODUCTION))
-    for kind in ("startupProbe", "livenessProbe", "readinessProbe"):
+    for kind in ("startupProbe", "livenessProbe"):
         assert c[kind]["exec"]["command"][:2] == health, kind
-    assert "--service=" + SERVICE_NAME in c["readinessProbe"]["exec"]["command"]
+    # readiness stays the kubelet's own: httpGet speaks HTTPS (gRPC probes speak no TLS)
+    assert "exec" not in c["readinessProbe"] and c["readinessProbe"]["httpGet"]["scheme"] == "HTTPS"
     # the health check's own timeout fits in the probe's
-    for kind in ("startupProbe", "livenessProbe", "readinessProbe"):
+    for kind in ("startupProbe", "livenessProbe"):
         flag = [a for a in c[kind]["exec"]["command"] if a.startswith("--timeout=")]
         assert flag and float(flag[0].split("=")[1]) < c[kind]["timeoutSeconds"], kind
 
@@ -312,7 +350,9 @@ def test_production_overlay_renders_tls_tokens_and_replicas(dockerfile, tmp_path
     assert env["QUILTSOLVE_HEALTH_SERVER_NAME"] == f"{svc}.{namespace}.svc.cluster.local"
     # the kubelet's gRPC probes are plain text: none may be left beside TLS
     for kind in ("startupProbe", "livenessProbe", "readinessProbe"):
-        assert "grpc" not in c[kind] and "exec" in c[kind], kind
+        assert "grpc" not in c[kind], kind
+    assert "exec" in c["startupProbe"] and "exec" in c["livenessProbe"]
+    assert c["readinessProbe"]["httpGet"] == {"path": HEALTHZ, "port": "http", "scheme": "HTTPS"}
     hpa = one(docs, "HorizontalPodAutoscaler")
     patch = yaml.safe_load((PRODUCTION / "hpa-replicas.yaml").read_text())
     assert hpa["spec"]["minReplicas"] == patch["spec"]["minReplicas"] == 3
@@ -320,21 +360,66 @@ def test_production_overlay_renders_tls_tokens_and_replicas(dockerfile, tmp_path
     assert hpa["spec"]["metrics"] == one(base, "HorizontalPodAutoscaler")["spec"]["metrics"]
 
 
+# ---------------------------------------------------------------- the ingress-tls overlay
+
+def test_ingress_tls_overlay_ends_tls_at_the_ingress_and_routes_to_the_web_port(dockerfile, tmp_path):
+    base = kustomize_lite.build(BASE)
+    docs = kustomize_lite.build(INGRESS_TLS)
+    assert {d["kind"] for d in docs} == {d["kind"] for d in base} | {"Namespace", "Ingress"}
+    # the pods are the base's (only the namespace is set): plain HTTP and gRPC inside the cluster
+    dep, base_dep = one(docs, "Deployment"), one(base, "Deployment")
+    assert dep["spec"] == base_dep["spec"]
+    c = server_container(docs)
+    _, ns, config = _config(c, dockerfile, tmp_path)
+    assert config.tls_cert is None and c["readinessProbe"]["httpGet"].get("scheme", "HTTP") == "HTTP"
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    container_ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+
+    ing = one(docs, "Ingress")
+    assert ing["apiVersion"] == "networking.k8s.io/v1"
+    (tls,) = ing["spec"]["tls"]
+    assert tls["secretName"] == "quiltsolve-web-tls"
+    hosts = [r["host"] for r in ing["spec"]["rules"]]
+    assert hosts == tls["hosts"], "every routed host is covered by the certificate"
+    (rule,) = ing["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    assert (path["path"], path["pathType"]) == ("/", "Prefix")  # the app, its static files and /api/...
+    backend = path["backend"]["service"]
+    svc = one(docs, "Service", backend["name"])
+    assert svc["spec"].get("clusterIP") != "None" and svc["spec"]["type"] == "ClusterIP"
+    assert svc["spec"]["selector"].items() <= labels.items()
+    (port,) = [p for p in svc["spec"]["ports"] if p["name"] == backend["port"]["name"]]
+    # the Service's port leads to the container's HTTP port, where the web app listens
+    assert port["targetPort"] == "http" and container_ports["http"] == ns.http_port
+    assert [p["name"] for p in svc["spec"]["ports"]] == ["http"], "only the web app goes through the Ingress"
+    # streamed answers (analyze-game) are passed on as they come
+    assert ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
+    from solver.cover import MAX_TIME_LIMIT
+    assert float(ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > MAX_TIME_LIMIT
+
+
 def test_docs_show_the_commands_for_this_layout():
     text = (REPO / "docs" / "deploy.md").read_text()
     assert "kubectl apply -k deploy/kubernetes/overlays/production" in text
     assert "dns:///quiltsolve.quiltsolve.svc.cluster.local:50051" in text
-    # every --flag the docs pass to the server (after `python -m server` or the image's name) exists
+    # every --flag the docs pass to the program (after `python -m server`, `quiltsolve-web` or
+    # the image's name) exists
     known = flag_names(build_parser())
+    known_web = flag_names(build_web_parser())
     seen = 0
     for line in text.splitlines():
-        for marker in ("python -m server", "localhost/quiltsolve:0.1.0 "):
+        for marker in ("python -m server", "quiltsolve-web ", "localhost/quiltsolve:0.1.0 "):
+            flags = known if marker == "python -m server" else known_web
             if marker in line:
-                tail = line.split(marker, 1)[1].split(" #", 1)[0]
+                # up to a shell comment, or the end of the inline code span
+                tail = line.split(marker, 1)[1].split(" #", 1)[0].split("`", 1)[0]
                 for flag in re.findall(r"(?<![\\w-])--[a-z][a-z-]*", tail):
                     seen += 1
-                    assert flag in known, f"docs/deploy.md: {flag} is not a server flag: {line!r}"
+                    assert flag in flags, f"docs/deploy.md: {flag} is not a flag after {marker!r}: {line!r}"
     assert seen >= 3
+    # both ways to TLS for the web app are shown
+    assert "kubectl apply -k deploy/kubernetes/overlays/ingress-tls" in text
+    assert HEALTHZ in text
 
 
 # ---------------------------------------------------------------- the renderer itself
