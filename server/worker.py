@@ -96,8 +96,26 @@ def _spin(args: dict, time_limit: float, stop: StopToken) -> Any:
     return "done"
 
 
+def _die(args: dict, time_limit: float, stop: StopToken) -> Any:
+    """Test job: SIGKILL this worker (always; or, given ``args['marker']``, only while that file is absent).
+
+    With a marker path the first run creates the file and dies, and every
+    later run (on a fresh worker) answers ``"survived"``: a death from
+    outside, once. Without one every run dies: a poison request.
+    """
+    marker = args.get("marker")
+    if marker is not None:
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return "survived"
+    os.kill(os.getpid(), signal.SIGKILL)
+    return "unreachable"  # pragma: no cover
+
+
 JOBS: dict[str, Callable[[dict, float, StopToken], Any]] = {
     "solve": _solve, "rank": _rank, "moves": _moves, "review": _review, "puzzle": _puzzle, "_spin": _spin,
+    "_die": _die,
 }
 
 
