@@ -101,8 +101,14 @@ def _die(args: dict, time_limit: float, stop: StopToken) -> Any:
 
     With a marker path the first run creates the file and dies, and every
     later run (on a fresh worker) answers ``"survived"``: a death from
-    outside, once. Without one every run dies: a poison request.
+    outside, once. Without one every run dies: a poison request. Given
+    ``args['wait_for']``, the job first waits (at most 30 s, deaf to its stop
+    token) until that file exists, so a test decides when the death comes.
     """
+    if args.get("wait_for") is not None:
+        end = time.monotonic() + 30
+        while not os.path.exists(args["wait_for"]) and time.monotonic() < end:
+            time.sleep(0.005)
     marker = args.get("marker")
     if marker is not None:
         try:
