@@ -27,7 +27,6 @@ import io
 import pickle
 import threading
 import time
-import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -354,9 +353,7 @@ class ServiceCore:
     @staticmethod
     def request_id(call: Call) -> str:
         """The call's request id: the client's ``x-request-id``, else one made now (and logged with the call)."""
-        if call.record.request_id is None:
-            call.record.request_id = uuid.uuid4().hex
-        return call.record.request_id
+        return call.record.ensure_request_id()
 
     def _refuse_poisoned(self, call: Call, fingerprint: bytes | None) -> None:
         hit = None if fingerprint is None else self.poison.get(fingerprint)

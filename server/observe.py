@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import uuid
 
 import structlog
 from typing import Any
@@ -48,6 +49,12 @@ class CallRecord:
         self.code: str | None = None       # set by the handler when it knows better than the transport
         self.details: str | None = None
         self.extra: dict[str, Any] = {}
+
+    def ensure_request_id(self) -> str:
+        """The call's request id: the client's ``x-request-id``, else a uuid4 hex made now (and logged)."""
+        if self.request_id is None:
+            self.request_id = uuid.uuid4().hex
+        return self.request_id
 
     def log_fields(self, code: str, seconds: float) -> dict[str, Any]:
         fields: dict[str, Any] = {"method": self.method, "code": code, "solve_status": self.solve_status,

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -159,6 +160,39 @@ def test_a_poison_request_over_grpc_names_its_request_id(monkeypatch):
     finally:
         ch.close()
         server.stop(0).wait(5)
+
+
+def test_a_stream_names_its_request_id_too(monkeypatch, capfd):
+    """AnalyzeGame: the stream's record (x-request-id) reaches the core; a poison move ends the stream."""
+    from .test_rpcs import _record_of_play
+
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, max_queue=4))
+    real = server.core.run_job
+
+    def run_job(call, kind, args, *rest, **kw):
+        if kind == "review" and args["ply"] == 1:
+            kind, args = "_die", {"marker": None, "review": args}
+        return real(call, kind, args, *rest, **kw)
+
+    monkeypatch.setattr(server.core, "run_job", run_job)
+    server.start()
+    ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+    stub = pbg.PlacementServiceStub(ch)
+    got = []
+    try:
+        req = pb.AnalyzeGameRequest(record=_record_of_play(21, 2), iterations=20, seed=1)
+        with pytest.raises(grpc.RpcError) as err:
+            for review in stub.AnalyzeGame(req, timeout=60, metadata=[("x-request-id", "stream-1")]):
+                got.append(review.ply)
+        assert got == [0]
+        assert err.value.code() == grpc.StatusCode.INTERNAL and "request id stream-1" in err.value.details()
+    finally:
+        ch.close()
+        server.stop(0).wait(5)
+    lines = [json.loads(x) for x in capfd.readouterr().err.splitlines() if x.startswith("{")]
+    rpc = [x for x in lines if x.get("event") == "rpc" and x.get("method") == "AnalyzeGame"]
+    assert [(x["request_id"], x["code"]) for x in rpc] == [("stream-1", "INTERNAL")]
+    assert "request id stream-1" in rpc[0]["details"]
 
 
 # ---------------------------------------------------------------- the core, directly
