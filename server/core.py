@@ -23,7 +23,6 @@ response message or raises :class:`server.errors.ServiceError`.
 from __future__ import annotations
 
 import hashlib
-import io
 import pickle
 import threading
 import time
@@ -77,43 +76,24 @@ def deadline_budget(requested: float, remaining: float | None) -> tuple[float, b
     return requested, False
 
 
-class _CanonicalPickler(pickle.Pickler):
-    """Pickle as a function of value alone.
-
-    No memo (``fast``): an object referenced twice pickles like two equal
-    objects, so how the front happened to share objects does not matter.
-    Sets are written in a sorted order: two equal sets may iterate
-    differently (insertion history). Dicts keep their insertion order, which
-    the same request bytes always reproduce (and a job may depend on it).
-    """
-
-    def persistent_id(self, obj: Any) -> Any:
-        if isinstance(obj, (set, frozenset)):
-            return (type(obj).__qualname__, tuple(sorted(_canonical_pickle(x) for x in obj)))
-        return None
-
-
-def _canonical_pickle(obj: Any) -> bytes:
-    buf = io.BytesIO()
-    pickler = _CanonicalPickler(buf, protocol=5)
-    pickler.fast = True
-    pickler.dump(obj)
-    return buf.getvalue()
-
-
 def job_fingerprint(job: Any) -> bytes:
-    """The identity of a job for :class:`PoisonTable`: a SHA-256 of its canonical pickle.
+    """The identity of a job for :class:`PoisonTable`: a SHA-256 of its pickle.
 
-    ``job`` is today the ``(kind, args)`` pair a job is sent to a worker as;
-    the jobs are pure functions of it, so equal requests give equal
-    fingerprints (equal sets in any order, shared or copied objects alike).
+    ``job`` is today the ``(kind, args)`` pair a job is sent to a worker as
+    (plain dataclasses, enums, ints, strs, tuples, lists, dicts, game
+    states); the jobs are pure functions of it. Pickle is deterministic for
+    the same request bytes: the front builds the same object graph from them
+    by the same code path, so dict insertion orders, set layouts and which
+    objects are shared (pickle's memo) all come out the same. It is not a
+    semantic identity: two different requests that mean the same job (say,
+    the same patches listed in another order) are two fingerprints.
 
-    >>> job_fingerprint(("solve", {"cells": {3, 1, 2}})) == job_fingerprint(("solve", {"cells": {2, 3, 1}}))
+    >>> job_fingerprint(("solve", {"seed": 1})) == job_fingerprint(("solve", {"seed": 1}))
     True
     >>> job_fingerprint(("solve", {"seed": 1})) == job_fingerprint(("solve", {"seed": 2}))
     False
     """
-    return hashlib.sha256(_canonical_pickle(job)).digest()
+    return hashlib.sha256(pickle.dumps(job, protocol=5)).digest()
 
 
 class PoisonTable:
@@ -320,7 +300,7 @@ class ServiceCore:
             t0 = time.monotonic()
             try:
                 tried = self._run_on(self.fast, call, kind, args, min(requested, self.config.fast_limit), field,
-                                     wait=FAST_WAIT)
+                                     wait=FAST_WAIT, fingerprint=fingerprint)
             except WorkerLost as e:
                 self._lost(call, fingerprint, losses, e.reason, "fast")
                 tried = None  # the main lane runs it with the full time limit: the call's one retry
@@ -335,7 +315,8 @@ class ServiceCore:
         retry = False
         while True:  # at most POISON_LOSSES tries in all: _lost raises at the last loss
             try:
-                tried = self._run_on(self.admission, call, kind, args, requested, field, wait=None, retry=retry)
+                tried = self._run_on(self.admission, call, kind, args, requested, field, wait=None, retry=retry,
+                                     fingerprint=fingerprint)
             except WorkerLost as e:
                 self._lost(call, fingerprint, losses, e.reason, "main")
                 retry = True
@@ -368,6 +349,8 @@ class ServiceCore:
 
     def _lost(self, call: Call, fingerprint: bytes | None, losses: list[str], reason: str, lane: str) -> None:
         """Count a worker the call's job cost; raise the call's answer unless the job runs again."""
+        if self._closed and call.stop.is_set():  # our own shutdown ended the job: not the request's doing
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry")
         losses.append(reason)
         rec, method = call.record, call.record.method
         rec.extra["worker"] = reason
@@ -393,14 +376,17 @@ class ServiceCore:
         self.log.warning("job_retry", method=method, request_id=request_id, reason=reason, lane=lane)
 
     def _run_on(self, lane: Admission, call: Call, kind: str, args: dict[str, Any], requested: float,
-                field: str, wait: float | None, retry: bool = False) -> tuple[Any, bool] | None:
+                field: str, wait: float | None, retry: bool = False,
+                fingerprint: bytes | None = None) -> tuple[Any, bool] | None:
         """``(result, capped by the deadline)`` from a worker of ``lane``.
 
         ``wait`` bounds the wait for a slot of a lane that may be skipped:
         None is returned (instead of an error) when no slot came in time.
         ``retry``: the call lost its worker in this lane; it waits first and
         is not refused. Raises :class:`WorkerLost` (the slot retired) when
-        the job cost its worker.
+        the job cost its worker. ``fingerprint``: checked against the poison
+        table again once a worker is there (another call may have poisoned
+        the same request while this one waited).
         """
         method = call.record.method
         remaining = call.time_remaining()
@@ -432,6 +418,7 @@ class ServiceCore:
             limit, capped = deadline_budget(requested, call.time_remaining())
             if call.stop.is_set():
                 raise ServiceError(call.ended_code(), "the call ended before its solve started")
+            self._refuse_poisoned(call, fingerprint)
             self.metrics.solving.inc()
             try:
                 result, good = self.pool.run(slot, kind, args, limit, call.stop)

@@ -381,6 +381,34 @@ def test_a_retry_with_no_time_left_is_deadline_exceeded(make_core, tmp_path):
     assert _restarts(core) == 1  # no second worker was spent
 
 
+def test_a_request_poisoned_while_it_waited_is_refused_once_it_has_a_worker(make_core):
+    core = make_core(workers=1)
+    busy = _call("busy-1")
+    holder = threading.Thread(target=lambda: core.run_job(busy, "_spin", {"seconds": 30}, 60.0, "x"))
+    holder.start()
+    assert wait_until(lambda: core.metrics.value("quiltsolve_solves_in_progress") == 1, 60)
+    poison = {"marker": None}
+    result: dict = {}
+
+    def run() -> None:
+        try:
+            core.run_job(_call("late-twin"), "_die", poison, 5.0, "x")
+        except ServiceError as e:
+            result["error"] = e
+
+    waiter = threading.Thread(target=run)
+    waiter.start()
+    assert wait_until(lambda: core.admission.stats()["queued"] == 1, 60)
+    core.poison.add(job_fingerprint(("_die", poison)), "twin-1")  # as if an identical call had just lost two
+    busy.stop.set()
+    holder.join(60)
+    waiter.join(60)
+    assert not holder.is_alive() and not waiter.is_alive()
+    assert result["error"].code == grpc.StatusCode.INTERNAL and "request id twin-1" in result["error"].details
+    assert _restarts(core) == 0
+    assert wait_until(lambda: core.admission.stats()["free"] == 1)  # the slot was given back, not lost
+
+
 # ---------------------------------------------------------------- the pieces
 
 def test_a_retry_is_never_refused_and_waits_first():
@@ -406,19 +434,16 @@ def test_a_retry_is_never_refused_and_waits_first():
     assert got == {"R": 0, "B": 0}
 
 
-def test_job_fingerprint_is_a_function_of_the_value():
-    state = play(5, 12)
-    a = ("moves", {"state": state, "top": 3, "seed": 1, "iterations": None})
-    b = ("moves", {"state": state.clone(), "top": 3, "seed": 1, "iterations": None})
-    assert job_fingerprint(a) == job_fingerprint(b)
-    assert job_fingerprint(a) != job_fingerprint(("moves", {**a[1], "seed": 2}))
-    assert job_fingerprint(a) != job_fingerprint(("rank", a[1]))
-    # shared vs equal-but-distinct objects; sets built in different orders
-    shape = ("####", "#...")
-    assert job_fingerprint(("x", [shape, shape])) == job_fingerprint(("x", [shape, tuple(list(shape))]))
-    many = list(range(0, 4096, 64))
-    assert job_fingerprint(("x", set(many))) == job_fingerprint(("x", set(reversed(many))))
-    assert len(job_fingerprint(a)) == 32
+def test_the_same_request_bytes_give_the_same_job_fingerprint():
+    from server.service import parse_state_json
+
+    text = state_json(play(5, 12))
+    a, b = parse_state_json(text), parse_state_json(text)  # two calls, two parses of the same bytes
+    job = lambda state, seed=1: ("moves", {"state": state, "top": 3, "seed": seed, "iterations": None})  # noqa: E731
+    assert a is not b and job_fingerprint(job(a)) == job_fingerprint(job(b))
+    assert job_fingerprint(job(a)) != job_fingerprint(job(a, seed=2))
+    assert job_fingerprint(job(a)) != job_fingerprint(("rank", job(a)[1]))
+    assert len(job_fingerprint(job(a))) == 32
 
 
 def test_poison_table_is_bounded_and_expires():
