@@ -90,7 +90,9 @@ def test_sigkilled_workers_under_load_lose_no_call():
         rng = random.Random(7)
         try:
             for _ in range(KILLS):
-                time.sleep(0.3)
+                # Longer than any job of the mix takes (0.4 s at most): the retry of the job just
+                # killed ends before the next kill, which could otherwise hit it a second time.
+                time.sleep(1.0)
                 if not wait_until(lambda: server.core.admission.stats()["busy"] >= 1, 20):
                     continue
                 pids = [(slot, pid) for slot, pid in enumerate(server.core.pool.pids()) if pid is not None]
