@@ -58,8 +58,10 @@ def _requests():
     ]
 
 
-def test_sigkilled_workers_under_load_lose_no_call():
-    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, fast_workers=0, max_queue=16))
+@pytest.mark.parametrize("fast_workers", [0, 1])
+def test_sigkilled_workers_under_load_lose_no_call(fast_workers):
+    server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, fast_workers=fast_workers,
+                                             max_queue=16))
     server.start()
     ch = grpc.insecure_channel(f"127.0.0.1:{port}")
     stub = pbg.PlacementServiceStub(ch)
