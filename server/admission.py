@@ -93,11 +93,14 @@ class Admission:
             self._hand_over(slot)
 
     def acquire(self, peer: str, *, timeout: float | None = None,
-                on_abandon: Callable[[Callable[[], None]], None] | None = None) -> int:
+                on_abandon: Callable[[Callable[[], None]], None] | None = None, retry: bool = False) -> int:
         """A slot for ``peer``; waits up to ``timeout`` seconds (None: no limit).
 
         ``on_abandon(wake)``, if given, is called once with a function the
         caller's cancellation should call; it ends the wait with :class:`Abandoned`.
+        ``retry`` is for a call that was admitted and lost its slot's worker:
+        it is never refused (it already passed admission once) and waits at
+        the head of the queue (still subject to fair shares).
         """
         with self._lock:
             if self._closed:
@@ -106,15 +109,19 @@ class Admission:
                 slot = self._free.popleft()
                 self._take(slot, peer)
                 return slot
-            waiting_here = sum(1 for w in self._queue if w.peer == peer)
-            if len(self._queue) >= self.max_queue:
-                raise self._refusal("queue_full", f"all {self.slots} workers are busy and "
-                                                  f"{len(self._queue)} calls wait; retry later")
-            if waiting_here >= self.queue_share:
-                raise self._refusal("peer_share", f"this peer already has {waiting_here} calls waiting "
-                                                  f"(its share of the queue); retry later")
+            if not retry:
+                waiting_here = sum(1 for w in self._queue if w.peer == peer)
+                if len(self._queue) >= self.max_queue:
+                    raise self._refusal("queue_full", f"all {self.slots} workers are busy and "
+                                                      f"{len(self._queue)} calls wait; retry later")
+                if waiting_here >= self.queue_share:
+                    raise self._refusal("peer_share", f"this peer already has {waiting_here} calls waiting "
+                                                      f"(its share of the queue); retry later")
             waiter = _Waiter(peer)
-            self._queue.append(waiter)
+            if retry:
+                self._queue.appendleft(waiter)
+            else:
+                self._queue.append(waiter)
         if on_abandon is not None:
             on_abandon(lambda: self._abandon(waiter))
         waiter.event.wait(timeout)

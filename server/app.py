@@ -42,6 +42,7 @@ MAX_RECEIVE_BYTES = 64 * 1024
 GRPC_CORE_RECEIVE_BYTES = 4 * 1024 * 1024  # gRPC refuses larger messages itself, before any handler
 CHEAP_THREADS = 8                          # handler threads kept for cheap calls however many wait
 _CURRENT: contextvars.ContextVar[CallRecord] = contextvars.ContextVar("quiltsolve_call")
+_DONE = object()  # a stream that ended before its first response
 
 
 def cgroup_cpu_limit(path: str = "/sys/fs/cgroup/cpu.max") -> float | None:
@@ -229,8 +230,18 @@ class _Observe(grpc.ServerInterceptor):
                 rec = new_record(context)
                 self.metrics.observe_start(rec)
                 t0, raised = time.perf_counter(), False
+                responses = inner(request, context)
                 try:
-                    yield from inner(request, context)
+                    # The method takes this record (its request id) in its first step; the
+                    # context variable is set for that step only, never across a yield.
+                    token = _CURRENT.set(rec)
+                    try:
+                        first = next(responses, _DONE)
+                    finally:
+                        _CURRENT.reset(token)
+                    if first is not _DONE:
+                        yield first
+                        yield from responses
                 except GeneratorExit:  # the client stopped reading: cancelled or past its deadline
                     rec.code = rec.code or "CANCELLED"
                     raise
@@ -238,6 +249,7 @@ class _Observe(grpc.ServerInterceptor):
                     raised = True
                     raise
                 finally:
+                    responses.close()
                     self._finish(rec, _code_name(context, rec, raised), t0)
             return handler._replace(**{attr: run_stream})
 
@@ -364,7 +376,8 @@ class _Method:
         # a bug must never surface as UNKNOWN
         call.record.extra["error"] = cut(f"{type(e).__name__}: {e}", 2000)
         call.record.extra["traceback"] = traceback.format_exc(limit=8)
-        return grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})", ()
+        return (grpc.StatusCode.INTERNAL,
+                f"internal error ({type(e).__name__}; request id {call.record.ensure_request_id()})", ())
 
     def _close(self, context: grpc.ServicerContext, call: Call, code: grpc.StatusCode, details: str | None,
                trailers: tuple) -> None:

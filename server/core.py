@@ -11,16 +11,24 @@ response message or raises :class:`server.errors.ServiceError`.
   slot (:mod:`server.admission`: bounded queue, fair shares, refusals with a
   retry hint), then run as a job in a worker process (:mod:`server.pool`)
   whose time limit is the request's, capped by the call's deadline.
+* A job whose worker dies under it (SIGKILL from outside, an OOM kill, a
+  crash in C) runs again once on a fresh worker: every job is a pure
+  function of its request. A request whose job has cost two workers, whatever
+  the cause, is answered INTERNAL with its request id and then refused at
+  once for ten minutes (:class:`PoisonTable`, keyed by :func:`job_fingerprint`).
 * :meth:`ServiceCore.close` drains: new calls are refused with UNAVAILABLE,
   calls in flight get the grace period, then every one left is stopped.
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import grpc
 
@@ -38,6 +46,9 @@ MARGIN_FIXED, MARGIN_FRACTION, MARGIN_MAX = 0.02, 0.10, 0.10
 MIN_SOLVE_TIME = 0.002
 FAST_WAIT = 0.02            # seconds a call waits for the fast lane before it goes to the main lane
 FAST_QUEUE_PER_WORKER = 4
+POISON_LOSSES = 2           # workers one call's job may cost: the first death is retried, the second is final
+POISON_SECONDS = 600.0      # how long the same request is then refused at once
+POISON_ENTRIES = 1024       # requests remembered at most (the oldest are forgotten first)
 
 
 def _status(result: Any) -> str | None:
@@ -64,6 +75,82 @@ def deadline_budget(requested: float, remaining: float | None) -> tuple[float, b
     if available < requested:
         return available, True
     return requested, False
+
+
+def job_fingerprint(job: Any) -> bytes:
+    """The identity of a job for :class:`PoisonTable`: a SHA-256 of its pickle.
+
+    ``job`` is the typed job a request is validated into (a frozen
+    :class:`server.jobs.Job` of ints, strs, tuples, enums, candidates and game
+    states); jobs are pure functions of their fields. Pickle is deterministic for
+    the same request bytes: the front builds the same object graph from them
+    by the same code path, so dict insertion orders, set layouts and which
+    objects are shared (pickle's memo) all come out the same. It is not a
+    semantic identity: two different requests that mean the same job (say,
+    the same patches listed in another order) are two fingerprints.
+
+    >>> from server.jobs import SpinJob
+    >>> job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(1.0)), job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(2.0))
+    (True, False)
+    """
+    return hashlib.sha256(pickle.dumps(job, protocol=5)).digest()
+
+
+class PoisonTable:
+    """Requests refused at once for ``seconds`` after their job cost :data:`POISON_LOSSES` workers.
+
+    Keyed by :func:`job_fingerprint`, each entry keeps the request id of the
+    call that lost the workers. Bounded: at most ``size`` entries, the
+    oldest forgotten first; entries expire on ``clock`` (a monotonic clock,
+    injectable for tests).
+
+    >>> now = [0.0]
+    >>> t = PoisonTable(seconds=600, size=2, clock=lambda: now[0])
+    >>> t.add(b"a", "req-1"); t.get(b"a")
+    ('req-1', 600.0)
+    >>> now[0] = 600.0; t.get(b"a") is None
+    True
+    """
+
+    def __init__(self, seconds: float = POISON_SECONDS, size: int = POISON_ENTRIES,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if size < 1:
+            raise ValueError(f"size must be >= 1, got {size}")
+        self.seconds = seconds
+        self.size = size
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[bytes, tuple[float, str]] = OrderedDict()  # fingerprint -> (until, request id)
+
+    def add(self, fingerprint: bytes, request_id: str) -> None:
+        with self._lock:
+            now = self.clock()
+            self._entries.pop(fingerprint, None)
+            self._entries[fingerprint] = (now + self.seconds, request_id)
+            self._expire(now)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def get(self, fingerprint: bytes) -> tuple[str, float] | None:
+        """``(request id, seconds left)`` while ``fingerprint`` is refused, else None."""
+        with self._lock:
+            now = self.clock()
+            self._expire(now)
+            entry = self._entries.get(fingerprint)
+            return None if entry is None else (entry[1], entry[0] - now)
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire(self.clock())
+            return len(self._entries)
+
+    def _expire(self, now: float) -> None:
+        # One lifetime for all: insertion order is expiry order.
+        while self._entries:
+            fingerprint, (until, _) = next(iter(self._entries.items()))
+            if until > now:
+                return
+            del self._entries[fingerprint]
 
 
 @dataclass(eq=False)
@@ -118,7 +205,8 @@ class Refusal(ServiceError):
 class ServiceCore:
     """Admission, worker processes and drain for every face of the service."""
 
-    def __init__(self, config: CoreConfig, metrics: Metrics, log) -> None:
+    def __init__(self, config: CoreConfig, metrics: Metrics, log,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
         self.metrics = metrics
         self.log = log
@@ -129,6 +217,8 @@ class ServiceCore:
                                max_rss=config.max_worker_rss, stop_grace=config.stop_grace,
                                on_restart=self._worker_restarted, log=log)
         metrics.bind_core({"main": self.admission, "fast": self.fast}, self.pool)
+        self.poison = PoisonTable(clock=clock)
+        metrics.poison_entries.set_function(lambda: len(self.poison))
         self._lock = threading.Condition()
         self._closed = False
         self._active: set[Call] = set()
@@ -187,13 +277,33 @@ class ServiceCore:
         else goes on in the main lane with the rest of the time limit.
         Errors the job reports become INVALID_ARGUMENT naming ``field`` (bad
         input), FAILED_PRECONDITION (a position with no answer) or INTERNAL.
+
+        Lost workers: every worker the job costs (``died`` under it, or
+        ``killed`` by the pool because it did not stop in time), in either
+        lane, counts once against the call's budget of :data:`POISON_LOSSES`.
+        After the first loss the job runs again in the main lane with the
+        full ``requested`` time limit (capped by what is left of the
+        deadline): after a death in the main lane (re-admitted at the head of
+        the queue), or after any loss in the fast lane (whose fallback to the
+        main lane *is* that retry, so a fast-first job too costs at most two
+        workers). A main-lane job killed for overrunning its time limit is
+        not run again (DEADLINE_EXCEEDED, as before). The second loss answers
+        INTERNAL with the request id, and the same request (its
+        :func:`job_fingerprint`) is refused at once for :data:`POISON_SECONDS`.
         """
         if call.stop.is_set():
             raise ServiceError(call.ended_code(), "the call ended before its solve started")
+        fingerprint = self._fingerprint(job)
+        self._refuse_poisoned(call, fingerprint)
+        losses: list[str] = []  # the reasons of the workers this call's job has cost, both lanes
         if fast_first and self.fast is not None:
             t0 = time.monotonic()
-            tried = self._run_on(self.fast, call, job, min(requested, self.config.fast_limit), field,
-                                 wait=FAST_WAIT)
+            try:
+                tried = self._run_on(self.fast, call, job, min(requested, self.config.fast_limit), field,
+                                     wait=FAST_WAIT, fingerprint=fingerprint)
+            except WorkerLost as e:
+                self._lost(call, fingerprint, losses, e.reason, "fast")
+                tried = None  # the main lane runs it with the full time limit: the call's one retry
             if tried is not None:
                 result, capped = tried
                 if (_status(result) in ("OPTIMAL", "INFEASIBLE") or capped or call.stop.is_set()
@@ -202,23 +312,88 @@ class ServiceCore:
                     return self._report(call, result, capped)
                 requested = max(MIN_SOLVE_TIME, requested - (time.monotonic() - t0))
                 call.record.extra["lane"] = "fast+main"
-        tried = self._run_on(self.admission, call, job, requested, field, wait=None)
-        assert tried is not None  # the main lane waits or raises
-        return self._report(call, *tried)
+        retry = False
+        while True:  # at most POISON_LOSSES tries in all: _lost raises at the last loss
+            try:
+                tried = self._run_on(self.admission, call, job, requested, field, wait=None, retry=retry,
+                                     fingerprint=fingerprint)
+            except WorkerLost as e:
+                self._lost(call, fingerprint, losses, e.reason, "main")
+                retry = True
+                continue
+            assert tried is not None  # the main lane waits or raises
+            return self._report(call, *tried)
+
+    def _fingerprint(self, job: Job) -> bytes | None:
+        try:
+            return job_fingerprint(job)
+        except Exception as e:  # noqa: BLE001 - bookkeeping must not fail a call: it only goes untracked
+            self.log.error("job_fingerprint_failed", kind=job.kind, error=f"{type(e).__name__}: {e}")
+            return None
+
+    @staticmethod
+    def request_id(call: Call) -> str:
+        """The call's request id: the client's ``x-request-id``, else one made now (and logged with the call)."""
+        return call.record.ensure_request_id()
+
+    def _refuse_poisoned(self, call: Call, fingerprint: bytes | None) -> None:
+        hit = None if fingerprint is None else self.poison.get(fingerprint)
+        if hit is None:
+            return
+        poisoner, left = hit
+        self.metrics.poison_refused.labels(method=call.record.method).inc()
+        call.record.extra["poisoned_by"] = poisoner
+        raise ServiceError(grpc.StatusCode.INTERNAL,
+                           f"the same request killed {POISON_LOSSES} worker processes (request id {poisoner}); "
+                           f"it is refused for {POISON_SECONDS / 60:.0f} minutes ({left:.0f} s left)")
+
+    def _lost(self, call: Call, fingerprint: bytes | None, losses: list[str], reason: str, lane: str) -> None:
+        """Count a worker the call's job cost; raise the call's answer unless the job runs again."""
+        if self._closed and call.stop.is_set():  # our own shutdown ended the job: not the request's doing
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry")
+        losses.append(reason)
+        rec, method = call.record, call.record.method
+        rec.extra["worker"] = reason
+        rec.extra["workers_lost"] = list(losses)
+        if len(losses) >= POISON_LOSSES:
+            request_id = self.request_id(call)
+            if fingerprint is not None:
+                self.poison.add(fingerprint, request_id)
+            self.metrics.poisoned.labels(method=method).inc()
+            self.log.error("request_poisoned", method=method, request_id=request_id, workers_lost=list(losses),
+                           refused_for=POISON_SECONDS)
+            raise ServiceError(grpc.StatusCode.INTERNAL,
+                               f"the request killed {len(losses)} worker processes (request id {request_id}); "
+                               f"the same request is refused for {POISON_SECONDS / 60:.0f} minutes")
+        if call.stop.is_set():
+            raise ServiceError(call.ended_code(), "the call ended; its solve was stopped")
+        if reason == "killed" and lane == "main":
+            raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
+                               "the solve did not stop at its time limit and was ended")
+        request_id = self.request_id(call)
+        rec.extra["retried"] = True
+        self.metrics.retries.labels(method=method, reason=reason).inc()
+        self.log.warning("job_retry", method=method, request_id=request_id, reason=reason, lane=lane)
 
     def _run_on(self, lane: Admission, call: Call, job: Job, requested: float,
-                field: str, wait: float | None) -> tuple[Any, bool] | None:
+                field: str, wait: float | None, retry: bool = False,
+                fingerprint: bytes | None = None) -> tuple[Any, bool] | None:
         """``(result, capped by the deadline)`` from a worker of ``lane``.
 
         ``wait`` bounds the wait for a slot of a lane that may be skipped:
         None is returned (instead of an error) when no slot came in time.
+        ``retry``: the call lost its worker in this lane; it waits first and
+        is not refused. Raises :class:`WorkerLost` (the slot retired) when
+        the job cost its worker. ``fingerprint``: checked against the poison
+        table again once a worker is there (another call may have poisoned
+        the same request while this one waited).
         """
         method = call.record.method
         remaining = call.time_remaining()
         timeout = remaining if wait is None else (wait if remaining is None else min(wait, remaining))
         wake_holder: list = []
         try:
-            slot = lane.acquire(call.peer, timeout=timeout,
+            slot = lane.acquire(call.peer, timeout=timeout, retry=retry,
                                 on_abandon=lambda wake: (wake_holder.append(wake), call.stop.attach(wake)))
         except Refused as e:
             if wait is not None:
@@ -243,6 +418,7 @@ class ServiceCore:
             limit, capped = deadline_budget(requested, call.time_remaining())
             if call.stop.is_set():
                 raise ServiceError(call.ended_code(), "the call ended before its solve started")
+            self._refuse_poisoned(call, fingerprint)
             self.metrics.solving.inc()
             try:
                 result, good = self.pool.run(slot, job, limit, call.stop)
@@ -252,19 +428,11 @@ class ServiceCore:
                 if e.kind == "precondition":
                     raise FailedPrecondition(f"{field}: {e.message}") from None
                 call.record.extra["traceback"] = e.message
-                raise ServiceError(grpc.StatusCode.INTERNAL, "internal error in the solver") from None
-            except WorkerLost as e:
-                good = False
-                call.record.extra["worker"] = e.reason
-                if wait is not None and e.reason == "killed" and not call.stop.is_set():
-                    return None  # a lane that may be skipped: the main lane tries with the full budget
-                if call.stop.is_set():
-                    raise ServiceError(call.ended_code(), "the call ended; its solve was stopped") from None
-                if e.reason == "killed":
-                    raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                       "the solve did not stop at its time limit and was ended") from None
-                raise ServiceError(grpc.StatusCode.INTERNAL, "the worker process running the solve "
-                                                             "exited; retry") from None
+                raise ServiceError(grpc.StatusCode.INTERNAL, f"internal error in the solver "
+                                                             f"(request id {self.request_id(call)})") from None
+            except WorkerLost:
+                good = False  # the pool is replacing the worker: the slot comes back through _worker_ready
+                raise
             finally:
                 self.metrics.solving.dec()
         finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import uuid
 
 import structlog
 from typing import Any
@@ -48,6 +49,12 @@ class CallRecord:
         self.code: str | None = None       # set by the handler when it knows better than the transport
         self.details: str | None = None
         self.extra: dict[str, Any] = {}
+
+    def ensure_request_id(self) -> str:
+        """The call's request id: the client's ``x-request-id``, else a uuid4 hex made now (and logged)."""
+        if self.request_id is None:
+            self.request_id = uuid.uuid4().hex
+        return self.request_id
 
     def log_fields(self, code: str, seconds: float) -> dict[str, Any]:
         fields: dict[str, Any] = {"method": self.method, "code": code, "solve_status": self.solve_status,
@@ -86,6 +93,17 @@ class Metrics:
         self.worker_restarts = Counter("quiltsolve_worker_restarts", "Worker processes replaced, by reason "
                                                                      "(killed, died, max_rss)",
                                        ["reason"], registry=r)
+        self.retries = Counter("quiltsolve_job_retries", "Jobs run again on a fresh worker after their worker "
+                                                         "was lost (died; or killed in the fast lane), by method "
+                                                         "and reason", ["method", "reason"], registry=r)
+        self.poisoned = Counter("quiltsolve_poisoned_requests", "Calls answered INTERNAL because their job cost "
+                                                                "2 worker processes (the request is then refused "
+                                                                "for 10 minutes)", ["method"], registry=r)
+        self.poison_refused = Counter("quiltsolve_poison_refused", "Calls refused at once with INTERNAL: the same "
+                                                                   "request cost 2 workers less than 10 minutes ago",
+                                      ["method"], registry=r)
+        self.poison_entries = Gauge("quiltsolve_poisoned_requests_held", "Requests being refused right now "
+                                                                         "(after costing 2 workers)", registry=r)
         self.calls = Counter("quiltsolve_calls", "RPCs answered, by method and status code",
                              ["method", "code"], registry=r)
         self.latency = Histogram("quiltsolve_call_seconds", "RPC latency in the server, by method",

@@ -193,7 +193,8 @@ class Calls:
     def _internal(rec: CallRecord, e: BaseException) -> ServiceError:
         rec.extra["error"] = cut(f"{type(e).__name__}: {e}", 2000)
         rec.extra["traceback"] = traceback.format_exc(limit=8)
-        return ServiceError(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__})")
+        return ServiceError(grpc.StatusCode.INTERNAL,
+                            f"internal error ({type(e).__name__}; request id {rec.ensure_request_id()})")
 
     async def _in_thread(self, request: Request, call: Call, fn: Callable[[], Any], heavy: bool,
                          gone: dict) -> Any:
