@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextvars
 import errno
-import hmac
 import math
 import os
 import socket
@@ -32,6 +31,7 @@ from grpc_reflection.v1alpha import reflection
 
 from patchwork.v1 import placement_pb2 as pb
 
+from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore
 from .errors import BadRequest, ServiceError, cut
 from .observe import SERVICE, CallRecord, Metrics, make_logger
@@ -272,16 +272,10 @@ class _BearerAuth(grpc.ServerInterceptor):
     """UNAUTHENTICATED for calls without ``authorization: Bearer <token>`` (health stays open)."""
 
     def __init__(self, tokens: tuple[str, ...]) -> None:
-        self._tokens = tuple(t.encode() for t in tokens)
+        self._tokens = BearerTokens(tokens)
 
     def _ok(self, metadata) -> bool:
-        value = _metadata_value(metadata, "authorization") or ""
-        scheme, _, token = value.partition(" ")
-        if scheme.lower() != "bearer" or not token:
-            return False
-        given = token.strip().encode()
-        # compare with every token (constant time each) so timing tells nothing
-        return sum(hmac.compare_digest(given, t) for t in self._tokens) > 0
+        return self._tokens.accepts(_metadata_value(metadata, "authorization"))
 
     def intercept_service(self, continuation, details):
         service = details.method.lstrip("/").partition("/")[0]
