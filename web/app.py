@@ -203,7 +203,8 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
         return Response(f"{exc.status_code} {exc.detail}\n", status_code=exc.status_code,
                         media_type="text/plain")
 
-    names = {e.path: (WEB_SERVICE if "game" in e.tags else SERVICE_NAME, e.name) for e in ENDPOINTS}
+    names = {e.path: (WEB_SERVICE if "game" in e.tags else SERVICE_NAME, e.name,
+                      "server_stream" if e.streaming else "unary") for e in ENDPOINTS}
     limiter = security.limiter()
     middleware = [Middleware(_SecurityHeaders)]  # outermost first: every answer gets the headers
     if security.cors_origins:

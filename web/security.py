@@ -224,12 +224,12 @@ def _header(scope, name: bytes) -> list[str]:
 class Guard:
     """ASGI middleware over ``/api/``: the rate limit first (so guessing tokens is limited too), then tokens.
 
-    ``names`` maps an API path to the (service, method) its calls are logged
-    and counted as; refusals of unknown paths are counted as ``Unknown``.
+    ``names`` maps an API path to the (service, method, kind) its calls are
+    logged and counted as; refusals of unknown paths are counted as ``Unknown``.
     """
 
     def __init__(self, app, tokens: BearerTokens, limiter: RateLimiter | None, trusted: tuple[Network, ...],
-                 calls, names: dict[str, tuple[str, str]]) -> None:
+                 calls, names: dict[str, tuple[str, str, str]]) -> None:
         self.app = app
         self.tokens = tokens
         self.limiter = limiter
@@ -241,7 +241,7 @@ class Guard:
         if scope["type"] != "http" or not scope["path"].startswith("/api/"):
             return await self.app(scope, receive, send)
         path = scope["path"]
-        service, method = self.names.get(path, ("quiltsolve.web.v1.Http", "Unknown"))
+        service, method, kind = self.names.get(path, ("quiltsolve.web.v1.Http", "Unknown", "unary"))
         if self.limiter is not None or self.trusted:
             client = scope.get("client")
             peer = client[0] if client else None
@@ -261,20 +261,18 @@ class Guard:
         if self.tokens and path not in OPEN_PATHS:
             given = _header(scope, b"authorization")
             if not self.tokens.accepts(given[0] if given else None):
-                return await self._deny(scope, receive, send, service, method, bool(given))
+                return await self._deny(scope, receive, send, (service, method, kind), bool(given))
         await self.app(scope, receive, send)
 
-    async def _deny(self, scope, receive, send, service: str, method: str, had_header: bool) -> None:
+    async def _deny(self, scope, receive, send, name: tuple[str, str, str], had_header: bool) -> None:
         message = ("the bearer token was not accepted" if had_header
                    else "a valid 'Authorization: Bearer <token>' header is required")
         challenge = 'Bearer realm="quiltsolve"' + (', error="invalid_token"' if had_header else "")
         request = Request(scope, receive)
-        rec = self.calls._record(request, service, method, "unary")
+        rec = self.calls._record(request, *name)
         self.calls.metrics.observe_start(rec)
         t0 = time.perf_counter()
         response = JSON(error_body("UNAUTHENTICATED", message), status_code=401,
                         headers={"WWW-Authenticate": challenge})
-        try:
-            await response(scope, receive, send)
-        finally:
-            self.calls._finish(rec, "UNAUTHENTICATED", t0, message)
+        self.calls._finish(rec, "UNAUTHENTICATED", t0, message)  # before sending: counted once it is seen
+        await response(scope, receive, send)
