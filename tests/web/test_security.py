@@ -131,6 +131,9 @@ def test_health_openapi_and_the_app_stay_open(https):
     assert r.status_code == 200 and r.json() == {"status": "SERVING", "auth_required": True}
     doc = https.get("/api/openapi.json")
     assert doc.status_code == 200 and doc.json()["openapi"].startswith("3.")
+    assert doc.json()["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    assert doc.json()["paths"]["/api/v1/healthz"]["get"]["security"] == []
+    assert "401" in doc.json()["paths"]["/api/v1/solve-placement"]["post"]["responses"]
     for path in ("/", "/js/api.js", "/css/app.css", "/favicon.svg"):
         r = https.get(path)
         assert r.status_code == 200, path
