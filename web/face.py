@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import threading
 
 import uvicorn
+from starlette.applications import Starlette
 
 from server.app import check_port_free, server_ssl_context
 
@@ -67,11 +69,11 @@ class HttpFace:
         self.static = static
         self.security = security or HttpSecurity()
         self.url: str | None = None
-        self.app = None
+        self.app: Starlette | None = None
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
-        self._tls = None
+        self._tls: ssl.SSLContext | None = None
 
     def start(self, server) -> str:
         host = self.host if self.host is not None else server.config.host
@@ -80,10 +82,10 @@ class HttpFace:
             tls.set_alpn_protocols(["http/1.1"])
         self._sock = _bind(host, self.port)
         self.port = self._sock.getsockname()[1]
-        self.app = create_app(server.core, server.metrics, server.log, threads=server.config.handler_threads,
-                              static=self.static, tokens=server.config.auth_tokens, security=self.security)
+        self.app = app = create_app(server.core, server.metrics, server.log, threads=server.config.handler_threads,
+                                    static=self.static, tokens=server.config.auth_tokens, security=self.security)
         grace = server.config.grace
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=grace + 1.5, timeout_keep_alive=5,
                                 server_header=False, date_header=True)
         self._tls = tls

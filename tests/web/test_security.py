@@ -300,7 +300,8 @@ def test_the_table_of_clients_is_bounded(web_server):
 
     async def script(request):
         for i in range(300):  # a proxy forwarding many (or forged) clients
-            await request("10.0.0.1", "GET", "/api/v1/healthz", headers={"X-Forwarded-For": f"203.0.{i // 250}.{i % 250}"})
+            forged = f"203.0.{i // 250}.{i % 250}"
+            await request("10.0.0.1", "GET", "/api/v1/healthz", headers={"X-Forwarded-For": forged})
 
     asgi_calls(app, script)
     assert len(app.state.limiter) == 50
