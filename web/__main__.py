@@ -99,11 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.http_port <= 65535:
         p.error(f"--http-port must be 0-65535, got {args.http_port}")
     config = config_from_args(p, args)
+    security = security_from_args(p, args)  # checked even with --no-http: a bad flag is never silently ignored
     faces = []
     if not args.no_http:
         from .face import HttpFace
 
-        faces.append(HttpFace(port=args.http_port, security=security_from_args(p, args)))
+        faces.append(HttpFace(port=args.http_port, security=security))
     return serve(config, faces)
 
 

@@ -527,3 +527,17 @@ def test_the_app_asks_for_a_token_once_keeps_it_and_sends_it(token_pages, token_
     page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
     assert not page.evaluate("() => document.getElementById('token-dialog').open")
     assert sent and all(auth == "Bearer browser-token" for _, auth in sent), sent
+
+
+def test_cancelling_the_token_dialog_shows_why_and_asks_again_later(token_pages, token_server):
+    url = token_server[1].url.rstrip("/")
+    page = token_pages()
+    page.goto(f"{url}/#play")
+    page.wait_for_selector("#token-dialog[open]")
+    page.click("#token-cancel")
+    page.wait_for_selector("#play-msg[data-code=UNAUTHENTICATED]")
+    assert "401" in page.text_content("#play-msg")
+    assert not page.evaluate("() => document.getElementById('token-dialog').open")
+    page.reload()  # nothing was stored: the next call asks again
+    page.wait_for_selector("#token-dialog[open]")
+    assert page.get_attribute("#token-dialog", "data-rejected") == "false"

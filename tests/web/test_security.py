@@ -389,7 +389,8 @@ def test_web_security_flags_and_their_environment(monkeypatch):
     (["--cors-origin", "app.example.com"], "--cors-origin"),
 ])
 def test_bad_security_flags_are_usage_errors(monkeypatch, capsys, args, needle):
-    for name in ("QUILTSOLVE_HTTP_RATE_LIMIT", "QUILTSOLVE_HTTP_RATE_BURST"):
+    for name in ("QUILTSOLVE_HTTP_RATE_LIMIT", "QUILTSOLVE_HTTP_RATE_BURST", "QUILTSOLVE_TRUSTED_PROXIES",
+                 "QUILTSOLVE_CORS_ORIGINS"):
         monkeypatch.delenv(name, raising=False)
     p = build_web_parser()
     with pytest.raises(SystemExit) as exit_:
