@@ -31,12 +31,12 @@ def pages(browser, base_url):
     yield from page_factory(browser, base_url)
 
 
-def page_factory(browser, base_url):
-    """Generator body of ``pages`` for the server at ``base_url``."""
+def page_factory(browser, base_url, **context):
+    """Generator body of ``pages`` for the server at ``base_url`` (``context``: more browser context options)."""
     made = []
 
     def make(viewport=DESKTOP, touch=False):
-        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch)
+        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch, **context)
         page = ctx.new_page()
         page.set_default_timeout(30_000)
         problems: list[str] = []
@@ -477,21 +477,25 @@ def test_phone_width_and_screenshots(pages, base_url, shots_dir):
     assert game(page)["record"]["actions"][len(g["record"]["actions"])].startswith(f"buy {a['id']} ")
 
 
-# ---------------------------------------------------------------- a server with tokens
+# ---------------------------------------------------------------- a server with TLS and tokens
 
 @pytest.fixture(scope="module")
-def token_server():
+def token_server(tmp_path_factory, make_certs):
     from server import ServerConfig
 
     from .conftest import serving
 
+    pki = make_certs(tmp_path_factory.mktemp("browserpki"), "IP:127.0.0.1,DNS:localhost")
     yield from serving(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, grace=0.5,
+                                    tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
                                     auth_tokens=("browser-token",)))
 
 
 @pytest.fixture
 def token_pages(browser, token_server):
-    yield from page_factory(browser, token_server[1].url.rstrip("/"))
+    assert token_server[1].url.startswith("https://")
+    # The test CA is not in Chromium's store; the page still runs as a secure https:// origin.
+    yield from page_factory(browser, token_server[1].url.rstrip("/"), ignore_https_errors=True)
 
 
 def test_the_app_asks_for_a_token_once_keeps_it_and_sends_it(token_pages, token_server):
@@ -501,6 +505,7 @@ def test_the_app_asks_for_a_token_once_keeps_it_and_sends_it(token_pages, token_
     page.on("request", lambda r: sent.append((r.url, r.headers.get("authorization"))) if "/api/" in r.url else None)
     page.goto(f"{url}/#play")
     page.wait_for_selector("#token-dialog[open]")
+    assert page.evaluate("() => location.protocol === 'https:' && window.isSecureContext")
     assert page.evaluate("() => document.activeElement.id") == "token-input"
     assert page.is_hidden("#token-msg")
     assert page.get_attribute("#token-input", "type") == "password"
