@@ -417,3 +417,21 @@ def test_python_m_web_with_tls_and_tokens(pki, tmp_path):
         assert proc.wait(timeout=20) == 0
     finally:
         _stop(proc)
+
+
+def test_the_https_context_follows_the_server_config(pki, tmp_path):
+    from server.app import server_ssl_context
+
+    assert server_ssl_context(ServerConfig()) is None
+    plain = server_ssl_context(ServerConfig(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key")))
+    assert plain.verify_mode == ssl.CERT_NONE and plain.minimum_version >= ssl.TLSVersion.TLSv1_2
+    mutual = server_ssl_context(ServerConfig(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
+                                             tls_client_ca=str(pki / "ca.pem")))
+    assert mutual.verify_mode == ssl.CERT_REQUIRED
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    with pytest.raises(OSError, match="--tls-cert"):
+        server_ssl_context(ServerConfig(tls_cert=str(junk), tls_key=str(junk)))
+    with pytest.raises(OSError, match="--tls-client-ca"):
+        server_ssl_context(ServerConfig(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
+                                        tls_client_ca=str(junk)))
