@@ -52,6 +52,8 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 def parse_networks(values: Iterable[str], flag: str) -> tuple[Network, ...]:
     """IP addresses or CIDR networks (``10.0.0.0/8``, ``::1``); ValueError naming ``flag`` and the bad one."""
+    if isinstance(values, str):
+        values = [values]
     out = []
     for value in values:
         for part in value.split(","):
@@ -68,6 +70,8 @@ def parse_networks(values: Iterable[str], flag: str) -> tuple[Network, ...]:
 
 def parse_origins(values: Iterable[str], flag: str = "--cors-origin") -> tuple[str, ...]:
     """Exact origins (``https://app.example.com``, ``http://localhost:3000``); ValueError naming the bad one."""
+    if isinstance(values, str):
+        values = [values]
     out: list[str] = []
     for value in values:
         for part in value.split(","):

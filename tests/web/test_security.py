@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import ssl
+import threading
 from pathlib import Path
 
 import anyio
@@ -215,7 +216,22 @@ def asgi_calls(app, script):
             for c in clients.values():
                 await c.aclose()
 
-    return anyio.run(main)
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in this one.
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = anyio.run(main)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the test's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="asgi-calls")
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the in-process calls did not finish"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def test_rate_limit_answers_429_then_recovers(web_server):
