@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import contextvars
 import errno
-import hmac
 import math
 import os
 import socket
+import ssl
 import threading
 import time
 import traceback
@@ -32,6 +32,7 @@ from grpc_reflection.v1alpha import reflection
 
 from patchwork.v1 import placement_pb2 as pb
 
+from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore
 from .errors import BadRequest, ServiceError, cut
 from .observe import SERVICE, CallRecord, Metrics, make_logger
@@ -284,16 +285,10 @@ class _BearerAuth(grpc.ServerInterceptor):
     """UNAUTHENTICATED for calls without ``authorization: Bearer <token>`` (health stays open)."""
 
     def __init__(self, tokens: tuple[str, ...]) -> None:
-        self._tokens = tuple(t.encode() for t in tokens)
+        self._tokens = BearerTokens(tokens)
 
     def _ok(self, metadata) -> bool:
-        value = _metadata_value(metadata, "authorization") or ""
-        scheme, _, token = value.partition(" ")
-        if scheme.lower() != "bearer" or not token:
-            return False
-        given = token.strip().encode()
-        # compare with every token (constant time each) so timing tells nothing
-        return sum(hmac.compare_digest(given, t) for t in self._tokens) > 0
+        return self._tokens.accepts(_metadata_value(metadata, "authorization"))
 
     def intercept_service(self, continuation, details):
         service = details.method.lstrip("/").partition("/")[0]
@@ -336,6 +331,30 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     cert, key = _read(config.tls_cert, "--tls-cert"), _read(config.tls_key or "", "--tls-key")
     ca = _read(config.tls_client_ca, "--tls-client-ca") if config.tls_client_ca else None
     return grpc.ssl_server_credentials([(key, cert)], root_certificates=ca, require_client_auth=ca is not None)
+
+
+def server_ssl_context(config: ServerConfig) -> ssl.SSLContext | None:
+    """The same TLS policy for the HTTP face (None: plain text): the config's certificate and key,
+    TLS 1.2 or later, and with ``tls_client_ca`` a client certificate signed by it is required."""
+    if config.tls_cert is None:
+        return None
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        ctx.load_cert_chain(config.tls_cert, config.tls_key)
+    except (OSError, ssl.SSLError) as e:
+        raise OSError(f"cannot load --tls-cert {config.tls_cert!r} / --tls-key {config.tls_key!r}: "
+                      f"{getattr(e, 'strerror', None) or e}") from None
+    if config.tls_client_ca:
+        try:
+            ctx.load_verify_locations(cafile=config.tls_client_ca)
+        except (OSError, ssl.SSLError) as e:
+            raise OSError(f"cannot load --tls-client-ca {config.tls_client_ca!r}: "
+                          f"{getattr(e, 'strerror', None) or e}") from None
+        ctx.verify_mode = ssl.CERT_REQUIRED
+    else:
+        ctx.verify_mode = ssl.CERT_NONE
+    return ctx
 
 
 # ---------------------------------------------------------------- PlacementService methods

@@ -12,6 +12,8 @@ from typing import Any
 import grpc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -19,6 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from patchwork.v1 import placement_pb2 as pb
+from server.auth import BearerTokens
 from server.core import Call
 from server.errors import ServiceError
 from server.service import PlacementServicer
@@ -26,8 +29,9 @@ from server.service import PlacementServicer
 from server import protojson
 
 from . import game
-from .calls import JSON, WEB_SERVICE, Calls, error_body
+from .calls import JSON, SERVICE as SERVICE_NAME, WEB_SERVICE, Calls, error_body
 from .openapi import Endpoint, document
+from .security import CORS_EXPOSED, CORS_HEADERS, Guard, HttpSecurity, parse_networks
 
 API = "/api/v1"
 
@@ -98,8 +102,16 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(core, metrics, log, threads: int = 16, static: bool = True) -> Starlette:
-    """The web app over ``core`` (a :class:`server.core.ServiceCore`)."""
+def create_app(core, metrics, log, threads: int = 16, static: bool = True, tokens: tuple[str, ...] = (),
+               security: HttpSecurity | None = None) -> Starlette:
+    """The web app over ``core`` (a :class:`server.core.ServiceCore`).
+
+    ``tokens``: bearer tokens every ``/api/`` call but the open ones needs
+    (empty: none); ``security``: rate limit, trusted proxies, CORS origins
+    (see :mod:`web.security`).
+    """
+    security = security or HttpSecurity()
+    bearer = BearerTokens(tokens)
     calls = Calls(core, metrics, log, threads)
     servicer = PlacementServicer(core)
 
@@ -136,7 +148,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True) -> St
         except ServiceError:
             return JSON({"status": "NOT_SERVING"}, status_code=503)
         core.exit(probe)
-        return JSON({"status": "SERVING"})
+        return JSON({"status": "SERVING", "auth_required": bool(bearer)})
 
     def helper(fn_name: str):
         fn = getattr(game, fn_name)
@@ -193,7 +205,18 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True) -> St
         return Response(f"{exc.status_code} {exc.detail}\n", status_code=exc.status_code,
                         media_type="text/plain")
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    names = {e.path: (WEB_SERVICE if "game" in e.tags else SERVICE_NAME, e.name,
+                      "server_stream" if e.streaming else "unary") for e in ENDPOINTS}
+    limiter = security.limiter()
+    middleware = [Middleware(_SecurityHeaders)]  # outermost first: every answer gets the headers
+    if security.cors_origins:
+        # Preflights are answered here, before the guard: a browser never sends a token with one.
+        middleware.append(Middleware(CORSMiddleware, allow_origins=list(security.cors_origins),
+                                     allow_methods=["GET", "POST"], allow_headers=list(CORS_HEADERS),
+                                     expose_headers=list(CORS_EXPOSED), allow_credentials=False, max_age=600))
+    middleware.append(Middleware(Guard, tokens=bearer, limiter=limiter, calls=calls, names=names,
+                                 trusted=parse_networks(security.trusted_proxies, "--trusted-proxy")))
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
     app.state.calls = calls
-    app.add_middleware(_SecurityHeaders)
+    app.state.limiter = limiter
     return app

@@ -178,6 +178,9 @@ class Calls:
         rid = request.headers.get("x-request-id")
         rec = CallRecord(service, method, kind, cut(rid, 80) if rid else None, peer_of(request))
         rec.extra["face"] = "http"
+        forwarded = request.scope.get("state", {}).get("forwarded_for")
+        if forwarded:  # the client behind a trusted proxy (web.security.client_key)
+            rec.extra["client"] = forwarded
         return rec
 
     def _finish(self, rec: CallRecord, code: str, t0: float, details: str | None = None) -> None:

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import threading
 
 import uvicorn
+from starlette.applications import Starlette
 
-from server.app import check_port_free
+from server.app import check_port_free, server_ssl_context
 
 from .app import create_app
+from .security import HttpSecurity
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -50,28 +53,42 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 class HttpFace:
-    """The HTTP face: ``start(server) -> "web app on http://HOST:PORT/"``, ``stop()``."""
+    """The HTTP face: ``start(server) -> "web app on http://HOST:PORT/"``, ``stop()``.
 
-    def __init__(self, host: str | None = None, port: int = 8080, static: bool = True) -> None:
+    It follows the server's security settings: with ``tls_cert`` it serves
+    HTTPS with the same certificate (and, with ``tls_client_ca``, requires
+    client certificates, as gRPC does); with ``auth_tokens`` the API needs
+    the same bearer tokens. ``security`` adds the web-only settings (rate
+    limit, trusted proxies, CORS).
+    """
+
+    def __init__(self, host: str | None = None, port: int = 8080, static: bool = True,
+                 security: HttpSecurity | None = None) -> None:
         self.host = host
         self.port = port
         self.static = static
+        self.security = security or HttpSecurity()
         self.url: str | None = None
-        self.app = None
+        self.app: Starlette | None = None
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
+        self._tls: ssl.SSLContext | None = None
 
     def start(self, server) -> str:
         host = self.host if self.host is not None else server.config.host
+        tls = server_ssl_context(server.config)  # before binding: a bad certificate is a start-up error
+        if tls is not None:
+            tls.set_alpn_protocols(["http/1.1"])
         self._sock = _bind(host, self.port)
         self.port = self._sock.getsockname()[1]
-        self.app = create_app(server.core, server.metrics, server.log, threads=server.config.handler_threads,
-                              static=self.static)
+        self.app = app = create_app(server.core, server.metrics, server.log, threads=server.config.handler_threads,
+                                    static=self.static, tokens=server.config.auth_tokens, security=self.security)
         grace = server.config.grace
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=grace + 1.5, timeout_keep_alive=5,
                                 server_header=False, date_header=True)
+        self._tls = tls
         self._uvicorn = uvicorn.Server(config)
         started = threading.Event()
         failed: list[BaseException] = []
@@ -90,7 +107,7 @@ class HttpFace:
             self.stop()
             raise RuntimeError(f"the HTTP server did not start: {failed[0] if failed else 'timeout'}")
         shown = f"[{host}]" if ":" in host else host
-        self.url = f"http://{shown}:{self.port}/"
+        self.url = f"{'https' if tls is not None else 'http'}://{shown}:{self.port}/"
         return f"web app on {self.url}"
 
     async def _serve(self, started: threading.Event) -> None:
@@ -99,6 +116,9 @@ class HttpFace:
         config = server.config
         if not config.loaded:
             config.load()
+        if self._tls is not None:
+            # uvicorn's startup wraps our own socket in this context: loop.create_server(sock=..., ssl=config.ssl)
+            config.ssl = self._tls
         server.lifespan = config.lifespan_class(config)
         # uvicorn's own startup, on the socket bound in start(); no signal handlers in a thread.
         await server.startup(sockets=[self._sock])

@@ -150,14 +150,20 @@ def document(endpoints: list[Endpoint], version: str = "1") -> dict:
         op["responses"] = {
             "200": {"description": "the answer", "content": content},
             "400": {"description": "INVALID_ARGUMENT: bad input; `field` names it", **err},
+            "401": {"description": "UNAUTHENTICATED: the server has bearer tokens and the call has no valid "
+                                   "`Authorization: Bearer <token>` (see WWW-Authenticate)", **err},
             "409": {"description": "FAILED_PRECONDITION", **err},
             "413": {"description": "body larger than 64 KiB", **err},
-            "429": {"description": "RESOURCE_EXHAUSTED: every worker busy; see Retry-After", **err},
+            "429": {"description": "RESOURCE_EXHAUSTED: every worker busy, or this client over the rate limit; "
+                                   "see Retry-After", **err},
             "499": {"description": "CANCELLED", **err},
             "500": {"description": "INTERNAL", **err},
             "503": {"description": "UNAVAILABLE: shutting down", **err},
             "504": {"description": "DEADLINE_EXCEEDED", **err},
         }
+        if e.name == "Healthz":  # open for probes, with or without tokens
+            op["security"] = []
+            del op["responses"]["401"]
         paths.setdefault(e.path, {})[e.method.lower()] = op
     schemas["Error"] = _ERROR
     return {
@@ -167,5 +173,11 @@ def document(endpoints: list[Endpoint], version: str = "1") -> dict:
                                 "JSON mapping of the same messages), plus the web app's game helpers. "
                                 "See docs/web.md."},
         "paths": paths,
-        "components": {"schemas": dict(sorted(schemas.items()))},
+        # Tokens are needed only when the server has them (--auth-token-file); {} is "no token" otherwise.
+        "security": [{"bearer": []}, {}],
+        "components": {"schemas": dict(sorted(schemas.items())),
+                       "securitySchemes": {"bearer": {
+                           "type": "http", "scheme": "bearer",
+                           "description": "one of the server's tokens (--auth-token-file), the same as for gRPC; "
+                                          "needed by every endpoint but healthz when the server has tokens"}}},
     }

@@ -27,11 +27,12 @@ def web_server():
     yield from serving(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=1, grace=1.0))
 
 
-def serving(config):
-    """Generator body of the fixtures: a started server and its HTTP face, stopped afterwards."""
+def serving(config, **face):
+    """Generator body of the fixtures: a started server and its HTTP face (``HttpFace(port=0, **face)``),
+    stopped afterwards."""
     server, _ = build_server(config)
     server.start()
-    face = HttpFace(port=0)
+    face = HttpFace(port=0, **face)
     face.start(server)
     yield server, face
     face.stop()

@@ -28,10 +28,15 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def pages(browser, base_url):
     """A factory of fresh pages; each is checked for page errors and foreign requests at the end."""
+    yield from page_factory(browser, base_url)
+
+
+def page_factory(browser, base_url, **context):
+    """Generator body of ``pages`` for the server at ``base_url`` (``context``: more browser context options)."""
     made = []
 
     def make(viewport=DESKTOP, touch=False):
-        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch)
+        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch, **context)
         page = ctx.new_page()
         page.set_default_timeout(30_000)
         problems: list[str] = []
@@ -470,3 +475,74 @@ def test_phone_width_and_screenshots(pages, base_url, shots_dir):
                                            "JSON.stringify(window.quiltsolveDebug.held()), "
                                            "JSON.stringify(document.getElementById('page-play').dataset)]"))
     assert game(page)["record"]["actions"][len(g["record"]["actions"])].startswith(f"buy {a['id']} ")
+
+
+# ---------------------------------------------------------------- a server with TLS and tokens
+
+@pytest.fixture(scope="module")
+def token_server(tmp_path_factory, make_certs):
+    from server import ServerConfig
+
+    from .conftest import serving
+
+    pki = make_certs(tmp_path_factory.mktemp("browserpki"), "IP:127.0.0.1,DNS:localhost")
+    yield from serving(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, grace=0.5,
+                                    tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key"),
+                                    auth_tokens=("browser-token",)))
+
+
+@pytest.fixture
+def token_pages(browser, token_server):
+    assert token_server[1].url.startswith("https://")
+    # The test CA is not in Chromium's store; the page still runs as a secure https:// origin.
+    yield from page_factory(browser, token_server[1].url.rstrip("/"), ignore_https_errors=True)
+
+
+def test_the_app_asks_for_a_token_once_keeps_it_and_sends_it(token_pages, token_server):
+    url = token_server[1].url.rstrip("/")
+    page = token_pages()
+    sent: list[tuple[str, str | None]] = []
+    page.on("request", lambda r: sent.append((r.url, r.headers.get("authorization"))) if "/api/" in r.url else None)
+    page.goto(f"{url}/#play")
+    page.wait_for_selector("#token-dialog[open]")
+    assert page.evaluate("() => location.protocol === 'https:' && window.isSecureContext")
+    assert page.evaluate("() => document.activeElement.id") == "token-input"
+    assert page.is_hidden("#token-msg")
+    assert page.get_attribute("#token-input", "type") == "password"
+    page.fill("#token-input", "not-the-token")
+    page.click("#token-submit")
+    # A wrong token asks again, saying so.
+    page.wait_for_selector("#token-dialog[open][data-rejected=true]")
+    assert "not accepted" in page.text_content("#token-msg")
+    assert page.evaluate("() => sessionStorage.getItem('quiltsolve.token')") is None
+    page.fill("#token-input", "browser-token")
+    page.press("#token-input", "Enter")
+    page.wait_for_selector("body[data-ready=play]", state="attached")
+    assert not page.evaluate("() => document.getElementById('token-dialog').open")
+    assert page.evaluate("() => sessionStorage.getItem('quiltsolve.token')") == "browser-token"
+    # The game works: a new deal, a move, the engine's answer.
+    new_game(page, url, seed=6)
+    page.keyboard.press("a")
+    idle_after(page, 0)
+    assert game(page)["record"]["actions"][0] == "advance"
+    # The token is kept for the tab: a reload asks nothing and sends it on every API call.
+    sent.clear()
+    page.reload()
+    page.wait_for_selector("body[data-ready=play]", state="attached")
+    page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
+    assert not page.evaluate("() => document.getElementById('token-dialog').open")
+    assert sent and all(auth == "Bearer browser-token" for _, auth in sent), sent
+
+
+def test_cancelling_the_token_dialog_shows_why_and_asks_again_later(token_pages, token_server):
+    url = token_server[1].url.rstrip("/")
+    page = token_pages()
+    page.goto(f"{url}/#play")
+    page.wait_for_selector("#token-dialog[open]")
+    page.click("#token-cancel")
+    page.wait_for_selector("#play-msg[data-code=UNAUTHENTICATED]")
+    assert "401" in page.text_content("#play-msg")
+    assert not page.evaluate("() => document.getElementById('token-dialog').open")
+    page.reload()  # nothing was stored: the next call asks again
+    page.wait_for_selector("#token-dialog[open]")
+    assert page.get_attribute("#token-dialog", "data-rejected") == "false"

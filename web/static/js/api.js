@@ -1,4 +1,6 @@
 // The HTTP API: JSON in, JSON out; every failure becomes an ApiError with the server's code and field.
+// Every request goes through send(): when the server asks for a bearer token (401), the token dialog asks the
+// user once, the token is kept in sessionStorage (this tab only) and sent as Authorization: Bearer from then on.
 
 export class ApiError extends Error {
   constructor(status, code, field, message, retryAfter = null) {
@@ -25,12 +27,78 @@ async function answer(res) {
   return data;
 }
 
-async function send(path, init) {
+const TOKEN_KEY = 'quiltsolve.token';
+
+function storedToken() {
+  try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
+}
+
+function storeToken(token) {
   try {
-    return await fetch(BASE + path, init);
-  } catch (e) {
-    if (e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'UNAVAILABLE', null, `cannot reach the server (${e.message})`);
+    if (token) sessionStorage.setItem(TOKEN_KEY, token); else sessionStorage.removeItem(TOKEN_KEY);
+  } catch { /* storage refused: the token lives until the page is left */ }
+  memoryToken = token;
+}
+
+let memoryToken = '';
+function currentToken() { return storedToken() || memoryToken; }
+
+let asking = null;
+// Ask for a token in the page's dialog (one dialog however many calls wait); resolves to it, or '' if cancelled.
+function askToken(rejected) {
+  if (asking) return asking;
+  const dialog = document.getElementById('token-dialog');
+  if (!dialog || typeof dialog.showModal !== 'function') return Promise.resolve('');
+  asking = new Promise((resolve) => {
+    const form = document.getElementById('token-form');
+    const input = document.getElementById('token-input');
+    const msg = document.getElementById('token-msg');
+    msg.hidden = !rejected;
+    msg.textContent = rejected ? 'That token was not accepted; check it and try again.' : '';
+    input.value = '';
+    const done = (token) => {
+      form.removeEventListener('submit', onSubmit);
+      dialog.removeEventListener('close', onClose);
+      document.getElementById('token-cancel').removeEventListener('click', onCancel);
+      if (dialog.open) dialog.close();
+      asking = null;
+      resolve(token);
+    };
+    const onSubmit = (e) => { e.preventDefault(); const t = input.value.trim(); if (t) done(t); };
+    const onClose = () => done('');
+    const onCancel = () => done('');
+    form.addEventListener('submit', onSubmit);
+    dialog.addEventListener('close', onClose);
+    document.getElementById('token-cancel').addEventListener('click', onCancel);
+    dialog.dataset.rejected = rejected ? 'true' : 'false';
+    dialog.showModal();
+    input.focus();
+  });
+  return asking;
+}
+
+function withToken(init) {
+  const token = currentToken();
+  if (!token) return init;
+  return { ...init, headers: { ...(init.headers || {}), Authorization: `Bearer ${token}` } };
+}
+
+async function send(path, init) {
+  for (;;) {
+    const sent = currentToken();
+    let res;
+    try {
+      res = await fetch(BASE + path, withToken(init));
+    } catch (e) {
+      if (e.name === 'AbortError') throw e;
+      throw new ApiError(0, 'UNAVAILABLE', null, `cannot reach the server (${e.message})`);
+    }
+    if (res.status !== 401 || !(res.headers.get('WWW-Authenticate') || '').startsWith('Bearer')) return res;
+    if (currentToken() !== sent) continue;  // another call got a new token meanwhile: try it
+    if (sent) storeToken('');               // the token we sent was refused: forget it
+    const token = await askToken(Boolean(sent));
+    if (!token) return res;                 // cancelled: the caller shows the 401
+    storeToken(token);
   }
 }
 
@@ -77,6 +145,7 @@ const CODES = {
   INVALID_ARGUMENT: 'Bad input', FAILED_PRECONDITION: 'Not possible here', RESOURCE_EXHAUSTED: 'The server is busy',
   DEADLINE_EXCEEDED: 'Out of time', UNAVAILABLE: 'The server is unavailable', CANCELLED: 'Cancelled',
   INTERNAL: 'Server error', NOT_FOUND: 'Not found', UNIMPLEMENTED: 'Not available',
+  UNAUTHENTICATED: 'An access token is needed',
 };
 
 export function describe(err) {
