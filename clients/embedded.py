@@ -20,7 +20,7 @@ import threading
 import time
 from typing import Any, Iterator, Sequence
 
-import engine.search
+import engine.players.search
 from engine.review import MoveReview
 from server.core import Call, InProcessCore
 from server.errors import ServiceError
@@ -113,7 +113,7 @@ class EmbeddedClient:
 
     def suggest_move(self, state: Any, *, time_limit: float | None = None, top: int | None = None,
                      iterations: int | None = None) -> MoveSuggestions:
-        """Rank the moves with the search player (engine.search), as the service does.
+        """Rank the moves with the search player (engine.players.search), as the service does.
 
         The answer is a list of moves, best first, that also says how much the
         search did (``iterations``, ``searched``, ``wall_time``); empty and
@@ -160,7 +160,7 @@ _warm_done = False
 
 def warm_up() -> float:
     """The move search's one-time costs, paid once per process before any
-    thinking clock starts (``engine.search.warm_up``: imports, caches, a
+    thinking clock starts (``engine.players.search.warm_up``: imports, caches, a
     first search). Returns the seconds it took (0 once done). Thread-safe."""
     global _warm_done
     if _warm_done:
@@ -169,6 +169,6 @@ def warm_up() -> float:
         if _warm_done:
             return 0.0
         t0 = time.perf_counter()
-        engine.search.warm_up()
+        engine.players.search.warm_up()
         _warm_done = True
         return time.perf_counter() - t0

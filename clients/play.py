@@ -334,7 +334,7 @@ class PlaySession:
         value = cells of the next patches that still fit (the solver's
         lookahead ranking; -1 when it gave none), ties broken by snugness as
         the engine's search does."""
-        from engine.players import contacts
+        from engine.board import contacts
         from solver.patches import LEATHER_PATCH_ID
 
         board = self.state.players[self.state.current_player()].board
@@ -352,7 +352,7 @@ class PlaySession:
             self.print(f"(no placement ranking: {e}; ordered by snugness)")
         seen = {m for m, _ in ranked}
         ranked += [(m, -1) for m in sorted(legal) if m not in seen]
-        ranked.sort(key=lambda mv: (-mv[1], -contacts(mv[0], board)))
+        ranked.sort(key=lambda mv: (-mv[1], -contacts(board, mv[0])))
         return ranked
 
     def _draw_choices(self, choices: list[tuple[int, int]], first: int) -> None:

@@ -157,7 +157,7 @@ class PlacementServicer:
         state, field = request_state(request)
         job = moves_job(state, field, top=top, seed=seed, iterations=iterations)
         player = state.current_player()
-        # The search player (engine.search) ranks the moves in a worker; with
+        # The search player (engine.players.search) ranks the moves in a worker; with
         # a fixed iteration budget the time limit only caps the wall time.
         result = self.core.run_job(call, job, limit, field)
         suggestions = [suggestion_message(s) for s in result.moves]

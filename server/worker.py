@@ -35,7 +35,7 @@ import traceback
 
 import engine
 import engine.review
-import engine.search
+import engine.players.search
 import solver
 import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
 import solver.lookahead  # noqa: F401
@@ -66,7 +66,7 @@ def warm_up() -> None:
     solver.rank_placements(empty, solver.Candidate(5, solver.PATCHES[5].shape, 1, False),
                            [solver.Candidate(9, solver.PATCHES[9].shape, 1, False)], time_limit=0.2, top=1)
     solver.solve_puzzle(["....."] * 3, ["####/#...", "###/.#./.#.", ".#../####"], time_limit=1.0)
-    engine.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
+    engine.players.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
 
 
 # ---------------------------------------------------------------- the loop

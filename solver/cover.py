@@ -185,6 +185,7 @@ class CoverProblem:
         return cls(board, cands, kinds, members)
 
     def placed(self, chosen: Iterable[tuple[int, int]]) -> tuple[PlacedPatch, ...]:
+        """The placements of the chosen ``(kind, placement)`` pairs, as the answer lists them."""
         by_kind: dict[int, list[int]] = {}
         for t, m in chosen:
             by_kind.setdefault(t, []).append(m)

@@ -122,7 +122,7 @@ def test_supported_pythons():
 
 # ------------------------------------------------------------ entry points
 SCRIPTS = {"suggest": "clients.cli:main", "quiltsolve-server": "server.__main__:main",
-           "quiltsolve-engine": "engine.__main__:main"}
+           "quiltsolve-engine": "engine.__main__:main", "quiltsolve-web": "web.__main__:main"}
 
 
 def test_console_scripts_declared_and_installed():

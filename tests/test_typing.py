@@ -39,7 +39,7 @@ async def use_async(target: str) -> float:
     async with AsyncPlacementClient(target, tls=True, ca=b"...", token="t", retries=2) as c:
         r = await c.solve_placement(0, [1])
         moves = await c.suggest_move({}, top=3)
-        return r.wall_time + sum(m.value for m in moves)
+        return r.wall_time + sum(m.win_chance or 0.0 for m in moves)
 
 
 def main() -> None:

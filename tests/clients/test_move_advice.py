@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
-import engine.search
+import engine.players.search
 from clients import EmbeddedClient, MoveSuggestions
 from engine.players import GreedyPlayer
 from server.jobs import MovesJob
@@ -38,9 +38,6 @@ def one_line_error(r, code: int = 2) -> str:
     return lines[0]
 
 
-def _need(name: str) -> None:
-    if getattr(engine.search, name, None) is None:
-        pytest.skip(f"engine.search.{name} is not in this engine yet (it comes with the engine's search work)")
 
 
 # ------------------------------------------------------------------ cold
@@ -89,10 +86,9 @@ def test_embedded_answer_is_a_list_with_the_effort(embedded):
     assert done == [] and done.searched is False and done.iterations == 0
 
 
-def test_embedded_uses_engine_search_when_present(embedded):
-    _need("search")
+def test_embedded_answers_as_the_engine_search(embedded):
     s = midgame()
-    direct = engine.search.search(s, time_limit=60.0, top=None, seed=0, stop=None, iterations=300)
+    direct = engine.players.search.search(s, time_limit=60.0, top=None, seed=0, stop=None, iterations=300)
     moves = embedded.suggest_move(s, iterations=300)
     assert list(moves) == list(direct.moves)
     assert moves.iterations == direct.iterations and moves.searched == direct.searched is True
@@ -103,7 +99,7 @@ def test_warm_up_comes_before_the_thinking_clock(monkeypatch):
 
     order: list[str] = []
     monkeypatch.setattr(emb, "_warm_done", False)
-    monkeypatch.setattr(engine.search, "warm_up", lambda: order.append("warm"), raising=False)
+    monkeypatch.setattr(engine.players.search, "warm_up", lambda: order.append("warm"), raising=False)
     real = MovesJob.run
 
     def search(*a, **kw):
@@ -119,24 +115,17 @@ def test_warm_up_comes_before_the_thinking_clock(monkeypatch):
 
 
 def test_engine_warm_up_runs():
-    _need("warm_up")
-    engine.search.warm_up()
+    engine.players.search.warm_up()
 
 
 def test_remote_answer_says_how_much_the_service_searched(remote, embedded):
     s = midgame()
     r = remote.suggest_move(s, iterations=200)
     assert isinstance(r, MoveSuggestions) and r == embedded.suggest_move(s, iterations=200)
-    assert r.searched is True and r.wall_time > 0
-    if getattr(engine.search, "search", None) is None:
-        # The service's engine cannot count yet: the client says "unknown", not 0.
-        assert r.iterations is None
-    else:
-        assert r.iterations == 200
+    assert r.searched is True and r.wall_time > 0 and r.iterations == 200
 
 
 def test_remote_iterations_counted_by_the_service(remote):
-    _need("search")
     assert remote.suggest_move(midgame(), iterations=150).iterations == 150
 
 
@@ -164,7 +153,7 @@ def test_cli_through_the_service_reports_the_effort(cli, port, tmp_path):
     assert r.code == 0, r.err
     d = r.json()
     assert d["searched"] is True and len(d["moves"]) == 4
-    assert d["iterations"] == (100 if getattr(engine.search, "search", None) else None)
+    assert d["iterations"] == 100
 
 
 # ------------------------------------------------------- forms of input

@@ -96,7 +96,7 @@ def test_against_greedy_hint_buy_undo_save_load(tmp_path):
 
         child.sendline("hint")
         child.expect(r"hint for player 0 \(you\) \(search: 60 iterations in [0-9.]+ s\):")
-        child.expect(r"1\. (advance|buy \d+ [0-9,;]+) +value 0\.\d\d")
+        child.expect(r"1\. (advance|buy \d+ [0-9,;]+) +win chance 0\.\d\d")
         child.expect_exact("player 0 > ")
 
         child.sendline("buy 1")                     # the first patch in front of the token: 10

@@ -125,7 +125,8 @@ def test_container_serves_read_only_and_drains_on_sigterm(config):
 
         # the HTTP face through its published port: the readiness probe's endpoint, the web app's
         # page (the installed package's index.html), and the API
-        assert get(f"http://127.0.0.1:{http_port}{HEALTHZ}") == (200, "application/json", b'{"status":"SERVING"}')
+        status, kind, body = get(f"http://127.0.0.1:{http_port}{HEALTHZ}")
+        assert (status, kind, json.loads(body)["status"]) == (200, "application/json", "SERVING")
         status, kind, page = get(f"http://127.0.0.1:{http_port}/")
         assert (status, kind) == (200, "text/html")
         assert page == (REPO / "web" / "static" / "index.html").read_bytes()

@@ -394,7 +394,7 @@ def test_ingress_tls_overlay_ends_tls_at_the_ingress_and_routes_to_the_web_port(
     assert [p["name"] for p in svc["spec"]["ports"]] == ["http"], "only the web app goes through the Ingress"
     # streamed answers (analyze-game) are passed on as they come
     assert ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
-    from solver.cover import MAX_TIME_LIMIT
+    from solver.limits import MAX_TIME_LIMIT  # the longest time limit a request may ask for
     assert float(ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > MAX_TIME_LIMIT
 
 
