@@ -23,6 +23,8 @@ from typing import TypeAlias, Union
 
 from solver import BOARD_SIZE, cells_of
 
+from .quote import quote
+
 Mask: TypeAlias = int
 """A set of board cells; bit ``row * 9 + col``."""
 
@@ -31,9 +33,8 @@ class ActionSyntaxError(ValueError):
     """Text that is not an action."""
 
 
-def _q(value) -> str:
-    """The client's text, cut short (``engine.state_json.quote``; imported late: it imports this module)."""
-    from .state_json import quote
+def _q(value: object) -> str:
+    """The client's text, cut short (:func:`engine.quote.quote`)."""
     return quote(value)
 
 

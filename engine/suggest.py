@@ -67,7 +67,7 @@ from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)
 from .board import best_window_fill, completes_window, contacts, holes, neighbours
 from .players.greedy import GreedyPlayer
-from .state import GameState, new_game
+from .state import GameState, new_game  # noqa: F401  (new_game: doctest)
 from .track import END, LEATHER_SPACES, PAYOUTS_AFTER  # noqa: F401  (LEATHER_SPACES: docs)
 
 _UNSET: Any = object()
