@@ -19,7 +19,7 @@ engine.actions.ActionSyntaxError: unknown action "jump"; expected 'advance', 'bu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias, Union
+from typing import TypeAlias, TypeVar, Union
 
 from solver import BOARD_SIZE, cells_of
 
@@ -111,7 +111,10 @@ LEATHER_ACTIONS: tuple[PlaceLeather, ...] = tuple(
 )
 
 
-def _parse_as(cls, text: str, what: str):
+_A = TypeVar("_A", "Advance", "Buy", "PlaceLeather")
+
+
+def _parse_as(cls: type[_A], text: str, what: str) -> _A:
     """``parse_action``, insisting on one kind of action (the ``from_str`` methods)."""
     a = parse_action(text)
     if not isinstance(a, cls):

@@ -23,6 +23,14 @@ from solver import (
 
 from .board import contacts, holes
 
+
+class Stop(Protocol):
+    """What a ``stop`` may be: a ``solver.StopToken`` or anything with ``is_set()``."""
+
+    def is_set(self) -> bool:
+        """Whether to stop now."""
+        ...
+
 __all__ = ["ADVISOR_ENTRY_POINTS", "Advisor", "LocalAdvisor", "PluginError", "SolverAdvisor",
            "advisor_from_entry_point", "load_entry_point"]
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .quote import quote
 from .state_json import MAX_BUTTONS, MAX_LEATHER
@@ -88,7 +88,7 @@ def _row_digits(board: int) -> str:
     return text or "0"
 
 
-def _ids_text(ids) -> str:
+def _ids_text(ids: Iterable[int]) -> str:
     return "".join(ID_CHARS[i] for i in ids) or "-"
 
 

@@ -19,7 +19,7 @@ class _Raw(str):
     """Text that ``quote`` emits as it is (brackets, commas)."""
 
 
-def _scalar(v, limit: int) -> str:
+def _scalar(v: object, limit: int) -> str:
     if v is None:
         return "null"
     if v is True:
@@ -47,7 +47,7 @@ def _scalar(v, limit: int) -> str:
     return f"<{type(v).__name__}>"
 
 
-def quote(value, limit: int = QUOTE_LIMIT) -> str:
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """A client's value as JSON-like text, cut to at most ``limit`` characters.
 
     Works on anything (nesting depth, huge integers, lone surrogates) without
@@ -62,7 +62,7 @@ def quote(value, limit: int = QUOTE_LIMIT) -> str:
     """
     out: list[str] = []
     size = 0
-    stack: list = [value]
+    stack: list[object] = [value]
     while stack and size <= limit:
         v = stack.pop()
         if type(v) is _Raw:

@@ -15,7 +15,7 @@ text cut short (``engine.state_json.quote``).
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
 from .state import N_PATCHES, GameState, IllegalActionError
@@ -45,7 +45,7 @@ def result_of(state: GameState) -> dict:
     }
 
 
-def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed=None) -> dict:
+def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed: Any = None) -> dict:
     """The record of a game played from ``initial`` (a starting position) to ``final``."""
     return {
         "edition": initial.edition,
@@ -56,7 +56,7 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
     }
 
 
-def _setup(record) -> GameState:
+def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {quote(record)}")
     for k in record:
@@ -119,7 +119,7 @@ def replay_steps(record: dict) -> Iterator[tuple[int, GameState, Action]]:
         yield i, before, action
 
 
-def _apply(state: GameState, i: int, text) -> Action:
+def _apply(state: GameState, i: int, text: Any) -> Action:
     try:
         action = parse_action(text)
         state.apply_action(action)
@@ -128,7 +128,7 @@ def _apply(state: GameState, i: int, text) -> Action:
     return action
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Equal JSON values, ints never equal to floats or bools (``1.0`` and ``true`` are not ``1``)."""
     if isinstance(b, list):
         return isinstance(a, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))

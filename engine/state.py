@@ -16,7 +16,7 @@ are cheap.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of, completed_square
 
@@ -106,10 +106,19 @@ class GameState:
 
     __slots__ = ("edition", "players", "_circle", "leather", "_cur", "_pending", "first_to_end",
                  "_bonus_open", "_over")
+    edition: str
+    players: tuple[PlayerState, PlayerState]
+    _circle: tuple[int, ...]
+    leather: tuple[int, ...]
+    _cur: int
+    _pending: int
+    first_to_end: int | None
+    _bonus_open: bool
+    _over: bool
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def from_circle(cls, circle, edition: str = DEFAULT_EDITION) -> "GameState":
+    def from_circle(cls, circle: Iterable[int], edition: str = DEFAULT_EDITION) -> "GameState":
         """The starting position with this circle (clockwise from the token, patch 0 last)."""
         if edition not in EDITIONS:
             raise ValueError(f"unknown edition {quote(edition)}; expected one of {', '.join(EDITIONS)}")
@@ -296,12 +305,12 @@ class GameState:
         p = self.players[cur]
         t = type(action)
         if self._pending:
-            if t is not PlaceLeather:
+            if type(action) is not PlaceLeather:
                 raise IllegalActionError(
                     f"player {cur} must first place the leather patch they took ('leather r,c')")
             self._place_leather(cur, p, action)
             return
-        if t is Buy:
+        if type(action) is Buy:
             pid = action.patch_id
             circle = self._circle
             if type(pid) is not int or pid not in circle[:3]:

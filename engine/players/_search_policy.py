@@ -37,12 +37,13 @@ from .greedy import ADVANCE_RATE, GREEDY_RATES
 Mask = int
 
 
-class PlacementCache(dict):
+class PlacementCache(dict[tuple[int, int], "int | None"]):
     """``(board, patch_id) -> mask`` (or None when it does not fit); bounded."""
 
     LIMIT = 200_000
 
-    def remember(self, key, value):
+    def remember(self, key: tuple[Mask, int], value: Mask | None) -> Mask | None:
+        """Store ``value`` under ``key`` (emptying the cache when it is full); returns ``value``."""
         if len(self) >= self.LIMIT:
             self.clear()
         self[key] = value
@@ -111,7 +112,7 @@ def leather_scores(board: Mask, bonus_open: bool) -> list[tuple[float, int]]:
     empty = FULL ^ board
     near_full = bonus_open and board.bit_count() >= 48
     open1 = one_open(empty)
-    out = []
+    out: list[tuple[float, int]] = []
     e = empty
     while e:
         c = e & -e
