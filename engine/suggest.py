@@ -8,7 +8,7 @@ values every move in buttons (the score's unit): each
 :class:`MoveSuggestion` holds it as ``margin_buttons``, an estimate of the
 mover's final score minus the opponent's; this ranking does not estimate a
 win chance, so ``win_chance`` is None (the search,
-:func:`engine.players.search.search_moves`, fills both).
+:func:`engine.players.search.search_moves`, fills ``win_chance`` instead).
 
 Valuation (``Weights`` holds the coefficients; the defaults are tuned
 against the ``greedy`` player). A move's ``margin_buttons`` is::
@@ -86,9 +86,9 @@ class MoveSuggestion:
       (:func:`suggest_moves`).
     * ``margin_buttons`` — buttons (score points): the mover's expected final
       score minus the opponent's after this move. :func:`suggest_moves` ranks
-      by it (its valuation formula, in the module docstring); the search
-      fills it with the mean margin of the move's playouts (``None`` when
-      the move was not searched).
+      by it (its valuation formula, in the module docstring); ``None`` from
+      the search (its reason quotes the playouts' mean margin; the service's
+      answers carry the win chance only).
 
     ``value`` is the 0.1 name, kept for one release as a deprecated
     read-only alias (``win_chance`` where there is one, else

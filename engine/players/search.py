@@ -454,9 +454,7 @@ class SearchPlayer:
             return [], 0, False
         root, n = self._search(state, stop, reuse_tree=False)
         ranked = _ranked(root)
-        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch),
-                              round(ch.margin / ch.n, 3) if ch.n else None)
-               for v, ch in ranked if ch.action is not None]
+        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked if ch.action is not None]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
@@ -531,8 +529,8 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     One suggestion per root move — advance, each affordable patch at its
     chosen placement, or (leather pending) the best few cells — best first.
     ``win_chance`` is the estimated chance of winning (the mean playout reward,
-    shrunk towards the position's mean for rarely visited moves),
-    ``margin_buttons`` the mean final score margin of the move's playouts, and
+    shrunk towards the position's mean for rarely visited moves; ``margin_buttons``
+    is None: the mean margin is in the reason), and
     ``reason`` says what the move does and how it fared. ``time_limit`` is the
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps
