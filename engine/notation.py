@@ -139,7 +139,7 @@ def _board(text: str, where: str) -> int:
     return m
 
 
-def _player(text: str, i: int, edition: str) -> dict:
+def _player(text: str, i: int, edition: str) -> dict[str, Any]:
     where = f"player {i}"
     bonus = text.endswith("+")
     parts = (text[:-1] if bonus else text).split(",")

@@ -33,7 +33,7 @@ class RecordError(ValueError):
     """A game record that is malformed, has an illegal action or a different result."""
 
 
-def result_of(state: GameState) -> dict:
+def result_of(state: GameState) -> dict[str, Any]:
     """The ``result`` object of a finished game."""
     p0, p1 = state.players
     return {
@@ -45,7 +45,7 @@ def result_of(state: GameState) -> dict:
     }
 
 
-def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed: Any = None) -> dict:
+def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed: Any = None) -> dict[str, Any]:
     """The record of a game played from ``initial`` (a starting position) to ``final``."""
     return {
         "edition": initial.edition,
@@ -91,7 +91,7 @@ def _setup(record: Any) -> GameState:
     return state
 
 
-def _check_result_shape(record: dict) -> dict:
+def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     if "result" not in record:
         raise RecordError("result: missing; a record holds a finished game and its result")
     want = record["result"]
@@ -107,7 +107,7 @@ def _check_result_shape(record: dict) -> dict:
     return want
 
 
-def replay_steps(record: dict) -> Iterator[tuple[int, GameState, Action]]:
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, GameState, Action]]:
     """``(i, state, action)`` for each action of a record: the position before
     ``actions[i]`` (a copy) and that action. The result is not checked, so
     unfinished games are fine; RecordError for a malformed record or the
@@ -135,7 +135,7 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def replay(record: dict, check_result: bool = True) -> GameState:
+def replay(record: dict[str, Any], check_result: bool = True) -> GameState:
     """Play a record's actions from its circle and return the final state.
 
     Raises RecordError naming the first malformed field, illegal action

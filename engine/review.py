@@ -74,7 +74,7 @@ class MoveReview:
     loss: float              # max(0, value_best - value_played)
     large: bool              # loss >= the review's large_loss
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The review as a JSON object (moves in their text form), as ``python -m engine review --json`` prints."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
@@ -101,7 +101,7 @@ class PlayerSummary:
     mean_loss: float
     large_mistakes: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
         return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes}
 
@@ -186,7 +186,7 @@ def _check(time_limit: Any, iterations: Any, seed: Any, large_loss: Any) -> tupl
     return time_limit, iterations
 
 
-def review_game(game: dict | Sequence[GameState], *, time_limit: float | None = None,
+def review_game(game: dict[str, Any] | Sequence[GameState], *, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0,
                 large_loss: float = DEFAULT_LARGE_LOSS) -> Iterator[MoveReview]:
     """Review every decision of ``game``, yielding each :class:`MoveReview` as soon as it is computed.

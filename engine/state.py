@@ -77,13 +77,13 @@ class PlayerState:
     def score(self) -> int:
         return self.buttons + (BONUS_POINTS if self.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - self.board.bit_count())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready data; the board as 9 rows of ``#`` (filled) and ``.``, row 0 first."""
         return {"board": board_to_rows(self.board), "buttons": self.buttons, "position": self.position,
                 "income": self.income, "patches": list(self.patches), "leather": self.leather,
                 "bonus": self.bonus}
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.board, self.buttons, self.position, self.income, self.patches, self.leather, self.bonus)
 
     def __eq__(self, other: object) -> bool:
@@ -183,7 +183,7 @@ class GameState:
         """Whether the 7×7 bonus tile is still to be won."""
         return self._bonus_open
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> tuple[Any, ...]:
         """A hashable key of the position (both players, circle, turn, pending leather, track).
 
         Only ints, bools and tuples of them, so ``hash(position_key())`` is the
@@ -409,7 +409,7 @@ class GameState:
         # else: still behind, or on top of a shared space: the mover goes again
 
     # ----------------------------------------------------------------- JSON
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (schema in docs/engine.md)."""
         return {
             "edition": self.edition,

@@ -104,7 +104,8 @@ def check_ids(v: Any, path: str) -> list[int]:
     check_list(v, path, N_PATCHES, "patch ids")
     for i, x in enumerate(v):
         check_int(x, f"{path}[{i}]", 0, N_PATCHES - 1, "a patch id")
-    return v
+    ids: list[int] = v
+    return ids
 
 
 def check_board(v: Any, path: str) -> int:

@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import random
 
 from solver import PATCH_MASKS
@@ -219,7 +221,7 @@ def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon
     return state
 
 
-def state_key(state: GameState) -> tuple:
+def state_key(state: GameState) -> tuple[Any, ...]:
     """A hashable key that identifies a position (for tree reuse and seeding): ``state.position_key()``."""
     return state.position_key()
 

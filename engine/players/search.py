@@ -64,7 +64,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Union
 
 import solver
 from solver import StopToken
@@ -273,7 +273,7 @@ class SearchPlayer:
     """
 
     def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
-                 advisor: Any = None, *, reuse: bool = True, lookahead: bool = True,
+                 advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
                  epsilon: float = EPSILON, time_cap: float | None = None) -> None:
         if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
@@ -296,9 +296,9 @@ class SearchPlayer:
         self.epsilon = epsilon
         self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
         self._cache = PlacementCache()
-        self._look_cache: dict = {}
+        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._tree: _Node | None = None
-        self._auto_advisor: Any = None
+        self._auto_advisor: SolverAdvisor | None = None
         self.last_iterations = 0
 
     def __repr__(self) -> str:
@@ -494,7 +494,7 @@ class SearchResult:
     moves). ``wall_time``: seconds spent in the call.
     """
 
-    moves: list
+    moves: list[MoveSuggestion]
     iterations: int
     searched: bool
     wall_time: float
