@@ -20,6 +20,7 @@ import itertools
 import json
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Callable, NoReturn
 
 from solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
@@ -66,7 +67,6 @@ def _prog() -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
     try:
         return version("quiltsolve")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
@@ -278,6 +278,7 @@ def _match(args: argparse.Namespace) -> int:
         out = open(args.records, "w") if args.records else None
     except OSError as e:
         return _fail(f"cannot write {args.records}: {e.strerror}")
+    # rich (the progress bar) only for match: tens of ms of imports the other commands do not pay
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -1,7 +1,7 @@
 """``mcts`` — the reference player: plain UCT with random playouts.
 
 The algorithm of the strongest public Patchwork engines, kept plain on
-purpose so it is a fixed yardstick for :mod:`engine.search`:
+purpose so it is a fixed yardstick for :mod:`engine.players.search`:
 
 * the tree's actions are the engine's full legal-action list (every
   placement of every affordable patch, advance, and while a leather patch is

@@ -1,6 +1,6 @@
 """``search`` — our strongest player: UCT over buy/advance decisions.
 
-Where plain UCT (:mod:`engine.mcts`) branches over every placement of every
+Where plain UCT (:mod:`engine.players.mcts`) branches over every placement of every
 patch (≈ 150 actions a turn) and judges positions by random play, this
 search spends its time on the decisions that matter:
 
@@ -11,7 +11,7 @@ search spends its time on the decisions that matter:
   patches packable, ties broken by snugness), cached per
   ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
   is unavailable or the budget too short for it, the snuggest placement
-  (:func:`engine._search_policy.tight_placement`: most sides touching
+  (:func:`engine.players._search_policy.tight_placement`: most sides touching
   covered cells or the edge, fewest cut-off pockets). Won leather patches
   are placed by a fast heuristic as part of the move that took them; only
   when the root itself has a leather patch pending are the best few cells
