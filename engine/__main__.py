@@ -20,6 +20,8 @@ import itertools
 import json
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Callable, NoReturn
 
 from solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
 
@@ -37,7 +39,7 @@ from .track import DEFAULT_EDITION, EDITIONS
 try:  # optional: shell completion
     import argcomplete
 except ImportError:  # pragma: no cover - argcomplete not installed
-    argcomplete = None
+    argcomplete = None  # type: ignore[assignment]
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_MESSAGE = 300
@@ -50,7 +52,7 @@ class InputError(ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
 
 
@@ -65,14 +67,13 @@ def _prog() -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
     try:
         return version("quiltsolve")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
         return "unknown"
 
 
-def _int_in(lo: int | None, hi: int | None = None):
+def _int_in(lo: int | None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse type: a decimal integer (at most 20 digits) in [lo, hi]."""
     def parse(text: str) -> int:
         t = text.strip()
@@ -86,7 +87,7 @@ def _int_in(lo: int | None, hi: int | None = None):
     return parse
 
 
-def _float_in(lo: float, hi: float):
+def _float_in(lo: float, hi: float) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             v = float(text)
@@ -98,13 +99,13 @@ def _float_in(lo: float, hi: float):
     return parse
 
 
-def _player_specs(prefix: str, **_) -> list[str]:
+def _player_specs(prefix: str, **_: object) -> list[str]:
     return [n for n in known_players() if n.startswith(prefix)]
 
 
-def _files(action):
+def _files(action: argparse.Action) -> argparse.Action:
     if argcomplete is not None:
-        action.completer = argcomplete.completers.FilesCompleter(("jsonl", "json"))
+        action.completer = argcomplete.completers.FilesCompleter(("jsonl", "json"))  # type: ignore[attr-defined]
     return action
 
 
@@ -122,9 +123,9 @@ def _parser() -> argparse.ArgumentParser:
                        epilog="example: python -m engine match --a search:0.2 --b greedy --games 10")
     a = m.add_argument("--a", required=True, metavar="SPEC",
                        help="player spec for side a: random, greedy, mcts:2000, search:1.0, search:500it, service")
-    a.completer = _player_specs
+    a.completer = _player_specs  # type: ignore[attr-defined]
     b = m.add_argument("--b", required=True, metavar="SPEC", help="player spec for side b (as --a)")
-    b.completer = _player_specs
+    b.completer = _player_specs  # type: ignore[attr-defined]
     m.add_argument("--games", type=_int_in(1, MAX_GAMES), default=200, metavar="N",
                    help="games to play, in pairs on the same deal (default 200)")
     m.add_argument("--seed", type=_int_in(None), default=0, metavar="N",
@@ -217,7 +218,7 @@ def _lines(path: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in enumerate(_read_text(path).split("\n"), 1) if line.strip()]
 
 
-def _json(text: str):
+def _json(text: str) -> Any:
     """Parse JSON; InputError with a short reason (nesting, digits, syntax)."""
     try:
         return json.loads(text)
@@ -229,7 +230,7 @@ def _json(text: str):
         raise InputError("not JSON this tool reads: a number has too many digits") from None
 
 
-def _record_line(path: str, line: int):
+def _record_line(path: str, line: int) -> Any:
     """The ``line``-th record (non-empty lines, from 1) of a file, parsed."""
     lines = _lines(path)
     if not 1 <= line <= len(lines):
@@ -241,7 +242,7 @@ def _record_line(path: str, line: int):
         raise InputError(f"{path} line {n}: {e}") from None
 
 
-def _seed_text(record) -> str:
+def _seed_text(record: Any) -> str:
     """`` (seed S)`` for a record's int or string seed, cut short; else nothing."""
     seed = record.get("seed") if isinstance(record, dict) else None
     return f" (seed {quote(seed, 30)})" if type(seed) in (int, str) else ""
@@ -264,7 +265,7 @@ def _advisor(target: str) -> Advisor:
         raise ValueError(f"no 'grpc' advisor is installed (entry point group quiltsolve.advisors): {e}") from None
 
 
-def _match(args) -> int:
+def _match(args: argparse.Namespace) -> int:
     try:
         if args.ray is not None:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
             check_ray(args.ray, args.server)
@@ -277,6 +278,7 @@ def _match(args) -> int:
         out = open(args.records, "w") if args.records else None
     except OSError as e:
         return _fail(f"cannot write {args.records}: {e.strerror}")
+    # rich (the progress bar) only for match: tens of ms of imports the other commands do not pay
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -305,7 +307,7 @@ def _match(args) -> int:
     return 0
 
 
-def _replay(args) -> int:
+def _replay(args: argparse.Namespace) -> int:
     try:
         lines = _lines(args.file)
     except InputError as e:
@@ -328,7 +330,7 @@ def _replay(args) -> int:
     return 1 if failed else 0
 
 
-def _state(args) -> int:
+def _state(args: argparse.Namespace) -> int:
     try:
         if args.record:
             record = _record_line(args.record, args.line)
@@ -355,7 +357,7 @@ def _state(args) -> int:
     return 0
 
 
-def _review(args) -> int:
+def _review(args: argparse.Namespace) -> int:
     try:
         record = _record_line(args.file, args.line)
         replay(record, check_result=False)          # every action legal before any output

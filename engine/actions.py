@@ -19,9 +19,11 @@ engine.actions.ActionSyntaxError: unknown action "jump"; expected 'advance', 'bu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias, Union
+from typing import TypeAlias, TypeVar, Union
 
 from solver import BOARD_SIZE, cells_of
+
+from .quote import quote
 
 Mask: TypeAlias = int
 """A set of board cells; bit ``row * 9 + col``."""
@@ -31,9 +33,8 @@ class ActionSyntaxError(ValueError):
     """Text that is not an action."""
 
 
-def _q(value) -> str:
-    """The client's text, cut short (``engine.state_json.quote``; imported late: it imports this module)."""
-    from .state_json import quote
+def _q(value: object) -> str:
+    """The client's text, cut short (:func:`engine.quote.quote`)."""
     return quote(value)
 
 
@@ -110,7 +111,10 @@ LEATHER_ACTIONS: tuple[PlaceLeather, ...] = tuple(
 )
 
 
-def _parse_as(cls, text: str, what: str):
+_A = TypeVar("_A", "Advance", "Buy", "PlaceLeather")
+
+
+def _parse_as(cls: type[_A], text: str, what: str) -> _A:
     """``parse_action``, insisting on one kind of action (the ``from_str`` methods)."""
     a = parse_action(text)
     if not isinstance(a, cls):

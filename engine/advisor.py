@@ -23,6 +23,14 @@ from solver import (
 
 from .board import contacts, holes
 
+
+class Stop(Protocol):
+    """What a ``stop`` may be: a ``solver.StopToken`` or anything with ``is_set()``."""
+
+    def is_set(self) -> bool:
+        """Whether to stop now."""
+        ...
+
 __all__ = ["ADVISOR_ENTRY_POINTS", "Advisor", "LocalAdvisor", "PluginError", "SolverAdvisor",
            "advisor_from_entry_point", "load_entry_point"]
 
@@ -58,11 +66,12 @@ class SolverAdvisor:
                           square7: bool = False, time_limit: float | None = None,
                           stop: StopToken | None = None) -> LookaheadResult:
         """``solver.rank_placements`` (its first call imports the lookahead and OR-Tools); ``stop`` cancels it."""
-        return solver.rank_placements(
+        result: LookaheadResult = solver.rank_placements(
             board, patch_id, list(upcoming), square7=square7,
             time_limit=self.time_limit if time_limit is None else time_limit,
             top=self.top, seed=self.seed, stop=stop,
         )
+        return result
 
     def __repr__(self) -> str:
         return f"SolverAdvisor(time_limit={self.time_limit})"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import pickle
 import time
-from typing import Callable, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from solver.ray_count import RayUnavailableError, check_address, ray_session, require_ray
 
@@ -49,7 +49,7 @@ def check_ray(address: str, server: str | None = None) -> None:
     require_ray(address)
 
 
-def play_batch(players_blob: bytes, edition: str, jobs: Sequence[Job]) -> list[tuple[int, GameState, dict]]:
+def play_batch(players_blob: bytes, edition: str, jobs: Sequence[Job]) -> list[tuple[int, GameState, dict[str, Any]]]:
     """Play ``jobs`` (game index, deal, swap seats), each with fresh copies of the pickled players.
 
     ``(game, final state, record)`` per game, each played by
@@ -68,7 +68,7 @@ _TASK = None
 
 
 def _run(pa: Player, pb: Player, edition: str, jobs: list[Job], address: str, batch: int,
-         num_cpus: int | None, on_game: Callable[[tuple[int, GameState, dict]], None]) -> float:
+         num_cpus: int | None, on_game: Callable[[tuple[int, GameState, dict[str, Any]]], None]) -> float:
     """Play ``jobs`` as Ray tasks of ``batch`` games; ``on_game(row)`` as each game comes back.
 
     Returns the seconds from joining the cluster to the last answer.
@@ -113,11 +113,11 @@ def _run(pa: Player, pb: Player, edition: str, jobs: list[Job], address: str, ba
 
 def play_games_ray(players: tuple[Player, Player], deals: Sequence[int], edition: str = DEFAULT_EDITION, *,
                    address: str = "auto", batch: int = 1, num_cpus: int | None = None,
-                   progress: Callable[[int], None] | None = None) -> list:
+                   progress: Callable[[int], None] | None = None) -> list[GameState]:
     """The final states of one game per deal, ``players[0]`` moving first, played as Ray tasks (in deal order)."""
     finals: dict[int, GameState] = {}
 
-    def on_game(row: tuple[int, GameState, dict]) -> None:
+    def on_game(row: tuple[int, GameState, dict[str, Any]]) -> None:
         finals[row[0]] = row[1]
         if progress is not None:
             progress(len(finals))
@@ -143,10 +143,10 @@ def run_match_ray(pa: Player, pb: Player, games: int, seed: int = 0, edition: st
     if games < 1:
         raise ValueError("games must be >= 1")
     done: dict[int, tuple[int, int, bool]] = {}     # game -> (score a, score b, a won)
-    held: dict[int, dict] = {}                      # records waiting for the games before them
+    held: dict[int, dict[str, Any]] = {}                      # records waiting for the games before them
     written = 0
 
-    def on_game(row: tuple[int, GameState, dict]) -> None:
+    def on_game(row: tuple[int, GameState, dict[str, Any]]) -> None:
         nonlocal written
         g, final, record = row
         done[g] = side_scores(g, final)

@@ -70,7 +70,7 @@ def jobs(games: int, seed: int) -> list[Job]:
     return [(g, deal, g % 2 == 1) for g, deal in enumerate(deals(games, seed))]
 
 
-def play_game(players: tuple[Player, Player], state: GameState, seed: Any = None) -> tuple[GameState, dict]:
+def play_game(players: tuple[Player, Player], state: GameState, seed: Any = None) -> tuple[GameState, dict[str, Any]]:
     """Play ``state`` to the end; ``players[i]`` moves for player ``i``. Returns (final, record)."""
     initial = state.clone()
     actions: list[Action] = []
@@ -86,7 +86,7 @@ def play_game(players: tuple[Player, Player], state: GameState, seed: Any = None
     return state, make_record(initial, actions, state, seed=seed)
 
 
-def play_match_game(pa: Player, pb: Player, edition: str, job: Job) -> tuple[GameState, dict]:
+def play_match_game(pa: Player, pb: Player, edition: str, job: Job) -> tuple[GameState, dict[str, Any]]:
     """Game ``job`` of a match between sides ``pa`` and ``pb``: (final state, record).
 
     Calls ``start_game(game)`` on the players that have one first; the body
@@ -118,7 +118,7 @@ class MatchSummary:
     seed: int
     seconds: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready data (``ci95_a`` as a list)."""
         d = asdict(self)
         d["ci95_a"] = list(self.ci95_a)

@@ -44,9 +44,17 @@ from __future__ import annotations
 
 import re
 
-from .state import AREA, INCOME, N_PATCHES, GameState, StateError
-from .state_json import MAX_BUTTONS, MAX_LEATHER, quote, state_from_json
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .quote import quote
+from .state_json import MAX_BUTTONS, MAX_LEATHER
+from .tables import AREA, INCOME, N_PATCHES
 from .track import EDITIONS, END, LEATHER_SPACES
+
+if TYPE_CHECKING:   # engine.state builds states from this module's fields: it imports this module
+    from .state import GameState
+
+__all__ = ["ID_CHARS", "MAX_LENGTH", "NotationError", "notation_fields", "to_notation", "translate_state_error"]
 
 ID_CHARS = "0123456789abcdefghijklmnopqrstuvw"
 """Patch id ``i`` is written ``ID_CHARS[i]``."""
@@ -80,7 +88,7 @@ def _row_digits(board: int) -> str:
     return text or "0"
 
 
-def _ids_text(ids) -> str:
+def _ids_text(ids: Iterable[int]) -> str:
     return "".join(ID_CHARS[i] for i in ids) or "-"
 
 
@@ -90,8 +98,9 @@ def to_notation(state: GameState) -> str:
     for p in state.players:
         parts.append(f"{p.position},{p.buttons},{_ids_text(p.patches)},{_row_digits(p.board)}"
                      + ("+" if p.bonus else ""))
-    parts.append(_ids_text(state._circle))
-    parts.append(f"{state._cur}L{state._pending}" if state._pending else str(state._cur))
+    parts.append(_ids_text(state.circle))
+    cur, pending = state.current_player(), state.leather_to_place
+    parts.append(f"{cur}L{pending}" if pending else str(cur))
     parts.append("-" if state.first_to_end is None else str(state.first_to_end))
     return " ".join(parts)
 
@@ -130,7 +139,7 @@ def _board(text: str, where: str) -> int:
     return m
 
 
-def _player(text: str, i: int, edition: str) -> dict:
+def _player(text: str, i: int, edition: str) -> dict[str, Any]:
     where = f"player {i}"
     bonus = text.endswith("+")
     parts = (text[:-1] if bonus else text).split(",")
@@ -163,15 +172,20 @@ _PATHS = [
 ]
 
 
-def _translate(message: str) -> str:
+def translate_state_error(message: str) -> str:
     """A StateError's message with its JSON field paths named as the notation's fields."""
     for rx, name in _PATHS:
         message = rx.sub(name, message)
     return message
 
 
-def from_notation(text) -> GameState:
-    """Parse a position written by :func:`to_notation`; ``NotationError`` names what is wrong."""
+def notation_fields(text: Any) -> dict[str, Any]:
+    """The state JSON (for ``GameState.from_json``) of a position written by :func:`to_notation`.
+
+    ``NotationError`` names what is wrong with the text; ``GameState.from_notation``
+    then checks the position itself, its ``StateError`` worded in the notation's terms
+    (:func:`translate_state_error`).
+    """
     if not isinstance(text, str):
         raise NotationError(f"notation: must be a string, got {quote(text)}")
     if len(text) > MAX_LENGTH:
@@ -204,8 +218,5 @@ def from_notation(text) -> GameState:
         "leather_to_place": pending,
         "first_to_end": None if first == "-" else int(first),
     }
-    try:
-        return state_from_json(d)
-    except StateError as e:
-        raise NotationError(_translate(str(e))) from None
+    return d
 

@@ -15,7 +15,7 @@ text cut short (``engine.state_json.quote``).
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
 from .state import N_PATCHES, GameState, IllegalActionError
@@ -33,7 +33,7 @@ class RecordError(ValueError):
     """A game record that is malformed, has an illegal action or a different result."""
 
 
-def result_of(state: GameState) -> dict:
+def result_of(state: GameState) -> dict[str, Any]:
     """The ``result`` object of a finished game."""
     p0, p1 = state.players
     return {
@@ -45,7 +45,7 @@ def result_of(state: GameState) -> dict:
     }
 
 
-def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed=None) -> dict:
+def make_record(initial: GameState, actions: Iterable[Action | str], final: GameState, seed: Any = None) -> dict[str, Any]:
     """The record of a game played from ``initial`` (a starting position) to ``final``."""
     return {
         "edition": initial.edition,
@@ -56,7 +56,7 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
     }
 
 
-def _setup(record) -> GameState:
+def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {quote(record)}")
     for k in record:
@@ -91,7 +91,7 @@ def _setup(record) -> GameState:
     return state
 
 
-def _check_result_shape(record: dict) -> dict:
+def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     if "result" not in record:
         raise RecordError("result: missing; a record holds a finished game and its result")
     want = record["result"]
@@ -107,7 +107,7 @@ def _check_result_shape(record: dict) -> dict:
     return want
 
 
-def replay_steps(record: dict) -> Iterator[tuple[int, GameState, Action]]:
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, GameState, Action]]:
     """``(i, state, action)`` for each action of a record: the position before
     ``actions[i]`` (a copy) and that action. The result is not checked, so
     unfinished games are fine; RecordError for a malformed record or the
@@ -119,7 +119,7 @@ def replay_steps(record: dict) -> Iterator[tuple[int, GameState, Action]]:
         yield i, before, action
 
 
-def _apply(state: GameState, i: int, text) -> Action:
+def _apply(state: GameState, i: int, text: Any) -> Action:
     try:
         action = parse_action(text)
         state.apply_action(action)
@@ -128,14 +128,14 @@ def _apply(state: GameState, i: int, text) -> Action:
     return action
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Equal JSON values, ints never equal to floats or bools (``1.0`` and ``true`` are not ``1``)."""
     if isinstance(b, list):
         return isinstance(a, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b
 
 
-def replay(record: dict, check_result: bool = True) -> GameState:
+def replay(record: dict[str, Any], check_result: bool = True) -> GameState:
     """Play a record's actions from its circle and return the final state.
 
     Raises RecordError naming the first malformed field, illegal action

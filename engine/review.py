@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .advisor import Stop
 from .players import search
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
@@ -73,7 +74,7 @@ class MoveReview:
     loss: float              # max(0, value_best - value_played)
     large: bool              # loss >= the review's large_loss
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The review as a JSON object (moves in their text form), as ``python -m engine review --json`` prints."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
@@ -100,7 +101,7 @@ class PlayerSummary:
     mean_loss: float
     large_mistakes: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
         return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes}
 
@@ -145,13 +146,13 @@ def action_between(before: GameState, after: GameState) -> Action:
     try:
         t.apply_action(action)
     except IllegalActionError:
-        t = None
-    if t is None or t != after:
+        raise ReviewError("the positions do not follow from one another by single actions") from None
+    if t != after:
         raise ReviewError("the positions do not follow from one another by single actions")
     return action
 
 
-def _decisions(game) -> Iterator[tuple[int, GameState, Action]]:
+def _decisions(game: Any) -> Iterator[tuple[int, GameState, Action]]:
     """The (ply, position, action) of each decision; the record or the states are checked first."""
     if isinstance(game, dict):
         _setup(game)                   # a malformed record fails now, not at the first review
@@ -171,7 +172,7 @@ def _decisions(game) -> Iterator[tuple[int, GameState, Action]]:
     return iter(out)
 
 
-def _check(time_limit, iterations, seed, large_loss) -> tuple[float | None, int | None]:
+def _check(time_limit: Any, iterations: Any, seed: Any, large_loss: Any) -> tuple[float | None, int | None]:
     if iterations is not None and (type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS):
         raise ReviewError(f"iterations: must be an integer 1-{MAX_ITERATIONS}, got {quote(iterations)}")
     if time_limit is not None and (type(time_limit) not in (int, float) or not 0 < time_limit <= 3600):
@@ -185,7 +186,7 @@ def _check(time_limit, iterations, seed, large_loss) -> tuple[float | None, int 
     return time_limit, iterations
 
 
-def review_game(game: dict | Sequence[GameState], *, time_limit: float | None = None,
+def review_game(game: dict[str, Any] | Sequence[GameState], *, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0,
                 large_loss: float = DEFAULT_LARGE_LOSS) -> Iterator[MoveReview]:
     """Review every decision of ``game``, yielding each :class:`MoveReview` as soon as it is computed.
@@ -202,7 +203,8 @@ def review_game(game: dict | Sequence[GameState], *, time_limit: float | None = 
     return _review(_decisions(game), time_limit, iterations, seed, large_loss)
 
 
-def _review(decisions, time_limit, iterations, seed, large_loss) -> Iterator[MoveReview]:
+def _review(decisions: Iterator[tuple[int, GameState, Action]], time_limit: float | None, iterations: int | None,
+            seed: int, large_loss: float) -> Iterator[MoveReview]:
     for ply, state, played in decisions:
         yield review_move(state, played, ply=ply, time_limit=time_limit, iterations=iterations, seed=seed,
                           large_loss=large_loss)
@@ -210,7 +212,7 @@ def _review(decisions, time_limit, iterations, seed, large_loss) -> Iterator[Mov
 
 def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
-                stop=None) -> MoveReview:
+                stop: Stop | None = None) -> MoveReview:
     """The review of one decision: ``played`` in ``state`` against the search's best move.
 
     The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
@@ -223,17 +225,26 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     mover = state.current_player()
     ranked = best_of(state)
     best = ranked[0]
-    value_played = next((m.win_chance for m in ranked if m.action == played), None)
+    value_best = _chance(best)
+    value_played = next((_chance(m) for m in ranked if m.action == played), None)
     if played != best.action:
         after = state.clone()
         after.apply_action(played)
         if after.is_terminal():
             value_after = _terminal_value(after, mover)
         else:
-            reply = best_of(after)[0].win_chance
+            reply = _chance(best_of(after)[0])
             value_after = reply if after.current_player() == mover else round(1.0 - reply, 4)
         # A root move the search barely tried (UCB can starve a move after a
         # couple of unlucky playouts) gets the benefit of the doubt.
         value_played = value_after if value_played is None else max(value_played, value_after)
-    loss = round(max(0.0, best.win_chance - value_played), 4)
-    return MoveReview(ply, mover, played, best.action, value_played, best.win_chance, loss, loss >= large_loss)
+    else:
+        assert value_played is not None     # the best move is a searched root move
+    loss = round(max(0.0, value_best - value_played), 4)
+    return MoveReview(ply, mover, played, best.action, value_played, value_best, loss, loss >= large_loss)
+
+
+def _chance(m: MoveSuggestion) -> float:
+    """A search suggestion's win chance (the search always estimates one)."""
+    assert m.win_chance is not None
+    return m.win_chance

@@ -6,8 +6,12 @@ attributes and monkeypatches are shared), with a ``DeprecationWarning``.
 
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 from .players import search as _moved
 
 warnings.warn("engine.search is deprecated: import engine.players.search", DeprecationWarning, stacklevel=2)
 sys.modules[__name__] = _moved
+
+if TYPE_CHECKING:   # what type checkers see here: the moved module's names
+    from .players.search import *  # noqa: F403

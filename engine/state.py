@@ -16,33 +16,26 @@ are cheap.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from typing import Any, Iterable, Iterator
 
-from solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of
+from solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of, completed_square
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, Mask, PlaceLeather
-from .actions import _q as quote
+from .errors import IllegalActionError, StateError
+from .notation import NotationError, notation_fields, to_notation, translate_state_error
+from .quote import quote
+from .state_json import (
+    MAX_BUTTONS, MAX_INCOME, MAX_LEATHER, PLAYER_FIELDS, TOP_FIELDS, check_board, check_fields, check_ids, check_int,
+    check_list, check_player_or_null,
+)
+from .tables import AREA, BOARD_MAX, COST, INCOME, MASK_SETS, N_PATCHES, TIME
 from .track import (
-    BONUS_MASKS, BONUS_POINTS, BOARD_CELLS, DEFAULT_EDITION, EDITIONS, EMPTY_PENALTY, END, FULL,
+    BONUS_MASKS, BONUS_POINTS, BONUS_SIDE, BOARD_CELLS, DEFAULT_EDITION, EDITIONS, EMPTY_PENALTY, END, FULL,
     INCOME_UP_TO, LEATHER_SPACES, START_BUTTONS, START_PATCH_ID,
 )
 
-N_PATCHES = len(PATCHES)
-# Flat per-patch tables: attribute lookups on Patch objects are the hot path.
-COST: tuple[int, ...] = tuple(p.buttons for p in PATCHES)
-TIME: tuple[int, ...] = tuple(p.time for p in PATCHES)
-INCOME: tuple[int, ...] = tuple(p.income for p in PATCHES)
-AREA: tuple[int, ...] = tuple(p.area for p in PATCHES)
-MASK_SETS: tuple[frozenset[int], ...] = tuple(frozenset(m) for m in PATCH_MASKS)
-BOARD_MAX = FULL
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow here; the message names the rule."""
-
-
-class StateError(ValueError):
-    """A state JSON that is malformed or inconsistent; the message starts with the field path."""
+__all__ = ["AREA", "BOARD_MAX", "COST", "GameState", "INCOME", "IllegalActionError", "MASK_SETS", "N_PATCHES",
+           "PlayerState", "StateError", "TIME", "new_game"]
 
 
 class PlayerState:
@@ -84,13 +77,13 @@ class PlayerState:
     def score(self) -> int:
         return self.buttons + (BONUS_POINTS if self.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - self.board.bit_count())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready data; the board as 9 rows of ``#`` (filled) and ``.``, row 0 first."""
         return {"board": board_to_rows(self.board), "buttons": self.buttons, "position": self.position,
                 "income": self.income, "patches": list(self.patches), "leather": self.leather,
                 "bonus": self.bonus}
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.board, self.buttons, self.position, self.income, self.patches, self.leather, self.bonus)
 
     def __eq__(self, other: object) -> bool:
@@ -113,10 +106,19 @@ class GameState:
 
     __slots__ = ("edition", "players", "_circle", "leather", "_cur", "_pending", "first_to_end",
                  "_bonus_open", "_over")
+    edition: str
+    players: tuple[PlayerState, PlayerState]
+    _circle: tuple[int, ...]
+    leather: tuple[int, ...]
+    _cur: int
+    _pending: int
+    first_to_end: int | None
+    _bonus_open: bool
+    _over: bool
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def from_circle(cls, circle, edition: str = DEFAULT_EDITION) -> "GameState":
+    def from_circle(cls, circle: Iterable[int], edition: str = DEFAULT_EDITION) -> "GameState":
         """The starting position with this circle (clockwise from the token, patch 0 last)."""
         if edition not in EDITIONS:
             raise ValueError(f"unknown edition {quote(edition)}; expected one of {', '.join(EDITIONS)}")
@@ -181,7 +183,7 @@ class GameState:
         """Whether the 7×7 bonus tile is still to be won."""
         return self._bonus_open
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> tuple[Any, ...]:
         """A hashable key of the position (both players, circle, turn, pending leather, track).
 
         Only ints, bools and tuples of them, so ``hash(position_key())`` is the
@@ -303,12 +305,12 @@ class GameState:
         p = self.players[cur]
         t = type(action)
         if self._pending:
-            if t is not PlaceLeather:
+            if type(action) is not PlaceLeather:
                 raise IllegalActionError(
                     f"player {cur} must first place the leather patch they took ('leather r,c')")
             self._place_leather(cur, p, action)
             return
-        if t is Buy:
+        if type(action) is Buy:
             pid = action.patch_id
             circle = self._circle
             if type(pid) is not int or pid not in circle[:3]:
@@ -407,7 +409,7 @@ class GameState:
         # else: still behind, or on top of a shared space: the mover goes again
 
     # ----------------------------------------------------------------- JSON
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (schema in docs/engine.md)."""
         return {
             "edition": self.edition,
@@ -420,25 +422,26 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, d: dict) -> "GameState":
+    def from_json(cls, d: Any) -> "GameState":
         """Rebuild a state from ``to_json`` data, checking every field (StateError).
 
         Boards may also be given in the older form, an integer mask 0 … 2^81−1.
         """
-        from .state_json import state_from_json
-        return state_from_json(d)
+        return _state_from_json(d)
 
     # ------------------------------------------------------------- notation
     def to_notation(self) -> str:
         """The position as one line of text (grammar in ``engine.notation`` and docs/engine.md)."""
-        from .notation import to_notation
         return to_notation(self)
 
     @classmethod
-    def from_notation(cls, text: str) -> "GameState":
+    def from_notation(cls, text: Any) -> "GameState":
         """Parse ``to_notation`` text; ``NotationError`` (a ValueError) names the field that is wrong."""
-        from .notation import from_notation
-        return from_notation(text)
+        d = notation_fields(text)
+        try:
+            return _state_from_json(d)
+        except StateError as e:
+            raise NotationError(translate_state_error(str(e))) from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and (
@@ -454,6 +457,113 @@ class GameState:
         return (f"GameState(edition={self.edition!r}, current={self._cur}, pending_leather={self._pending}, "
                 f"positions=({p0.position}, {p1.position}), buttons=({p0.buttons}, {p1.buttons}), "
                 f"circle={list(self._circle[:3])}+{max(0, len(self._circle) - 3)})")
+
+
+def _state_from_json(d: Any) -> GameState:
+    """The body of :meth:`GameState.from_json`."""
+    check_fields(d, "", TOP_FIELDS)
+    edition = d["edition"]
+    if type(edition) is not str or edition not in EDITIONS:
+        raise StateError(f"edition: must be one of {', '.join(map(repr, EDITIONS))}, got {quote(edition)}")
+    players_raw = d["players"]
+    if not isinstance(players_raw, list) or len(players_raw) != 2:
+        raise StateError(f"players: must be a list of two player objects, got {quote(players_raw, 40)}")
+    players = []
+    owner: dict[int, str] = {}
+    for i, pr in enumerate(players_raw):
+        path = f"players[{i}]"
+        check_fields(pr, path, PLAYER_FIELDS)
+        board = check_board(pr["board"], f"{path}.board")
+        buttons = check_int(pr["buttons"], f"{path}.buttons", 0, MAX_BUTTONS)
+        position = check_int(pr["position"], f"{path}.position", 0, END)
+        income = check_int(pr["income"], f"{path}.income", 0, MAX_INCOME)
+        patches = check_ids(pr["patches"], f"{path}.patches")
+        leather = check_int(pr["leather"], f"{path}.leather", 0, len(LEATHER_SPACES[edition]))
+        if type(pr["bonus"]) is not bool:
+            raise StateError(f"{path}.bonus: must be true or false, got {quote(pr['bonus'])}")
+        for j, pid in enumerate(patches):
+            if pid in owner:
+                raise StateError(f"{path}.patches[{j}]: patch {pid} is also in {owner[pid]}")
+            owner[pid] = f"{path}.patches"
+        want_income = sum(INCOME[p] for p in patches)
+        if income != want_income:
+            raise StateError(f"{path}.income: must be {want_income}, the income printed on its patches")
+        cells = sum(AREA[p] for p in patches) + leather
+        if board.bit_count() != cells:
+            raise StateError(f"{path}.board: covers {board.bit_count()} cells but its patches and "
+                             f"leather patches cover {cells}")
+        if pr["bonus"] and completed_square(board, BONUS_SIDE) is None:
+            raise StateError(f"{path}.bonus: the board has no completed {BONUS_SIDE}x{BONUS_SIDE} square")
+        players.append(PlayerState(board, buttons, position, income, tuple(patches), leather, pr["bonus"]))
+
+    circle = check_ids(d["circle"], "circle")
+    seen: set[int] = set()
+    for j, pid in enumerate(circle):
+        if pid in owner:
+            raise StateError(f"circle[{j}]: patch {pid} is already in {owner[pid]}")
+        if pid in seen:
+            raise StateError(f"circle[{j}]: patch {pid} is listed twice")
+        seen.add(pid)
+    missing = sorted(set(range(N_PATCHES)) - seen - set(owner))
+    if missing:
+        raise StateError(f"circle: patch {missing[0]} is neither in the circle nor on a board")
+
+    # A leather patch is taken by the first token to cross its space, so the
+    # ones left are exactly those beyond both tokens.
+    far = max(p.position for p in players)
+    want_leather = [s for s in LEATHER_SPACES[edition] if s > far]
+    spaces = check_list(d["leather_spaces"], "leather_spaces", MAX_LEATHER, "track spaces")
+    for j, x in enumerate(spaces):
+        check_int(x, f"leather_spaces[{j}]", 0, END, "a track space")
+    if spaces != want_leather:
+        raise StateError(f"leather_spaces: must be {want_leather}, the {edition} leather spaces beyond both tokens")
+    cur = check_int(d["current_player"], "current_player", 0, 1, "a player")
+    pending = check_int(d["leather_to_place"], "leather_to_place", 0, len(LEATHER_SPACES[edition]))
+    taken = len(LEATHER_SPACES[edition]) - len(want_leather)
+    if players[0].leather + players[1].leather + pending > taken:
+        raise StateError(f"leather_to_place: placed plus pending leather patches exceed the {taken} taken from the track")
+    if pending:
+        # Pending leather was just crossed by the current player and not yet
+        # by the opponent, so it lies between the two tokens.
+        lo, hi = players[1 - cur].position, players[cur].position
+        between = sum(1 for x in LEATHER_SPACES[edition] if lo < x <= hi)
+        if pending > between:
+            raise StateError(f"leather_to_place: must be <= {between}, the leather spaces between "
+                             f"player {1 - cur} on {lo} and player {cur} on {hi}")
+    if pending and pending > players[cur].empty:
+        raise StateError(f"leather_to_place: must be <= {players[cur].empty}, the empty cells of player {cur}")
+    first = check_player_or_null(d["first_to_end"], "first_to_end")
+    at_end = [i for i in (0, 1) if players[i].position == END]
+    if first is None and at_end:
+        raise StateError(f"first_to_end: must be {at_end[0]}, who is on space {END}")
+    if first is not None and first not in at_end:
+        raise StateError(f"first_to_end: player {first} is not on space {END}")
+
+    holders = [i for i in (0, 1) if players[i].bonus]
+    if len(holders) == 2:
+        raise StateError("players[1].bonus: the bonus tile is already held by player 0")
+    if not holders:
+        for i in (0, 1):
+            if completed_square(players[i].board, BONUS_SIDE) is not None:
+                raise StateError(f"players[{i}].bonus: must be true: the board has a completed "
+                                 f"{BONUS_SIDE}x{BONUS_SIDE} square and nobody holds the tile")
+
+    over = len(at_end) == 2 and not pending
+    if not over and not pending:
+        p, o = players[cur].position, players[1 - cur].position
+        if p > o:
+            raise StateError(f"current_player: must be {1 - cur}, the player further back on the track")
+    s = GameState.__new__(GameState)
+    s.edition = edition
+    s.players = (players[0], players[1])
+    s._circle = tuple(circle)
+    s.leather = tuple(want_leather)
+    s._cur = cur
+    s._pending = pending
+    s.first_to_end = first
+    s._bonus_open = not holders
+    s._over = over
+    return s
 
 
 def new_game(seed: int, edition: str = DEFAULT_EDITION) -> GameState:

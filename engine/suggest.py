@@ -8,7 +8,7 @@ values every move in buttons (the score's unit): each
 :class:`MoveSuggestion` holds it as ``margin_buttons``, an estimate of the
 mover's final score minus the opponent's; this ranking does not estimate a
 win chance, so ``win_chance`` is None (the search,
-:func:`engine.players.search.search_moves`, fills both).
+:func:`engine.players.search.search_moves`, fills ``win_chance`` instead).
 
 Valuation (``Weights`` holds the coefficients; the defaults are tuned
 against the ``greedy`` player). A move's ``margin_buttons`` is::
@@ -57,17 +57,18 @@ cutting off no pocket.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import BOARD_SIZE, FULL_BOARD, PATCHES, LookaheadResult, StopToken
+from solver import BOARD_SIZE, FULL_BOARD, PATCHES, RankedPlacement, StopToken
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)
 from .board import best_window_fill, completes_window, contacts, holes, neighbours
 from .players.greedy import GreedyPlayer
-from .state import GameState, new_game
+from .state import GameState, new_game  # noqa: F401  (new_game: doctest)
 from .track import END, LEATHER_SPACES, PAYOUTS_AFTER  # noqa: F401  (LEATHER_SPACES: docs)
 
 _UNSET: Any = object()
@@ -85,9 +86,9 @@ class MoveSuggestion:
       (:func:`suggest_moves`).
     * ``margin_buttons`` — buttons (score points): the mover's expected final
       score minus the opponent's after this move. :func:`suggest_moves` ranks
-      by it (its valuation formula, in the module docstring); the search
-      fills it with the mean margin of the move's playouts (``None`` when
-      the move was not searched).
+      by it (its valuation formula, in the module docstring); ``None`` from
+      the search (its reason quotes the playouts' mean margin; the service's
+      answers carry the win chance only).
 
     ``value`` is the 0.1 name, kept for one release as a deprecated
     read-only alias (``win_chance`` where there is one, else
@@ -122,11 +123,14 @@ class MoveSuggestion:
         object.__setattr__(self, "margin_buttons", margin_buttons)
 
     @property
-    def value(self) -> float | None:
-        """Deprecated (0.2.0): ``win_chance`` (0-1) when the ranking estimated one, else ``margin_buttons``."""
+    def value(self) -> float:
+        """Deprecated (0.2.0): ``win_chance`` (0-1) when the ranking estimated one, else ``margin_buttons``
+        (NaN when it has neither)."""
         warnings.warn("MoveSuggestion.value is deprecated: read win_chance (0-1) or margin_buttons (buttons)",
                       DeprecationWarning, stacklevel=2)
-        return self.win_chance if self.win_chance is not None else self.margin_buttons
+        if self.win_chance is not None:
+            return self.win_chance
+        return self.margin_buttons if self.margin_buttons is not None else math.nan
 
 
 @dataclass(frozen=True)
@@ -157,8 +161,8 @@ def _bonus_open(state: GameState) -> bool:
 
 
 # ---------------------------------------------------------------- suggestions
-def suggest_moves(state, *, advisor: Advisor | None = None, time_limit: float = 1.0,
-                  top: int | None = None, seed: int = 0, stop: Any = None,
+def suggest_moves(state: GameState, *, advisor: Advisor | None = None, time_limit: float = 1.0,
+                  top: int | None = None, seed: int = 0, stop: StopToken | None = None,
                   weights: Weights = DEFAULT_WEIGHTS) -> list[MoveSuggestion]:
     """The legal moves of ``state`` for the player to move, best first.
 
@@ -180,7 +184,7 @@ def suggest_moves(state, *, advisor: Advisor | None = None, time_limit: float = 
     return out[:top] if top else out
 
 
-def _leather_moves(state, w: Weights) -> list[MoveSuggestion]:
+def _leather_moves(state: GameState, w: Weights) -> list[MoveSuggestion]:
     p = state.players[state.current_player()]
     board = p.board
     bonus_open = _bonus_open(state)
@@ -201,7 +205,7 @@ def _leather_moves(state, w: Weights) -> list[MoveSuggestion]:
     return out
 
 
-def _turn_moves(state, advisor: Advisor, time_limit: float, stop, w: Weights) -> list[MoveSuggestion]:
+def _turn_moves(state: GameState, advisor: Advisor, time_limit: float, stop: StopToken | None, w: Weights) -> list[MoveSuggestion]:
     cur = state.current_player()
     p = state.players[cur]
     opp = state.players[1 - cur]
@@ -255,7 +259,7 @@ def _turn_moves(state, advisor: Advisor, time_limit: float, stop, w: Weights) ->
     return out
 
 
-def _suggestion(state, action, imm: float, why: str, w: Weights) -> MoveSuggestion:
+def _suggestion(state: GameState, action: Action, imm: float, why: str, w: Weights) -> MoveSuggestion:
     """Combine the move's own terms with the playout margin into its value."""
     value = w.immediate * imm
     if w.playout:
@@ -265,7 +269,7 @@ def _suggestion(state, action, imm: float, why: str, w: Weights) -> MoveSuggesti
     return MoveSuggestion(action, None, f"{why} (value {value:.1f})", round(value, 3))
 
 
-def playout_margin(state, action, me: int) -> float:
+def playout_margin(state: GameState, action: Action, me: int) -> float:
     """Final score margin for player ``me`` (their score minus the
     opponent's) after ``action`` and a deterministic greedy playout by both
     sides; a won game adds 0.5, a lost one subtracts 0.5 (ties on score go
@@ -287,14 +291,14 @@ def _local_score(board: int, mask: int, bonus_open: bool, w: Weights) -> float:
     return s
 
 
-def _place(state, board: int, pid: int, upcoming: list[int], advisor: Advisor, time_limit: float,
-           square7: bool, stop, w: Weights) -> tuple[int | None, float]:
+def _place(state: GameState, board: int, pid: int, upcoming: list[int], advisor: Advisor, time_limit: float,
+           square7: bool, stop: StopToken | None, w: Weights) -> tuple[int | None, float]:
     """Where to put ``pid``: (mask, upcoming cells that no longer fit)."""
     legal = set(state.placements(pid))
     if not legal:
         return None, 0.0
     bonus_open = _bonus_open(state)
-    ranked = ()
+    ranked: tuple[RankedPlacement, ...] = ()
     if stop is None or not stop.is_set():
         try:
             if isinstance(advisor, SolverAdvisor) and stop is not None:
@@ -318,6 +322,7 @@ def _place(state, board: int, pid: int, upcoming: list[int], advisor: Advisor, t
         score = -w.pack * unpack + _local_score(board, r.placement.mask, bonus_open, w)
         if best is None or score > best[0]:
             best = (score, r.placement.mask, unpack)
+    assert best is not None     # ranked is not empty
     return best[1], float(best[2])
 
 

@@ -1,4 +1,5 @@
-"""Typing of the public API: mypy finds no error in ``clients`` nor in a typed
+"""Typing of the public API: mypy finds no error in ``clients``, in ``engine``
+(every function typed: ``disallow_untyped_defs``, see pyproject.toml) nor in a typed
 usage snippet, and does find the mistakes of a wrong one (so the types are
 really seen, not ``Any``); every public function of ``clients`` has a
 docstring, and so do those of ``solver`` and ``engine``'s public modules."""
@@ -79,6 +80,12 @@ def test_mypy_clients_and_a_typed_snippet(tmp_path):
     snippet = tmp_path / "usage.py"
     snippet.write_text(GOOD)
     r = _mypy("clients", str(snippet))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Success: no issues found" in r.stdout
+
+
+def test_mypy_engine():
+    r = _mypy("engine")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Success: no issues found" in r.stdout
 

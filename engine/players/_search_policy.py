@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import random
 
 from solver import PATCH_MASKS
@@ -37,12 +39,13 @@ from .greedy import ADVANCE_RATE, GREEDY_RATES
 Mask = int
 
 
-class PlacementCache(dict):
+class PlacementCache(dict[tuple[int, int], "int | None"]):
     """``(board, patch_id) -> mask`` (or None when it does not fit); bounded."""
 
     LIMIT = 200_000
 
-    def remember(self, key, value):
+    def remember(self, key: tuple[Mask, int], value: Mask | None) -> Mask | None:
+        """Store ``value`` under ``key`` (emptying the cache when it is full); returns ``value``."""
         if len(self) >= self.LIMIT:
             self.clear()
         self[key] = value
@@ -111,7 +114,7 @@ def leather_scores(board: Mask, bonus_open: bool) -> list[tuple[float, int]]:
     empty = FULL ^ board
     near_full = bonus_open and board.bit_count() >= 48
     open1 = one_open(empty)
-    out = []
+    out: list[tuple[float, int]] = []
     e = empty
     while e:
         c = e & -e
@@ -218,7 +221,7 @@ def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon
     return state
 
 
-def state_key(state: GameState) -> tuple:
+def state_key(state: GameState) -> tuple[Any, ...]:
     """A hashable key that identifies a position (for tree reuse and seeding): ``state.position_key()``."""
     return state.position_key()
 

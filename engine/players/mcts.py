@@ -1,7 +1,7 @@
 """``mcts`` — the reference player: plain UCT with random playouts.
 
 The algorithm of the strongest public Patchwork engines, kept plain on
-purpose so it is a fixed yardstick for :mod:`engine.search`:
+purpose so it is a fixed yardstick for :mod:`engine.players.search`:
 
 * the tree's actions are the engine's full legal-action list (every
   placement of every affordable patch, advance, and while a leather patch is
@@ -102,7 +102,7 @@ class MCTSPlayer:
             # Selection: descend through fully expanded nodes by UCB1.
             while not node.untried and node.children:
                 ln = log(node.n)
-                best, best_u = None, -1.0
+                best, best_u = node.children[0], -1.0     # every u >= 0: the first child is a floor
                 for ch in node.children:
                     u = ch.w / ch.n + c * sqrt(ln / ch.n)
                     if u > best_u:
@@ -135,6 +135,7 @@ class MCTSPlayer:
                         r = (1.0 - mw) * r + mw * (0.5 + 0.5 * math.tanh(m / 20.0))
                     nd.w += r
         best = max(root.children, key=lambda ch: (ch.n, ch.w))
+        assert best.action is not None      # only the root has no action
         return best.action
 
 

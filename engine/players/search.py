@@ -1,6 +1,6 @@
 """``search`` — our strongest player: UCT over buy/advance decisions.
 
-Where plain UCT (:mod:`engine.mcts`) branches over every placement of every
+Where plain UCT (:mod:`engine.players.mcts`) branches over every placement of every
 patch (≈ 150 actions a turn) and judges positions by random play, this
 search spends its time on the decisions that matter:
 
@@ -11,7 +11,7 @@ search spends its time on the decisions that matter:
   patches packable, ties broken by snugness), cached per
   ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
   is unavailable or the budget too short for it, the snuggest placement
-  (:func:`engine._search_policy.tight_placement`: most sides touching
+  (:func:`engine.players._search_policy.tight_placement`: most sides touching
   covered cells or the edge, fewest cut-off pockets). Won leather patches
   are placed by a fast heuristic as part of the move that took them; only
   when the root itself has a leather patch pending are the best few cells
@@ -64,12 +64,13 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Union
 
 import solver
+from solver import StopToken
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
-from ..advisor import Advisor, SolverAdvisor
+from ..advisor import Advisor, SolverAdvisor, Stop
 from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
@@ -91,6 +92,10 @@ MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
 
 
+Move = Union[str, int, tuple[str, int]]
+"""A macro move of the tree: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
+
+
 class SearchInputError(ValueError):
     """A bad budget or seed for the search."""
 
@@ -103,20 +108,20 @@ class _Node:
         self.mover = mover          # player who made the move into this node (-1 at the root)
         self.action = action
         self.children: list[_Node] = []
-        self.untried: list | None = None   # macro moves not expanded yet (None: not listed yet)
+        self.untried: list[Move] | None = None   # macro moves not expanded yet (None: not listed yet)
         self.n = 0
         self.w = 0.0                # sum of rewards for ``mover``
         self.wins = 0               # playouts ``mover`` won
         self.margin = 0.0           # sum of final margins for ``mover``
 
 
-def _macro_moves(state: GameState, root_leather: bool = False) -> list:
+def _macro_moves(state: GameState, root_leather: bool = False) -> list[Move]:
     """The node's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
     if state.leather_to_place:
         cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
         return [("L", i) for _, i in cells[:LEATHER_CHOICES if root_leather else 1]]
     rates = buy_rates(state)
-    out: list = []
+    out: list[Move] = []
     advanced = False
     for rate, pid in rates:
         if rate <= 1.0 and not advanced:
@@ -142,27 +147,27 @@ class _Search:
         self.mw = margin_weight
         self.eps = epsilon
 
-    def _expand(self, node: _Node, move) -> _Node | None:
+    def _expand(self, node: _Node, move: Move) -> _Node | None:
         s = node.state.clone()
         mover = s.current_player()
-        if move == "a":
-            action: Action = ADVANCE
-        elif type(move) is tuple:
-            action = LEATHER_ACTIONS[move[1]]
-        else:
+        if type(move) is int:
             m = self.root_masks.get(move) if node is self.root else None
             if m is None:
                 m = tight_placement(s.players[mover].board, move, self.cache)
             if m is None:
                 return None
-            action = Buy(move, m)
+            action: Action = Buy(move, m)
+        elif type(move) is tuple:
+            action = LEATHER_ACTIONS[move[1]]
+        else:
+            action = ADVANCE
         s.apply_action(action)
         place_pending_leather(s)
         child = _Node(s, mover, action)
         node.children.append(child)
         return child
 
-    def run(self, iterations: int | None, deadline: float | None, stop, at_least: int = 0) -> int:
+    def run(self, iterations: int | None, deadline: float | None, stop: Stop | None, at_least: int = 0) -> int:
         """Iterate until the budget is spent or ``stop`` is set; returns the iterations run.
 
         ``at_least`` iterations run even past the deadline (never once
@@ -200,7 +205,7 @@ class _Search:
                 if not node.children:
                     break
                 ln = log(node.n) if node.n > 1 else 0.0
-                best, best_u = None, -1e9
+                best, best_u = node.children[0], -1e9
                 for ch in node.children:
                     u = ch.w / ch.n + c * sqrt(ln / ch.n)
                     if u > best_u:
@@ -249,6 +254,7 @@ def _reason(state: GameState, ch: _Node) -> str:
         head = (f"buy {pid} ({COST[pid]} buttons, {TIME[pid]} time, {AREA[pid]} cells, "
                 f"+{INCOME[pid]} income × {PAYOUTS_AFTER[p.position]} paydays)")
     else:
+        assert type(a) is PlaceLeather
         head = f"leather {a.cell[0]},{a.cell[1]}"
     if ch.n == 0:
         return f"{head}: not searched"
@@ -267,7 +273,7 @@ class SearchPlayer:
     """
 
     def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
-                 advisor: Any = None, *, reuse: bool = True, lookahead: bool = True,
+                 advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
                  epsilon: float = EPSILON, time_cap: float | None = None) -> None:
         if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
@@ -290,9 +296,9 @@ class SearchPlayer:
         self.epsilon = epsilon
         self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
         self._cache = PlacementCache()
-        self._look_cache: dict = {}
+        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._tree: _Node | None = None
-        self._auto_advisor: Any = None
+        self._auto_advisor: SolverAdvisor | None = None
         self.last_iterations = 0
 
     def __repr__(self) -> str:
@@ -300,7 +306,7 @@ class SearchPlayer:
         return f"SearchPlayer({budget}, seed={self.seed})"
 
     # ----------------------------------------------------------- placement
-    def _advisor(self):
+    def _advisor(self) -> Advisor | None:
         if not self.lookahead:
             return None
         if self.advisor is not None:
@@ -311,7 +317,7 @@ class SearchPlayer:
             self._auto_advisor = SolverAdvisor(seed=self.seed)
         return self._auto_advisor
 
-    def _root_masks(self, state: GameState, deadline: float | None, stop) -> dict[int, int]:
+    def _root_masks(self, state: GameState, deadline: float | None, stop: Stop | None) -> dict[int, int]:
         """Placement of each buyable patch at the root: the advisor's lookahead when it has time."""
         out: dict[int, int] = {}
         if state.leather_to_place or state.is_terminal():
@@ -343,9 +349,9 @@ class SearchPlayer:
 
     @staticmethod
     def _ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
-                     stop: Any) -> int | None:
+                     stop: Stop | None) -> int | None:
         try:
-            if stop is not None and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
+            if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
                 res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
             else:
                 res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
@@ -361,12 +367,12 @@ class SearchPlayer:
         return max(tops, key=lambda m: placement_score(board, m))
 
     # ------------------------------------------------------------- search
-    def _search(self, state: GameState, stop=None, reuse_tree: bool = False) -> tuple[_Node, int]:
+    def _search(self, state: GameState, stop: Stop | None = None, reuse_tree: bool = False) -> tuple[_Node, int]:
         if self._advisor() is not None:
             _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
         t0 = time.perf_counter()
-        if self.iterations is None:
-            deadline = t0 + self.time_limit * TIME_SHARE
+        if self.time_limit is not None:      # a time budget (else iterations)
+            deadline: float | None = t0 + self.time_limit * TIME_SHARE
         else:
             deadline = None if self.time_cap is None else t0 + self.time_cap
         root = self._reused(state) if reuse_tree else None
@@ -388,8 +394,7 @@ class SearchPlayer:
                 root.untried = None
                 root.n = sum(ch.n for ch in keep)
         if root.untried is None:
-            have = {("L", ch.action.cell[0] * 9 + ch.action.cell[1]) if type(ch.action) is PlaceLeather
-                    else "a" if type(ch.action) is Advance else ch.action.patch_id for ch in root.children}
+            have = {_move_of(ch.action) for ch in root.children if ch.action is not None}
             root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
         srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
         # time budgets: one playout per root move even if the root lookahead ate the time
@@ -435,34 +440,43 @@ class SearchPlayer:
             return _fallback(state, self._cache)
         best = ranked[0][1]
         self._tree = best if self.reuse else None
+        assert best.action is not None      # a child of the root
         return best.action
 
-    def search_moves(self, state: GameState, *, stop=None, top: int | None = None) -> list[MoveSuggestion]:
+    def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
         """The root moves ranked by the search (a fresh tree; see :func:`search_moves`)."""
         return self._suggest(state, stop, top)[0]
 
-    def _suggest(self, state: GameState, stop, top: int | None) -> tuple[list[MoveSuggestion], int, bool]:
+    def _suggest(self, state: GameState, stop: Stop | None, top: int | None) -> tuple[list[MoveSuggestion], int, bool]:
         """(moves, root iterations run, searched): searched is False when no
         iteration ran and the greedy choice stands in."""
         if state.is_terminal():
             return [], 0, False
         root, n = self._search(state, stop, reuse_tree=False)
         ranked = _ranked(root)
-        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch),
-                              round(ch.margin / ch.n, 3) if ch.n else None) for v, ch in ranked]
+        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked if ch.action is not None]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
         return (out[:top] if top else out), n, searched
 
 
+def _move_of(action: Action) -> Move:
+    """The macro move that ``action`` plays."""
+    if type(action) is PlaceLeather:
+        return ("L", action.cell[0] * 9 + action.cell[1])
+    if type(action) is Buy:
+        return action.patch_id
+    return "a"
+
+
 def _fallback(state: GameState, cache: PlacementCache) -> Action:
     """The first move in the greedy order (used when the search was stopped at once)."""
     for move in _macro_moves(state, True):
-        if move == "a":
-            return ADVANCE
         if type(move) is tuple:
             return LEATHER_ACTIONS[move[1]]
+        if type(move) is not int:
+            return ADVANCE
         m = tight_placement(state.players[state.current_player()].board, move, cache)
         if m is not None:
             return Buy(move, m)
@@ -480,14 +494,14 @@ class SearchResult:
     moves). ``wall_time``: seconds spent in the call.
     """
 
-    moves: list
+    moves: list[MoveSuggestion]
     iterations: int
     searched: bool
     wall_time: float
 
 
 def search(state: GameState, *, time_limit: float | None = None, top: int | None = None, seed: int = 0,
-           stop=None, iterations: int | None = None, advisor=None) -> SearchResult:
+           stop: Stop | None = None, iterations: int | None = None, advisor: Advisor | None = None) -> SearchResult:
     """Rank the moves of ``state`` for the player to move (see :func:`search_moves`) and report the search.
 
     ``time_limit`` (default 1 s) and ``stop`` are honoured within a few ms:
@@ -507,15 +521,16 @@ def search(state: GameState, *, time_limit: float | None = None, top: int | None
     return SearchResult(moves, n, searched, time.perf_counter() - t0)
 
 
-def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop=None, advisor=None,
+def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop: Stop | None = None,
+                 advisor: Advisor | None = None,
                  top: int | None = None, iterations: int | None = None) -> list[MoveSuggestion]:
     """Rank the moves of ``state`` for the player to move with :class:`SearchPlayer`'s search.
 
     One suggestion per root move — advance, each affordable patch at its
     chosen placement, or (leather pending) the best few cells — best first.
     ``win_chance`` is the estimated chance of winning (the mean playout reward,
-    shrunk towards the position's mean for rarely visited moves),
-    ``margin_buttons`` the mean final score margin of the move's playouts, and
+    shrunk towards the position's mean for rarely visited moves; ``margin_buttons``
+    is None: the mean margin is in the reason), and
     ``reason`` says what the move does and how it fared. ``time_limit`` is the
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps

@@ -11,7 +11,7 @@ import engine
 from engine.actions import Advance, Buy, PlaceLeather
 from engine.advisor import LocalAdvisor, SolverAdvisor
 from engine.players import GreedyPlayer, make_player
-from engine.service_player import ServicePlayer
+from engine.players.service import ServicePlayer
 from engine.suggest import MoveSuggestion, Weights, holes, suggest_moves
 
 

@@ -11,7 +11,7 @@ from engine_helpers import build, rows
 
 from engine import GameState, new_game
 from engine.__main__ import main
-from engine.notation import ID_CHARS, NotationError, from_notation, to_notation
+from engine.notation import ID_CHARS, NotationError, to_notation
 from engine.players import GreedyPlayer, RandomPlayer
 
 DOCS = Path(__file__).parents[2] / "docs" / "engine.md"
@@ -53,7 +53,7 @@ def test_round_trip_of_thousands_of_positions():
 
 def test_module_functions_match_the_methods():
     s = new_game(3)
-    assert to_notation(s) == s.to_notation() and from_notation(to_notation(s)) == s
+    assert to_notation(s) == s.to_notation() and GameState.from_notation(to_notation(s)) == s
 
 
 def test_leather_pending_and_shared_space():

@@ -116,3 +116,30 @@ def test_wilson_interval():
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson_interval(0, 0) == (0.0, 1.0)
     assert wilson_interval(10, 10)[1] == 1.0
+
+
+@pytest.mark.parametrize("old, new", [("engine.search", "engine.players.search"), ("engine.mcts", "engine.players.mcts"),
+                                      ("engine.service_player", "engine.players.service")])
+def test_moved_modules_still_import_as_themselves_with_a_warning(old, new):
+    import subprocess
+    import sys
+
+    code = (f"import warnings; warnings.simplefilter('always')\n"
+            f"with warnings.catch_warnings(record=True) as w:\n    import {old}\n"
+            f"import {new} as moved, {old.rpartition('.')[0]}\n"
+            f"assert sys.modules['{old}'] is moved and {old} is moved\n"
+            f"assert any(issubclass(x.category, DeprecationWarning) and '{new}' in str(x.message) for x in w), w\n")
+    r = subprocess.run([sys.executable, "-c", "import sys\n" + code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_the_old_contacts_keeps_its_argument_order_with_a_warning():
+    from engine import players
+
+    with pytest.deprecated_call():
+        assert players.contacts(1 << 1, 1) == contacts(1, 1 << 1) == 2
+
+
+def test_every_built_in_player_is_registered_on_import():
+    from engine.players import known_players
+    assert {"greedy", "mcts", "random", "search", "service"} <= set(known_players())

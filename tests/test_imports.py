@@ -1,0 +1,230 @@
+"""The project's import structure, read from the source with ``ast`` (nothing is imported).
+
+(a) No import cycle between files: the graph of module-level imports between
+    the project's own modules has no cycle through a module of a checked
+    package. Imports under ``if TYPE_CHECKING:`` are not module-level
+    imports (they never run). Like import-linter's graph, ``import a.b.c``
+    is an edge to ``a.b.c`` only, not to the packages ``a`` and ``a.b``.
+(b) Function-level imports of project modules (the way to dodge a cycle)
+    are counted per package and held to a budget that may only shrink.
+    Inside ``engine`` and ``solver`` a function-level import is allowed only
+    for a heavy optional dependency, with a comment saying so.
+(c) No package imports a private name (``_x``) or a private module of
+    another package.
+
+The packages not clean yet are listed in ``NOT_YET_CLEAN``: their checks (a)
+and (c) run as non-strict xfail (XPASS while they pass); removing a package
+from the list makes them count. Run with ``-s`` to see the function-level
+imports (b) per package.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("solver", "engine", "server", "clients", "web", "patchwork")
+
+# Packages whose checks (a) and (c) are not switched on yet: they are being
+# rewritten (their checks pass at this commit: they show as XPASS). The lead
+# switches a package on by removing it from this set.
+NOT_YET_CLEAN = {"server", "clients", "web"}
+
+# Function-level imports of project modules allowed per package: the counts
+# when this test was written; a budget may only shrink.
+FUNCTION_LEVEL_BUDGET = {"solver": 0, "engine": 0, "server": 4, "clients": 66, "web": 2, "patchwork": 0}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _files() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                out[_module_name(path)] = path
+    return out
+
+
+FILES = _files()
+MODULES = set(FILES)
+
+
+def _is_package(name: str) -> bool:
+    return FILES[name].name == "__init__.py"
+
+
+def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str, list[str]]]:
+    """(project module imported, names taken from it) for one import statement."""
+    if isinstance(node, ast.Import):
+        return [(a.name, []) for a in node.names if a.name.split(".")[0] in PACKAGES]
+    if node.level:
+        base = importer.split(".")
+        if not _is_package(importer):
+            base = base[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if target.split(".")[0] not in PACKAGES:
+        return []
+    out: list[tuple[str, list[str]]] = []
+    names = []
+    for a in node.names:
+        sub = f"{target}.{a.name}"
+        if sub in MODULES:            # ``from pkg import submodule``
+            out.append((sub, []))
+        else:
+            names.append(a.name)
+    if names or not out:
+        out.append((target, names))
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def _imports(name: str) -> tuple[list[ast.AST], list[ast.AST]]:
+    """(module-level, function-level) import statements of module ``name``."""
+    tree = ast.parse(FILES[name].read_text(encoding="utf-8"))
+    top: list[ast.AST] = []
+    inner: list[ast.AST] = []
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                (inner if in_function else top).append(child)
+            elif isinstance(child, ast.If) and not in_function and _is_type_checking(child):
+                for sub in child.orelse:
+                    walk(ast.Module(body=[sub], type_ignores=[]), False)
+            else:
+                walk(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    walk(tree, False)
+    return top, inner
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name in MODULES:
+        for node in _imports(name)[0]:
+            for target, _ in _resolve(name, node):
+                if target in MODULES and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for root in sorted(MODULES):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+    return out
+
+
+CHECKED = [pytest.param(p, marks=pytest.mark.xfail(reason=f"{p} is in NOT_YET_CLEAN", strict=False))
+           if p in NOT_YET_CLEAN else p for p in PACKAGES]
+
+
+def _top(name: str) -> str:
+    return name.split(".")[0]
+
+
+@pytest.mark.parametrize("package", CHECKED)
+def test_no_import_cycle_between_files(package):
+    cycles = [c for c in _cycles(_graph()) if any(_top(m) == package for m in c)]
+    assert cycles == [], f"import cycles through {package}: {cycles}"
+
+
+def _function_level(package: str) -> list[str]:
+    out = []
+    for name in sorted(m for m in MODULES if _top(m) == package):
+        for node in _imports(name)[1]:
+            for target, _ in _resolve(name, node):
+                if target in MODULES:
+                    out.append(f"{FILES[name].relative_to(ROOT)}:{node.lineno} imports {target}")
+    return out
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_function_level_imports_of_project_modules_within_budget(package):
+    found = _function_level(package)
+    print(f"{package}: {len(found)} function-level import(s) of project modules (budget "
+          f"{FUNCTION_LEVEL_BUDGET[package]})", *found, sep="\n  ")
+    assert len(found) <= FUNCTION_LEVEL_BUDGET[package], "\n".join(found)
+
+
+@pytest.mark.parametrize("package", CHECKED)
+def test_no_private_import_across_packages(package):
+    bad = []
+    for name in sorted(m for m in MODULES if _top(m) == package):
+        top, inner = _imports(name)
+        for node in top + inner:
+            for target, names in _resolve(name, node):
+                if _top(target) == package:
+                    continue
+                private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+                private += [p for p in target.split(".") if p.startswith("_") and not p.startswith("__")]
+                if private:
+                    bad.append(f"{FILES[name].relative_to(ROOT)}:{node.lineno} {target}: {', '.join(private)}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_cycle_finder_sees_cycles():
+    """The graph code itself: a two-module cycle is found, an acyclic chain is not."""
+    graph = {"engine.a": {"engine.b"}, "engine.b": {"engine.a"}, "engine.c": {"engine.a"}}
+    MODULES.update(graph)
+    try:
+        assert _cycles(graph) == [["engine.a", "engine.b"]]
+        assert _cycles({"engine.a": {"engine.b"}, "engine.c": {"engine.a"}}) == []
+    finally:
+        MODULES.difference_update(graph)
