@@ -25,7 +25,7 @@ builds one.
 >>> make_player("nope", 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nope'; known: ...greedy, mcts, random, search, service
+ValueError: unknown player 'nope'; known: ...greedy...random, search, service...
 """
 
 from __future__ import annotations
