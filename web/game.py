@@ -32,10 +32,12 @@ from server.service import engine_state, move_message, parse_state_json, record_
 from . import protojson
 
 STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
+MIN_SEARCH_SECONDS = 0.05
 MAX_SEARCH_SECONDS = 10.0
 MAX_SEARCH_ITERATIONS = 20_000
 MAX_SEED = 2**31 - 1
 MAX_TEXT = 32 * 1024
+MAX_MOVE_TEXT = 2000  # characters of a move's text form that are read
 
 
 # ---------------------------------------------------------------- input
@@ -275,7 +277,7 @@ def apply(data: Any, call: Call) -> dict:
         raise FailedPrecondition("state: the game is over (both time tokens on space 53)")
     player = state.current_player()
     try:
-        action = engine.parse_action(data["move"][:2000])
+        action = engine.parse_action(data["move"][:MAX_MOVE_TEXT])
         state.apply_action(action)
     except ValueError as e:  # ActionSyntaxError, IllegalActionError
         raise BadRequest("move", str(e)) from None
@@ -296,12 +298,12 @@ def parse_strength(text: str) -> tuple[str, float | None, int | None]:
                     return "search", None, n
             else:
                 seconds = float(arg)
-                if 0.05 <= seconds <= MAX_SEARCH_SECONDS:
+                if MIN_SEARCH_SECONDS <= seconds <= MAX_SEARCH_SECONDS:
                     return "search", seconds, None
         except ValueError:
             pass
     raise BadRequest("strength", f"{json.dumps(text)[:40]}; expected random, greedy, search:SECONDS "
-                                 f"(0.05-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
+                                 f"({MIN_SEARCH_SECONDS:g}-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
 
 
 def engine_move(core):
