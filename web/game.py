@@ -43,15 +43,24 @@ MAX_MOVE_TEXT = 2000  # characters of a move's text form that are read
 # ---------------------------------------------------------------- input
 
 def fields(data: Any, allowed: dict[str, tuple[type, ...]], required: tuple[str, ...] = ()) -> dict:
-    """``data`` as a dict with only ``allowed`` keys of the given JSON types; BadRequest naming the field."""
+    """``data`` as a dict with only ``allowed`` keys of the given JSON types; BadRequest naming the field.
+
+    An integer may be written as a whole JSON number with a fraction or exponent (``7.0``, ``7e0``),
+    as in JSON Schema and the protobuf JSON mapping; it comes back as an ``int``.
+
+    >>> fields({"seed": 7.0}, {"seed": (int,)})
+    {'seed': 7}
+    """
     if not isinstance(data, dict):
         raise BadRequest("body", f"must be a JSON object, not {type(data).__name__}")
-    for key, value in data.items():
+    for key, value in list(data.items()):
         if key not in allowed:
             raise BadRequest(str(key), f"unknown field; expected {', '.join(allowed)}")
         kinds = allowed[key]
         if value is None:
             continue
+        if type(value) is float and int in kinds and float not in kinds and value.is_integer():
+            value = data[key] = int(value)
         if isinstance(value, bool) and bool not in kinds:
             raise BadRequest(key, f"must be {_kinds(kinds)}, got {json.dumps(value)}")
         if not isinstance(value, kinds):
