@@ -454,6 +454,10 @@ def document(endpoints: list[Endpoint], version: str = "1",
         ok_schema = {"$ref": f"#/components/schemas/{e.response}"} if e.response else {"type": "object"}
         ok = "the answer"
         if e.streaming:
+            op["parameters"].append({"name": "format", "in": "query", "required": False,
+                                     "schema": {"type": "string", "enum": ["json", "ndjson"]},
+                                     "description": "json: one {\"items\": [...]} answer at the end; "
+                                                    "otherwise (the default) NDJSON"})
             ok = ("the answer: application/x-ndjson (the default) is one JSON object per line, sent as each is "
                   "ready (an error after the first line ends the stream with an {\"error\": ...} line); "
                   "?format=json answers {\"items\": [...]} at the end")

@@ -108,11 +108,13 @@ GAMES = {e: [full_game(seed, e) for seed in (1, 2)] for e in engine.EDITIONS}
 EDITION_ENUM = {"revised": "EDITION_REVISED", "original": "EDITION_ORIGINAL"}
 
 
-def test_real_positions_and_records_fit_the_schemas():
+def test_real_positions_records_and_answers_fit_the_schemas(http):
     states = validator("GameState")
     for state in POSITIONS:
         states.validate(web_game.state_dict(state))
     records, replay = validator("GameRecord"), validator("Replay")
+    patches = http.get("/api/v1/patches")
+    validator("ListPatchesResponse").validate(patches.json())
     for edition, games in GAMES.items():
         for circle, actions in games:
             records.validate({"edition": EDITION_ENUM[edition], "circle": circle, "actions": actions})
@@ -285,7 +287,12 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
     path = e.path.removeprefix("/api/v1/")
     status = r.status_code
     if status == 200:
-        if e.streaming:
+        if e.streaming and r.headers["content-type"].startswith("application/json"):
+            lines = r.json()["items"]  # ?format=json
+            items = validator(e.response)
+            for line in lines:
+                items.validate(line)
+        elif e.streaming:
             lines = [json.loads(line) for line in r.text.splitlines() if line.strip()]
             item = validator(e.response)
             for line in lines:
@@ -335,7 +342,8 @@ def test_schema_valid_requests_are_accepted(http, e):
         request_schema.validate(body)  # the repaired body is still schema-valid
         deadline = headers.get("X-Deadline-Ms")
         content = json.dumps(body).encode()
-        r = http.post(e.path, content=content, headers={"Content-Type": "application/json", **headers})
+        r = http.post(e.path, content=content, params=case.query or None,
+                      headers={"Content-Type": "application/json", **headers})
         _check_answer(e, r, position, deadline, len(content))
 
     run()
