@@ -161,21 +161,22 @@ def candidates(specs: list[PatchSpec]) -> list[Candidate]:
     return [Candidate(s.key, s.shape, s.count, s.required) for s in specs]
 
 
+# The enum values a request may carry (every other value is INVALID_ARGUMENT).
+OBJECTIVES = {pb.OBJECTIVE_COVER: solver.Objective.COVER, pb.OBJECTIVE_SQUARE7: solver.Objective.SQUARE7}
+PUZZLE_MODES = {pb.PUZZLE_MODE_FIND: False, pb.PUZZLE_MODE_COUNT: True}  # → count the tilings?
+
+
 def objective(value: int, field: str = "objective") -> "solver.Objective":
-    if value == pb.OBJECTIVE_COVER:
-        return solver.Objective.COVER
-    if value == pb.OBJECTIVE_SQUARE7:
-        return solver.Objective.SQUARE7
+    if value in OBJECTIVES:
+        return OBJECTIVES[value]
     if value == pb.OBJECTIVE_UNSPECIFIED:
         raise BadRequest(field, "required: OBJECTIVE_COVER or OBJECTIVE_SQUARE7")
     raise BadRequest(field, f"unknown value {value}")
 
 
 def puzzle_count_mode(value: int, field: str = "mode") -> bool:
-    if value == pb.PUZZLE_MODE_FIND:
-        return False
-    if value == pb.PUZZLE_MODE_COUNT:
-        return True
+    if value in PUZZLE_MODES:
+        return PUZZLE_MODES[value]
     if value == pb.PUZZLE_MODE_UNSPECIFIED:
         raise BadRequest(field, "required: PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT")
     raise BadRequest(field, f"unknown value {value}")

@@ -16,7 +16,8 @@ import solver
 from patchwork.v1 import placement_pb2 as pb
 from solver import BOARD_SIZE, cells_of
 from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
-                           DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
+                           DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
+                           MAX_UPCOMING_COPIES)
 
 from engine.suggest import MoveSuggestion
 
@@ -175,8 +176,9 @@ class PlacementServicer:
                                    DEFAULT_REVIEW_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
         seed = convert.seed(request.seed)
         large = request.large_loss or DEFAULT_LARGE_LOSS
-        if not 0 < large <= 1:
-            raise BadRequest("large_loss", f"{large:g}; must be in (0, 1] (0 means {DEFAULT_LARGE_LOSS:g})")
+        if not 0 < large <= MAX_LARGE_LOSS:
+            raise BadRequest("large_loss", f"{large:g}; must be in (0, {MAX_LARGE_LOSS:g}] "
+                                           f"(0 means {DEFAULT_LARGE_LOSS:g})")
         for ply, (state, action) in enumerate(plies):
             # A move that is not the best takes two searches, each of up to `limit`
             # (as engine.review does in-process): the job gets twice the limit.

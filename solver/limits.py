@@ -38,10 +38,11 @@ MAX_ITERATIONS: Final = 200_000       # fixed search budget of one move suggesti
 MAX_RECORD_ACTIONS: Final = 1000      # moves of one record a review takes
 DEFAULT_REVIEW_LIMIT: Final = 0.2     # seconds of search per reviewed move when no budget is given
 DEFAULT_LARGE_LOSS: Final = 0.1       # a loss of at least this much win chance is a large mistake
+MAX_LARGE_LOSS: Final = 1.0           # the largest large-mistake threshold (a whole win chance)
 
 __all__ = [
     "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT",
-    "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_RECORD_ACTIONS",
+    "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
     "MAX_ITERATIONS", "MAX_PATCH_REFS", "MAX_PIECES", "MAX_SHAPE_TEXT", "MAX_STATE_JSON",
     "MAX_TILINGS", "MAX_TIME_LIMIT", "MAX_TOP", "MAX_UPCOMING_COPIES",
 ]

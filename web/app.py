@@ -161,7 +161,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
 
         return endpoint
 
-    doc = document(ENDPOINTS)
+    doc = document(ENDPOINTS, max_body=core.max_receive_bytes)
 
     async def openapi(request: Request) -> Response:
         return JSON(doc)

@@ -32,24 +32,35 @@ from server.positions import move_message
 from server.service import moves_job, record_plies
 
 STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
+MIN_SEARCH_SECONDS = 0.05
 MAX_SEARCH_SECONDS = 10.0
 MAX_SEARCH_ITERATIONS = 20_000
 MAX_SEED = 2**31 - 1
 MAX_TEXT = 32 * 1024
+MAX_MOVE_TEXT = 2000  # characters of a move's text form that are read
 
 
 # ---------------------------------------------------------------- input
 
 def fields(data: Any, allowed: dict[str, tuple[type, ...]], required: tuple[str, ...] = ()) -> dict:
-    """``data`` as a dict with only ``allowed`` keys of the given JSON types; BadRequest naming the field."""
+    """``data`` as a dict with only ``allowed`` keys of the given JSON types; BadRequest naming the field.
+
+    An integer may be written as a whole JSON number with a fraction or exponent (``7.0``, ``7e0``),
+    as in JSON Schema and the protobuf JSON mapping; it comes back as an ``int``.
+
+    >>> fields({"seed": 7.0}, {"seed": (int,)})
+    {'seed': 7}
+    """
     if not isinstance(data, dict):
         raise BadRequest("body", f"must be a JSON object, not {type(data).__name__}")
-    for key, value in data.items():
+    for key, value in list(data.items()):
         if key not in allowed:
             raise BadRequest(str(key), f"unknown field; expected {', '.join(allowed)}")
         kinds = allowed[key]
         if value is None:
             continue
+        if type(value) is float and int in kinds and float not in kinds and value.is_integer():
+            value = data[key] = int(value)
         if isinstance(value, bool) and bool not in kinds:
             raise BadRequest(key, f"must be {_kinds(kinds)}, got {json.dumps(value)}")
         if not isinstance(value, kinds):
@@ -275,7 +286,7 @@ def apply(data: Any, call: Call) -> dict:
         raise FailedPrecondition(f"state: {GAME_OVER}")
     player = state.current_player()
     try:
-        action = engine.parse_action(data["move"][:2000])
+        action = engine.parse_action(data["move"][:MAX_MOVE_TEXT])
         state.apply_action(action)
     except ValueError as e:  # ActionSyntaxError, IllegalActionError
         raise BadRequest("move", str(e)) from None
@@ -296,12 +307,12 @@ def parse_strength(text: str) -> tuple[str, float | None, int | None]:
                     return "search", None, n
             else:
                 seconds = float(arg)
-                if 0.05 <= seconds <= MAX_SEARCH_SECONDS:
+                if MIN_SEARCH_SECONDS <= seconds <= MAX_SEARCH_SECONDS:
                     return "search", seconds, None
         except ValueError:
             pass
     raise BadRequest("strength", f"{json.dumps(text)[:40]}; expected random, greedy, search:SECONDS "
-                                 f"(0.05-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
+                                 f"({MIN_SEARCH_SECONDS:g}-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
 
 
 def engine_move(core):

@@ -3,30 +3,60 @@
 The RPC endpoints' schemas are the protobuf JSON mapping of the messages
 (proto field names; int64 as strings; enums as names; Durations as
 ``"1.5s"``), generated here from the descriptors so they cannot drift from
-``proto/patchwork/v1/placement.proto``.
+``proto/patchwork/v1/placement.proto``. On top of the types, the document
+states what the service checks, built from the same constants the checks
+use (:mod:`solver.limits`, the engine's state bounds, :mod:`web.calls`,
+:mod:`web.game`): required fields (:data:`REQUIRED`), the enum values a
+request may carry (:data:`ACCEPTED_ENUMS`), integer ranges, list sizes, row
+and shape patterns, time limits (:func:`time_limit_schema`) and the
+``X-Deadline-Ms`` range. What JSON Schema cannot say (a patch listed twice,
+rows of unequal length, the rules of the game) is said in a ``description``.
 
 >>> doc = document([Endpoint("POST", "/api/v1/solve-placement", "SolvePlacement", "Solve.",
 ...                          "SolvePlacementRequest", "SolvePlacementResponse")])
 >>> sorted(doc["components"]["schemas"])[:4]
-['Board', 'Cell', 'Error', 'PatchRef']
->>> doc["components"]["schemas"]["Board"]["properties"]["rows"]["type"]
-'array'
+['Board', 'Cell', 'Error', 'GameRecord']
+>>> doc["components"]["schemas"]["Board"]["properties"]["rows"]["items"]["pattern"]
+'^[.#]{9}$'
+>>> doc["components"]["schemas"]["SolvePlacementRequest"]["required"]
+['board', 'patches', 'objective']
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, field
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+import engine
+import solver
+from engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
+from engine.track import END, START_PATCH_ID
 from patchwork.v1 import placement_pb2 as pb
+from server import convert, positions
+from server.core import CoreConfig
+from solver import BOARD_SIZE
+from solver.geometry import MAX_SHAPE_CELLS
+from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
+                           DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS,
+                           MAX_LARGE_LOSS, MAX_PATCH_REFS, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SHAPE_TEXT,
+                           MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
+
+from . import game
+from .calls import MAX_DEADLINE_MS
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+N_PATCHES = len(solver.PATCHES)
+MAX_GRID = convert.MAX_GRID
 
 _SCALARS = {
-    FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_UINT32: {"type": "integer", "minimum": 0},
-    FieldDescriptor.TYPE_FIXED32: {"type": "integer", "minimum": 0},
+    FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
+    FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
+    FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
+    FieldDescriptor.TYPE_UINT32: {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+    FieldDescriptor.TYPE_FIXED32: {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
     FieldDescriptor.TYPE_INT64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
     FieldDescriptor.TYPE_SINT64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
     FieldDescriptor.TYPE_SFIXED64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
@@ -42,6 +72,222 @@ _DURATION = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,9})?s$", "examples
              "description": "google.protobuf.Duration in its JSON form"}
 
 
+# ---------------------------------------------------------------- patterns from numbers
+
+def int_upto(n: int) -> str:
+    """A regular expression (unanchored group) for the integers 1..n written without leading zeros.
+
+    >>> rx = re.compile(f"^{int_upto(59)}$")
+    >>> [k for k in range(0, 200) if rx.match(str(k))] == list(range(1, 60))
+    True
+    >>> rx = re.compile(f"^{int_upto(20000)}$")
+    >>> all(bool(rx.match(str(k))) == (1 <= k <= 20000) for k in range(0, 30000, 7))
+    True
+    """
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    s = str(n)
+    d = len(s)
+    alts = []
+    if d == 2:
+        alts.append("[1-9]")
+    elif d > 2:
+        alts.append(f"[1-9][0-9]{{0,{d - 2}}}")
+    for i in range(d):
+        lo, hi = (1 if i == 0 else 0), int(s[i]) - 1
+        if hi >= lo:
+            rest = d - i - 1
+            alts.append(s[:i] + (f"[{lo}-{hi}]" if hi > lo else str(lo)) + (f"[0-9]{{{rest}}}" if rest else ""))
+    alts.append(s)
+    return "(?:" + "|".join(alts) + ")"
+
+
+def positive_seconds_upto(most: float) -> str:
+    """A regular expression (unanchored group) for decimal seconds in (0, most], at most 9 fraction digits.
+
+    >>> rx = re.compile(f"^{positive_seconds_upto(60)}$")
+    >>> [bool(rx.match(t)) for t in ["0", "0.0", "0.000000001", "0.5", "1", "59.999999999", "60", "60.0", "60.1", "61"]]
+    [False, False, True, True, True, True, True, True, False, False]
+    """
+    top = int(most)
+    if top != most or top < 1:
+        raise ValueError("the largest time limit must be a whole number of seconds >= 1")
+    below_one = "|".join(f"0{{{k}}}[1-9][0-9]{{0,{8 - k}}}" for k in range(9))
+    alts = [f"0\\.(?:{below_one})", f"{top}(?:\\.0{{1,9}})?"]
+    if top > 1:
+        alts.insert(1, f"{int_upto(top - 1)}(?:\\.[0-9]{{1,9}})?")
+    return "(?:" + "|".join(alts) + ")"
+
+
+def seconds_between(least: float, most: float) -> str:
+    """A regular expression (unanchored group) for decimal seconds in [least, most] with 0 < least < 1.
+
+    >>> rx = re.compile(f"^{seconds_between(0.05, 10)}$")
+    >>> [bool(rx.match(t)) for t in ["0.04", "0.049", "0.05", "0.0500", "0.5", "1", "9.75", "10", "10.00", "10.5"]]
+    [False, False, True, True, True, True, True, True, True, False]
+    """
+    top = int(most)
+    if top != most or top < 1 or not 0 < least < 1:
+        raise ValueError("expected 0 < least < 1 <= most, most a whole number")
+    digits = f"{least:.9f}".split(".")[1].rstrip("0")
+    alts = []
+    for i, ch in enumerate(digits):  # 0.<prefix><a larger digit><anything>
+        if ch != "9":
+            alts.append(f"0\\.{digits[:i]}[{int(ch) + 1}-9][0-9]*")
+    alts.append(f"0\\.{digits}[0-9]*")
+    alts.append(f"{int_upto(top - 1)}(?:\\.[0-9]+)?" if top > 1 else None)
+    alts.append(f"{top}(?:\\.0+)?")
+    return "(?:" + "|".join(a for a in alts if a) + ")"
+
+
+def time_limit_schema(default: float, most: float = MAX_TIME_LIMIT, also: str = "") -> dict:
+    """A request's time limit: a Duration in its JSON form, more than 0 and at most ``most`` seconds."""
+    return {"type": "string", "pattern": f"^{positive_seconds_upto(most)}s$", "examples": ["0.5s", "2s"],
+            "description": f"google.protobuf.Duration in its JSON form (\"1.5s\"): more than 0 s and at most "
+                           f"{most:g} s; unset means {default:g} s{also}"}
+
+
+def shape_schema(side: int) -> dict:
+    """A shape's text: rows of '#' and '.' joined by '/' (or newlines or spaces)."""
+    return {"type": "string", "minLength": 1, "maxLength": MAX_SHAPE_TEXT,
+            "pattern": "^[#./\\n ]*#[#./\\n ]*$", "examples": ["##./.##", "###"],
+            "description": f"rows of '#' (cloth) and '.' (hole) joined by '/', e.g. \"##./.##\"; empty rows and "
+                           f"the empty border are ignored. Not expressible here, also checked: the cells are "
+                           f"4-connected, no row is longer than {MAX_SHAPE_CELLS} characters, and the shape fits "
+                           f"a {side}x{side} grid."}
+
+
+def _ids(lo: int = 0) -> dict:
+    return {"type": "integer", "format": "int32", "minimum": lo, "maximum": N_PATCHES - 1}
+
+
+def _range(lo: int, hi: int, what: str = "") -> dict:
+    out: dict = {"minimum": lo, "maximum": hi}
+    if what:
+        out["description"] = what
+    return out
+
+
+def field_rules() -> dict[str, dict]:
+    """``"Message.field"`` → what to add to the field's schema (``items``: to a list's item schema;
+    ``replace``: the whole schema)."""
+    board_rows = {"minItems": BOARD_SIZE, "maxItems": BOARD_SIZE,
+                  "items": {"pattern": f"^[.#]{{{BOARD_SIZE}}}$"},
+                  "description": f"exactly {BOARD_SIZE} rows of {BOARD_SIZE} characters, row 0 first: "
+                                 "'.' empty, '#' filled"}
+    seed = _range(0, INT32_MAX, "random seed for a reproducible answer")
+    top = _range(0, MAX_TOP, f"how many to return, best first; 0 means all (at most {MAX_TOP})")
+    iterations = _range(0, MAX_ITERATIONS, f"a fixed search budget, 1-{MAX_ITERATIONS}; 0 means think for the "
+                                           "time limit")
+    circle = {"minItems": N_PATCHES, "maxItems": N_PATCHES, "uniqueItems": True, "items": _ids(),
+              "description": f"all {N_PATCHES} patch ids 0-{N_PATCHES - 1}, each once, clockwise from the neutral "
+                             f"token; the last must be {START_PATCH_ID} (not expressible here)"}
+    return {
+        "Board.rows": board_rows,
+        "Region.rows": {"minItems": 1, "maxItems": MAX_GRID, "items": {"pattern": f"^[.#]{{1,{MAX_GRID}}}$"},
+                        "contains": {"type": "string", "pattern": "[.]"},
+                        "description": f"1-{MAX_GRID} rows of 1-{MAX_GRID} characters: '.' a cell to tile, '#' "
+                                       "not part of the region; at least one '.'. Not expressible here, also "
+                                       "checked: every row has the length of row 0."},
+        "PatchRef.id": _range(solver.LEATHER_PATCH_ID, N_PATCHES - 1,
+                              f"a standard patch id 0-{N_PATCHES - 1}, or {solver.LEATHER_PATCH_ID} for the 1x1 "
+                              "leather patch"),
+        "PatchRef.shape": {"replace": shape_schema(BOARD_SIZE)},
+        "PatchRef.count": _range(0, MAX_COUNT, f"copies available, 0-{MAX_COUNT}; 0 means 1"),
+        "SolvePlacementRequest.patches": {
+            "minItems": 1, "maxItems": MAX_PATCH_REFS,
+            "description": f"1-{MAX_PATCH_REFS} candidate patches. Not expressible here, also checked: the same "
+                           "patch may not be listed twice (an id twice, a shape twice in any orientation, or an "
+                           "id and its shape): use count."},
+        "SolvePlacementRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SOLVE_LIMIT)},
+        "SolvePlacementRequest.seed": seed,
+        "SuggestPlacementRequest.upcoming": {
+            "maxItems": MAX_PATCH_REFS,
+            "description": f"0-{MAX_PATCH_REFS} patches expected later. Not expressible here, also checked: at "
+                           f"most {MAX_UPCOMING_COPIES} copies in all (the counts added up), and no patch listed "
+                           "twice."},
+        "SuggestPlacementRequest.top": top,
+        "SuggestPlacementRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SUGGEST_LIMIT)},
+        "SuggestPlacementRequest.seed": seed,
+        "SuggestMoveRequest.state_json": {
+            "maxLength": MAX_STATE_JSON, "deprecated": True,
+            "description": f"deprecated: use state. The engine's state JSON as text (at most {MAX_STATE_JSON} "
+                           "characters; docs/engine.md), used only when state is unset"},
+        "SuggestMoveRequest.top": top,
+        "SuggestMoveRequest.time_limit": {"replace": time_limit_schema(
+            DEFAULT_SUGGEST_LIMIT, also=f" ({DEFAULT_ITERATIONS_LIMIT:g} s with iterations)")},
+        "SuggestMoveRequest.seed": seed,
+        "SuggestMoveRequest.iterations": iterations,
+        "AnalyzeGameRequest.iterations": iterations,
+        "AnalyzeGameRequest.time_per_move": {"replace": time_limit_schema(
+            DEFAULT_REVIEW_LIMIT, also=f" ({DEFAULT_ITERATIONS_LIMIT:g} s with iterations); a move that is not "
+                                       "the best takes two searches")},
+        "AnalyzeGameRequest.seed": seed,
+        "AnalyzeGameRequest.large_loss": _range(0, MAX_LARGE_LOSS, f"a loss of at least this much win chance "
+                                                                   f"is a large mistake; 0 means "
+                                                                   f"{DEFAULT_LARGE_LOSS:g}"),
+        "SolvePuzzleRequest.pieces": {"minItems": 1, "maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
+                                      "description": f"1-{MAX_PIECES} piece shapes; each used at most once"},
+        "SolvePuzzleRequest.max_tilings": _range(0, MAX_TILINGS, f"how many tilings to find, 0-{MAX_TILINGS}; "
+                                                                 "0 means 1"),
+        "SolvePuzzleRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SOLVE_LIMIT)},
+        "GameState.players": {"minItems": 2, "maxItems": 2, "description": "exactly two; player 0 moved first"},
+        "GameState.circle": {"maxItems": N_PATCHES, "uniqueItems": True, "items": _ids(),
+                             "description": "patch ids still in the circle, clockwise from the one after the "
+                                            "neutral token"},
+        "GameState.leather_spaces": {"maxItems": MAX_LEATHER, "uniqueItems": True, "items": _range(0, END)},
+        "GameState.current_player": _range(0, 1),
+        "GameState.leather_to_place": _range(0, MAX_LEATHER),
+        "GameState.first_to_end": {"replace": {"type": ["integer", "null"], "minimum": 0, "maximum": 1,
+                                               "description": "the player who reached the last space first; "
+                                                              "unset (or null) while nobody has"}},
+        "PlayerState.buttons": _range(0, MAX_BUTTONS),
+        "PlayerState.position": _range(0, END, f"space of the time token, 0-{END}"),
+        "PlayerState.income": _range(0, MAX_INCOME, "the income printed on the bought patches, added up"),
+        "PlayerState.patches": {"maxItems": N_PATCHES, "uniqueItems": True, "items": _ids()},
+        "PlayerState.leather": _range(0, MAX_LEATHER),
+        "GameRecord.circle": circle,
+        "GameRecord.actions": {"minItems": 1, "maxItems": MAX_RECORD_ACTIONS,
+                               "description": f"1-{MAX_RECORD_ACTIONS} moves in the engine's text form (\"advance\", "
+                                              "\"buy 5 0,0;0,1;1,1\", \"leather 4,4\"), player 0 first. Not "
+                                              "expressible here, also checked: each is legal where it is played."},
+    }
+
+
+# The enum values a request may carry: the service answers INVALID_ARGUMENT to the others
+# (the *_UNSPECIFIED zero values). Keyed by the enum's full name.
+ACCEPTED_ENUMS = {
+    "patchwork.v1.Objective": [pb.Objective.Name(v) for v in convert.OBJECTIVES],
+    "patchwork.v1.PuzzleMode": [pb.PuzzleMode.Name(v) for v in convert.PUZZLE_MODES],
+    "patchwork.v1.Edition": [pb.Edition.Name(v) for v in positions.EDITIONS],
+}
+
+# Fields a request must set (a message missing one is INVALID_ARGUMENT).
+REQUIRED = {
+    "Board": ["rows"],
+    "Region": ["rows"],
+    "SolvePlacementRequest": ["board", "patches", "objective"],
+    "SuggestPlacementRequest": ["board", "patch", "objective"],
+    "AnalyzeGameRequest": ["record"],
+    "SolvePuzzleRequest": ["region", "pieces", "mode"],
+    "GameState": ["edition", "players"],
+    "PlayerState": ["board"],
+    "GameRecord": ["edition", "circle", "actions"],
+}
+
+# Whole-message rules.
+MESSAGE_RULES = {
+    "PatchRef": {"oneOf": [{"required": ["id"]}, {"required": ["shape"]}],
+                 "description": "exactly one of id, shape"},
+    "SuggestMoveRequest": {"anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
+                           "description": "state is required (or the deprecated state_json). A finished game is "
+                                          "FAILED_PRECONDITION (409)."},
+    "GameState": {"description": "a game position; every rule of the game is checked on arrival (incomes match "
+                                 "the patches, boards cover what was bought, the leather spaces left, whose turn "
+                                 "it is, ...): the bounds here are what JSON Schema can say"},
+    "GameRecord": {"description": "a game record: the starting circle and the moves played"},
+}
+
 
 def _repeated(f: FieldDescriptor) -> bool:
     flag = getattr(f, "is_repeated", None)
@@ -49,45 +295,68 @@ def _repeated(f: FieldDescriptor) -> bool:
         return f.label == FieldDescriptor.LABEL_REPEATED
     return bool(flag() if callable(flag) else flag)
 
+
 @dataclass(frozen=True)
 class Endpoint:
     method: str
     path: str
     name: str
     summary: str
-    request: str | None = None      # message name in placement.proto, or a key of HELPER_SCHEMAS
+    request: str | None = None      # message name in placement.proto, or a key of helper_schemas()
     response: str | None = None
     streaming: bool = False
     tags: tuple[str, ...] = field(default=("rpc",))
 
 
-def _message_schema(desc: Descriptor, out: dict) -> dict:
+def _message_schema(desc: Descriptor, out: dict, rules: dict) -> dict:
     if desc.full_name == "google.protobuf.Duration":
         return _DURATION
     if desc.name not in out:
         out[desc.name] = {}  # placeholder against recursion
         props = {}
         for f in desc.fields:
-            props[f.name] = _field_schema(f, out)
+            props[f.name] = _field_schema(f, out, rules.get(f"{desc.name}.{f.name}"), rules)
         schema: dict = {"type": "object", "properties": props, "additionalProperties": False}
-        oneofs = [o for o in desc.oneofs if len(o.fields) > 1]
-        if oneofs:
-            schema["description"] = "; ".join(f"at most one of {', '.join(x.name for x in o.fields)}"
-                                              for o in oneofs)
+        if desc.name in REQUIRED:
+            schema["required"] = list(REQUIRED[desc.name])
+        notes = [f"at most one of {', '.join(x.name for x in o.fields)}"
+                 for o in desc.oneofs if len(o.fields) > 1 and desc.name not in MESSAGE_RULES]
+        extra = copy.deepcopy(MESSAGE_RULES.get(desc.name, {}))
+        if extra.get("description"):
+            notes.append(extra.pop("description"))
+        schema.update(extra)
+        if notes:
+            schema["description"] = "; ".join(notes)
         out[desc.name] = schema
     return {"$ref": f"#/components/schemas/{desc.name}"}
 
 
-def _field_schema(f: FieldDescriptor, out: dict) -> dict:
+def _apply(schema: dict, rule: dict | None) -> dict:
+    if not rule:
+        return schema
+    rule = copy.deepcopy(rule)
+    if "replace" in rule:
+        return rule["replace"]
+    if "$ref" in schema and rule:
+        return {**{k: v for k, v in rule.items() if k != "items"}, "allOf": [schema]}
+    schema = dict(schema)
+    schema.update(rule)
+    return schema
+
+
+def _field_schema(f: FieldDescriptor, out: dict, rule: dict | None, rules: dict) -> dict:
+    rule = copy.deepcopy(rule) if rule else {}
+    items_rule = rule.pop("items", None)
     if f.type == FieldDescriptor.TYPE_MESSAGE:
-        item = _message_schema(f.message_type, out)
+        item = _message_schema(f.message_type, out, rules)
     elif f.type == FieldDescriptor.TYPE_ENUM:
-        item = {"type": "string", "enum": [v.name for v in f.enum_type.values]}
+        names = ACCEPTED_ENUMS.get(f.enum_type.full_name) or [v.name for v in f.enum_type.values]
+        item = {"type": "string", "enum": list(names)}
     else:
         item = dict(_SCALARS.get(f.type, {}))
     if _repeated(f):
-        return {"type": "array", "items": item}
-    return item
+        return _apply({"type": "array", "items": _apply(item, items_rule)}, rule)
+    return _apply(item, rule)
 
 
 _ERROR = {
@@ -98,68 +367,119 @@ _ERROR = {
         "message": {"type": "string"}}, "required": ["code", "field", "message"]}},
     "required": ["error"],
 }
-_STATE = {"oneOf": [{"$ref": "#/components/schemas/GameState"},
-                    {"type": "string", "description": "the engine's state JSON as text"}]}
-HELPER_SCHEMAS = {
-    "NewGame": {"type": "object", "properties": {"seed": {"type": "integer", "minimum": 0},
-                                                 "edition": {"enum": ["revised", "original"]}}},
-    "Load": {"type": "object", "required": ["text"], "properties": {
-        "text": {"type": "string", "description": "notation, state JSON, GameState JSON or a game record"},
-        "plies": {"type": "integer", "description": "for a record: play only this many moves"}}},
-    "StateOnly": {"type": "object", "required": ["state"], "properties": {"state": _STATE}},
-    "Legal": {"type": "object", "required": ["state"], "properties": {"state": _STATE,
-                                                                      "patch_id": {"type": "integer"}}},
-    "Apply": {"type": "object", "required": ["state", "move"], "properties": {
-        "state": _STATE, "move": {"type": "string", "examples": ["buy 5 0,0;0,1;1,1", "advance"]}}},
-    "EngineMove": {"type": "object", "required": ["state", "strength"], "properties": {
-        "state": _STATE, "strength": {"type": "string", "examples": ["greedy", "random", "search:1", "search:500it"]},
-        "seed": {"type": "integer", "minimum": 0}}},
-    "Replay": {"type": "object", "required": ["record"], "properties": {"record": {"type": "object"}}},
-    "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
-    "Object": {"type": "object"},
-}
+_STATE = {"$ref": "#/components/schemas/GameState",
+          "description": "the position: a GameState in its JSON mapping, as the game endpoints return it"}
 
 
-def document(endpoints: list[Endpoint], version: str = "1") -> dict:
+def helper_schemas(schemas: dict) -> dict:
+    """The request and answer schemas of the ``/api/v1/game/*`` helpers (``schemas``: the message schemas)."""
+    record = schemas["GameRecord"]
+    search = (f"^(?:random|greedy|search(?::(?:{seconds_between(game.MIN_SEARCH_SECONDS, game.MAX_SEARCH_SECONDS)}"
+              f"|{int_upto(game.MAX_SEARCH_ITERATIONS)}it))?)$")
+    seed = {"type": "integer", "minimum": 0, "maximum": game.MAX_SEED}
+    return {
+        "NewGame": {"type": "object", "additionalProperties": False, "properties": {
+            "seed": {**seed, "description": "unset: a random seed (returned in the record)"},
+            "edition": {"type": "string", "enum": list(engine.EDITIONS)}}},
+        "Load": {"type": "object", "additionalProperties": False, "required": ["text"], "properties": {
+            "text": {"type": "string", "maxLength": game.MAX_TEXT, "pattern": "\\S",
+                     "description": "a position as notation, engine state JSON or GameState JSON, or a game "
+                                    "record as JSON (a JSON-lines file: its first line). Not expressible here, "
+                                    "also checked: that it is one of these, and every rule of the game."},
+            "plies": {"type": "integer", "minimum": 0, "maximum": MAX_RECORD_ACTIONS,
+                      "description": "for a record: play only this many moves (at most the record's)"}}},
+        "StateOnly": {"type": "object", "additionalProperties": False, "required": ["state"],
+                      "properties": {"state": _STATE}},
+        "Legal": {"type": "object", "additionalProperties": False, "required": ["state"], "properties": {
+            "state": _STATE, "patch_id": {**_ids(), "description": "only the moves that buy this patch"}}},
+        "Apply": {"type": "object", "additionalProperties": False, "required": ["state", "move"], "properties": {
+            "state": _STATE,
+            "move": {"type": "string", "minLength": 1, "maxLength": game.MAX_MOVE_TEXT,
+                     "examples": ["buy 5 0,0;0,1;1,1", "advance"],
+                     "description": "a move in the engine's text form; it must be legal in the position (see "
+                                    "/api/v1/game/legal). A finished game is FAILED_PRECONDITION (409)."}}},
+        "EngineMove": {"type": "object", "additionalProperties": False, "required": ["state", "strength"],
+                       "properties": {
+            "state": _STATE,
+            "strength": {"type": "string", "pattern": search,
+                         "examples": ["greedy", "random", "search:1", "search:500it"],
+                         "description": f"random, greedy, search:SECONDS ({game.MIN_SEARCH_SECONDS:g}-"
+                                        f"{game.MAX_SEARCH_SECONDS:g}; search alone means 1) or search:Nit "
+                                        f"(1-{game.MAX_SEARCH_ITERATIONS} iterations)"},
+            "seed": seed}},
+        "Replay": {"type": "object", "additionalProperties": False, "required": ["record"], "properties": {
+            "record": {"type": "object", "additionalProperties": False, "required": list(record["required"]),
+                       "description": "a GameRecord in its JSON mapping, or the engine's record form (edition "
+                                      "\"revised\"/\"original\"; seed, result and players are ignored)",
+                       "properties": {
+                           "edition": {"type": "string", "enum": ACCEPTED_ENUMS["patchwork.v1.Edition"]
+                                       + list(engine.EDITIONS)},
+                           "circle": record["properties"]["circle"],
+                           "actions": record["properties"]["actions"],
+                           "seed": {}, "result": {}, "players": {}}}}},
+        "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
+        "Object": {"type": "object"},
+    }
+
+
+def _deadline_header() -> dict:
+    return {"name": "X-Deadline-Ms", "in": "header", "required": False,
+            "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_DEADLINE_MS},
+            "description": f"the call's deadline in milliseconds from now, more than 0 and at most "
+                           f"{MAX_DEADLINE_MS}; when it passes the call is stopped (a solve answers with what "
+                           "it found, or 504 DEADLINE_EXCEEDED)"}
+
+
+def document(endpoints: list[Endpoint], version: str = "1",
+             max_body: int = CoreConfig.max_receive_bytes) -> dict:
+    rules = field_rules()
     schemas: dict = {}
+    for name in ("GameState", "GameRecord"):  # the helpers' schemas build on these
+        _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas, rules)
+    helpers = helper_schemas(schemas)
     paths: dict = {}
     for e in endpoints:
         op: dict = {"operationId": e.name, "summary": e.summary, "tags": list(e.tags),
-                    "parameters": [{"name": "X-Deadline-Ms", "in": "header", "required": False,
-                                    "schema": {"type": "integer", "minimum": 1},
-                                    "description": "the call's deadline in milliseconds from now"},
+                    "parameters": [_deadline_header(),
                                    {"name": "X-Request-Id", "in": "header", "required": False,
                                     "schema": {"type": "string"}, "description": "logged with the call"}]}
         for name in (e.request, e.response):
-            if name and name in HELPER_SCHEMAS:
-                schemas.setdefault(name, HELPER_SCHEMAS[name])
+            if name and name in helpers:
+                schemas.setdefault(name, helpers[name])
             elif name:
-                _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas)
+                _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas, rules)
         if e.request:
             op["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": {"$ref": f"#/components/schemas/{e.request}"}}}}
         ok_schema = {"$ref": f"#/components/schemas/{e.response}"} if e.response else {"type": "object"}
+        ok = "the answer"
         if e.streaming:
-            content = {"application/x-ndjson": {"schema": ok_schema,
-                                                "description": "one JSON object per line, as each is ready"},
+            op["parameters"].append({"name": "format", "in": "query", "required": False,
+                                     "schema": {"type": "string", "enum": ["json", "ndjson"]},
+                                     "description": "json: one {\"items\": [...]} answer at the end; "
+                                                    "otherwise (the default) NDJSON"})
+            ok = ("the answer: application/x-ndjson (the default) is one JSON object per line, sent as each is "
+                  "ready (an error after the first line ends the stream with an {\"error\": ...} line); "
+                  "?format=json answers {\"items\": [...]} at the end")
+            content = {"application/x-ndjson": {"schema": ok_schema},
                        "application/json": {"schema": {"type": "object", "properties": {
                            "items": {"type": "array", "items": ok_schema}}}}}
         else:
             content = {"application/json": {"schema": ok_schema}}
         err = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
         op["responses"] = {
-            "200": {"description": "the answer", "content": content},
+            "200": {"description": ok, "content": content},
             "400": {"description": "INVALID_ARGUMENT: bad input; `field` names it", **err},
             "401": {"description": "UNAUTHENTICATED: the server has bearer tokens and the call has no valid "
                                    "`Authorization: Bearer <token>` (see WWW-Authenticate)", **err},
-            "409": {"description": "FAILED_PRECONDITION", **err},
-            "413": {"description": "body larger than 64 KiB", **err},
+            "409": {"description": "FAILED_PRECONDITION: e.g. the game is already over", **err},
+            "413": {"description": f"RESOURCE_EXHAUSTED: the body is larger than {max_body} bytes", **err},
             "429": {"description": "RESOURCE_EXHAUSTED: every worker busy, or this client over the rate limit; "
                                    "see Retry-After", **err},
             "499": {"description": "CANCELLED", **err},
             "500": {"description": "INTERNAL", **err},
             "503": {"description": "UNAVAILABLE: shutting down", **err},
-            "504": {"description": "DEADLINE_EXCEEDED", **err},
+            "504": {"description": "DEADLINE_EXCEEDED: X-Deadline-Ms passed before the answer was ready", **err},
         }
         if e.name == "Healthz":  # open for probes, with or without tokens
             op["security"] = []
@@ -171,7 +491,7 @@ def document(endpoints: list[Endpoint], version: str = "1") -> dict:
         "info": {"title": "quiltsolve HTTP API", "version": version,
                  "description": "The patchwork.v1.PlacementService RPCs over HTTP/JSON (bodies are the protobuf "
                                 "JSON mapping of the same messages), plus the web app's game helpers. "
-                                "See docs/web.md."},
+                                "See docs/web.md and docs/api.md."},
         "paths": paths,
         # Tokens are needed only when the server has them (--auth-token-file); {} is "no token" otherwise.
         "security": [{"bearer": []}, {}],

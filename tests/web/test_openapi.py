@@ -1,0 +1,349 @@
+"""The OpenAPI document: valid, and it says exactly what the service accepts.
+
+* the served ``/api/openapi.json`` passes openapi-spec-validator;
+* real positions, records and the requests the other tests send fit its schemas;
+* a property test: requests Schemathesis makes from each endpoint's schemas
+  (body and headers, X-Deadline-Ms included) are never refused with 400, and
+  never answered with a 5xx other than a 504 to a deadline that was asked
+  for; the answers fit the document's response schemas.
+
+Some constraints cannot be said in JSON Schema (a patch listed twice, a
+shape's cells 4-connected, region rows of one length, the rules of the
+game); the document says each in a ``description``, and the strategy here
+repairs exactly those in the generated bodies (see ``_repair``) — everything
+else is as generated. Time limits and search budgets are made small so the
+whole run stays short: that changes cost, not validity.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import engine
+import jsonschema
+import pytest
+import schemathesis
+import solver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openapi_spec_validator import validate as validate_spec
+from solver import Shape
+
+from web import game as web_game
+from web.app import ENDPOINTS
+from web.calls import MAX_DEADLINE_MS
+from web.openapi import MAX_GRID as convert_grid, document
+
+from ..server.conftest import play
+
+DOC = document(ENDPOINTS)
+SCHEMAS = DOC["components"]["schemas"]
+
+
+def inline(schema):
+    """``schema`` with every ``#/components/schemas/X`` reference replaced by X (no cycles here)."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            target = inline(SCHEMAS[schema["$ref"].rsplit("/", 1)[1]])
+            rest = {k: inline(v) for k, v in schema.items() if k != "$ref"}
+            return {**rest, "allOf": [target]} if rest else target
+        return {k: inline(v) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [inline(v) for v in schema]
+    return schema
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(inline(SCHEMAS[name]))
+
+
+# ---------------------------------------------------------------- the document itself
+
+def test_served_document_passes_openapi_spec_validator(http):
+    served = http.get("/api/openapi.json").json()
+    validate_spec(served)  # raises on the first error
+    assert served["openapi"] == "3.1.0"
+    assert served["paths"].keys() == DOC["paths"].keys()
+
+
+def test_document_states_the_enforced_limits():
+    from engine.state_json import MAX_BUTTONS
+    from solver.limits import MAX_ITERATIONS, MAX_TOP
+
+    req = SCHEMAS["SolvePlacementRequest"]
+    assert req["required"] == ["board", "patches", "objective"]
+    assert req["properties"]["objective"]["enum"] == ["OBJECTIVE_COVER", "OBJECTIVE_SQUARE7"]
+    assert SCHEMAS["SuggestMoveRequest"]["properties"]["top"]["maximum"] == MAX_TOP
+    assert SCHEMAS["SuggestMoveRequest"]["properties"]["iterations"]["maximum"] == MAX_ITERATIONS
+    assert SCHEMAS["PlayerState"]["properties"]["buttons"]["maximum"] == MAX_BUTTONS
+    header = DOC["paths"]["/api/v1/solve-placement"]["post"]["parameters"][0]
+    assert header["name"] == "X-Deadline-Ms" and header["schema"]["maximum"] == MAX_DEADLINE_MS
+    limit = jsonschema.Draft202012Validator(req["properties"]["time_limit"])
+    assert [limit.is_valid(t) for t in ["0s", "0.5s", "60s", "60.000000001s", "61s", "-1s", "1.5"]] == [
+        False, True, True, False, False, False, False]
+
+
+# ---------------------------------------------------------------- real data fits the schemas
+
+POSITIONS = [play(seed, plies) for seed, plies in [(1, 0), (2, 5), (3, 12), (4, 25), (5, 40), (6, 500)]]
+assert POSITIONS[-1].is_terminal() and not POSITIONS[0].is_terminal()
+
+
+def full_game(seed: int, edition: str) -> tuple[list[int], list[str]]:
+    from engine.players import GreedyPlayer, RandomPlayer
+
+    state = engine.new_game(seed, edition)
+    circle = state.circle
+    players = [GreedyPlayer(), RandomPlayer(seed)]
+    actions = []
+    while not state.is_terminal():
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    return circle, actions
+
+
+GAMES = {e: [full_game(seed, e) for seed in (1, 2)] for e in engine.EDITIONS}
+EDITION_ENUM = {"revised": "EDITION_REVISED", "original": "EDITION_ORIGINAL"}
+
+
+def test_real_positions_records_and_answers_fit_the_schemas(http):
+    states = validator("GameState")
+    for state in POSITIONS:
+        states.validate(web_game.state_dict(state))
+    records, replay = validator("GameRecord"), validator("Replay")
+    patches = http.get("/api/v1/patches")
+    validator("ListPatchesResponse").validate(patches.json())
+    for edition, games in GAMES.items():
+        for circle, actions in games:
+            records.validate({"edition": EDITION_ENUM[edition], "circle": circle, "actions": actions})
+            replay.validate({"record": {"edition": edition, "circle": circle, "actions": actions, "seed": 1,
+                                        "result": {"scores": [1, 2]}}})
+
+
+def test_the_api_tests_requests_fit_the_schemas():
+    from .test_api import SOLVE
+
+    validator("SolvePlacementRequest").validate(SOLVE)
+    validator("SolvePuzzleRequest").validate({"region": {"rows": ["...", ".#."]}, "pieces": ["##", "#./##"],
+                                              "mode": "PUZZLE_MODE_COUNT", "time_limit": "2.5s"})
+    validator("EngineMove").validate({"state": web_game.state_dict(POSITIONS[1]), "strength": "search:40it",
+                                      "seed": 3})
+    bad = validator("SolvePlacementRequest")
+    for body in [{**SOLVE, "objective": "OBJECTIVE_UNSPECIFIED"}, {**SOLVE, "seed": -1},
+                 {**SOLVE, "board": {"rows": ["." * 9] * 8}}, {**SOLVE, "time_limit": "61s"},
+                 {k: v for k, v in SOLVE.items() if k != "patches"}, {**SOLVE, "patches": [{"id": 1, "shape": "#"}]}]:
+        assert not bad.is_valid(body), body
+
+
+# ---------------------------------------------------------------- the property test
+
+def polyomino(rnd: random.Random, most_cells: int, side: int) -> str:
+    """A random 4-connected shape of 1..most_cells cells within side x side, written with holes as '.'."""
+    cells = {(0, 0)}
+    for _ in range(rnd.randrange(most_cells)):
+        r, c = rnd.choice(sorted(cells))
+        dr, dc = rnd.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+        cand = (r + dr, c + dc)
+        rows = [x for x, _ in cells | {cand}]
+        cols = [y for _, y in cells | {cand}]
+        if max(rows) - min(rows) < side and max(cols) - min(cols) < side:
+            cells.add(cand)
+    return Shape.from_cells(cells).to_str()
+
+
+def _key(ref: dict):
+    """(key, canonical shape, is a shape) of a PatchRef, as the service compares them."""
+    if "id" in ref:
+        pid = int(ref["id"])  # JSON Schema's integers include 7.0
+        shape = solver.LEATHER_SHAPE if pid == solver.LEATHER_PATCH_ID else solver.PATCHES[pid].shape
+        return pid, shape.canonical(), False
+    shape = Shape.parse(ref["shape"])
+    return shape.to_str(), shape.canonical(), True
+
+
+def _distinct(refs: list[dict]) -> list[dict]:
+    """Drop a PatchRef that repeats an earlier one (documented: the same patch may not be listed twice)."""
+    out, keys, shapes = [], set(), {}
+    for ref in refs:
+        key, canon, is_shape = _key(ref)
+        if key in keys or (canon in shapes and (is_shape or shapes[canon])):
+            continue
+        keys.add(key)
+        shapes[canon] = shapes.get(canon, False) or is_shape
+        out.append(ref)
+    return out
+
+
+def _small_time(rnd: random.Random) -> str:
+    return f"{rnd.choice([0.01, 0.05, 0.1, 0.2])}s"
+
+
+def _position(rnd: random.Random):
+    return rnd.choice(POSITIONS)
+
+
+def _record(rnd: random.Random, edition_name: str) -> tuple[list[int], list[str]]:
+    edition = edition_name if edition_name in engine.EDITIONS else \
+        {v: k for k, v in EDITION_ENUM.items()}[edition_name]
+    circle, actions = rnd.choice(GAMES[edition])
+    return circle, actions[:rnd.randint(1, 3)]
+
+
+def _cap_cost(path: str, body: dict, headers: dict, rnd: random.Random) -> None:
+    """Keep a search short: either small time limits and budgets in the body, or (half the time)
+    the generated ones as they are under a short X-Deadline-Ms (then a 504 is a fair answer)."""
+    limit = "time_per_move" if path == "analyze-game" else "time_limit"
+    if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game"):
+        return
+    if rnd.random() < 0.5:
+        body[limit] = _small_time(rnd) if path != "analyze-game" else "0.01s"  # unset means 0.2-10 s
+        if body.get("iterations"):
+            body["iterations"] = min(body["iterations"], 20 if path == "analyze-game" else 200)
+    else:
+        ms = min(float(headers.get("X-Deadline-Ms", 300)), 300)
+        headers["X-Deadline-Ms"] = f"{ms:g}" if ms > 0 else "300"
+
+
+def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
+    """The body with the constraints the document states only in words made true.
+
+    Returns (body, the engine position it carries or None).
+    """
+    body = json.loads(json.dumps(body))
+    position = None
+    if "patches" in body and path == "solve-placement":
+        for ref in body["patches"]:
+            if "shape" in ref:
+                ref["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
+        body["patches"] = _distinct(body["patches"])
+    if path == "suggest-placement":
+        if "shape" in body["patch"]:
+            body["patch"]["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
+        ups = body.get("upcoming") or []
+        for ref in ups:
+            if "shape" in ref:
+                ref["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
+            ref["count"] = min(ref.get("count", 0), 2)  # at most 128 copies in all (documented)
+        if "upcoming" in body:
+            body["upcoming"] = _distinct(ups)
+    if path == "suggest-move":
+        position = _position(rnd)
+        if "state" in body:
+            body["state"] = web_game.state_dict(position)
+        else:
+            body["state_json"] = json.dumps(position.to_json())
+    if path == "analyze-game":
+        circle, actions = _record(rnd, body["record"]["edition"])
+        body["record"].update(circle=circle, actions=actions)
+    if path == "solve-puzzle":
+        rows = body["region"]["rows"]
+        width = len(rows[0])
+        rows = [(row + "." * width)[:width] for row in rows]  # every row as long as row 0 (documented)
+        if not any("." in row for row in rows):
+            rows[0] = "." + rows[0][1:]
+        body["region"]["rows"] = rows
+        body["pieces"] = [polyomino(rnd, 5, convert_grid) for _ in body["pieces"]]
+    if path.startswith("game/") and "state" in body:
+        position = _position(rnd)
+        body["state"] = web_game.state_dict(position)
+    if path == "game/apply" and not position.is_terminal():
+        body["move"] = rnd.choice(position.legal_actions()).to_str()
+    if path == "game/engine-move":
+        name, seconds, iterations = web_game.parse_strength(body["strength"])
+        if seconds is not None:
+            body["strength"] = "search:0.05"
+        elif iterations is not None:
+            body["strength"] = f"search:{min(iterations, 50)}it"
+        elif name == "search":
+            body["strength"] = "search:0.05"
+    if path == "game/load":
+        state = _position(rnd)
+        circle, actions = _record(rnd, rnd.choice(engine.EDITIONS))
+        kind = rnd.choice(["notation", "state_json", "state", "record"])
+        body["text"] = {"notation": lambda: state.to_notation(), "state_json": lambda: json.dumps(state.to_json()),
+                        "state": lambda: json.dumps(web_game.state_dict(state)),
+                        "record": lambda: json.dumps({"edition": "revised", "circle": circle,
+                                                      "actions": actions})}[kind]()
+        if "plies" in body:
+            body["plies"] = min(body["plies"], len(actions))  # at most the record's moves (documented)
+    if path == "game/replay":
+        circle, actions = _record(rnd, body["record"]["edition"])
+        body["record"].update(circle=circle, actions=actions)
+    return body, position
+
+
+POSTS = [e for e in ENDPOINTS if e.method == "POST" and e.request]
+API = schemathesis.openapi.from_dict(DOC)
+
+
+def _case(e):
+    cases = API.find_operation_by_id(e.name).as_strategy()
+    return st.tuples(cases, st.randoms(use_true_random=False))
+
+
+def _check_answer(e, r, position, deadline, size: int) -> None:
+    path = e.path.removeprefix("/api/v1/")
+    status = r.status_code
+    if status == 200:
+        if e.streaming and r.headers["content-type"].startswith("application/json"):
+            lines = r.json()["items"]  # ?format=json
+            items = validator(e.response)
+            for line in lines:
+                items.validate(line)
+        elif e.streaming:
+            lines = [json.loads(line) for line in r.text.splitlines() if line.strip()]
+            item = validator(e.response)
+            for line in lines:
+                if "error" in line:
+                    # A deadline the client asked for may end the stream early; nothing else may.
+                    assert deadline is not None and line["error"]["code"] == "DEADLINE_EXCEEDED", line
+                else:
+                    item.validate(line)
+        elif e.response not in ("Position", "Object"):
+            validator(e.response).validate(r.json())  # the answer fits the document too
+        return
+    err = r.json().get("error", {})
+    # 409 FAILED_PRECONDITION: the position is a finished game (no move to suggest or play); the
+    # document says so. The strategy hands in real positions, one of them finished.
+    if status == 409:
+        assert position is not None and position.is_terminal(), (path, r.text)
+        return
+    # 429 RESOURCE_EXHAUSTED: admission control refuses when every worker is busy; it depends on load,
+    # not on the body (documented with Retry-After), so it is never a contract violation.
+    if status == 429:
+        assert err.get("code") == "RESOURCE_EXHAUSTED" and "retry-after" in r.headers, r.text
+        return
+    # 504 DEADLINE_EXCEEDED: only when the request set X-Deadline-Ms (it may be 0.001 ms).
+    if status == 504:
+        assert deadline is not None and err.get("code") == "DEADLINE_EXCEEDED", (path, deadline, r.text)
+        return
+    # 413: a schema-valid body can still be larger than the documented body limit.
+    if status == 413:
+        assert size > 64 * 1024, (path, size, r.text)
+        return
+    raise AssertionError(f"{path}: a schema-valid request answered {status}: {r.text[:500]}")
+
+
+@pytest.mark.parametrize("e", POSTS, ids=[e.path.removeprefix("/api/v1/") for e in POSTS])
+def test_schema_valid_requests_are_accepted(http, e):
+    request_schema = validator(e.request)
+
+    @settings(max_examples=15, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_case(e))
+    def run(args):
+        case, rnd = args
+        path = e.path.removeprefix("/api/v1/")
+        body, position = _repair(path, case.body, rnd)
+        headers = {k: v for k, v in (case.headers or {}).items() if k in ("X-Deadline-Ms", "X-Request-Id")}
+        _cap_cost(path, body, headers, rnd)
+        request_schema.validate(body)  # the repaired body is still schema-valid
+        deadline = headers.get("X-Deadline-Ms")
+        content = json.dumps(body).encode()
+        r = http.post(e.path, content=content, params=case.query or None,
+                      headers={"Content-Type": "application/json", **headers})
+        _check_answer(e, r, position, deadline, len(content))
+
+    run()
