@@ -19,7 +19,7 @@ from google.protobuf import json_format
 
 import engine
 from clients import ClientError, EmbeddedClient, PlacementClient
-from engine.players import GreedyPlayer, RandomPlayer
+from engine.players import GreedyPlayer
 from patchwork.v1 import placement_pb2 as pb
 from patchwork.v1 import placement_pb2_grpc as pbg
 from server import ServerConfig, build_server, positions, protojson
@@ -28,6 +28,8 @@ from solver import PATCHES
 from solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
 from web import HttpFace
 
+from .server.conftest import play
+
 EMPTY = ["........."] * 9
 CORNER = ["#########", "#########"] + ["###......"] * 7
 FULL_BUT_TWO = ["#" * 9] * 8 + ["#######.."]
@@ -35,16 +37,6 @@ REGION = ["....."] * 3
 PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
 PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
         "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game"}
-
-
-def played(seed: int, plies: int) -> engine.GameState:
-    state = engine.new_game(seed)
-    players = [RandomPlayer(seed), GreedyPlayer()]
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.apply_action(players[state.current_player()].choose(state))
-    return state
 
 
 def finished(seed: int = 4) -> engine.GameState:
@@ -77,8 +69,8 @@ def mutated(state: engine.GameState, change) -> pb.GameState:
     return msg
 
 
-MID = played(11, 14)
-MID2 = played(3, 30)
+MID = play(11, 14)
+MID2 = play(3, 30)
 OVER = finished()
 REC = record(5, 4)
 
