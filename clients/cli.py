@@ -615,6 +615,7 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
         raise errors.InvalidArgument("--line needs --load")
     start, actions, fresh, seed = start_game(seed=args.seed, edition=args.edition, load=args.load, line=args.line,
                                              position=args.position)
+    _check_hint_options(start, args)
     player = None
     if not args.follow:
         from engine.players import make_player
@@ -636,6 +637,22 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
                           engine_name=args.engine.strip(), side=args.side, from_new_game=fresh, seed=seed,
                           time_limit=args.time_limit, iterations=args.iterations, read_line=read_line)
     return session.run()
+
+
+def _check_hint_options(state: Any, args: argparse.Namespace) -> None:
+    """Refuse bad hint options (``--time-limit``, ``--iterations``) before the game starts, not at the
+    first hint: the hints' SuggestMove request checked by the service's own functions (no second set)."""
+    from server import convert
+    from server.errors import ServiceError
+
+    from . import wire
+
+    request = wire.suggest_move_call(state, args.time_limit, None, args.iterations, 0).request
+    try:
+        convert.time_limit(request, "time_limit", 0.0)
+        convert.iterations(request.iterations)
+    except ServiceError as e:
+        raise wire.error_from_status(e.code, e.details) from None
 
 
 def _short_name(text: Any) -> str:

@@ -99,7 +99,7 @@ def optional_int32(value: Any, field: str, unset: str) -> int:
         return 0
     number = int32(value, field)
     if number == 0:
-        raise _bad(field, f"0 cannot be sent (on the wire 0 means unset: {unset}); give None for that")
+        raise _bad(field, f"0 cannot be sent (on the wire 0 means unset: {unset}); leave it out (None) for that")
     return number
 
 

@@ -176,3 +176,16 @@ def test_the_async_client_gets_the_same_refusals(port, embedded):
     expected = [(f, str(_refusal(call, embedded))) for _, call, f in cases]
     assert got[:-1] == expected
     assert got[-1][0] == "record.actions[1]"
+
+
+@pytest.mark.parametrize("option, needle", [
+    (["--iterations", "0"], "iterations: 0 cannot be sent"),
+    (["--iterations", str(limits.MAX_ITERATIONS + 1)], f"iterations: {limits.MAX_ITERATIONS + 1}; must be 0"),
+    (["--time-limit", "100"], "time_limit: 100 s is more than the maximum 60 s"),
+    (["--time-limit", "0"], "time_limit: must be positive"),
+    (["--time-limit", "nan"], "time_limit: nan is not a finite number"),
+])
+def test_play_refuses_bad_hint_options_before_the_game(cli, option, needle):
+    # The service's checks of the hints' request, run before the first move: exit 2, one line.
+    r = cli("play", "--follow", *option, stdin="quit\n")
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1 and needle in r.err, (r.code, r.out, r.err)
