@@ -32,6 +32,7 @@ import sys
 from typing import Any, Iterable, Sequence
 
 from engine import GameState
+from engine.record import RECORD_FIELDS
 from patchwork.v1 import placement_pb2 as pb
 from server import positions
 from solver import limits
@@ -493,6 +494,17 @@ def record_json(record: Any) -> dict:
     if "actions" not in record and "players" in record and "current_player" in record:
         raise _bad("record", "this is a game state (GameState.to_json()), not a game record: a "
                              "review needs the whole game (python -m engine match --records FILE writes them)")
+    # The fields that never go in the request are the record format's alone (engine/record.py): checked here.
+    for key in record:
+        if key not in RECORD_FIELDS:
+            raise _bad("record", f"{_short(key)}: unknown field of a game record")
+    players = record.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(isinstance(p, str) for p in players)):
+        raise _bad("record", f"players: must be the two player specs (strings), got {_short(players)}")
+    seed = record.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise _bad("record", f"seed: must be an integer, a string or null, got {_short(seed)}")
     return record
 
 

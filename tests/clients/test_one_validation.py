@@ -189,3 +189,15 @@ def test_play_refuses_bad_hint_options_before_the_game(cli, option, needle):
     # The service's checks of the hints' request, run before the first move: exit 2, one line.
     r = cli("play", "--follow", *option, stdin="quit\n")
     assert r.code == 2 and r.out == "" and r.err.count("\n") == 1 and needle in r.err, (r.code, r.out, r.err)
+
+
+@pytest.mark.parametrize("record, needle", [
+    (dict(GOOD_RECORD, players=["a"]), "players: must be the two player specs"),
+    (dict(GOOD_RECORD, colour="red"), "'colour': unknown field"),
+    (dict(GOOD_RECORD, seed=1.5), "seed: must be an integer"),
+])
+def test_record_fields_never_sent_are_checked_by_the_client(embedded, record, needle):
+    # players, seed and unknown fields are the record format's (engine/record.py): not in the request.
+    with pytest.raises(InvalidArgument, match=needle) as e:
+        embedded.analyze_game(record, iterations=10)
+    assert e.value.field == "record"
