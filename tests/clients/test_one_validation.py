@@ -201,3 +201,21 @@ def test_record_fields_never_sent_are_checked_by_the_client(embedded, record, ne
     with pytest.raises(InvalidArgument, match=needle) as e:
         embedded.analyze_game(record, iterations=10)
     assert e.value.field == "record"
+
+
+@pytest.mark.parametrize("region, pieces, kw, field", [
+    (["."] * 21, ["#"], {}, "region.rows"),
+    (["..."], ["#"] * (limits.MAX_PIECES + 1), {}, "pieces"),
+    (["..."], ["#.#"], {}, "pieces[0]"),
+    (["..."], ["#"], {"time_limit": 100}, "time_limit"),
+    (["..."], ["#"], {"max_tilings": -1}, "max_tilings"),
+])
+def test_a_ray_count_is_checked_by_the_services_own_validation(region, pieces, kw, field):
+    # suggest puzzle --count --ray: the request is refused before Ray is even imported.
+    from clients.ray_puzzle import RayCountClient
+
+    with pytest.raises(InvalidArgument) as e:
+        RayCountClient(EmbeddedClient(), "local").solve_puzzle(region, pieces, count=True, **kw)
+    assert (e.value.code, e.value.field) == ("INVALID_ARGUMENT", field)
+    assert str(e.value) == str(_refusal(lambda c: c.solve_puzzle(region, pieces, count=True, **kw),
+                                        EmbeddedClient()))
