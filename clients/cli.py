@@ -29,7 +29,7 @@ from solver.geometry import board_from_rows
 
 from . import errors
 from .inputs import (
-    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_position,
+    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_key, patch_keys, read_board, read_bytes, read_position,
     read_record, read_text, record_json, region_rows,
 )
 
@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.completer = _patch_ids  # type: ignore[attr-defined]
     nx.add_argument("--square7", action="store_true", help="aim for the 7x7 bonus window too")
     nx.add_argument("--top", type=_whole, default=5, metavar="N",
-                    help="placements to show (default 5)")
+                    help="placements to show (default 5; 0: all)")
     nx.set_defaults(func=cmd_next)
 
     mv = add("move", "rank the moves of a game position with the engine's search",
@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     mv.add_argument("state", metavar="STATE",
                     help="the position: state JSON or notation, in a file, - for stdin, or inline")
     mv.add_argument("--top", type=_whole, default=None, metavar="N",
-                    help="moves to show (default all)")
+                    help="moves to show (default all; 0: all)")
     mv.add_argument("--iterations", type=_whole, default=None, metavar="N",
                     help=f"a fixed search budget (1-{limits.MAX_ITERATIONS}) instead of --time-limit: the same "
                          "answer every run")
@@ -426,10 +426,10 @@ def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
     from .render import grid_text, svg
 
     rows = read_board(args.board)
-    keys = patch_keys([args.patch], "patch")
-    if len(keys) != 1:
+    parts = [p for p in args.patch.split(",") if p.strip()]
+    if len(parts) != 1:
         raise errors.InvalidArgument("--patch takes one patch; put the others in --upcoming")
-    key = keys[0]
+    key = patch_key(parts[0], "patch")
     ups = patch_keys(args.upcoming, "upcoming")
     res = client.suggest_placement(rows, key, ups, square7=args.square7, time_limit=args.time_limit,
                                    top=args.top)
