@@ -85,8 +85,8 @@ SERVICE_REFUSES = [
     ("record illegal move", lambda c: c.analyze_game(dict(GOOD_RECORD, actions=["advance", "buy 99 0,0"]),
                                                      iterations=10), "record.actions[1]"),
     ("record no moves", lambda c: c.analyze_game(dict(GOOD_RECORD, actions=[]), iterations=10), "record.actions"),
-    ("record too long", lambda c: c.analyze_game(dict(GOOD_RECORD, actions=["advance"] * (limits.MAX_RECORD_ACTIONS + 1)),
-                                                 iterations=10), "record.actions"),
+    ("record too long", lambda c: c.analyze_game(
+        dict(GOOD_RECORD, actions=["advance"] * (limits.MAX_RECORD_ACTIONS + 1)), iterations=10), "record.actions"),
     ("record bad circle", lambda c: c.analyze_game({"circle": [1, 2], "actions": ["advance"]}), "record.circle"),
     ("state too large", lambda c: c.suggest_move(
         json.dumps(dict(engine.new_game(1).to_json(), padding="x" * limits.MAX_STATE_JSON)), iterations=10), "state"),
