@@ -5,8 +5,9 @@ the same for ``asyncio``; ``EmbeddedClient()`` has the same methods and
 answers in-process with the solver. All take and return plain Python values
 (board masks or rows, patch ids or shape strings, the ``solver.types``
 dataclasses, :class:`MoveSuggestions` of ``engine.suggest.MoveSuggestion``,
-``engine.review.MoveReview``), accept the same inputs
-(:mod:`solver.limits`) and raise :class:`ClientError` subclasses.
+``engine.review.MoveReview``), accept the same inputs (the service's
+validation is the only one: every client gets its refusal, naming the
+field) and raise :class:`ClientError` subclasses.
 
 >>> connect(None)
 EmbeddedClient()

@@ -126,8 +126,14 @@ class AsyncPlacementClient:
     def analyze_game(self, record: Any, *, iterations: int | None = None, time_per_move: float | None = None,
                      seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS) -> AsyncIterator[MoveReview]:
         """As :meth:`clients.PlacementClient.analyze_game`, as an async
-        iterator (``async for review in client.analyze_game(record)``); bad
-        input raises :class:`clients.InvalidArgument` at once."""
+        iterator (``async for review in client.analyze_game(record)``).
+
+        A value that cannot be put in the request (a record that is not a
+        JSON object, a str where a number goes) raises
+        :class:`clients.InvalidArgument` at once; what the service refuses
+        (a range, an illegal move) raises it at the first ``__anext__``,
+        before any move is reviewed, with the service's message and
+        ``field``."""
         call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
         return self._reviews(call)
 

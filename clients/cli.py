@@ -25,11 +25,12 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 from solver import limits
 
 from server import positions
+from solver.geometry import board_from_rows
 
 from . import errors
 from .inputs import (
-    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_keys, read_board, read_bytes, read_position,
-    read_record, read_text, region_rows,
+    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_key, patch_keys, read_board, read_bytes, read_position,
+    read_record, read_text, record_json, region_rows,
 )
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -69,18 +70,20 @@ def _positive_float(text: str) -> float:
     return v
 
 
-def _time_limit(text: str) -> float:
-    v = _positive_float(text)
-    if v > limits.MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"at most {limits.MAX_TIME_LIMIT:g} s, not {text[:40]}")
-    return v
+def _number(text: str) -> float:
+    """A number option (``--time-limit``, ``--large-loss``): only parsed here; its range is the service's check."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
 
 
-def _loss(text: str) -> float:
-    v = _positive_float(text)
-    if v > 1:
-        raise argparse.ArgumentTypeError(f"a win chance is at most 1, not {text[:40]}")
-    return v
+def _whole(text: str) -> int:
+    """A whole-number option sent in a request (``--top``, ``--iterations``): only parsed here."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
 
 
 def _int_range(low: int, high: int) -> Callable[[str], int]:
@@ -141,7 +144,7 @@ def _common(sub: bool) -> _Parser:
     g.add_argument("--svg", metavar="FILE", default=d(None),
                    help="also write the board (tiling, patch sheet) as an SVG picture with a legend")
     s = p.add_argument_group("solver")
-    s.add_argument("--time-limit", metavar="S", type=_time_limit, default=d(None),
+    s.add_argument("--time-limit", metavar="S", type=_number, default=d(None),
                    help=f"solver time limit in seconds, at most {limits.MAX_TIME_LIMIT:g} (default "
                         f"{limits.DEFAULT_SOLVE_LIMIT:g} for place and puzzle, {limits.DEFAULT_SUGGEST_LIMIT:g} "
                         f"for next, move and play's hints); review: seconds per move")
@@ -205,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     a = nx.add_argument("--upcoming", "-u", action="append", default=[], metavar="P", help=_PATCH_HELP)
     a.completer = _patch_ids  # type: ignore[attr-defined]
     nx.add_argument("--square7", action="store_true", help="aim for the 7x7 bonus window too")
-    nx.add_argument("--top", type=_int_range(1, limits.MAX_TOP), default=5, metavar="N",
-                    help="placements to show (default 5)")
+    nx.add_argument("--top", type=_whole, default=5, metavar="N",
+                    help="placements to show (default 5; 0: all)")
     nx.set_defaults(func=cmd_next)
 
     mv = add("move", "rank the moves of a game position with the engine's search",
@@ -216,9 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
               "suggest move state.json --notation"])
     mv.add_argument("state", metavar="STATE",
                     help="the position: state JSON or notation, in a file, - for stdin, or inline")
-    mv.add_argument("--top", type=_int_range(1, limits.MAX_TOP), default=None, metavar="N",
-                    help="moves to show (default all)")
-    mv.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+    mv.add_argument("--top", type=_whole, default=None, metavar="N",
+                    help="moves to show (default all; 0: all)")
+    mv.add_argument("--iterations", type=_whole, default=None, metavar="N",
                     help=f"a fixed search budget (1-{limits.MAX_ITERATIONS}) instead of --time-limit: the same "
                          "answer every run")
     mv.add_argument("--notation", action="store_true",
@@ -233,13 +236,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="game records in the engine's format, one JSON object a line: a file or - for stdin")
     rv.add_argument("--line", type=_int_range(1, 10**9), default=1, metavar="K",
                     help="which record of the file, counting non-empty lines from 1 (default 1)")
-    rv.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+    rv.add_argument("--iterations", type=_whole, default=None, metavar="N",
                     help=f"search iterations per searched position (1-{limits.MAX_ITERATIONS}): a reproducible "
                          f"review (default {REVIEW_ITERATIONS} unless --time-limit is given; with it, "
                          "--time-limit caps each move)")
-    rv.add_argument("--seed", type=_int_range(0, 2**31 - 1), default=0, metavar="N",
+    rv.add_argument("--seed", type=_whole, default=0, metavar="N",
                     help="search seed (default 0)")
-    rv.add_argument("--large-loss", type=_loss, default=DEFAULT_LARGE_LOSS, metavar="F",
+    rv.add_argument("--large-loss", type=_number, default=DEFAULT_LARGE_LOSS, metavar="F",
                     help=f"a loss of at least F win chance (0-1) is a large mistake (default {DEFAULT_LARGE_LOSS:g})")
     rv.set_defaults(func=cmd_review)
 
@@ -266,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="start from a position: state JSON or notation, a file or inline")
     pp.add_argument("--line", type=_int_range(1, 10**9), default=1, metavar="K",
                     help="with --load: which record of the file, counting non-empty lines from 1 (default 1)")
-    pp.add_argument("--iterations", type=_int_range(1, limits.MAX_ITERATIONS), default=None, metavar="N",
+    pp.add_argument("--iterations", type=_whole, default=None, metavar="N",
                     help="hints search a fixed budget of N iterations (the same hint every time) instead of "
                          "--time-limit (default 1 s)")
     pp.set_defaults(func=cmd_play)
@@ -386,9 +389,10 @@ def cmd_place(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest place``: the best placements of the candidate patches."""
     from .render import grid_text, svg
 
-    board = read_board(args.board)
+    rows = read_board(args.board)
     keys = patch_keys(args.patch)
-    res = client.solve_placement(board, keys, objective=args.objective, time_limit=args.time_limit)
+    res = client.solve_placement(rows, keys, objective=args.objective, time_limit=args.time_limit)
+    board = board_from_rows(rows)       # the service accepted the rows
     pieces = [(p.mask, i) for i, p in enumerate(res.placements)]
     found = res.status.value in ("OPTIMAL", "FEASIBLE") and bool(res.placements)
     out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, window=res.square7,
@@ -421,15 +425,16 @@ def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     from .render import grid_text, svg
 
-    board = read_board(args.board)
-    keys = patch_keys([args.patch])
-    if len(keys) != 1:
+    rows = read_board(args.board)
+    parts = [p for p in args.patch.split(",") if p.strip()]
+    if len(parts) != 1:
         raise errors.InvalidArgument("--patch takes one patch; put the others in --upcoming")
-    key = keys[0]
-    ups = patch_keys(args.upcoming)
-    res = client.suggest_placement(board, key, ups, square7=args.square7, time_limit=args.time_limit,
+    key = patch_key(parts[0], "patch")
+    ups = patch_keys(args.upcoming, "upcoming")
+    res = client.suggest_placement(rows, key, ups, square7=args.square7, time_limit=args.time_limit,
                                    top=args.top)
-    ranked = list(res.ranked)[: args.top]
+    board = board_from_rows(rows)       # the service accepted the rows
+    ranked = list(res.ranked)[: args.top or None]
     best = ranked[0] if ranked else None
     pieces = [(best.placement.mask, 0)] if best else []
     window = best.square7 if best else None
@@ -560,9 +565,7 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest review``: each move of a recorded game against the engine's best."""
     from engine.review import summarize
 
-    from .inputs import record_inputs
-
-    record = record_inputs(read_record(args.record, args.line))
+    record = record_json(read_record(args.record, args.line))
     iterations = args.iterations
     if iterations is None and args.time_limit is None:
         iterations = REVIEW_ITERATIONS
@@ -612,6 +615,7 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
         raise errors.InvalidArgument("--line needs --load")
     start, actions, fresh, seed = start_game(seed=args.seed, edition=args.edition, load=args.load, line=args.line,
                                              position=args.position)
+    _check_hint_options(start, args)
     player = None
     if not args.follow:
         from engine.players import make_player
@@ -635,6 +639,22 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
     return session.run()
 
 
+def _check_hint_options(state: Any, args: argparse.Namespace) -> None:
+    """Refuse bad hint options (``--time-limit``, ``--iterations``) before the game starts, not at the
+    first hint: the hints' SuggestMove request checked by the service's own functions (no second set)."""
+    from server import convert
+    from server.errors import ServiceError
+
+    from . import wire
+
+    request = wire.suggest_move_call(state, args.time_limit, None, args.iterations, 0).request
+    try:
+        convert.time_limit(request, "time_limit", 0.0)
+        convert.iterations(request.iterations)
+    except ServiceError as e:
+        raise wire.error_from_status(e.code, e.details) from None
+
+
 def _short_name(text: Any) -> str:
     """A name from a file or a record, printable and cut short."""
     t = "".join(ch if ch.isprintable() else "?" for ch in str(text))
@@ -643,12 +663,14 @@ def _short_name(text: Any) -> str:
 
 def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest puzzle``: tile a region with pieces, or count the tilings."""
-    from .inputs import piece_shapes
+    from solver.geometry import Shape
+
+    from .inputs import piece_texts
     from .render import LegendEntry, grid_text, svg
 
     rows = region_rows(read_text(args.region))
-    shapes = piece_shapes(args.piece)
-    res = client.solve_puzzle(rows, shapes, count=args.count, mirror=not args.no_mirror,
+    texts = piece_texts(args.piece)
+    res = client.solve_puzzle(rows, texts, count=args.count, mirror=not args.no_mirror,
                               use_all=not args.allow_unused, time_limit=args.time_limit)
     height, width = len(rows), len(rows[0])
     outside = sum(1 << (r * width + c) for r in range(height) for c in range(width) if rows[r][c] == "#")
@@ -661,7 +683,7 @@ def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
         found = bool(tiling)
 
     def shape_of(p: Any) -> str:
-        return shapes[p.key].to_str() if isinstance(p.key, int) else str(p.key)
+        return Shape.parse(texts[p.key]).to_str() if isinstance(p.key, int) else str(p.key)
 
     title = res.status.value + (f": {res.count} tilings" if args.count else "")
     out.svg(lambda: svg(height, width, outside=outside, pieces=pieces, title=title,

@@ -31,7 +31,7 @@ from solver.patches import Patch
 from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
-from .inputs import DEFAULT_LARGE_LOSS, PatchSpec, check_seed
+from .inputs import DEFAULT_LARGE_LOSS, PatchSpec, int32
 from .results import MoveSuggestions
 
 
@@ -47,7 +47,7 @@ class EmbeddedClient:
     def __init__(self, *, seed: int = 0, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
             raise errors.InvalidArgument(f"bad workers {workers!r}: it must be an integer from 1 to 64")
-        self.seed = check_seed(seed)
+        self.seed = int32(seed, "seed")  # its range is checked by the service, at each call
         self.workers = workers
         self._servicer = PlacementServicer(InProcessCore())
 
@@ -133,14 +133,15 @@ class EmbeddedClient:
         soon as it is computed. ``iterations`` per searched position gives a
         reproducible review (capped by ``time_per_move``, default 60 s);
         without it each move gets ``time_per_move`` seconds (default 0.2).
-        Bad input raises :class:`clients.InvalidArgument` at once."""
-        call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
-        return self._reviews(call)
 
-    def _reviews(self, call: wire.Call) -> Iterator[MoveReview]:
+        Bad input raises :class:`clients.InvalidArgument` at once, with the
+        service's message and ``field`` (``record.actions[3]``,
+        ``large_loss``): the call reviews the first move before it returns
+        (the service checks the whole request, every move replayed, before
+        it reviews any), and the iterator yields the others as computed."""
+        call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
         warm_up()
-        for response in self._stream(call):
-            yield wire.review_result(response)
+        return wire.Reviews(self._stream(call))
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

@@ -160,10 +160,15 @@ class PlacementClient:
         of ``record`` (the engine's game record, a dict or JSON text; it may be
         unfinished) as each arrives. ``iterations`` per searched position gives
         a reproducible review; without it each move gets ``time_per_move``
-        seconds (the service's default 0.2). The record is checked before
-        anything is sent (:class:`clients.InvalidArgument` at once)."""
+        seconds (the service's default 0.2).
+
+        Bad input raises :class:`clients.InvalidArgument` at once, with the
+        service's message and ``field``: the call waits for the first
+        review (the service checks the whole request, every move replayed,
+        before it reviews any) and the iterator yields the others as they
+        arrive; closing it early cancels the call."""
         call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
-        return (wire.review_result(r) for r in self._stream(call))
+        return wire.Reviews(self._stream(call))
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

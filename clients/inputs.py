@@ -1,37 +1,43 @@
-"""Turning user input (CLI arguments, files, plain Python values) into the
-solver's plain values: board masks, patch keys (standard id or shape text),
-puzzle regions, game states; and checking every request against the limits
-the service enforces (:mod:`solver.limits`), so the embedded and the gRPC
-client accept exactly the same inputs.
+"""Turning user input (CLI arguments, files, stdin, plain Python values) into the
+fields of a request message: board rows, patch keys (standard id or shape
+text) with their copies, puzzle regions and pieces, game positions and
+records, seconds for a ``Duration``.
+
+Only what a client alone can do is checked here: that a value can be put in
+the message at all (a number where a number goes, within the field's type,
+a finite time limit, a mask below 2**81), each refusal an
+:class:`InvalidArgument` naming the field as the service names it
+(``time_limit``, ``patches[2]``). Every range and limit (``solver.limits``:
+time limits, top, iterations, copies, sizes, record length, duplicates...)
+is the service's check alone (``server/convert.py``, ``server/service.py``):
+every client gets the service's own refusal.
 
 >>> patch_key("12"), patch_key("##./.##"), patch_key(" 3 ")
 (12, '##./.##', 3)
 >>> patch_keys(["1,2", "#/#"])
 [1, 2, '#/#']
->>> board_mask(["#........"] + ["........."] * 8)
-1
->>> check_time_limit(100)
+>>> seconds("soon", "time_limit")
 Traceback (most recent call last):
 ...
-clients.errors.InvalidArgument: bad time limit 100: it must be > 0 and at most 60 s
+clients.errors.InvalidArgument: time_limit: 'soon' is not a number of seconds
 """
 
 from __future__ import annotations
 
 import json
+import math
+import operator
 import os
 import sys
 from typing import Any, Iterable, Sequence
 
-from solver import limits
-from solver.geometry import (
-    BOARD_SIZE, FULL_BOARD, MAX_GRID, Board, BoardError, Shape, ShapeError,
-    board_from_rows,
-)
-from solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
-import engine
 from engine import GameState
+from engine.record import RECORD_FIELDS
+from patchwork.v1 import placement_pb2 as pb
 from server import positions
+from solver import limits
+from solver.geometry import BOARD_SIZE, FULL_BOARD, Board, Shape, board_to_rows
+from solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
 from solver.types import Objective
 
 from .errors import InvalidArgument
@@ -42,7 +48,6 @@ PatchKey = int | str
 # Files the CLI reads (boards, regions, states, certificates, tokens) are
 # read up to this size: /dev/zero or a huge file is an error, not a hang.
 MAX_INPUT_BYTES = 1 << 20
-MAX_SEED = 2**31 - 1           # seeds are int32 on the wire
 _ECHO = 40                     # characters of a bad input quoted back in an error
 
 
@@ -52,123 +57,155 @@ def _short(value: Any) -> str:
     return text if len(text) <= _ECHO else text[: _ECHO - 5] + "...'"
 
 
-# ------------------------------------------------------------------ patches
-def patch_key(spec: PatchSpec, *, max_side: int = MAX_GRID) -> PatchKey:
-    """A standard patch id (int) or a shape string in normal form.
+# --------------------------------------------------------- type conversion
+# The bounds of the wire's types: a value outside them cannot be put in the request at all.
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+MAX_DURATION = 315_576_000_000  # seconds: the range of a google.protobuf.Duration (10000 years)
 
-    Digits mean a standard id (``-1`` is the 1×1 leather patch); anything
-    else must be a shape such as ``"##./.##"``, at most
-    ``solver.limits.MAX_SHAPE_TEXT`` characters, 4-connected, and at most
-    ``max_side`` rows and columns.
 
-    >>> patch_key("#.#")
+def _bad(field: str, message: str) -> InvalidArgument:
+    """An :class:`InvalidArgument` for a value that cannot be put in the request, named as the service names it."""
+    return InvalidArgument(f"{field}: {message}", field=field)
+
+
+def int32(value: Any, field: str) -> int:
+    """``value`` as the int32 request field ``field``: an integer (not a bool) within the int32 range.
+
+    Only the type is checked here; what range the field allows is the service's check.
+
+    >>> int32(7, "seed")
+    7
+    >>> int32(2**40, "seed")
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: bad patch shape '#.#': shape is not 4-connected
+    clients.errors.InvalidArgument: seed: 1099511627776 does not fit the request (an int32 field)
+    """
+    if isinstance(value, bool):
+        raise _bad(field, f"{value!r} is not an integer")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise _bad(field, f"{_short(value)} is not an integer") from None
+    if not INT32_MIN <= number <= INT32_MAX:
+        raise _bad(field, f"{_short(number)} does not fit the request (an int32 field)")
+    return number
+
+
+def optional_int32(value: Any, field: str, unset: str) -> int:
+    """An optional int32 field whose wire value 0 means "unset" (``iterations``): None → 0.
+
+    A Python 0 would silently read as unset on the wire, so it is refused: ``unset`` says what None
+    means (the service checks every other value)."""
+    if value is None:
+        return 0
+    number = int32(value, field)
+    if number == 0:
+        raise _bad(field, f"0 cannot be sent (on the wire 0 means unset: {unset}); leave it out (None) for that")
+    return number
+
+
+def seconds(value: Any, field: str) -> float | None:
+    """A time limit in seconds, for a ``google.protobuf.Duration`` field: None (unset) or a finite number.
+
+    >>> seconds(1, "time_limit"), seconds(None, "time_limit")
+    (1.0, None)
+    >>> seconds(float("nan"), "time_limit")
+    Traceback (most recent call last):
+    ...
+    clients.errors.InvalidArgument: time_limit: nan is not a finite number of seconds
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise _bad(field, f"{value!r} is not a number of seconds")
+    try:
+        t = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise _bad(field, f"{_short(value)} is not a number of seconds") from None
+    if not math.isfinite(t):
+        raise _bad(field, f"{_short(value)} is not a finite number of seconds")
+    if abs(t) > MAX_DURATION:
+        raise _bad(field, f"{_short(value)} s does not fit the request (a Duration)")
+    return t
+
+
+def fraction(value: Any, field: str, unset: str) -> float:
+    """A double field whose wire value 0 means "the default" (``large_loss``): a number, not 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _bad(field, f"{_short(value)} is not a number")
+    if value == 0:
+        raise _bad(field, f"0 cannot be sent (on the wire 0 means {unset})")
+    return float(value)
+
+
+# ------------------------------------------------------------------ patches
+def patch_key(spec: PatchSpec, field: str = "patch") -> PatchKey:
+    """A standard patch id (int) or a shape string, as a ``PatchRef`` carries it.
+
+    Digits mean a standard id (``-1`` is the 1×1 leather patch); anything else is shape text,
+    sent as given (stripped): whether the id exists or the shape is valid is the service's check.
+
+    >>> patch_key(" 3 "), patch_key("##./.##"), patch_key(99)
+    (3, '##./.##', 99)
+    >>> patch_key(1.5)
+    Traceback (most recent call last):
+    ...
+    clients.errors.InvalidArgument: patch: 1.5 is not a patch: give a standard id or a shape string
     """
     if isinstance(spec, bool):
-        raise InvalidArgument(f"bad patch {spec!r}")
+        raise _bad(field, f"{spec!r} is not a patch: give a standard id or a shape string")
     if isinstance(spec, int):
-        if spec != LEATHER_PATCH_ID and not 0 <= spec < len(PATCHES):
-            raise InvalidArgument(f"unknown patch id {_short(spec)}; standard ids are 0-{len(PATCHES) - 1}")
-        return spec
+        return int32(spec, f"{field}.id")
     if not isinstance(spec, str):
-        raise InvalidArgument(f"bad patch {_short(spec)}: give a standard id or a shape string")
+        raise _bad(field, f"{_short(spec)} is not a patch: give a standard id or a shape string")
     text = spec.strip()
-    if len(text) > limits.MAX_SHAPE_TEXT:
-        raise InvalidArgument(f"bad patch shape {_short(text)}: {len(text)} characters; "
-                              f"at most {limits.MAX_SHAPE_TEXT}")
     digits = text.removeprefix("-")
     if digits.isascii() and digits.isdigit():
-        return patch_key(int(text))
-    try:
-        shape = Shape.parse(text)
-    except ShapeError as e:
-        raise InvalidArgument(f"bad patch shape {_short(spec)}: {e}") from None
-    if max(shape.height, shape.width) > max_side:
-        raise InvalidArgument(f"bad patch shape {_short(spec)}: it is {shape.height}x{shape.width}; "
-                              f"it cannot fit a {max_side}x{max_side} grid")
-    return shape.to_str()
+        return int32(int(text), f"{field}.id")
+    return text
 
 
-def patch_keys(specs: Iterable[PatchSpec] | PatchSpec, *, max_side: int = MAX_GRID) -> list[PatchKey]:
-    """Like :func:`patch_key` for many; a string may hold several ids/shapes
-    separated by commas (shapes never contain commas)."""
+def patch_keys(specs: Iterable[PatchSpec] | PatchSpec, field: str = "patches") -> list[PatchKey]:
+    """Like :func:`patch_key` for many; a string may hold several ids/shapes separated by commas
+    (shapes never contain commas). A repeated key is another copy; an error names the entry of the
+    request (``patches[2]``) the value would have gone into.
+
+    >>> patch_keys(["1,2", "#/#", 1])
+    [1, 2, '#/#', 1]
+    """
     if isinstance(specs, (str, int)):
         specs = [specs]
+    if not isinstance(specs, Iterable):
+        raise _bad(field, f"{_short(specs)} is not a list of patches")
     out: list[PatchKey] = []
+    seen: set[PatchKey] = set()
+
+    def add(spec: PatchSpec) -> None:
+        key = patch_key(spec, f"{field}[{len(seen)}]")
+        seen.add(key)
+        out.append(key)
+
     for spec in specs:
         if isinstance(spec, str) and "," in spec:
-            out.extend(patch_key(p, max_side=max_side) for p in spec.split(",") if p.strip())
+            for part in spec.split(","):
+                if part.strip():
+                    add(part)
         else:
-            out.append(patch_key(spec, max_side=max_side))
+            add(spec)
     return out
 
 
-def key_shape(key: PatchKey) -> Shape:
-    """The shape of a patch key (a standard id, -1, or shape text)."""
-    if isinstance(key, int):
-        return LEATHER_SHAPE if key == LEATHER_PATCH_ID else PATCHES[key].shape
-    return Shape.parse(key)
+def patch_counts(keys: Sequence[PatchKey]) -> dict[PatchKey, int]:
+    """Copies of each key, in first-seen order: a repeated key is one more copy (one ``PatchRef``
+    with a count). The same patch written two ways stays two entries: the service refuses that.
 
-
-def _label(key: PatchKey) -> str:
-    return f"patch {key}" if isinstance(key, int) else f"shape {key!r}"
-
-
-def patch_counts(keys: Sequence[PatchKey], what: str = "patches") -> dict[PatchKey, int]:
-    """Copies of each patch, in first-seen order: a repeated key is one more copy.
-
-    The same patch written two ways (a standard id and its shape, or one
-    shape in two orientations) is refused: repeat one form to get copies.
-    Standard ids are distinct patches even when their shapes match (17, 18).
-
-    >>> patch_counts([0, 5, 0])
-    {0: 2, 5: 1}
-    >>> patch_counts([0, "##"])
-    Traceback (most recent call last):
-    ...
-    clients.errors.InvalidArgument: patches: shape '##' is the same patch as patch 0, given as well; \
-repeat one form to get copies
+    >>> patch_counts([0, 5, 0, "##"])
+    {0: 2, 5: 1, '##': 1}
     """
     counts: dict[PatchKey, int] = {}
-    canon: dict[Shape, list[PatchKey]] = {}
     for key in keys:
-        if key in counts:
-            counts[key] += 1
-            continue
-        c = key_shape(key).canonical()
-        for other in canon.get(c, ()):
-            # Two distinct standard ids may share a shape: they are two patches.
-            if isinstance(key, str) or isinstance(other, str):
-                raise InvalidArgument(f"{what}: {_label(key)} is the same patch as {_label(other)}, given as "
-                                      f"well; repeat one form to get copies")
-        canon.setdefault(c, []).append(key)
-        counts[key] = 1
-    if len(counts) > limits.MAX_PATCH_REFS:
-        raise InvalidArgument(f"{what}: {len(counts)} different patches; at most {limits.MAX_PATCH_REFS}")
-    for key, n in counts.items():
-        if n > limits.MAX_COUNT:
-            raise InvalidArgument(f"{what}: {_label(key)} given {n} times; at most {limits.MAX_COUNT} copies")
+        counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-# -------------------------------------------------------------------- boards
-def board_mask(board: Board | str | Sequence[str]) -> Board:
-    """A 9×9 board mask from a mask or rows of ``.``/``#``."""
-    if isinstance(board, bool):
-        raise InvalidArgument("bad board: expected a mask or 9 rows")
-    if isinstance(board, int):
-        if not 0 <= board <= FULL_BOARD:
-            raise InvalidArgument("board mask must be a non-negative int below 2**81")
-        return board
-    if isinstance(board, str) and len(board) > MAX_INPUT_BYTES:
-        raise InvalidArgument("bad board: far too long for 9 rows of 9 cells")
-    try:
-        return board_from_rows(board)
-    except (BoardError, TypeError) as e:
-        raise InvalidArgument(f"bad board: {e}") from None
-
 
 # --------------------------------------------------------------------- files
 def is_inline_grid(arg: str) -> bool:
@@ -239,107 +276,80 @@ def _rows(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
 
 
-def read_board(path: str) -> Board:
-    """Read 9 lines of ``.`` (empty) / ``#`` (filled) from a file, ``-`` or inline."""
-    return board_mask(_rows(read_text(path)))
+def read_board(path: str) -> list[str]:
+    """The rows of a board (9 lines of ``.`` empty / ``#`` filled) from a file, ``-`` or inline; the
+    service checks them (``board.rows``)."""
+    return _rows(read_text(path))
 
 
-def region_rows(rows: str | Sequence[str]) -> list[str]:
-    """Validate a puzzle region: a rectangle up to 20×20 of ``.`` (cell to tile)
-    and ``#`` (not part of the region)."""
-    if isinstance(rows, str):
-        rows = _rows(rows)
-    if not all(isinstance(r, str) for r in rows):
-        raise InvalidArgument("bad region: expected rows of '.' and '#'")
-    rows = [r.strip() for r in rows]
-    if not rows:
-        raise InvalidArgument("bad region: it is empty")
-    if len(rows) > MAX_GRID:
-        raise InvalidArgument(f"bad region: {len(rows)} rows; at most {MAX_GRID}")
-    width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise InvalidArgument(f"bad region: row {i} has {len(r)} cells; row 0 has {width} (it must be a rectangle)")
-        bad = set(r) - {".", "#"}
-        if bad:
-            raise InvalidArgument(f"bad region: row {i} has {sorted(bad)[0]!r}; use '.' (to tile) and '#' (not part)")
-    if width > MAX_GRID:
-        raise InvalidArgument(f"bad region: {width} columns; at most {MAX_GRID}")
-    if not any("." in r for r in rows):
-        raise InvalidArgument("bad region: it has no '.' cell to tile")
-    return list(rows)
+def board_rows(board: Board | str | Sequence[str], field: str = "board") -> list[str]:
+    """The rows of a ``Board`` message: from a mask (an int below 2**81), text (rows separated by
+    newlines or ``/``) or a list of row strings. Whether they make a 9×9 board is the service's check.
+
+    >>> board_rows(1)[0], len(board_rows("#/./."))
+    ('#........', 3)
+    """
+    if isinstance(board, bool):
+        raise _bad(field, "expected a mask or 9 rows")
+    if isinstance(board, int):
+        if not 0 <= board <= FULL_BOARD:
+            raise _bad(field, "a board mask is a non-negative int below 2**81")
+        return board_to_rows(board)
+    if isinstance(board, str):
+        if len(board) > MAX_INPUT_BYTES:
+            raise _bad(f"{field}.rows", "far too long for 9 rows of 9 cells")
+        return [r.strip() for r in board.replace("/", "\n").splitlines() if r.strip()]
+    return _string_rows(board, f"{field}.rows")
 
 
-def piece_shapes(pieces: Iterable[PatchSpec | Shape] | PatchSpec | Shape) -> list[Shape]:
-    """Puzzle pieces as shapes: shape strings, or standard patch ids (repeats are copies)."""
-    if isinstance(pieces, (str, int, Shape)):
-        pieces = [pieces]
+def _string_rows(rows: Any, field: str) -> list[str]:
+    if not isinstance(rows, Iterable):
+        raise _bad(field, "expected rows of '.' and '#'")
     out = []
-    for p in pieces:
-        if isinstance(p, Shape):
-            if max(p.height, p.width) > MAX_GRID:
-                raise InvalidArgument(f"bad piece {p.to_str()[:_ECHO]!r}: it cannot fit a {MAX_GRID}x{MAX_GRID} grid")
-            out.append(p)
-        else:
-            out.append(key_shape(patch_key(p, max_side=MAX_GRID)))
-        if len(out) > limits.MAX_PIECES:
-            raise InvalidArgument(f"more than {limits.MAX_PIECES} pieces")
-    if not out:
-        raise InvalidArgument("no pieces given")
+    for i, r in enumerate(rows):
+        if not isinstance(r, str):
+            raise _bad(f"{field}[{i}]", f"{_short(r)} is not a row of '.' and '#'")
+        out.append(r.strip())
     return out
 
 
-# -------------------------------------------------------------------- limits
-def check_time_limit(time_limit: float | None) -> float | None:
-    """A solve's time limit in seconds: None (the default), or 0 < t ≤ ``MAX_TIME_LIMIT``."""
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool):
-        raise InvalidArgument(f"bad time limit {time_limit!r}")
-    try:
-        t = float(time_limit)
-    except (TypeError, ValueError, OverflowError):
-        raise InvalidArgument(f"bad time limit {_short(time_limit)}") from None
-    if not 0 < t <= limits.MAX_TIME_LIMIT:
-        raise InvalidArgument(f"bad time limit {_short(time_limit)}: it must be > 0 and at most "
-                              f"{limits.MAX_TIME_LIMIT:g} s")
-    return t
+def region_rows(rows: str | Sequence[str], field: str = "region") -> list[str]:
+    """The rows of a puzzle ``Region`` message: text (blank lines and ``;`` comments skipped) or a
+    list of row strings. Whether they make a region (1-20 rows of '.' and '#', a rectangle) is the
+    service's check."""
+    if isinstance(rows, str):
+        return _rows(rows)
+    return _string_rows(rows, f"{field}.rows")
 
 
-def check_top(top: int | None) -> int | None:
-    """How many answers to return: None or 0 mean all, else at most ``MAX_TOP``."""
-    if top is None:
-        return None
-    if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= limits.MAX_TOP:
-        raise InvalidArgument(f"bad top {_short(top)}: it must be an integer from 0 (all) to {limits.MAX_TOP}")
-    return top or None
+def piece_texts(pieces: Iterable[PatchSpec | Shape] | PatchSpec | Shape, field: str = "pieces") -> list[str]:
+    """Puzzle pieces as the shape texts of the request: shape strings (as given), ``Shape`` objects, or
+    standard patch ids (their shapes; repeats are copies). Whether the shapes are valid and how many
+    pieces a puzzle may have is the service's check.
 
-
-def check_iterations(iterations: int | None) -> int | None:
-    """A fixed search budget for move suggestions: None, or 1..``MAX_ITERATIONS``."""
-    if iterations is None:
-        return None
-    if (isinstance(iterations, bool) or not isinstance(iterations, int)
-            or not 1 <= iterations <= limits.MAX_ITERATIONS):
-        raise InvalidArgument(f"bad iterations {_short(iterations)}: it must be an integer from 1 to "
-                              f"{limits.MAX_ITERATIONS}")
-    return iterations
-
-
-def check_max_tilings(max_tilings: int) -> int:
-    """Tilings a puzzle find returns: 1..``MAX_TILINGS`` (0 means 1, as in the API)."""
-    if (isinstance(max_tilings, bool) or not isinstance(max_tilings, int)
-            or not 0 <= max_tilings <= limits.MAX_TILINGS):
-        raise InvalidArgument(f"bad max_tilings {_short(max_tilings)}: it must be an integer from 1 to "
-                              f"{limits.MAX_TILINGS}")
-    return max_tilings or 1
-
-
-def check_seed(seed: int) -> int:
-    """A solver seed: an integer from 0 to 2**31 - 1."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise InvalidArgument(f"bad seed {_short(seed)}: it must be an integer from 0 to {MAX_SEED}")
-    return seed
+    >>> piece_texts(["###", 0, -1])
+    ['###', '##', '#']
+    """
+    if isinstance(pieces, (str, int, Shape)):
+        pieces = [pieces]
+    if not isinstance(pieces, Iterable):
+        raise _bad(field, f"{_short(pieces)} is not a list of pieces")
+    out = []
+    for i, p in enumerate(pieces):
+        if isinstance(p, Shape):
+            out.append(p.to_str())
+            continue
+        key = patch_key(p, f"{field}[{i}]")
+        if isinstance(key, str):
+            out.append(key)
+        elif key == LEATHER_PATCH_ID:
+            out.append(LEATHER_SHAPE.to_str())
+        elif 0 <= key < len(PATCHES):
+            out.append(PATCHES[key].shape.to_str())
+        else:  # a piece is sent as its shape: an unknown id has none
+            raise _bad(f"{field}[{i}]", f"unknown patch id {key}; standard ids are 0-{len(PATCHES) - 1} "
+                                        f"(-1 = leather)")
+    return out
 
 
 def objective_of(objective: str | Objective) -> Objective:
@@ -352,38 +362,6 @@ def objective_of(objective: str | Objective) -> Objective:
         raise InvalidArgument(f"bad objective {_short(objective)}; expected 'cover' or 'square7'") from None
 
 
-# ------------------------------------------------- the inputs of each call
-def placement_inputs(board: Board | str | Sequence[str], patches: Iterable[PatchSpec] | PatchSpec,
-                     objective: str | Objective,
-                     time_limit: float | None) -> tuple[Board, list[PatchKey], Objective, float | None]:
-    """The checked inputs of ``solve_placement``, shared by both clients."""
-    mask = board_mask(board)
-    keys = patch_keys(patches, max_side=BOARD_SIZE)
-    if not keys:
-        raise InvalidArgument("no patches given")
-    patch_counts(keys, "patches")
-    return mask, keys, objective_of(objective), check_time_limit(time_limit)
-
-
-def lookahead_inputs(board: Board | str | Sequence[str], patch_id: PatchSpec,
-                     upcoming: Iterable[PatchSpec] | PatchSpec, time_limit: float | None,
-                     top: int | None) -> tuple[Board, PatchKey, list[PatchKey], float | None, int | None]:
-    """The checked inputs of ``suggest_placement``, shared by both clients."""
-    mask = board_mask(board)
-    key = patch_key(patch_id, max_side=BOARD_SIZE)
-    ups = patch_keys(upcoming, max_side=BOARD_SIZE)
-    counts = patch_counts(ups, "upcoming")
-    if sum(counts.values()) > limits.MAX_UPCOMING_COPIES:
-        raise InvalidArgument(f"upcoming: {sum(counts.values())} patches; at most {limits.MAX_UPCOMING_COPIES}")
-    return mask, key, ups, check_time_limit(time_limit), check_top(top)
-
-
-def puzzle_inputs(region: str | Sequence[str], pieces: Iterable[PatchSpec | Shape] | PatchSpec | Shape,
-                  max_tilings: int, time_limit: float | None) -> tuple[list[str], list[Shape], int, float | None]:
-    """The checked inputs of ``solve_puzzle``, shared by both clients."""
-    return region_rows(region), piece_shapes(pieces), check_max_tilings(max_tilings), check_time_limit(time_limit)
-
-
 def game_state(state: Any, field: str = "state") -> GameState:
     """A position in any form (a ``GameState``, a dict of either JSON form, JSON text or notation),
     read by the service's own codec (:mod:`server.positions`); :class:`InvalidArgument` naming the field."""
@@ -391,12 +369,6 @@ def game_state(state: Any, field: str = "state") -> GameState:
         return positions.load(state, field)
     except positions.PositionError as e:
         raise InvalidArgument(str(e), field=e.field) from None
-
-
-def move_inputs(state: Any, time_limit: float | None, top: int | None,
-                iterations: int | None) -> tuple[GameState, float | None, int | None, int | None]:
-    """The checked inputs of ``suggest_move``, shared by every client."""
-    return game_state(state), check_time_limit(time_limit), check_top(top), check_iterations(iterations)
 
 
 # ------------------------------------------------------------- positions
@@ -441,7 +413,6 @@ def read_position(arg: str) -> Any:
 
 
 # --------------------------------------------------------------- records
-MAX_RECORD_ACTIONS = limits.MAX_RECORD_ACTIONS
 DEFAULT_TIME_PER_MOVE = limits.DEFAULT_REVIEW_LIMIT
 DEFAULT_LARGE_LOSS = limits.DEFAULT_LARGE_LOSS
 
@@ -504,58 +475,64 @@ def _record_from(stream: Any, name: str, line: int, limit: int) -> Any:
                           else f"{_short(name)} holds no record (one JSON object a line)")
 
 
-def record_inputs(record: Any) -> dict:
-    """A game record (the engine's format, ``engine/record.py``: a dict or its
-    JSON text) checked the way the service checks it: every action replays
-    legally, at least one and at most :data:`MAX_RECORD_ACTIONS` of them; its
-    ``result`` is not needed (an unfinished game is fine)."""
+def record_json(record: Any) -> dict:
+    """A game record (the engine's format, ``engine/record.py``) as a dict: given as one, or as its
+    JSON text. Only the form is checked here (a JSON object, not a game state); whether its moves
+    replay legally, and how many there may be, is the service's check (``AnalyzeGame``)."""
     if isinstance(record, bytes):
         record = decode_text(record, "record")
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except RecursionError:
-            raise InvalidArgument("bad record: not JSON: nested too deeply") from None
+            raise _bad("record", "not JSON: nested too deeply") from None
         except ValueError as e:
-            raise InvalidArgument(f"bad record: not JSON: {e}") from None
+            raise _bad("record", f"not JSON: {e}") from None
     if not isinstance(record, dict):
-        raise InvalidArgument("bad record: a game record is a JSON object with circle and actions "
-                              "(python -m engine match --records FILE writes them)")
+        raise _bad("record", "a game record is a JSON object with circle and actions "
+                             "(python -m engine match --records FILE writes them)")
     if "actions" not in record and "players" in record and "current_player" in record:
-        raise InvalidArgument("bad record: this is a game state (GameState.to_json()), not a game record: a "
-                              "review needs the whole game (python -m engine match --records FILE writes them)")
-    actions = record.get("actions")
-    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
-        raise InvalidArgument(f"bad record: actions: {len(actions)} moves; at most {MAX_RECORD_ACTIONS}")
-    try:
-        engine.replay(record, check_result=False)
-    except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
-        raise InvalidArgument(f"bad record: {e or type(e).__name__}") from None
-    if not record["actions"]:
-        raise InvalidArgument("bad record: actions: no moves to review")
+        raise _bad("record", "this is a game state (GameState.to_json()), not a game record: a "
+                             "review needs the whole game (python -m engine match --records FILE writes them)")
+    # The fields that never go in the request are the record format's alone (engine/record.py): checked here.
+    for key in record:
+        if key not in RECORD_FIELDS:
+            raise _bad("record", f"{_short(key)}: unknown field of a game record")
+    players = record.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(isinstance(p, str) for p in players)):
+        raise _bad("record", f"players: must be the two player specs (strings), got {_short(players)}")
+    seed = record.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise _bad("record", f"seed: must be an integer, a string or null, got {_short(seed)}")
     return record
 
 
-def check_large_loss(large_loss: float) -> float:
-    """The loss (in win chance) that makes a large mistake: 0 < x <= 1."""
-    if isinstance(large_loss, bool) or not isinstance(large_loss, (int, float)) or not 0 < large_loss <= 1:
-        raise InvalidArgument(f"bad large_loss {_short(large_loss)}: it must be a win chance > 0 and at most 1")
-    return float(large_loss)
-
-
-def review_inputs(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
-                  large_loss: float) -> tuple[dict, int | None, float | None, int, float]:
-    """The checked inputs of ``analyze_game``, shared by every client."""
-    return (record_inputs(record), check_iterations(iterations), check_time_limit(time_per_move),
-            check_seed(seed), check_large_loss(large_loss))
+def record_message(record: Any) -> pb.GameRecord:
+    """A ``GameRecord`` message from a game record (see :func:`record_json`): its edition word,
+    circle (patch ids) and actions (move texts) put in the message's fields."""
+    rec = record_json(record)
+    edition = rec.get("edition", "revised")
+    if edition not in positions.EDITION_ENUM:
+        raise _bad("record.edition", f"{_short(edition)}; expected one of {sorted(positions.EDITION_ENUM)}")
+    circle = rec.get("circle", [])
+    if not isinstance(circle, list):
+        raise _bad("record.circle", "expected a list of patch ids")
+    actions = rec.get("actions", [])
+    if not isinstance(actions, list):
+        raise _bad("record.actions", "expected a list of moves")
+    for i, a in enumerate(actions):
+        if not isinstance(a, str):
+            raise _bad(f"record.actions[{i}]", f"{_short(a)} is not a move (its text, e.g. 'advance')")
+    return pb.GameRecord(edition=positions.edition_enum(edition),
+                         circle=[int32(c, f"record.circle[{i}]") for i, c in enumerate(circle)],
+                         actions=actions)
 
 
 __all__ = [
-    "BOARD_SIZE", "MAX_INPUT_BYTES", "UnknownPatchError", "board_mask", "check_iterations",
-    "check_max_tilings", "check_seed", "check_time_limit", "check_top", "decode_text", "is_inline_grid",
-    "key_shape", "lookahead_inputs", "move_inputs", "objective_of", "patch_counts", "patch_key", "patch_keys",
-    "piece_shapes", "placement_inputs", "puzzle_inputs", "read_board", "read_bytes", "read_text",
-    "region_rows", "game_state", "position_text", "parse_position", "read_position",
-    "read_record", "record_inputs", "review_inputs", "check_large_loss", "MAX_RECORD_ACTIONS",
-    "DEFAULT_TIME_PER_MOVE", "DEFAULT_LARGE_LOSS",
+    "BOARD_SIZE", "DEFAULT_LARGE_LOSS", "DEFAULT_TIME_PER_MOVE", "INT32_MAX", "INT32_MIN", "MAX_INPUT_BYTES",
+    "UnknownPatchError", "board_rows", "decode_text", "fraction", "game_state", "int32", "is_inline_grid",
+    "objective_of", "optional_int32", "parse_position", "patch_counts", "patch_key", "patch_keys", "piece_texts",
+    "position_text", "read_board", "read_bytes", "read_position", "read_record", "read_text", "record_json",
+    "record_message", "region_rows", "seconds",
 ]

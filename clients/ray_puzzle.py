@@ -18,8 +18,7 @@ from typing import Any, Sequence
 from solver.geometry import Shape
 from solver.types import PuzzleResult
 
-from . import errors
-from .inputs import check_time_limit, piece_shapes, region_rows
+from . import errors, wire
 
 
 class RayCountClient:
@@ -41,12 +40,19 @@ class RayCountClient:
                                             max_tilings=max_tilings, time_limit=time_limit)
         from solver.ray_count import RayUnavailableError, count_puzzle_ray
 
-        rows = region_rows(region_rows_)
-        shapes = piece_shapes(pieces)
-        tl = check_time_limit(time_limit)
-        kw: dict[str, Any] = {} if tl is None else {"time_limit": tl}
+        # The request the service would get, checked by the service's own validation.
+        from server.errors import ServiceError
+        from server.service import puzzle_job
+
+        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
         try:
-            return count_puzzle_ray(rows, shapes, mirror=mirror, use_all=use_all, max_tilings=max_tilings,
+            job, limit = puzzle_job(call.request)
+        except ServiceError as e:
+            raise wire.error_from_status(e.code, e.details, "ray") from None
+        rows, shapes = list(job.rows), [Shape.parse(t) for t in job.pieces]
+        kw: dict[str, Any] = {"time_limit": limit} if call.request.HasField("time_limit") else {}
+        try:
+            return count_puzzle_ray(rows, shapes, mirror=job.mirror, use_all=job.use_all, max_tilings=job.max_tilings,
                                     address=self.address, **kw)
         except RayUnavailableError as e:
             raise errors.ServiceUnavailable(str(e)) from None

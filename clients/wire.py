@@ -1,8 +1,10 @@
 """What both gRPC clients (:class:`clients.PlacementClient` and
 :class:`clients.AsyncPlacementClient`) share: the channel set-up (service
 config with the retry policy and round-robin balancing, TLS credentials,
-bearer-token metadata), building each request from checked Python values,
-and reading each response back into the solver's dataclasses.
+bearer-token metadata), building each request from plain Python values
+(:mod:`clients.inputs` converts them; every range and limit is the
+service's check, so every client gets the service's refusal), and reading
+each response back into the solver's dataclasses.
 
 >>> cfg = json.loads(service_config(retries=3, backoff=0.1))
 >>> cfg["loadBalancingConfig"], cfg["methodConfig"][0]["retryPolicy"]["maxAttempts"]
@@ -15,8 +17,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections import abc
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence  # noqa: F401
 
 import grpc
 from google.protobuf import duration_pb2
@@ -26,8 +29,8 @@ from engine.suggest import MoveSuggestion
 from patchwork.v1 import placement_pb2 as pb
 from server import positions
 from server.errors import GAME_OVER, field_of
-from solver.geometry import BOARD_SIZE, Board, Shape, board_to_rows, mask_of
-from solver.limits import MAX_TIME_LIMIT
+from solver.geometry import BOARD_SIZE, Board, Shape, mask_of
+from solver.limits import DEFAULT_ITERATIONS_LIMIT
 from solver.patches import Patch
 from solver.types import (
     LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,
@@ -36,8 +39,9 @@ from solver.types import (
 
 from . import errors
 from .inputs import (
-    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, check_seed, lookahead_inputs, move_inputs, placement_inputs,
-    puzzle_inputs, read_bytes, review_inputs,
+    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, fraction, game_state, int32, objective_of,
+    optional_int32, patch_counts, patch_key, patch_keys, piece_texts, read_bytes, record_message, region_rows,
+    seconds,
 )
 from .results import MoveSuggestions
 
@@ -193,7 +197,7 @@ class ChannelSettings:
                                          "(round-robin, and the retry policy from retries and backoff)")
         opts.append(("grpc.service_config", service_config(retries, float(backoff))))
         return cls(target=target.strip(), deadline=float(deadline), retries=retries, backoff=float(backoff),
-                   seed=check_seed(seed), options=tuple(opts),
+                   seed=int32(seed, "seed"), options=tuple(opts),
                    credentials=channel_credentials(ca, cert, key) if tls else None,
                    metadata=auth_metadata(token))
 
@@ -233,16 +237,17 @@ def _patch_ref(key: PatchKey, count: int = 1, required: bool = False) -> pb.Patc
 
 
 def _refs(keys: Sequence[PatchKey]) -> list[pb.PatchRef]:
-    """Repeated keys become one ref with a count (the service forbids duplicates)."""
-    counts: dict[PatchKey, int] = {}
-    for k in keys:
-        counts[k] = counts.get(k, 0) + 1
-    return [_patch_ref(k, n) for k, n in counts.items()]
+    """Repeated keys become one ref with a count (the service forbids duplicates and checks the counts)."""
+    return [_patch_ref(k, min(n, 2**31 - 1)) for k, n in patch_counts(keys).items()]
+
+
+def _objective(objective: str | Objective) -> pb.Objective:
+    return pb.OBJECTIVE_SQUARE7 if objective_of(objective) is Objective.SQUARE7 else pb.OBJECTIVE_COVER
 
 
 @dataclass(frozen=True)
 class Call:
-    """One checked request: what to send, and what to read the answer with."""
+    """One request: what to send, and what to read the answer with."""
 
     method: str                 # the stub's attribute, e.g. "SolvePlacement"
     request: Any                # the protobuf request message
@@ -250,34 +255,41 @@ class Call:
     context: Any = None         # what the response parser needs besides the response
 
 
+# Each builder only converts Python values into the request (InvalidArgument, naming the field, for a value
+# that cannot be put in it); the service checks every range and limit and answers INVALID_ARGUMENT.
 def solve_placement_call(board: Board | Sequence[str], patches: Sequence[PatchSpec], objective: str | Objective,
                          time_limit: float | None, seed: int) -> Call:
     """The ``SolvePlacement`` call for :meth:`PlacementClient.solve_placement`."""
-    mask, keys, obj, tl = placement_inputs(board, patches, objective, time_limit)
-    req = pb.SolvePlacementRequest(
-        board=pb.Board(rows=board_to_rows(mask)), patches=_refs(keys),
-        objective=pb.OBJECTIVE_SQUARE7 if obj is Objective.SQUARE7 else pb.OBJECTIVE_COVER,
-        time_limit=_duration(tl), seed=seed)
+    rows = board_rows(board)
+    keys = patch_keys(patches, "patches")
+    tl = seconds(time_limit, "time_limit")
+    req = pb.SolvePlacementRequest(board=pb.Board(rows=rows), patches=_refs(keys), objective=_objective(objective),
+                                   time_limit=_duration(tl), seed=int32(seed, "seed"))
     return Call("SolvePlacement", req, tl)
 
 
 def suggest_placement_call(board: Board | Sequence[str], patch_id: PatchSpec, upcoming: Sequence[PatchSpec],
                            square7: bool, time_limit: float | None, top: int | None, seed: int) -> Call:
     """The ``SuggestPlacement`` call for :meth:`PlacementClient.suggest_placement`."""
-    mask, key, ups, tl, top = lookahead_inputs(board, patch_id, upcoming, time_limit, top)
+    rows = board_rows(board)
+    key = patch_key(patch_id, "patch")
+    ups = patch_keys(upcoming, "upcoming")
+    tl = seconds(time_limit, "time_limit")
     req = pb.SuggestPlacementRequest(
-        board=pb.Board(rows=board_to_rows(mask)), patch=_patch_ref(key), upcoming=_refs(ups),
+        board=pb.Board(rows=rows), patch=_patch_ref(key), upcoming=_refs(ups),
         objective=pb.OBJECTIVE_SQUARE7 if square7 else pb.OBJECTIVE_COVER,
-        top=top or 0, time_limit=_duration(tl), seed=seed)
+        top=0 if top is None else int32(top, "top"), time_limit=_duration(tl), seed=int32(seed, "seed"))
     return Call("SuggestPlacement", req, tl, key)
 
 
 def suggest_move_call(state: Any, time_limit: float | None, top: int | None, iterations: int | None,
                       seed: int) -> Call:
     """The ``SuggestMove`` call for :meth:`PlacementClient.suggest_move`."""
-    game, tl, top, iterations = move_inputs(state, time_limit, top, iterations)
-    req = pb.SuggestMoveRequest(state=positions.to_message(game), top=top or 0, time_limit=_duration(tl),
-                                seed=seed, iterations=iterations or 0)
+    game = game_state(state)
+    tl = seconds(time_limit, "time_limit")
+    req = pb.SuggestMoveRequest(state=positions.to_message(game), top=0 if top is None else int32(top, "top"),
+                                time_limit=_duration(tl), seed=int32(seed, "seed"),
+                                iterations=optional_int32(iterations, "iterations", "use the time limit"))
     return Call("SuggestMove", req, tl, game)
 
 
@@ -286,31 +298,59 @@ def analyze_game_call(record: Any, iterations: int | None, time_per_move: float 
     """The ``AnalyzeGame`` call for :meth:`PlacementClient.analyze_game`. Its
     ``time_limit`` is the whole stream's budget: every move's cap (the time
     per move, or 60 s with an iteration budget) plus :data:`DEADLINE_SLACK`."""
-    rec, iterations, tpm, seed, large = review_inputs(record, iterations, time_per_move, seed, large_loss)
-    req = pb.AnalyzeGameRequest(
-        record=pb.GameRecord(edition=positions.edition_enum(rec.get("edition", "revised")), circle=rec["circle"],
-                             actions=rec["actions"]),
-        iterations=iterations or 0, time_per_move=_duration(tpm), seed=seed, large_loss=large)
-    per_move = tpm if tpm is not None else (MAX_TIME_LIMIT if iterations is not None else DEFAULT_TIME_PER_MOVE)
-    budget = len(rec["actions"]) * (per_move + DEADLINE_SLACK)
+    rec = record_message(record)
+    its = optional_int32(iterations, "iterations", "think for time_per_move")
+    tpm = seconds(time_per_move, "time_per_move")
+    req = pb.AnalyzeGameRequest(record=rec, iterations=its, time_per_move=_duration(tpm), seed=int32(seed, "seed"),
+                                large_loss=fraction(large_loss, "large_loss", "the default 0.1"))
+    per_move = tpm if tpm is not None else (DEFAULT_ITERATIONS_LIMIT if its else DEFAULT_TIME_PER_MOVE)
+    budget = max(1, len(rec.actions)) * (max(per_move, 0.0) + DEADLINE_SLACK)
     return Call("AnalyzeGame", req, budget, rec)
 
 
 def solve_puzzle_call(region: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], count: bool,
                       mirror: bool, use_all: bool, max_tilings: int, time_limit: float | None) -> Call:
     """The ``SolvePuzzle`` call for :meth:`PlacementClient.solve_puzzle`."""
-    rows, shapes, max_tilings, tl = puzzle_inputs(region, pieces, max_tilings, time_limit)
+    rows = region_rows(region)
+    texts = piece_texts(pieces)
+    tl = seconds(time_limit, "time_limit")
     req = pb.SolvePuzzleRequest(
-        region=pb.Region(rows=rows), pieces=[s.to_str() for s in shapes],
+        region=pb.Region(rows=rows), pieces=texts,
         mode=pb.PUZZLE_MODE_COUNT if count else pb.PUZZLE_MODE_FIND,
-        no_mirror=not mirror, allow_unused=not use_all, max_tilings=max_tilings,
+        no_mirror=not mirror, allow_unused=not use_all, max_tilings=int32(max_tilings, "max_tilings"),
         time_limit=_duration(tl))
-    return Call("SolvePuzzle", req, tl, (rows, shapes))
+    return Call("SolvePuzzle", req, tl, rows)
 
 
 def list_patches_call() -> Call:
     """The ``ListPatches`` call for :meth:`PlacementClient.list_patches`."""
     return Call("ListPatches", pb.ListPatchesRequest(), None)
+
+
+class Reviews(abc.Iterator):
+    """The reviews of an ``AnalyzeGame`` stream whose first response was pulled at once, so bad input
+    (refused by the service before any move is reviewed) raises at the call; ``close()`` stops the
+    stream (cancelling a gRPC call)."""
+
+    def __init__(self, responses: Iterator[Any]) -> None:
+        self._responses = responses
+        self._first: Any = next(responses, None)
+
+    def __iter__(self) -> "Reviews":
+        return self
+
+    def __next__(self) -> MoveReview:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return review_result(first)
+        return review_result(next(self._responses))
+
+    def close(self) -> None:
+        """Stop reading: the rest of the stream is cancelled."""
+        self._first = None
+        close = getattr(self._responses, "close", None)
+        if close is not None:
+            close()
 
 
 # --------------------------------------------------------------- responses
@@ -380,10 +420,9 @@ def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:
                       loss=r.loss, large=r.large)
 
 
-def puzzle_result(r: pb.SolvePuzzleResponse, context: tuple[list[str], list[Shape]]) -> PuzzleResult:
+def puzzle_result(r: pb.SolvePuzzleResponse, rows: list[str]) -> PuzzleResult:
     """A ``SolvePuzzleResponse`` as a :class:`solver.PuzzleResult` (piece keys
     are indexes into the pieces, as ``solver.solve_puzzle`` gives them)."""
-    rows, shapes = context
     width = r.width or len(rows[0])
     tilings = tuple(
         tuple(_placed(p, width, key=p.patch_index) for p in t.placements)

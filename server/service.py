@@ -190,18 +190,8 @@ class PlacementServicer:
                                          value_best=review.value_best, loss=review.loss, large=review.large)
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
-        if not request.HasField("region"):
-            raise BadRequest("region", "required")
-        rows = convert.region_rows(request.region)
-        shapes = convert.pieces(request.pieces)
-        count = convert.puzzle_count_mode(request.mode)
-        if request.max_tilings < 0 or request.max_tilings > convert.MAX_TILINGS:
-            raise BadRequest("max_tilings", f"{request.max_tilings} out of range 0-{convert.MAX_TILINGS} (0 means 1)")
-        max_tilings = request.max_tilings or 1
-        limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
-        texts = [s.to_str() for s in shapes]
-        job = PuzzleJob(rows=tuple(rows), pieces=tuple(texts), count=count, mirror=not request.no_mirror,
-                        use_all=not request.allow_unused, max_tilings=max_tilings)
+        job, limit = puzzle_job(request)
+        rows, texts = list(job.rows), list(job.pieces)
         result = self.core.run_job(call, job, limit, "pieces")
         width = result.width or len(rows[0])
         tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
@@ -215,6 +205,23 @@ class PlacementServicer:
         if result.distinct is not None:
             response.distinct = min(result.distinct, INT64_MAX)
         return response
+
+
+def puzzle_job(request: pb.SolvePuzzleRequest) -> tuple[PuzzleJob, float]:
+    """The checked job of a SolvePuzzle request and its time limit (BadRequest naming the field); also what
+    ``suggest puzzle --count --ray`` checks its request with before the count runs on Ray."""
+    if not request.HasField("region"):
+        raise BadRequest("region", "required")
+    rows = convert.region_rows(request.region)
+    shapes = convert.pieces(request.pieces)
+    count = convert.puzzle_count_mode(request.mode)
+    if request.max_tilings < 0 or request.max_tilings > convert.MAX_TILINGS:
+        raise BadRequest("max_tilings", f"{request.max_tilings} out of range 0-{convert.MAX_TILINGS} (0 means 1)")
+    limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
+    job = PuzzleJob(rows=tuple(rows), pieces=tuple(s.to_str() for s in shapes), count=count,
+                    mirror=not request.no_mirror, use_all=not request.allow_unused,
+                    max_tilings=request.max_tilings or 1)
+    return job, limit
 
 
 def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:

@@ -85,7 +85,7 @@ def test_json_error_service_unavailable(cli, closed_port):
 
 def test_plain_errors_are_not_json(cli):
     line = one_line_error(cli("place", "-", "--patch", "99", stdin="\n".join(EMPTY)))
-    assert line.startswith("suggest: error: unknown patch id 99")
+    assert line.startswith("suggest: error: patches[0].id: unknown patch id 99")
 
 
 # --------------------------------------------------------------------- help
@@ -161,8 +161,10 @@ def test_bad_files(cli, tmp_path, make, needle, command):
 
 def test_wide_board_and_region(cli):
     wide = ("." * 5000 + "\n") * 9
-    assert "board row 0 has 5000 cells" in one_line_error(cli("place", "-", "--patch", "1", stdin=wide))
-    assert "5000 columns; at most 20" in one_line_error(cli("puzzle", "-", "--piece", "1", stdin=wide))
+    assert "board.rows[0]: row has 5000 cells; expected 9" in one_line_error(cli("place", "-", "--patch", "1",
+                                                                                  stdin=wide))
+    assert "region.rows[0]: row has 5000 cells; expected 1-20" in one_line_error(cli("puzzle", "-", "--piece", "1",
+                                                                                    stdin=wide))
 
 
 def _write(path: Path, data: bytes) -> str:
@@ -210,7 +212,7 @@ def test_same_patch_two_ways_is_refused(cli, patches):
     for p in patches:
         argv += ["--patch", p]
     line = one_line_error(cli(*argv, stdin="\n".join(EMPTY)))
-    assert "same patch" in line
+    assert "patches[1]: same patch as patches[0]" in line
 
 
 def test_repeats_and_same_shaped_ids_are_copies(cli):
@@ -223,7 +225,7 @@ def test_repeats_and_same_shaped_ids_are_copies(cli):
 
 def test_duplicate_in_upcoming(cli):
     line = one_line_error(cli("next", "-", "--patch", "1", "--upcoming", "0,##", stdin="\n".join(EMPTY)))
-    assert "upcoming" in line and "same patch" in line
+    assert "upcoming[1]: same patch as upcoming[0]" in line
 
 
 # -------------------------------------------------------------------- SVG

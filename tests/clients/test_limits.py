@@ -1,6 +1,7 @@
-"""One set of limits (solver.limits) for the embedded client, the gRPC client
-and the service: just over each limit, all three refuse; at the limit, the
-clients accept."""
+"""One set of limits (solver.limits), checked by the service alone: just over
+each limit, the service refuses, and so do the embedded and the gRPC client
+with the service's own refusal (the field it names, its message); at the
+limit, the clients accept."""
 
 from __future__ import annotations
 
@@ -57,12 +58,14 @@ def _padded_state(extra: int) -> str:
     return out
 
 
-# What each client says (its own check, before any call).
+# What the service says (every client gets its refusal): the field it names, and its words.
 NEEDLE = {
-    "time limit": "at most 60 s", "top": "bad top", "iterations": "bad iterations",
-    "patch refs": "different patches; at most 64", "copies": "at most 81 copies",
-    "upcoming copies": "at most 128", "shape text": "at most 512", "shape on a board": "cannot fit a 9x9",
-    "pieces": "more than 64 pieces", "tilings": "bad max_tilings", "state size": "at most 32768",
+    "time limit": ("time_limit", "more than the maximum 60 s"), "top": ("top", "out of range 0-10000"),
+    "iterations": ("iterations", "1-200000"), "patch refs": ("patches", "65 entries; at most 64"),
+    "copies": ("patches[0].count", "out of range 0-81"), "upcoming copies": ("upcoming", "more than 128"),
+    "shape text": ("patches[0].shape", "at most 512"), "shape on a board": ("patches[0].shape", "cannot fit a 9x9"),
+    "pieces": ("pieces", "65 pieces; at most 64"), "tilings": ("max_tilings", "out of range 0-100"),
+    "state size": ("state", "at most 32768"),
 }
 
 OVER = {
@@ -84,8 +87,10 @@ OVER = {
 @pytest.mark.parametrize("limit", sorted(OVER))
 def test_both_clients_refuse_just_over_the_limit(request, client_name, limit):
     client = request.getfixturevalue(client_name)
-    with pytest.raises(InvalidArgument, match=NEEDLE[limit]):
+    field, needle = NEEDLE[limit]
+    with pytest.raises(InvalidArgument, match=needle) as e:
         OVER[limit](client)
+    assert e.value.field == field and str(e.value).startswith(f"{field}: "), str(e.value)
 
 
 AT = {

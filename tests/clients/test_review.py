@@ -119,8 +119,8 @@ def test_each_move_is_printed_as_soon_as_it_is_reviewed(game, game_file):
     (lambda g, d: _write(d / "x.jsonl", json.dumps(g) + "\n"), None),
     (lambda g, d: _write(d / "x.jsonl", "{not json\n"), "line 1: not JSON"),
     (lambda g, d: _write(d / "x.jsonl", json.dumps(dict(g, actions=["advance", "buy 99 0,0"])) + "\n"),
-     "bad record: actions[1]"),
-    (lambda g, d: _write(d / "x.jsonl", json.dumps(dict(g, actions=[])) + "\n"), "no moves to review"),
+     "record.actions[1]: patch 99"),
+    (lambda g, d: _write(d / "x.jsonl", json.dumps(dict(g, actions=[])) + "\n"), "record.actions: no moves to review"),
     (lambda g, d: _write(d / "x.jsonl", json.dumps(engine.new_game(1).to_json()) + "\n"),
      "this is a game state"),
     (lambda g, d: _write(d / "x.jsonl", "\n\n"), "holds no record"),
@@ -131,8 +131,12 @@ def test_each_move_is_printed_as_soon_as_it_is_reviewed(game, game_file):
 def test_bad_records_are_one_line(cli, game, tmp_path, make, needle):
     path = make(game, tmp_path)
     if needle is None:          # a good file, bad options
-        for extra, why in ((["--line", "2"], "--line 2: "), (["--large-loss", "2"], "at most 1"),
-                           (["--iterations", "0"], "must be 1-")):
+        for extra, why in ((["--line", "2"], "--line 2: "), (["--large-loss", "2"], "large_loss: 2; must be in (0, 1]"),
+                           (["--large-loss", "0"], "large_loss: 0 cannot be sent"),
+                           (["--iterations", "0"], "iterations: 0 cannot be sent"),
+                           (["--iterations", "-3"], "iterations: -3; must be 0"),
+                           (["--seed", "-1"], "seed: must be >= 0"),
+                           (["--time-limit", "61"], "time_per_move: 61 s is more than the maximum")):
             r = cli("review", path, *extra)
             assert r.code == 2 and why in r.err and "Traceback" not in r.err, r.err
         return
@@ -168,15 +172,25 @@ def test_all_three_clients_review_alike(game, remote, embedded, port):
 def test_a_bad_record_is_refused_before_anything_runs(remote, embedded, port):
     bad = {"circle": [1, 2], "actions": ["advance"]}
     for client in (embedded, remote):
-        with pytest.raises(InvalidArgument, match="bad record: circle"):
+        with pytest.raises(InvalidArgument, match="record.circle: ") as e:
             client.analyze_game(bad)           # at the call, not at the first move
-        with pytest.raises(InvalidArgument, match="iterations"):
+        assert e.value.field == "record.circle"
+        with pytest.raises(InvalidArgument, match="iterations") as e:
             client.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), iterations=0)
+        assert e.value.field == "iterations"
+        with pytest.raises(InvalidArgument, match="large_loss") as e:
+            client.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), large_loss=3)
+        assert e.value.field == "large_loss"
 
     async def aio():
         async with AsyncPlacementClient(f"127.0.0.1:{port}") as c:
-            with pytest.raises(InvalidArgument, match="large_loss"):
-                c.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), large_loss=3)
+            with pytest.raises(InvalidArgument, match="large_loss: 0 cannot be sent"):
+                c.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), large_loss=0)
+            # What only the service refuses comes at the first step, before any move is reviewed.
+            reviews = c.analyze_game(dict(circle=engine.new_game(1).circle, actions=["advance"]), large_loss=3)
+            with pytest.raises(InvalidArgument, match="large_loss") as e:
+                await reviews.__anext__()
+            assert e.value.field == "large_loss"
 
     asyncio.run(aio())
 
@@ -190,9 +204,18 @@ def test_stopping_early_cancels_the_stream(remote, game):
 
 
 def test_default_budgets_match_the_service():
-    from clients.inputs import DEFAULT_LARGE_LOSS, DEFAULT_TIME_PER_MOVE, MAX_RECORD_ACTIONS
+    from clients.inputs import DEFAULT_LARGE_LOSS, DEFAULT_TIME_PER_MOVE
     from server import service
 
     assert DEFAULT_TIME_PER_MOVE == service.DEFAULT_REVIEW_LIMIT
-    assert MAX_RECORD_ACTIONS == service.MAX_RECORD_ACTIONS
     assert DEFAULT_LARGE_LOSS == service.DEFAULT_LARGE_LOSS
+
+
+def test_a_record_too_long_is_the_services_refusal(embedded, remote):
+    from solver.limits import MAX_RECORD_ACTIONS
+
+    long = dict(circle=engine.new_game(1).circle, actions=["advance"] * (MAX_RECORD_ACTIONS + 1))
+    for client in (embedded, remote):
+        with pytest.raises(InvalidArgument, match=f"{MAX_RECORD_ACTIONS + 1} moves; at most") as e:
+            client.analyze_game(long, iterations=10)
+        assert e.value.field == "record.actions"
