@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    # grpc is only imported when a remote client is used.
+    # start-up time (all five lazy imports here): `import clients` costs ~7 ms; each client module pulls in
+    # grpc, the server's core and the engine (~270 ms), wanted only by the client that is used.
     if name == "PlacementClient":
         from .grpc_client import PlacementClient
 

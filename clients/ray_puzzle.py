@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from solver.geometry import Shape
+# Ray itself is imported by solver.ray_count only when a count runs: importing it costs nothing.
+from solver.ray_count import RayUnavailableError, check_address, count_puzzle_ray, require_ray
 from solver.types import PuzzleResult
 
 from . import errors
@@ -39,8 +41,6 @@ class RayCountClient:
         if not count:
             return self._inner.solve_puzzle(region_rows_, pieces, count=count, mirror=mirror, use_all=use_all,
                                             max_tilings=max_tilings, time_limit=time_limit)
-        from solver.ray_count import RayUnavailableError, count_puzzle_ray
-
         rows = region_rows(region_rows_)
         shapes = piece_shapes(pieces)
         tl = check_time_limit(time_limit)
@@ -54,8 +54,6 @@ class RayCountClient:
 
 def ray_client(args: Any, client: Any) -> Any:
     """The ``suggest`` command's client for ``--ray`` (checks the options first): a :class:`RayCountClient`."""
-    from solver.ray_count import check_address, require_ray
-
     if getattr(args, "command", None) != "puzzle" or not getattr(args, "count", False):
         raise ValueError("--ray splits tiling counts: use it with suggest puzzle ... --count")
     if getattr(args, "server", None):

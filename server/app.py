@@ -36,6 +36,7 @@ from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore
 from .errors import BadRequest, ServiceError, cut
 from .observe import SERVICE, CallRecord, Metrics, make_logger
+from .service import PlacementServicer
 
 SERVICE_NAME = SERVICE  # patchwork.v1.PlacementService
 assert SERVICE_NAME == pb.DESCRIPTOR.services_by_name["PlacementService"].full_name
@@ -540,8 +541,6 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
 
     Raises OSError when the port is taken on any address the host resolves to.
     """
-    from .service import PlacementServicer
-
     config = config or ServerConfig()
     if not config.reuse_port:
         check_port_free(config.host, config.port)

@@ -143,7 +143,9 @@ class WorkerPool:
         t.start()
 
     def _spawn(self, slot: int) -> None:
-        from . import worker  # the target is looked up by name in the fork server
+        # start-up time: server.worker preloads OR-Tools and the CP-SAT models (~400 ms, numpy, pandas) for
+        # the workers; the front only names worker.main for the fork server, so it imports it on first spawn.
+        from . import worker
 
         delay = 0.1
         while not self._closed.is_set():

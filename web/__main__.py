@@ -28,6 +28,9 @@ import sys
 
 from server.__main__ import build_parser, config_from_args, serve
 
+from .face import HttpFace
+from .security import HttpSecurity
+
 
 def _env_port(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
@@ -81,8 +84,6 @@ def build_web_parser():
 
 def security_from_args(p, args):
     """The HttpSecurity of the parsed flags (their environment fallbacks included); p.error on bad values."""
-    from .security import HttpSecurity
-
     proxies = args.trusted_proxy if args.trusted_proxy is not None else _env_list("QUILTSOLVE_TRUSTED_PROXIES")
     origins = args.cors_origin if args.cors_origin is not None else _env_list("QUILTSOLVE_CORS_ORIGINS")
     try:
@@ -102,8 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     security = security_from_args(p, args)  # checked even with --no-http: a bad flag is never silently ignored
     faces = []
     if not args.no_http:
-        from .face import HttpFace
-
         faces.append(HttpFace(port=args.http_port, security=security))
     return serve(config, faces)
 
