@@ -20,7 +20,7 @@ import threading
 import time
 from typing import Any, Iterator, Sequence
 
-import engine.search
+import engine.players.search
 from engine.review import MoveReview
 from server.core import Call, InProcessCore
 from server.errors import ServiceError
@@ -169,6 +169,6 @@ def warm_up() -> float:
         if _warm_done:
             return 0.0
         t0 = time.perf_counter()
-        engine.search.warm_up()
+        engine.players.search.warm_up()
         _warm_done = True
         return time.perf_counter() - t0

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import engine
 import engine.review
-import engine.search
+import engine.players.search
 import solver
 from solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
 
@@ -89,7 +89,7 @@ class MovesJob(Job):
     iterations: int | None
 
     def run(self, time_limit: float, stop: StopToken) -> Any:
-        return engine.search.search(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
+        return engine.players.search.search(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
                                     iterations=self.iterations)
 
 

@@ -141,10 +141,10 @@ def _json_object(text: str | bytes, field: str) -> Any:
 
 def to_message(state: engine.GameState) -> pb.GameState:
     """The typed wire form of a position."""
-    out = pb.GameState(edition=EDITION_ENUM[state.edition], circle=state.circle,
+    out = pb.GameState(edition=EDITION_ENUM[state.edition], circle=state.circle,  # type: ignore[attr-defined]
                        leather_spaces=list(state.leather), current_player=state.current_player(),
                        leather_to_place=state.leather_to_place)
-    for p in state.players:
+    for p in state.players:  # type: ignore[attr-defined]
         out.players.append(pb.PlayerState(board=pb.Board(rows=board_to_rows(p.board)), buttons=p.buttons,
                                           position=p.position, income=p.income, patches=list(p.patches),
                                           leather=p.leather, bonus=p.bonus))

@@ -215,7 +215,7 @@ class PlacementServicer:
         return response
 
 
-def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:
+def _piece_message(p: Any, texts: list[str], width: int) -> pb.PlacedPatch:
     """A puzzle piece placement; the key is the piece index or its shape text."""
     key = p.key
     if isinstance(key, int) and 0 <= key < len(texts):

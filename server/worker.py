@@ -32,10 +32,11 @@ import signal
 import threading
 import time
 import traceback
+from typing import Any
 
 import engine
 import engine.review
-import engine.search
+import engine.players.search
 import solver
 import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
 import solver.lookahead  # noqa: F401
@@ -66,12 +67,12 @@ def warm_up() -> None:
     solver.rank_placements(empty, solver.Candidate(5, solver.PATCHES[5].shape, 1, False),
                            [solver.Candidate(9, solver.PATCHES[9].shape, 1, False)], time_limit=0.2, top=1)
     solver.solve_puzzle(["....."] * 3, ["####/#...", "###/.#./.#.", ".#../####"], time_limit=1.0)
-    engine.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
+    engine.players.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
 
 
 # ---------------------------------------------------------------- the loop
 
-def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
+def main(conn: Any, cache_bytes: int | None, max_rss: int | None) -> None:
     """Entry point of a worker process (``multiprocessing`` target)."""
     # Ctrl-C reaches the whole process group: the front decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,5 +1,5 @@
-"""Typing of the public API: mypy finds no error in ``clients`` nor in a typed
-usage snippet, and does find the mistakes of a wrong one (so the types are
+"""Typing: mypy finds no error in the packages (``PACKAGES``) nor in a typed
+usage snippet of the public API, and does find the mistakes of a wrong one (so the types are
 really seen, not ``Any``); every public function of ``clients`` has a
 docstring, and so do those of ``solver`` and ``engine``'s public modules."""
 
@@ -39,7 +39,7 @@ async def use_async(target: str) -> float:
     async with AsyncPlacementClient(target, tls=True, ca=b"...", token="t", retries=2) as c:
         r = await c.solve_placement(0, [1])
         moves = await c.suggest_move({}, top=3)
-        return r.wall_time + sum(m.value for m in moves)
+        return r.wall_time + sum(m.win_chance or 0.0 for m in moves)
 
 
 def main() -> None:
@@ -75,10 +75,19 @@ def _mypy(*targets: str) -> subprocess.CompletedProcess[str]:
                           timeout=600)
 
 
-def test_mypy_clients_and_a_typed_snippet(tmp_path):
+# The packages mypy checks (pyproject's [tool.mypy]: check_untyped_defs
+# everywhere, disallow_untyped_defs for clients, server and web), in one
+# invocation. engine/ is read for its types only (follow_imports = "silent")
+# until its typing branch is merged: then add "engine" here and drop it from
+# pyproject's silent override. The generated patchwork/v1/*_pb2* are never
+# checked.
+PACKAGES = ("clients", "server", "web", "solver")
+
+
+def test_mypy_every_package_and_a_typed_snippet(tmp_path):
     snippet = tmp_path / "usage.py"
     snippet.write_text(GOOD)
-    r = _mypy("clients", str(snippet))
+    r = _mypy(*PACKAGES, str(snippet))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Success: no issues found" in r.stdout
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 import engine
 import solver
@@ -100,10 +100,10 @@ def view(state: engine.GameState) -> dict:
     """What the page draws for ``state``."""
     over = state.is_terminal()
     cur = state.current_player()
-    me, other = state.players[cur], state.players[1 - cur]
+    me, other = state.players[cur], state.players[1 - cur]  # type: ignore[attr-defined]
     pending = state.leather_to_place
     players = []
-    for p in state.players:
+    for p in state.players:  # type: ignore[attr-defined]
         players.append({"rows": solver.board_to_rows(p.board), "buttons": p.buttons, "position": p.position,
                         "income": p.income, "patches": list(p.patches), "leather": p.leather,
                         "bonus": p.bonus, "empty": p.empty, "score": p.score()})
@@ -117,7 +117,7 @@ def view(state: engine.GameState) -> dict:
                           "placements": len(state.placements(pid)) if affordable and not over else 0})
     target = min(other.position + 1, END)
     out = {
-        "edition": state.edition,
+        "edition": state.edition,  # type: ignore[attr-defined]
         "players": players,
         "current_player": cur,
         "leather_to_place": pending,
@@ -126,7 +126,7 @@ def view(state: engine.GameState) -> dict:
         "available": available,
         "advance": None if over or pending else {"to": target, "buttons": max(0, target - me.position)},
         "leather_spaces": list(state.leather),
-        "leather_track": list(LEATHER_SPACES[state.edition]),
+        "leather_track": list(LEATHER_SPACES[state.edition]),  # type: ignore[attr-defined]
         "income_spaces": list(INCOME_SPACES),
         "end": END,
         "bonus_owner": state.bonus_owner,
@@ -172,7 +172,7 @@ def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameSta
 
 
 def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
-    out = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
+    out: dict[str, Any] = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
            "actions": list(record.actions)}
     if seed is not None:
         out["seed"] = seed
@@ -304,7 +304,7 @@ def parse_strength(text: str) -> tuple[str, float | None, int | None]:
                                  f"(0.05-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
 
 
-def engine_move(core):
+def engine_move(core: Any) -> Callable[[Any, Call], dict]:
     """``{state, strength, seed?}`` → the engine's move for the player to move, applied.
 
     ``random`` and ``greedy`` answer at once (in the front); ``search:…``
@@ -353,7 +353,7 @@ def replay(data: Any, call: Call) -> dict:
     record = record_message(data["record"])
     plies = record_plies(record, "record")
     out_plies, views = [], []
-    state = None
+    state: Any = None
     for i, (before, action) in enumerate(plies):
         views.append(view(before))
         out_plies.append({"ply": i, "player": before.current_player(),

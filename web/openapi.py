@@ -16,12 +16,13 @@ The RPC endpoints' schemas are the protobuf JSON mapping of the messages
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from patchwork.v1 import placement_pb2 as pb
 
-_SCALARS = {
+_SCALARS: dict[int, dict[str, Any]] = {
     FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
     FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
     FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
@@ -84,7 +85,7 @@ def _field_schema(f: FieldDescriptor, out: dict) -> dict:
     elif f.type == FieldDescriptor.TYPE_ENUM:
         item = {"type": "string", "enum": [v.name for v in f.enum_type.values]}
     else:
-        item = dict(_SCALARS.get(f.type, {}))
+        item = dict(_SCALARS.get(f.type, {}))  # a copy: the caller may add to it
     if _repeated(f):
         return {"type": "array", "items": item}
     return item
