@@ -36,7 +36,6 @@ from .inputs import (
     read_position, read_record, read_text, record_inputs, region_rows,
 )
 from .play import PlaySession, start_game
-from .ray_puzzle import ray_client
 from .render import LegendEntry, colour, console, grid_text, letter, patch_sheet, search_line, svg
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -741,6 +740,9 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     try:
         client = connect(args.server, deadline=args.deadline, **_remote_options(args))
         if getattr(args, "ray", None) is not None:  # puzzle --count --ray (clients/ray_puzzle.py)
+            # start-up time: only --ray needs it; solver.ray_count pulls in the puzzle search and split (~20 ms)
+            from .ray_puzzle import ray_client
+
             client = ray_client(args, client)
         return int(args.func(args, client, Out(args, out_stream)))
     except errors.InvalidArgument as e:
