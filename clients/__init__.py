@@ -32,15 +32,15 @@ def __getattr__(name: str) -> Any:
     # start-up time (the five lazy imports of this file): `import clients` costs ~7 ms; each client module
     # pulls in grpc, the server's core and the engine (~270 ms), wanted only by the client that is used.
     if name == "PlacementClient":
-        from .grpc_client import PlacementClient
+        from .grpc_client import PlacementClient  # start-up time: only when used
 
         return PlacementClient
     if name == "AsyncPlacementClient":
-        from .aio_client import AsyncPlacementClient
+        from .aio_client import AsyncPlacementClient  # start-up time: only when used
 
         return AsyncPlacementClient
     if name == "EmbeddedClient":
-        from .embedded import EmbeddedClient
+        from .embedded import EmbeddedClient  # start-up time: only when used
 
         return EmbeddedClient
     raise AttributeError(f"module 'clients' has no attribute {name!r}")

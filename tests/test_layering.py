@@ -182,3 +182,48 @@ def test_imports_of_sees_every_kind_of_import(tmp_path):
     assert [m for _, m in imports_of(f)] == ["solver.cover", "clients", "clients.connect", "web", "web.face",
                                               "engine"]
     assert [m for _, m in imports_of(f, module_level_only=True)] == ["solver.cover"]
+
+
+# ------------------------------------------------- imports inside functions
+# Packages whose function-level imports of the project's own modules are
+# only there for start-up time (heavy or optional dependencies), each saying
+# so in a "start-up time" comment on its line or just above (engine/ has its
+# own budget in tests/test_imports.py on its branch).
+NO_LAZY_CYCLE_DODGE = ("solver", "server", "web", "clients")
+MAX_LAZY = 8    # today: 5 in clients/__init__ (the grpc clients), clients.cli's --ray, server.pool's worker
+
+
+def function_level_imports(path: Path) -> list[int]:
+    """Lines of the project imports inside a function body of ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    lines = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0]
+                                                         in PACKAGES):
+                    lines.add(node.lineno)
+                elif isinstance(node, ast.Import) and any(a.name.split(".")[0] in PACKAGES for a in node.names):
+                    lines.add(node.lineno)
+    return sorted(lines)
+
+
+def test_function_level_imports_are_for_start_up_time_only():
+    found, silent = [], []
+    for package in NO_LAZY_CYCLE_DODGE:
+        for path in _files(package):
+            text = path.read_text(encoding="utf-8").splitlines()
+            for line in function_level_imports(path):
+                where = f"{path.relative_to(ROOT)}:{line}"
+                found.append(where)
+                # the comment: on the import's line, or in the comment lines right above it
+                above = []
+                for k in range(line - 2, max(line - 6, -1), -1):
+                    if not text[k].lstrip().startswith("#"):
+                        break
+                    above.append(text[k])
+                if "start-up time" not in " ".join([text[line - 1], *above]):
+                    silent.append(where)
+    assert found, "the walk found none: is it still looking at the right files?"
+    assert silent == [], f"function-level imports without a 'start-up time' reason: {silent}"
+    assert len(found) <= MAX_LAZY, found
