@@ -22,16 +22,22 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence, TextIO
 
+from engine.actions import Advance, Buy, PlaceLeather
+from engine.players import make_player
+from engine.review import summarize
+from server import convert, positions
+from server.errors import ServiceError
 from solver import limits
+from solver.geometry import Shape, board_from_rows, cells_of
+from solver.patches import LEATHER_PATCH_ID, PATCHES
 
-from server import positions
-from solver.geometry import board_from_rows
-
-from . import errors
+from . import connect, errors, wire
 from .inputs import (
-    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_key, patch_keys, read_board, read_bytes, read_position,
-    read_record, read_text, record_json, region_rows,
+    DEFAULT_LARGE_LOSS, MAX_INPUT_BYTES, decode_text, patch_key, patch_keys, piece_texts, read_board, read_bytes,
+    read_position, read_record, read_text, record_json, region_rows,
 )
+from .play import PlaySession, start_game
+from .render import LegendEntry, colour, console, grid_text, letter, patch_sheet, search_line, svg
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "suggest"
@@ -302,8 +308,6 @@ class Out:
     """Where a command writes: stdout (rich or JSON) and the SVG file."""
 
     def __init__(self, args: argparse.Namespace, stream: TextIO) -> None:
-        from .render import console
-
         self.args = args
         self.stream = stream
         self.console = console(stream)
@@ -322,8 +326,6 @@ class Out:
 
 
 def _cells(mask: int, width: int = 9) -> list[list[int]]:
-    from solver.geometry import cells_of
-
     return [[r, c] for r, c in cells_of(mask, width)]
 
 
@@ -337,8 +339,6 @@ def _status_line(status: Any) -> str:
 
 
 def _key_label(key: Any) -> str:
-    from solver.patches import LEATHER_PATCH_ID, PATCHES
-
     if isinstance(key, int):
         if key == LEATHER_PATCH_ID:
             return "leather #"
@@ -349,10 +349,6 @@ def _key_label(key: Any) -> str:
 def _legend_entry(key: Any) -> Any:
     """The SVG legend entry of a patch key: id, shape and, for standard
     patches, cost (buttons), time and income."""
-    from solver.patches import LEATHER_PATCH_ID, PATCHES
-
-    from .render import LegendEntry
-
     if isinstance(key, int):
         if key == LEATHER_PATCH_ID:
             return LegendEntry("leather patch", "#")
@@ -363,8 +359,6 @@ def _legend_entry(key: Any) -> Any:
 
 def _legend(out: Out, labels: list[str]) -> None:
     from rich.text import Text
-
-    from .render import colour, letter
 
     for i, label in enumerate(labels):
         t = Text()
@@ -387,7 +381,6 @@ def _window_json(window: tuple[int, int] | None) -> dict[str, int] | None:
 # ---------------------------------------------------------------- commands
 def cmd_place(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest place``: the best placements of the candidate patches."""
-    from .render import grid_text, svg
 
     rows = read_board(args.board)
     keys = patch_keys(args.patch)
@@ -423,7 +416,6 @@ def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest next``: rank the placements of the patch to place now."""
     from rich.table import Table
 
-    from .render import grid_text, svg
 
     rows = read_board(args.board)
     parts = [p for p in args.patch.split(",") if p.strip()]
@@ -472,8 +464,6 @@ def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
 
 
 def _move_json(s: Any) -> dict[str, Any]:
-    from engine.actions import Advance, Buy, PlaceLeather
-
     a = s.action
     d: dict[str, Any] = {"action": a.to_str(), "win_chance": s.win_chance, "value": s.win_chance,
                          "reason": s.reason}
@@ -486,27 +476,9 @@ def _move_json(s: Any) -> dict[str, Any]:
     return d
 
 
-def _search_line(moves: Any) -> str:
-    """How much the search did, for the human output."""
-    n = getattr(moves, "iterations", None)
-    wall = getattr(moves, "wall_time", None)
-    took = f" in {wall:.2f} s" if isinstance(wall, (int, float)) else ""
-    if not getattr(moves, "searched", True):
-        return (f"search: NOT SEARCHED ({n if n is not None else 'no'} iterations{took}): the moves are "
-                f"ranked by the greedy rule only; give more --time-limit or --iterations")
-    if n is None:
-        return f"search: searched{took} (the engine did not count the iterations)"
-    return f"search: {n} iteration{'s' if n != 1 else ''}{took}"
-
-
 def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest move``: rank the moves of a game position."""
     from rich.table import Table
-
-    from engine.actions import Buy, PlaceLeather
-    from solver.patches import LEATHER_PATCH_ID
-
-    from .render import grid_text, svg
 
     # (GameState declares its attributes in __slots__ only: typed as Any here.)
     state: Any = read_position(args.state)
@@ -548,11 +520,11 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
             return EXIT_NONE
         p = state.players[player]
         out.console.print(f"player {player} to move: space {p.position}, {p.buttons} buttons, income {p.income}")
-        out.console.print(_search_line(moves))
+        out.console.print(search_line(moves))
         out.console.print(f"best: {best.action.to_str()}")
         out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        t = Table(title="moves, best first (value = estimated chance of winning)", caption=_search_line(moves))
+        t = Table(title="moves, best first (value = estimated chance of winning)", caption=search_line(moves))
         for col in ("#", "move", "value", "reason"):
             t.add_column(col)
         for i, m in enumerate(moves, 1):
@@ -563,7 +535,6 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
 
 def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest review``: each move of a recorded game against the engine's best."""
-    from engine.review import summarize
 
     record = record_json(read_record(args.record, args.line))
     iterations = args.iterations
@@ -606,8 +577,6 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
 
 def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest play``: a game at the terminal (see :mod:`clients.play`)."""
-    from .play import PlaySession, start_game
-
     if args.json or args.svg:
         raise errors.InvalidArgument(f"{'--json' if args.json else '--svg'}: play is a terminal session; "
                                      "save FILE writes the game as a record")
@@ -618,8 +587,6 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
     _check_hint_options(start, args)
     player = None
     if not args.follow:
-        from engine.players import make_player
-
         player = make_player(args.engine, args.seed, client if args.server else None)
     client.warm_up()        # imports, caches or the connection: before any thinking clock
 
@@ -642,10 +609,7 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
 def _check_hint_options(state: Any, args: argparse.Namespace) -> None:
     """Refuse bad hint options (``--time-limit``, ``--iterations``) before the game starts, not at the
     first hint: the hints' SuggestMove request checked by the service's own functions (no second set)."""
-    from server import convert
-    from server.errors import ServiceError
 
-    from . import wire
 
     request = wire.suggest_move_call(state, args.time_limit, None, args.iterations, 0).request
     try:
@@ -663,10 +627,7 @@ def _short_name(text: Any) -> str:
 
 def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest puzzle``: tile a region with pieces, or count the tilings."""
-    from solver.geometry import Shape
 
-    from .inputs import piece_texts
-    from .render import LegendEntry, grid_text, svg
 
     rows = region_rows(read_text(args.region))
     texts = piece_texts(args.piece)
@@ -715,8 +676,6 @@ def cmd_patches(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest patches``: the 33 standard patches and their costs."""
     from rich.columns import Columns
     from rich.text import Text
-
-    from .render import grid_text, patch_sheet
 
     patches = client.list_patches()
     out.svg(lambda: patch_sheet(patches))
@@ -803,11 +762,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return e.code if isinstance(e.code, int) else 0
     client = None
     try:
-        from . import connect
-
         client = connect(args.server, deadline=args.deadline, **_remote_options(args))
         if getattr(args, "ray", None) is not None:  # puzzle --count --ray (clients/ray_puzzle.py)
+            # start-up time: only --ray needs it; solver.ray_count pulls in the puzzle search and split (~20 ms)
             from .ray_puzzle import ray_client
+
             client = ray_client(args, client)
         return int(args.func(args, client, Out(args, out_stream)))
     except errors.InvalidArgument as e:

@@ -32,10 +32,17 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
+import engine
+from engine import ADVANCE, Advance, Buy, IllegalActionError, PlaceLeather, parse_action, result_of
+from engine.board import contacts
+from engine.track import END, INCOME_SPACES
 from server import positions
+from solver.geometry import cells_of
+from solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from . import errors
-from .inputs import decode_text, parse_position, read_bytes, read_record
+from .inputs import decode_text, parse_position, read_bytes, read_position, read_record
+from .render import colour, letter, search_line
 
 HELP = """\
 commands (a word's first letters are enough where it is clear: b, a, h, u, q):
@@ -71,8 +78,6 @@ def load_game(path: str, line: int = 1) -> tuple[Any, list[Any], bool, Any]:
     The file holds engine records (the ``line``-th, counting non-empty
     lines from 1), or a position (state JSON or notation, as ``save`` writes
     for games that did not start from a new deal)."""
-    import engine
-
     if path == "-":
         raise errors.InvalidArgument("stdin is where the moves are typed: give the game in a file")
     try:
@@ -108,8 +113,6 @@ def _n(count: int, word: str) -> str:
 
 
 def _cells_text(mask: int) -> str:
-    from solver.geometry import cells_of
-
     return ";".join(f"{r},{c}" for r, c in cells_of(mask))
 
 
@@ -156,8 +159,6 @@ class PlaySession:
         self._set_game(self.start, actions, self.from_new_game, self.seed)
 
     def _apply(self, action: Any) -> None:
-        from engine import Buy, IllegalActionError
-
         mover = self.state.current_player()
         try:
             self.state.apply_action(action)
@@ -194,8 +195,6 @@ class PlaySession:
         """A player's quilt: a letter per bought patch (A = the first), ``#``
         leather patches and cells of unknown origin, ``.`` empty; ``marks``
         put characters on cells (numbered suggestions)."""
-        from .render import colour, letter
-
         board = self.state.players[player].board
         owner: dict[int, int] = {}
         for i, (mask, _) in enumerate(self.pieces[player]):
@@ -253,8 +252,6 @@ class PlaySession:
         self._circle()
 
     def _track(self) -> None:
-        from engine.track import END, INCOME_SPACES
-
         s = self.state
         spaces = "".join("L" if i in s.leather else "$" if i in INCOME_SPACES else "." for i in range(END + 1))
         ruler = "".join(f"{i:<10}" for i in range(0, END + 1, 10))
@@ -265,8 +262,6 @@ class PlaySession:
             self.print(f"  player {i}  {' ' * pos}{i}  (space {pos})")
 
     def _circle(self) -> None:
-        from solver.patches import PATCHES
-
         s = self.state
         nxt = s.available_patches()
         if not nxt:
@@ -292,9 +287,6 @@ class PlaySession:
 
     def describe(self, mover: int, action: Any, before: Any) -> str:
         """One line saying what a move did."""
-        from engine import Advance, Buy
-        from solver.patches import PATCHES
-
         p = before.players[mover]
         if isinstance(action, Advance):
             to = min(before.players[1 - mover].position + 1, 53)
@@ -334,8 +326,6 @@ class PlaySession:
         value = cells of the next patches that still fit (the solver's
         lookahead ranking; -1 when it gave none), ties broken by snugness as
         the engine's search does."""
-        from engine.board import contacts
-        from solver.patches import LEATHER_PATCH_ID
 
         board = self.state.players[self.state.current_player()].board
         if pid == LEATHER_PATCH_ID:
@@ -373,8 +363,6 @@ class PlaySession:
     def choose_placement(self, pid: int) -> Any:
         """Ask where to put ``pid``: a numbered drawn placement, cells, or the
         whole move; None to go back."""
-        from engine import Buy, parse_action
-
         ranked = self.ranked_placements(pid)
         if not ranked:
             raise GameInputError(f"patch {pid} fits nowhere on the quilt")
@@ -432,8 +420,6 @@ class PlaySession:
 
     def which_patch(self, word: str) -> int:
         """A patch chosen by its position 1-3 in front of the token, or by id (``#17``)."""
-        from solver.patches import PATCHES
-
         nxt = self.state.available_patches()
         text = word.strip().lower().removeprefix("id").strip()
         by_id = text.startswith("#")
@@ -460,8 +446,6 @@ class PlaySession:
 
     def leather_choices(self) -> list[int]:
         """Empty cells for a won leather patch, best first (ranked as placements of the 1x1 patch)."""
-        from solver.patches import LEATHER_PATCH_ID
-
         return [m.bit_length() - 1 for m, _ in self.ranked_placements(LEATHER_PATCH_ID)[:LEATHER_SHOWN]]
 
     def show_leather(self) -> None:
@@ -476,15 +460,13 @@ class PlaySession:
 
     def hint(self, n: int = 5) -> None:
         """The engine's best moves here (embedded search or the service)."""
-        from .cli import _search_line
-
         if self.state.is_terminal():
             self.print("the game is over: no move to suggest")
             return
         moves = self.client.suggest_move(self.state, time_limit=self.time_limit, top=n,
                                          iterations=self.iterations)
         self.last_hint = list(moves)
-        self.print(f"hint for {self.name(self.state.current_player())} ({_search_line(moves)}):")
+        self.print(f"hint for {self.name(self.state.current_player())} ({search_line(moves)}):")
         for k, m in enumerate(moves, 1):
             self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}  {m.reason}")
         if moves:
@@ -493,8 +475,6 @@ class PlaySession:
     # -- saving -------------------------------------------------------------
     def record(self) -> dict:
         """The game as an engine record (with its result once it is over)."""
-        from engine import result_of
-
         rec: dict[str, Any] = {"edition": self.start.edition, "seed": self.seed, "circle": self.start.circle,
                                "actions": [a.to_str() for a in self.actions]}
         if self.state.is_terminal():
@@ -599,8 +579,6 @@ class PlaySession:
 
     def command(self, words: list[str], line: str) -> str | None:
         """Run one command line; ``"quit"`` to leave."""
-        from engine import ADVANCE, PlaceLeather, parse_action
-
         cmd, args = words[0].lower(), words[1:]
         s = self.state
         if cmd in ("quit", "q", "exit"):
@@ -702,15 +680,12 @@ def start_game(*, seed: int, edition: str, load: str | None, line: int,
                position: str | None) -> tuple[Any, list[Any], bool, Any]:
     """The game a session starts from: a new deal of ``seed``, a saved game or
     record (``load``), or a position (state JSON or notation: a file or inline)."""
-    import engine
-
     if load is not None:
         return load_game(load, line)
     if position is not None:
         if position == "-":
             raise errors.InvalidArgument("--position -: stdin is where the moves are typed; "
                                          "give a file or the position inline")
-        from .inputs import read_position
 
         return read_position(position), [], False, None
     return engine.new_game(seed, edition), [], True, seed

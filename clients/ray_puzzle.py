@@ -15,7 +15,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from server.errors import ServiceError
+from server.service import puzzle_job
 from solver.geometry import Shape
+# Ray itself is imported by solver.ray_count only when a count runs: importing it costs nothing.
+from solver.ray_count import RayUnavailableError, check_address, count_puzzle_ray, require_ray
 from solver.types import PuzzleResult
 
 from . import errors, wire
@@ -38,12 +42,8 @@ class RayCountClient:
         if not count:
             return self._inner.solve_puzzle(region_rows_, pieces, count=count, mirror=mirror, use_all=use_all,
                                             max_tilings=max_tilings, time_limit=time_limit)
-        from solver.ray_count import RayUnavailableError, count_puzzle_ray
 
         # The request the service would get, checked by the service's own validation.
-        from server.errors import ServiceError
-        from server.service import puzzle_job
-
         call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
         try:
             job, limit = puzzle_job(call.request)
@@ -60,8 +60,6 @@ class RayCountClient:
 
 def ray_client(args: Any, client: Any) -> Any:
     """The ``suggest`` command's client for ``--ray`` (checks the options first): a :class:`RayCountClient`."""
-    from solver.ray_count import check_address, require_ray
-
     if getattr(args, "command", None) != "puzzle" or not getattr(args, "count", False):
         raise ValueError("--ray splits tiling counts: use it with suggest puzzle ... --count")
     if getattr(args, "server", None):

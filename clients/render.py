@@ -11,7 +11,7 @@ same without colour (piped output, screen readers, tests).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
 from xml.sax.saxutils import escape
 
 from rich.console import Console
@@ -270,3 +270,20 @@ def patch_sheet(patches: Sequence[Patch], *, columns: int = 6, cell: int = 16) -
                        f'font-size="12" fill="#333333">{line}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def search_line(moves: Any) -> str:
+    """How much the search did, for the human output (``suggest move``, ``play``'s hint).
+
+    >>> search_line(type("M", (), {"iterations": 1, "wall_time": 0.5})())
+    'search: 1 iteration in 0.50 s'
+    """
+    n = getattr(moves, "iterations", None)
+    wall = getattr(moves, "wall_time", None)
+    took = f" in {wall:.2f} s" if isinstance(wall, (int, float)) else ""
+    if not getattr(moves, "searched", True):
+        return (f"search: NOT SEARCHED ({n if n is not None else 'no'} iterations{took}): the moves are "
+                f"ranked by the greedy rule only; give more --time-limit or --iterations")
+    if n is None:
+        return f"search: searched{took} (the engine did not count the iterations)"
+    return f"search: {n} iteration{'s' if n != 1 else ''}{took}"

@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from .app import QuiltServer, ServerConfig, build_server, default_workers
 
@@ -147,7 +147,7 @@ def serve(config: ServerConfig, faces: Sequence[Face] = ()) -> int:
     stop = threading.Event()
     signals = {"n": 0}
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         signals["n"] += 1
         if signals["n"] > 1:  # second Ctrl-C: no more grace
             server.stop(0)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # type: ignore[import-untyped]
+from grpc_reflection.v1alpha import reflection  # type: ignore[import-untyped]
 
 from patchwork.v1 import placement_pb2 as pb
 
@@ -36,6 +36,7 @@ from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore
 from .errors import BadRequest, ServiceError, cut
 from .observe import SERVICE, CallRecord, Metrics, make_logger
+from .service import PlacementServicer
 
 SERVICE_NAME = SERVICE  # patchwork.v1.PlacementService
 assert SERVICE_NAME == pb.DESCRIPTOR.services_by_name["PlacementService"].full_name
@@ -188,7 +189,7 @@ def _tolerant(parse: Callable[[bytes], Any], max_bytes: int) -> Callable[[bytes]
     return deserialize
 
 
-def _metadata_value(metadata, key: str) -> str | None:
+def _metadata_value(metadata: Any, key: str) -> str | None:
     for k, v in metadata or ():
         if k == key:
             return cut(v if isinstance(v, str) else v.decode("utf-8", "replace"), 80)
@@ -209,11 +210,11 @@ def _code_name(context: grpc.ServicerContext, rec: CallRecord, raised: bool) -> 
 class _Observe(grpc.ServerInterceptor):
     """Counts (``grpc_server_*``) and logs every call of every service, health and reflection included."""
 
-    def __init__(self, metrics: Metrics, log) -> None:
+    def __init__(self, metrics: Metrics, log: Any) -> None:
         self.metrics = metrics
         self.log = log
 
-    def intercept_service(self, continuation, details):
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
         handler = continuation(details)
         if handler is None:
             return None
@@ -227,7 +228,7 @@ class _Observe(grpc.ServerInterceptor):
         inner = getattr(handler, attr)
         new_record = lambda context: CallRecord(service, method, kind, request_id, context.peer())  # noqa: E731
         if handler.response_streaming:
-            def run_stream(request, context):
+            def run_stream(request: Any, context: Any) -> Any:
                 rec = new_record(context)
                 self.metrics.observe_start(rec)
                 t0, raised = time.perf_counter(), False
@@ -254,7 +255,7 @@ class _Observe(grpc.ServerInterceptor):
                     self._finish(rec, _code_name(context, rec, raised), t0)
             return handler._replace(**{attr: run_stream})
 
-        def run(request, context):
+        def run(request: Any, context: Any) -> Any:
             rec = new_record(context)
             token = _CURRENT.set(rec)
             self.metrics.observe_start(rec)
@@ -287,10 +288,10 @@ class _BearerAuth(grpc.ServerInterceptor):
     def __init__(self, tokens: tuple[str, ...]) -> None:
         self._tokens = BearerTokens(tokens)
 
-    def _ok(self, metadata) -> bool:
+    def _ok(self, metadata: Any) -> bool:
         return self._tokens.accepts(_metadata_value(metadata, "authorization"))
 
-    def intercept_service(self, continuation, details):
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
         service = details.method.lstrip("/").partition("/")[0]
         if service in OPEN_SERVICES or self._ok(details.invocation_metadata):
             return continuation(details)
@@ -298,11 +299,11 @@ class _BearerAuth(grpc.ServerInterceptor):
         if handler is None:
             return None
 
-        def deny(request, context):
+        def deny(request: Any, context: Any) -> Any:
             context.abort(grpc.StatusCode.UNAUTHENTICATED,
                           "a valid 'authorization: Bearer <token>' call credential is required")
 
-        def deny_stream(request, context):
+        def deny_stream(request: Any, context: Any) -> Any:
             deny(request, context)
             yield  # pragma: no cover - deny raises
 
@@ -483,7 +484,7 @@ class QuiltServer:
 
     def __init__(self, server: grpc.Server, port: int, config: ServerConfig, core: ServiceCore,
                  health_servicer: health.HealthServicer, metrics: Metrics,
-                 executor: futures.ThreadPoolExecutor, log) -> None:
+                 executor: futures.ThreadPoolExecutor, log: Any) -> None:
         self.grpc_server = server
         self.port = port
         self.config = config
@@ -540,8 +541,6 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
 
     Raises OSError when the port is taken on any address the host resolves to.
     """
-    from .service import PlacementServicer
-
     config = config or ServerConfig()
     if not config.reuse_port:
         check_port_free(config.host, config.port)
@@ -574,6 +573,7 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
     )
     servicer = PlacementServicer(core)
     handlers = {}
+    wrap: type[_Method] | type[_StreamMethod]
     for method in pb.DESCRIPTOR.services_by_name["PlacementService"].methods:
         req_cls = getattr(pb, method.input_type.name)
         resp_cls = getattr(pb, method.output_type.name)

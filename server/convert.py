@@ -16,6 +16,7 @@ server.errors.BadRequest: board.rows: 8 rows; expected 9
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from google.protobuf import duration_pb2
 
@@ -114,6 +115,7 @@ class PatchSpec:
 
 def patch_spec(ref: pb.PatchRef, field: str) -> PatchSpec:
     kind = ref.WhichOneof("kind")
+    key: int | str
     if kind is None:
         raise BadRequest(field, "set either id (a standard patch) or shape")
     if kind == "id":
@@ -133,7 +135,7 @@ def patch_spec(ref: pb.PatchRef, field: str) -> PatchSpec:
     return PatchSpec(key, shape, ref.count or 1, ref.required)
 
 
-def patch_specs(refs, field: str, *, allow_empty: bool) -> list[PatchSpec]:
+def patch_specs(refs: Any, field: str, *, allow_empty: bool) -> list[PatchSpec]:
     if not refs and not allow_empty:
         raise BadRequest(field, "at least one patch is required")
     if len(refs) > MAX_PATCH_REFS:
@@ -162,8 +164,8 @@ def candidates(specs: list[PatchSpec]) -> list[Candidate]:
 
 
 # The enum values a request may carry (every other value is INVALID_ARGUMENT).
-OBJECTIVES = {pb.OBJECTIVE_COVER: solver.Objective.COVER, pb.OBJECTIVE_SQUARE7: solver.Objective.SQUARE7}
-PUZZLE_MODES = {pb.PUZZLE_MODE_FIND: False, pb.PUZZLE_MODE_COUNT: True}  # → count the tilings?
+OBJECTIVES: dict[int, solver.Objective] = {pb.OBJECTIVE_COVER: solver.Objective.COVER, pb.OBJECTIVE_SQUARE7: solver.Objective.SQUARE7}
+PUZZLE_MODES: dict[int, bool] = {pb.PUZZLE_MODE_FIND: False, pb.PUZZLE_MODE_COUNT: True}  # → count the tilings?
 
 
 def objective(value: int, field: str = "objective") -> "solver.Objective":
@@ -182,7 +184,7 @@ def puzzle_count_mode(value: int, field: str = "mode") -> bool:
     raise BadRequest(field, f"unknown value {value}")
 
 
-def time_limit(msg, field: str, default: float) -> float:
+def time_limit(msg: Any, field: str, default: float) -> float:
     """Seconds of an optional Duration field: unset → default, else 0 < t ≤ 60."""
     if not msg.HasField(field):
         return default
@@ -217,7 +219,7 @@ def top(value: int, field: str = "top") -> int | None:
     return value or None
 
 
-def pieces(texts, field: str = "pieces") -> list[Shape]:
+def pieces(texts: Any, field: str = "pieces") -> list[Shape]:
     if not texts:
         raise BadRequest(field, "at least one piece is required")
     if len(texts) > MAX_PIECES:
@@ -233,11 +235,11 @@ def duration(seconds: float) -> duration_pb2.Duration:
     return d
 
 
-def cell(rc) -> pb.Cell:
+def cell(rc: Any) -> pb.Cell:
     return pb.Cell(row=rc[0], col=rc[1])
 
 
-def placed_patch(p, index_of: dict, width: int = BOARD_SIZE) -> pb.PlacedPatch:
+def placed_patch(p: Any, index_of: dict, width: int = BOARD_SIZE) -> pb.PlacedPatch:
     """A solver ``PlacedPatch`` as protobuf; ``index_of`` maps key → request index."""
     out = pb.PlacedPatch(patch_index=index_of.get(p.key, 0), orientation=p.orientation,
                          cells=[cell(rc) for rc in sorted(cells_of(p.mask, width))])
@@ -248,11 +250,11 @@ def placed_patch(p, index_of: dict, width: int = BOARD_SIZE) -> pb.PlacedPatch:
     return out
 
 
-def solve_status(status) -> int:
+def solve_status(status: Any) -> Any:
     name = getattr(status, "value", status)
     return SOLVE_STATUS.get(str(name), pb.SOLVE_STATUS_UNSPECIFIED)
 
 
-def patch_message(p) -> pb.Patch:
+def patch_message(p: Any) -> pb.Patch:
     return pb.Patch(id=p.id, shape=p.shape.to_str(), rows=p.shape.rows(), buttons=p.buttons,
                     time=p.time, income=p.income, area=p.shape.area)

@@ -205,7 +205,7 @@ class Refusal(ServiceError):
 class ServiceCore:
     """Admission, worker processes and drain for every face of the service."""
 
-    def __init__(self, config: CoreConfig, metrics: Metrics, log,
+    def __init__(self, config: CoreConfig, metrics: Metrics, log: Any,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
         self.metrics = metrics
@@ -392,9 +392,14 @@ class ServiceCore:
         remaining = call.time_remaining()
         timeout = remaining if wait is None else (wait if remaining is None else min(wait, remaining))
         wake_holder: list = []
+
+        def on_abandon(wake: Callable[[], None]) -> None:
+            wake_holder.append(wake)
+            call.stop.attach(wake)
+
         try:
             slot = lane.acquire(call.peer, timeout=timeout, retry=retry,
-                                on_abandon=lambda wake: (wake_holder.append(wake), call.stop.attach(wake)))
+                                on_abandon=on_abandon)
         except Refused as e:
             if wait is not None:
                 return None
@@ -455,7 +460,9 @@ class ServiceCore:
 
     # ------------------------------------------------------------ workers
     def _worker_ready(self, slot: int) -> None:
-        (self.admission if slot < self.config.workers else self.fast).add_slot(slot)
+        lane = self.admission if slot < self.config.workers else self.fast
+        assert lane is not None  # slots past config.workers are the fast lane's
+        lane.add_slot(slot)
 
     def _worker_restarted(self, reason: str) -> None:
         self.metrics.worker_restarts.labels(reason=reason).inc()

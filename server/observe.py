@@ -22,7 +22,7 @@ import threading
 import uuid
 
 import structlog
-from typing import Any
+from typing import Any, Iterator
 
 from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, PlatformCollector,
                                ProcessCollector, start_http_server)
@@ -114,10 +114,10 @@ class Metrics:
                                       "Solves cut short by the call's deadline or cancellation",
                                       ["method"], registry=r)
         self.solving = Gauge("quiltsolve_solves_in_progress", "Solves running right now", registry=r)
-        self._http = None
+        self._http: Any = None  # prometheus_client's WSGIServer once serve_http ran
         self._http_thread: threading.Thread | None = None
 
-    def bind_core(self, lanes: dict, pool) -> None:
+    def bind_core(self, lanes: dict, pool: Any) -> None:
         """Report the admission lanes (name → Admission or None) and the worker pool as gauges."""
         self.registry.register(_CoreCollector(lanes, pool))
 
@@ -151,11 +151,11 @@ class Metrics:
 class _CoreCollector:
     """Gauges of the admission lanes and the workers, computed when scraped."""
 
-    def __init__(self, lanes: dict, pool) -> None:
+    def __init__(self, lanes: dict, pool: Any) -> None:
         self.lanes = {name: lane for name, lane in lanes.items() if lane is not None}
         self.pool = pool
 
-    def collect(self):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         stats = {name: lane.stats() for name, lane in self.lanes.items()}
         for name, key, text in (("quiltsolve_workers", "slots", "Worker processes configured, by lane"),
                                 ("quiltsolve_workers_busy", "busy", "Worker processes running a job, by lane"),
@@ -184,7 +184,7 @@ class _StderrSink:
     msg = debug = info = warning = warn = error = critical = exception = _write
 
 
-def make_logger(name: str = "quiltsolve.server"):
+def make_logger(name: str = "quiltsolve.server") -> Any:
     """A JSON-lines structlog logger that does not touch structlog's global config."""
     return structlog.wrap_logger(
         _StderrSink(),

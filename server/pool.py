@@ -54,7 +54,7 @@ class JobFailed(Exception):
 class _Worker:
     """One worker process and the front's end of its pipe."""
 
-    def __init__(self, process, conn) -> None:
+    def __init__(self, process: Any, conn: Any) -> None:
         self.process = process
         self.conn = conn
         self.send_lock = threading.Lock()
@@ -80,7 +80,7 @@ class WorkerPool:
 
     def __init__(self, size: int, *, on_ready: Callable[[int], None], cache_bytes: int | None = None,
                  max_rss: int | None = None, stop_grace: float = 0.5, overrun: float = 0.03,
-                 on_restart: Callable[[str], None] | None = None, log=None) -> None:
+                 on_restart: Callable[[str], None] | None = None, log: Any = None) -> None:
         if size < 1:
             raise ValueError(f"size must be >= 1, got {size}")
         self.size = size
@@ -143,7 +143,9 @@ class WorkerPool:
         t.start()
 
     def _spawn(self, slot: int) -> None:
-        from . import worker  # the target is looked up by name in the fork server
+        # start-up time: server.worker preloads OR-Tools and the CP-SAT models (~400 ms, numpy, pandas) for
+        # the workers; the front only names worker.main for the fork server, so it imports it on first spawn.
+        from . import worker
 
         delay = 0.1
         while not self._closed.is_set():
@@ -189,7 +191,7 @@ class WorkerPool:
         if not self._closed.is_set():
             self._spawn_async(slot)
 
-    def _note(self, event: str, **fields) -> None:
+    def _note(self, event: str, **fields: Any) -> None:
         if self._log is not None:
             self._log.warning(event, **fields)
 

@@ -170,7 +170,7 @@ def _check_value(value: Any, field: FieldDescriptor, where: str) -> None:
                 raise BadRequest(where, "must be valid Unicode (no lone surrogates)") from None
 
 
-def parse(data: Any, cls, path: str = ""):
+def parse(data: Any, cls: Any, path: str = "") -> Any:
     """A ``cls`` message from its JSON form (a dict); BadRequest naming the field when it is not one."""
     check(data, cls.DESCRIPTOR, path)
     message = cls()
@@ -183,7 +183,7 @@ def parse(data: Any, cls, path: str = ""):
     return message
 
 
-def to_dict(message) -> dict:
+def to_dict(message: Any) -> dict:
     """The JSON form of a message: proto field names, every field (defaults included)."""
     return json_format.MessageToDict(message, preserving_proto_field_name=True,
                                      always_print_fields_with_no_presence=True)

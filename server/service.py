@@ -224,7 +224,7 @@ def puzzle_job(request: pb.SolvePuzzleRequest) -> tuple[PuzzleJob, float]:
     return job, limit
 
 
-def _piece_message(p, texts: list[str], width: int) -> pb.PlacedPatch:
+def _piece_message(p: Any, texts: list[str], width: int) -> pb.PlacedPatch:
     """A puzzle piece placement; the key is the piece index or its shape text."""
     key = p.key
     if isinstance(key, int) and 0 <= key < len(texts):

@@ -32,6 +32,7 @@ import signal
 import threading
 import time
 import traceback
+from typing import Any
 
 import engine
 import engine.review
@@ -71,7 +72,7 @@ def warm_up() -> None:
 
 # ---------------------------------------------------------------- the loop
 
-def main(conn, cache_bytes: int | None, max_rss: int | None) -> None:
+def main(conn: Any, cache_bytes: int | None, max_rss: int | None) -> None:
     """Entry point of a worker process (``multiprocessing`` target)."""
     # Ctrl-C reaches the whole process group: the front decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -30,7 +30,7 @@ import random
 import time
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ class _Restart(Exception):
 class StopClock(float):
     """A deadline that also counts as passed once ``stop`` is set: the
     searches compare ``now() > deadline`` every 1,024 nodes."""
+
+    stop: Any  # a StopToken (anything with is_set())
 
     def __new__(cls, deadline: float, stop):
         obj = super().__new__(cls, deadline)
@@ -176,8 +178,8 @@ class Prepared:
         self.kinds = out
         self.cov = coverable(free, out)
         self.bound = min(area_bound(self.cov, out), self.cov.bit_count())
-        self._anchored = None
-        self._by_cell = None
+        self._anchored: dict[int, list[tuple[int, int, int]]] | None = None
+        self._by_cell: dict[int, list[tuple[int, int, int]]] | None = None
 
     def anchored(self, deadline=float("inf")) -> dict[int, list[tuple[int, int, int]]]:
         """Lowest cell -> (kind, mask, area) anchored there, biggest kinds first. Do not modify."""

@@ -166,8 +166,8 @@ def byte_cached(name: str, sizeof: Callable[[Any], int] | None = None):
                 cache.put(args, v)
             return v
 
-        wrapper.cache = cache
-        wrapper.cache_clear = cache.clear
+        wrapper.cache = cache  # type: ignore[attr-defined]
+        wrapper.cache_clear = cache.clear  # type: ignore[attr-defined]
         return wrapper
 
     return deco

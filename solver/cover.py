@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass
 from itertools import compress
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -323,7 +323,7 @@ class _CpModel:
     kind: list[int]       # kind of each placement Boolean
     mask: list[int]       # its mask
     index: list[int]      # its variable index
-    obj: object           # IntVar: covered cells
+    obj: Any              # IntVar: covered cells
     sums: list[int]       # reachable covered areas <= bound, ascending
 
 
@@ -353,7 +353,7 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
     cell_vars: dict[int, list] = {i: [] for i in _bits(cov)}
     anchored: dict[int, list] = {}
     used, used_areas, areas = [], [], []
-    empty: dict[int, object] = {}
+    empty: dict[int, Any] = {}  # cell -> its BoolVar
     # (plain int lists, not a tuple per placement: fewer objects for the
     # garbage collector, whose full passes cost tens of ms on big models)
     kind_of: list[int] = []
@@ -523,6 +523,7 @@ def _cp_run(cm: _CpModel, lo: int, hi: int, time_limit: float, seed: int, worker
     finally:
         if stopper is not None:
             stopper.done = True
+            assert stop is not None  # stopper is only made with a stop token
             stop.detach(stopper)
     if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         values = list(solver.response_proto.solution)
@@ -639,6 +640,7 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
         # the incumbent prunes the later windows. Windows whose own bound
         # cannot beat the incumbent are skipped.
         budget = node_cap
+        assert windows is not None  # square7: the windows were listed above
         for corner, wm in sorted(windows, key=lambda cw: (cw[1] & ~board).bit_count()):
             if best_val >= bound:
                 break

@@ -307,15 +307,16 @@ def rank_placements(board: Board, patch, upcoming: Sequence = (), *, square7: bo
         # (smallest perimeter), then ``quality``, then the smaller mask.
         # Cut short by the clock or ``stop``, the leaders keep that order.
         head = [r for r in rows[:LEADERS] if (r[0], r[1]) == (rows[0][0], rows[0][1])]
-        scored = []
+        scored: list = []
+        cut_short = False
         for r in head:
             sv = _seq_value(board | r[3], seq, seq_areas, r[1], deadline, stop)
             if sv is None:
-                scored = None
+                cut_short = True
                 break
             placed, compact = sv
             scored.append((-placed, -compact, -r[2], r[3], r))
-        if scored is not None:
+        if not cut_short:
             scored.sort(key=lambda x: x[:4])
             rows[:len(head)] = [x[4] for x in scored]
     ranked = tuple(r[4] for r in rows)

@@ -32,7 +32,7 @@ import socket
 import tempfile
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from .puzzle import check_options, parse_pieces, parse_region
 from .split import ChunkResult, combine, count_chunk, split_count
@@ -120,7 +120,7 @@ def _running_cluster() -> str | None:
 
 
 @contextmanager
-def ray_session(address: str = "auto", *, num_cpus: int | None = None) -> Iterator[object]:
+def ray_session(address: str = "auto", *, num_cpus: int | None = None) -> Iterator[Any]:
     """Ray, connected to the cluster at ``address`` for the ``with`` block.
 
     When Ray is already initialised in this process (a test's cluster, a

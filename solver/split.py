@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .geometry import Shape
 from .puzzle import CountTally, PuzzleProblem, check_engine, check_options
@@ -92,7 +92,7 @@ def split_count(region_rows, pieces, *, mirror: bool = True, use_all: bool = Tru
     if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
         raise SolverInputError(f"parts must be an int >= 1, not {parts!r}")
     prob = PuzzleProblem.prepare(region_rows, pieces, mirror=mirror, use_all=use_all)
-    plan = dict(rows=prob.rows, shapes=prob.shapes, mirror=prob.mirror, use_all=prob.use_all,
+    plan: dict[str, Any] = dict(rows=prob.rows, shapes=prob.shapes, mirror=prob.mirror, use_all=prob.use_all,
                 placements=prob.nplacements, area_ok=prob.area_ok, order=prob.order)
     if not prob.area_ok:
         return SplitPlan(prefixes=(), **plan)

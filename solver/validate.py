@@ -17,7 +17,7 @@ solver.validate.ValidationError: placement 0 (key 0) overlaps filled cells [(0, 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Any, Sequence
 
 from .geometry import Board, Shape, ShapeError, cells_of
 from .types import Candidate, PlacedPatch
@@ -71,7 +71,7 @@ def validate_placements(board: Board, candidates: Sequence[Candidate], placement
     _check_grid(width, height)
     if isinstance(board, bool) or not isinstance(board, int) or board < 0 or board >> (width * height):
         raise ValidationError("board must be a non-negative int mask inside the grid")
-    by_key = {}
+    by_key: dict[Any, Candidate] = {}
     for c in candidates:
         if c.key in by_key:
             prev = by_key[c.key]
@@ -83,9 +83,10 @@ def validate_placements(board: Board, candidates: Sequence[Candidate], placement
     for i, p in enumerate(placements):
         if not isinstance(p, PlacedPatch):
             raise ValidationError(f"placement {i} is not a PlacedPatch")
-        c = by_key.get(p.key)
-        if c is None:
+        found = by_key.get(p.key)
+        if found is None:
             raise ValidationError(f"placement {i} uses key {p.key!r}, which is not a candidate")
+        c = found
         _check_shape(i, p, c.shape, width, height, True)
         if p.mask & board:
             raise ValidationError(

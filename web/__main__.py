@@ -23,10 +23,15 @@ stop both faces gracefully.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Any
 
 from server.__main__ import build_parser, config_from_args, serve
+
+from .face import HttpFace
+from .security import HttpSecurity
 
 
 def _env_port(name: str, default: int) -> int:
@@ -39,7 +44,7 @@ def _env_port(name: str, default: int) -> int:
         raise SystemExit(f"error: {name}={raw!r} is not an integer") from None
 
 
-def _env_number(name: str, kind=float):
+def _env_number(name: str, kind: type = float) -> Any:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return None
@@ -53,7 +58,7 @@ def _env_list(name: str) -> list[str]:
     return [v.strip() for v in os.environ.get(name, "").split(",") if v.strip()]
 
 
-def build_web_parser():
+def build_web_parser() -> argparse.ArgumentParser:
     p = build_parser(prog="python -m web",
                      description="Run the quiltsolve service: gRPC, and the web app with its HTTP API.")
     g = p.add_argument_group("web app")
@@ -79,10 +84,8 @@ def build_web_parser():
     return p
 
 
-def security_from_args(p, args):
+def security_from_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> HttpSecurity:
     """The HttpSecurity of the parsed flags (their environment fallbacks included); p.error on bad values."""
-    from .security import HttpSecurity
-
     proxies = args.trusted_proxy if args.trusted_proxy is not None else _env_list("QUILTSOLVE_TRUSTED_PROXIES")
     origins = args.cors_origin if args.cors_origin is not None else _env_list("QUILTSOLVE_CORS_ORIGINS")
     try:
@@ -102,8 +105,6 @@ def main(argv: list[str] | None = None) -> int:
     security = security_from_args(p, args)  # checked even with --no-http: a bad flag is never silently ignored
     faces = []
     if not args.no_http:
-        from .face import HttpFace
-
         faces.append(HttpFace(port=args.http_port, security=security))
     return serve(config, faces)
 

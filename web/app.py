@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
+from typing import Any, Awaitable, Callable, Iterator
 
 import grpc
 from starlette.applications import Starlette
@@ -17,7 +17,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from patchwork.v1 import placement_pb2 as pb
@@ -80,15 +80,15 @@ class _SecurityHeaders:
     CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: Any) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         static = not scope["path"].startswith("/api/")
 
-        async def send_with_headers(message) -> None:
+        async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers.append((b"x-content-type-options", b"nosniff"))
@@ -102,7 +102,7 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(core, metrics, log, threads: int = 16, static: bool = True, tokens: tuple[str, ...] = (),
+def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: bool = True, tokens: tuple[str, ...] = (),
                security: HttpSecurity | None = None) -> Starlette:
     """The web app over ``core`` (a :class:`server.core.ServiceCore`).
 
@@ -115,7 +115,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
     calls = Calls(core, metrics, log, threads)
     servicer = PlacementServicer(core)
 
-    def rpc(name: str):
+    def rpc(name: str) -> Callable[[Request], Awaitable[Response]]:
         handler = servicer.handler(name)
         cls = getattr(pb, f"{name}Request")
 
@@ -128,7 +128,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
         return endpoint
 
     async def analyze_game(request: Request) -> Response:
-        def make(data: Any, call: Call):
+        def make(data: Any, call: Call) -> Iterator[dict]:
             message = protojson.parse(data, pb.AnalyzeGameRequest)
             return (protojson.to_dict(item) for item in servicer.analyze_game(message, call))
 
@@ -150,7 +150,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
         core.exit(probe)
         return JSON({"status": "SERVING", "auth_required": bool(bearer)})
 
-    def helper(fn_name: str):
+    def helper(fn_name: str) -> Callable[[Request], Awaitable[Response]]:
         fn = getattr(game, fn_name)
         heavy = fn_name == "engine_move"
         work = fn(core) if heavy else fn
@@ -166,7 +166,7 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
     async def openapi(request: Request) -> Response:
         return JSON(doc)
 
-    routes = [
+    routes: list[Route] = [
         Route(f"{API}/healthz", healthz, methods=["GET"]),
         Route(f"{API}/patches", list_patches, methods=["GET"]),
         Route(f"{API}/analyze-game", analyze_game, methods=["POST"]),
@@ -190,9 +190,10 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
 
     routes.append(Route("/api/{rest:path}", no_endpoint,
                         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]))
+    app_routes: list[BaseRoute] = list(routes)
     if static:
         files = StaticFiles(directory=str(resources.files("web") / "static"), html=True)
-        routes.append(Mount("/", app=GZipMiddleware(files, minimum_size=512), name="static"))
+        app_routes.append(Mount("/", app=GZipMiddleware(files, minimum_size=512), name="static"))
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith("/api/"):
@@ -216,7 +217,8 @@ def create_app(core, metrics, log, threads: int = 16, static: bool = True, token
                                      expose_headers=list(CORS_EXPOSED), allow_credentials=False, max_age=600))
     middleware.append(Middleware(Guard, tokens=bearer, limiter=limiter, calls=calls, names=names,
                                  trusted=parse_networks(security.trusted_proxies, "--trusted-proxy")))
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+    handlers: dict[Any, Callable[[Request, Any], Awaitable[Response]]] = {HTTPException: http_error}
+    app = Starlette(routes=app_routes, middleware=middleware, exception_handlers=handlers)
     app.state.calls = calls
     app.state.limiter = limiter
     return app

@@ -164,7 +164,7 @@ _DONE = object()
 class Calls:
     """Runs API calls over one :class:`server.core.ServiceCore`."""
 
-    def __init__(self, core, metrics, log, threads: int) -> None:
+    def __init__(self, core: Any, metrics: Any, log: Any, threads: int) -> None:
         self.core = core
         self.metrics = metrics
         self.log = log
@@ -297,7 +297,7 @@ class Calls:
         t0 = time.perf_counter()
         code, details = "OK", None
         call = None
-        gen = None
+        gen: Any = None  # the generator make() returned
         handed_over = False
         try:
             call, data = await self._open(request, rec, True)
@@ -338,7 +338,7 @@ class _NDJSONStream(Response):
 
     media_type = "application/x-ndjson"
 
-    def __init__(self, calls: Calls, request: Request, rec: CallRecord, call: Call, gen, first: Any,
+    def __init__(self, calls: Calls, request: Request, rec: CallRecord, call: Call, gen: Any, first: Any,
                  t0: float) -> None:
         self.status_code = 200
         self.background = None
@@ -347,7 +347,7 @@ class _NDJSONStream(Response):
         self.calls, self.request, self.rec, self.call = calls, request, rec, call
         self.gen, self.first, self.t0 = gen, first, t0
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         calls, call = self.calls, self.call
         code, details = "OK", None
         gone: dict = {}

@@ -23,6 +23,7 @@ import asyncio
 import socket
 import ssl
 import threading
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -75,7 +76,7 @@ class HttpFace:
         self._sock: socket.socket | None = None
         self._tls: ssl.SSLContext | None = None
 
-    def start(self, server) -> str:
+    def start(self, server: Any) -> str:
         host = self.host if self.host is not None else server.config.host
         tls = server_ssl_context(server.config)  # before binding: a bad certificate is a start-up error
         if tls is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 import engine
 import solver
@@ -183,7 +183,7 @@ def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameSta
 
 
 def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
-    out = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
+    out: dict[str, Any] = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
            "actions": list(record.actions)}
     if seed is not None:
         out["seed"] = seed
@@ -315,7 +315,7 @@ def parse_strength(text: str) -> tuple[str, float | None, int | None]:
                                  f"({MIN_SEARCH_SECONDS:g}-{MAX_SEARCH_SECONDS:g}) or search:Nit (1-{MAX_SEARCH_ITERATIONS})")
 
 
-def engine_move(core):
+def engine_move(core: Any) -> Callable[[Any, Call], dict]:
     """``{state, strength, seed?}`` → the engine's move for the player to move, applied.
 
     ``random`` and ``greedy`` answer at once (in the front); ``search:…``
@@ -364,7 +364,7 @@ def replay(data: Any, call: Call) -> dict:
     record = record_message(data["record"])
     plies = record_plies(record, "record")
     out_plies, views = [], []
-    state = None
+    state: Any = None
     for i, (before, action) in enumerate(plies):
         views.append(view(before))
         out_plies.append({"ply": i, "player": before.current_player(),

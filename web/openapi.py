@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -51,7 +52,7 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 N_PATCHES = len(solver.PATCHES)
 MAX_GRID = convert.MAX_GRID
 
-_SCALARS = {
+_SCALARS: dict[int, dict[str, Any]] = {
     FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
     FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
     FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32", "minimum": INT32_MIN, "maximum": INT32_MAX},
@@ -135,7 +136,8 @@ def seconds_between(least: float, most: float) -> str:
         if ch != "9":
             alts.append(f"0\\.{digits[:i]}[{int(ch) + 1}-9][0-9]*")
     alts.append(f"0\\.{digits}[0-9]*")
-    alts.append(f"{int_upto(top - 1)}(?:\\.[0-9]+)?" if top > 1 else None)
+    if top > 1:
+        alts.append(f"{int_upto(top - 1)}(?:\\.[0-9]+)?")
     alts.append(f"{top}(?:\\.0+)?")
     return "(?:" + "|".join(a for a in alts if a) + ")"
 
@@ -161,7 +163,7 @@ def _ids(lo: int = 0) -> dict:
     return {"type": "integer", "format": "int32", "minimum": lo, "maximum": N_PATCHES - 1}
 
 
-def _range(lo: int, hi: int, what: str = "") -> dict:
+def _range(lo: float, hi: float, what: str = "") -> dict:
     out: dict = {"minimum": lo, "maximum": hi}
     if what:
         out["description"] = what
@@ -321,7 +323,7 @@ def _message_schema(desc: Descriptor, out: dict, rules: dict) -> dict:
             schema["required"] = list(REQUIRED[desc.name])
         notes = [f"at most one of {', '.join(x.name for x in o.fields)}"
                  for o in desc.oneofs if len(o.fields) > 1 and desc.name not in MESSAGE_RULES]
-        extra = copy.deepcopy(MESSAGE_RULES.get(desc.name, {}))
+        extra: dict[str, Any] = copy.deepcopy(MESSAGE_RULES.get(desc.name, {}))  # type: ignore[arg-type]
         if extra.get("description"):
             notes.append(extra.pop("description"))
         schema.update(extra)
@@ -353,7 +355,7 @@ def _field_schema(f: FieldDescriptor, out: dict, rule: dict | None, rules: dict)
         names = ACCEPTED_ENUMS.get(f.enum_type.full_name) or [v.name for v in f.enum_type.values]
         item = {"type": "string", "enum": list(names)}
     else:
-        item = dict(_SCALARS.get(f.type, {}))
+        item = dict(_SCALARS.get(f.type, {}))  # a copy: the caller may add to it
     if _repeated(f):
         return _apply({"type": "array", "items": _apply(item, items_rule)}, rule)
     return _apply(item, rule)
@@ -443,16 +445,16 @@ def document(endpoints: list[Endpoint], version: str = "1",
                     "parameters": [_deadline_header(),
                                    {"name": "X-Request-Id", "in": "header", "required": False,
                                     "schema": {"type": "string"}, "description": "logged with the call"}]}
-        for name in (e.request, e.response):
-            if name and name in helpers:
-                schemas.setdefault(name, helpers[name])
-            elif name:
-                _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas, rules)
+        for schema_name in (e.request, e.response):
+            if schema_name and schema_name in helpers:
+                schemas.setdefault(schema_name, helpers[schema_name])
+            elif schema_name:
+                _message_schema(pb.DESCRIPTOR.message_types_by_name[schema_name], schemas, rules)
         if e.request:
             op["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": {"$ref": f"#/components/schemas/{e.request}"}}}}
         ok_schema = {"$ref": f"#/components/schemas/{e.response}"} if e.response else {"type": "object"}
-        ok = "the answer"
+        ok: str = "the answer"
         if e.streaming:
             op["parameters"].append({"name": "format", "in": "query", "required": False,
                                      "schema": {"type": "string", "enum": ["json", "ndjson"]},

@@ -32,7 +32,7 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -221,7 +221,7 @@ class HttpSecurity:
         return RateLimiter(self.rate_limit, self.burst, self.max_clients, self.clock)
 
 
-def _header(scope, name: bytes) -> list[str]:
+def _header(scope: Any, name: bytes) -> list[str]:
     return [v.decode("latin-1") for k, v in scope.get("headers", ()) if k == name]
 
 
@@ -232,8 +232,8 @@ class Guard:
     logged and counted as; refusals of unknown paths are counted as ``Unknown``.
     """
 
-    def __init__(self, app, tokens: BearerTokens, limiter: RateLimiter | None, trusted: tuple[Network, ...],
-                 calls, names: dict[str, tuple[str, str, str]]) -> None:
+    def __init__(self, app: Any, tokens: BearerTokens, limiter: RateLimiter | None, trusted: tuple[Network, ...],
+                 calls: Any, names: dict[str, tuple[str, str, str]]) -> None:
         self.app = app
         self.tokens = tokens
         self.limiter = limiter
@@ -241,7 +241,7 @@ class Guard:
         self.calls = calls
         self.names = names
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/api/"):
             return await self.app(scope, receive, send)
         path = scope["path"]
@@ -268,7 +268,7 @@ class Guard:
                 return await self._deny(scope, receive, send, (service, method, kind), bool(given))
         await self.app(scope, receive, send)
 
-    async def _deny(self, scope, receive, send, name: tuple[str, str, str], had_header: bool) -> None:
+    async def _deny(self, scope: Any, receive: Any, send: Any, name: tuple[str, str, str], had_header: bool) -> None:
         message = ("the bearer token was not accepted" if had_header
                    else "a valid 'Authorization: Bearer <token>' header is required")
         challenge = 'Bearer realm="quiltsolve"' + (', error="invalid_token"' if had_header else "")

@@ -158,7 +158,10 @@ def search_py(tables: PyTables, counts, syms, break_type, rawmul, symmask, count
                 if k and area[t]:  # area 0: the type has no placement
                     g = math.gcd(g, area[t])
                     mn = area[t] if mn is None else min(mn, area[t])
-            if g == 0 or len(comp) < mn or len(comp) % g:
+            if g == 0:
+                return True
+            assert mn is not None  # g > 0: some type has an area
+            if len(comp) < mn or len(comp) % g:
                 return True
         return False
 

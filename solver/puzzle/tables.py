@@ -147,11 +147,11 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     for i, p in enumerate(pieces):
         if not i & 7:
             clock.check()
-        k = p.canonical(mirror)
-        if k not in type_of:
-            type_of[k] = len(members)
+        canon = p.canonical(mirror)
+        if canon not in type_of:
+            type_of[canon] = len(members)
             members.append([])
-        members[type_of[k]].append(i)
+        members[type_of[canon]].append(i)
     counts = [len(m) for m in members]
     areas = [pieces[m[0]].area for m in members]
     total = sum(a * c for a, c in zip(areas, counts))
@@ -203,9 +203,9 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
         u, v = uv(r, c)
         grid[base + u * vp + v] = i
     span = U * vp
-    by_type: list[list[tuple[int, ...]]] = []   # per type: placements, by orientation then anchor
+    by_type: list[list[list[tuple[int, ...]]]] = []   # per type, per orientation: placements by anchor
     for t, per in enumerate(shapes):
-        found: list[tuple[int, ...]] = []
+        found: list[list[tuple[int, ...]]] = []
         for k, offs in per:
             clock.check()
             cols = [grid[base + du * vp + dv: base + du * vp + dv + span] for du, dv in offs]
@@ -217,10 +217,10 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     syms: list[list[int]] = []
     names = []
     for k in sym_idx[1:]:
-        f = TRANSFORMS[k]
+        transform = TRANSFORMS[k]
         perm = []
         for r, c in cells:
-            nr, nc = f(r - r0, c - c0, bh, bw)
+            nr, nc = transform(r - r0, c - c0, bh, bw)
             perm.append(index[(nr + r0, nc + c0)])
         syms.append(perm)
         names.append(TRANSFORM_NAMES[k])
@@ -235,7 +235,8 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
         # so types are tried by placement count and the rest skipped as
         # soon as they cannot have fewer orbits.
         sizes = sorted((sum(len(f) for f in by_type[t]), t) for t, cnt in enumerate(counts) if cnt == 1)
-        best = None   # (orbits, type, representatives, stabiliser masks)
+        # (orbits, type, representatives, stabiliser masks)
+        best: tuple[int, int, list[tuple[int, ...]], dict[tuple[int, ...], int]] | None = None
         for size, t in sizes:
             if not size:
                 continue
@@ -247,7 +248,8 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
             # (anchor, orientation) order: the order of the final tables
             tups = sorted((tup for f in by_type[t] for tup in f), key=itemgetter(0))
             seen: set[tuple[int, ...]] = set()
-            reps, stab = [], {}
+            reps: list[tuple[int, ...]] = []
+            stab: dict[tuple[int, ...], int] = {}
             for j, tup in enumerate(tups):
                 if tup in seen:
                     continue

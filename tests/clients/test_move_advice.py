@@ -131,19 +131,19 @@ def test_remote_iterations_counted_by_the_service(remote):
 
 def test_an_unsearched_answer_says_so():
     from clients import wire
-    from clients.cli import _search_line
+    from clients.render import search_line
     from patchwork.v1 import placement_pb2 as pb
 
     move = pb.MoveSuggestion(move=pb.Move(kind=pb.MOVE_KIND_ADVANCE, text="advance"), value=0.5,
                              reason="advance 1 space: not searched (stopped): greedy choice")
     m = wire.move_result(pb.SuggestMoveResponse(suggestions=[move], iterations=0, searched=False))
     assert m.searched is False and m.iterations == 0
-    assert "NOT SEARCHED" in _search_line(m)
+    assert "NOT SEARCHED" in search_line(m)
     good = pb.MoveSuggestion(move=pb.Move(kind=pb.MOVE_KIND_ADVANCE, text="advance"), value=0.5,
                              reason="advance 1 space: won 50% of 30 playouts")
     m = wire.move_result(pb.SuggestMoveResponse(suggestions=[good], iterations=30, searched=True))
     assert m.searched is True and m.iterations == 30        # what the service's search reported
-    assert "30 iterations" in _search_line(m)
+    assert "30 iterations" in search_line(m)
 
 
 def test_cli_through_the_service_reports_the_effort(cli, port, tmp_path):

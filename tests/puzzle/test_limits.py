@@ -20,7 +20,7 @@ from solver.stop import StopToken
 from solver.types import SolveStatus
 from solver.validate import validate_tiling
 
-from ..solver.test_limits import _poly, _stop_after
+from ..solver.test_limits import random_poly, stop_after
 from .helpers import ENGINES, solve
 
 BIG = ["." * 20] * 20
@@ -30,13 +30,13 @@ BIG = ["." * 20] * 20
 
 def large_pieces(seed: int, n: int = 64, lo: int = 8, hi: int = 14) -> list[Shape]:
     rng = random.Random(seed)
-    return [_poly(rng, rng.randint(lo, hi)) for _ in range(n)]
+    return [random_poly(rng, rng.randint(lo, hi)) for _ in range(n)]
 
 
 def exact_pieces(seed: int) -> list[Shape]:
     """64 pieces (48 hexominoes, 16 heptominoes) whose areas add up to 400."""
     rng = random.Random(seed)
-    return [_poly(rng, 6) for _ in range(48)] + [_poly(rng, 7) for _ in range(16)]
+    return [random_poly(rng, 6) for _ in range(48)] + [random_poly(rng, 7) for _ in range(16)]
 
 
 def check(rows, pieces, r, use_all=True, mirror=True):
@@ -88,7 +88,7 @@ def test_tables_built_under_a_short_limit_are_not_cached():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_stop_token_during_set_up(engine):
     PuzzleProblem.clear_cache()
-    token, when = _stop_after(0.03)
+    token, when = stop_after(0.03)
     r = solve(BIG, large_pieces(4), use_all=False, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
@@ -98,7 +98,7 @@ def test_stop_token_during_set_up(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_stop_token_ends_a_long_count(engine):
-    token, when = _stop_after(0.1)
+    token, when = stop_after(0.1)
     r = solve(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     assert when and done - when[0] < 0.3, done - when[0]
@@ -111,7 +111,7 @@ def test_stop_token_ends_a_long_find(engine):
     # 20x20 from 64 large pieces (use_all=False): the search runs for minutes.
     pieces = large_pieces(5)
     PuzzleProblem.prepare(BIG, pieces, use_all=False)    # tables cached: the token meets the search
-    token, when = _stop_after(0.1)
+    token, when = stop_after(0.1)
     r = solve(BIG, pieces, use_all=False, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
     if r.status is SolveStatus.OPTIMAL:     # found one before the token: nothing to test

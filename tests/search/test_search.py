@@ -14,7 +14,7 @@ from engine.players.search import SearchInputError, SearchPlayer, search_moves
 from solver import StopToken
 
 
-def _midgame(seed: int, moves: int) -> "object":
+def midgame_state(seed: int, moves: int) -> "object":
     s = new_game(seed)
     r = RandomPlayer(seed)
     for _ in range(moves):
@@ -47,7 +47,7 @@ def _only_advance_state():
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_search_deterministic_with_iteration_budget(seed):
-    s = _midgame(11, 6)
+    s = midgame_state(11, 6)
     a1 = SearchPlayer(iterations=60, seed=seed).choose(s.clone())
     a2 = SearchPlayer(iterations=60, seed=seed).choose(s.clone())
     assert a1 == a2
@@ -55,7 +55,7 @@ def test_search_deterministic_with_iteration_budget(seed):
 
 
 def test_search_moves_deterministic_and_sorted_and_legal():
-    s = _midgame(5, 4)
+    s = midgame_state(5, 4)
     m1 = search_moves(s, iterations=80, seed=3)
     m2 = search_moves(s, iterations=80, seed=3)
     assert [(m.action, m.win_chance, m.reason) for m in m1] == [(m.action, m.win_chance, m.reason) for m in m2]
@@ -87,7 +87,7 @@ def test_search_only_advance():
 
 
 def test_search_stop_token_honoured():
-    s = _midgame(2, 3)
+    s = midgame_state(2, 3)
     stop = StopToken()
     stop.set()
     # A huge budget: only the stop token can end it.
@@ -98,7 +98,7 @@ def test_search_stop_token_honoured():
 
 
 def test_search_stop_token_set_during_search():
-    s = _midgame(2, 3)
+    s = midgame_state(2, 3)
 
     class CountingStop:
         def __init__(self, after):
@@ -132,7 +132,7 @@ def test_search_random_positions_always_legal():
     rng = random.Random(4)
     p = SearchPlayer(iterations=15, seed=2)
     for k in range(12):
-        s = _midgame(rng.randrange(1000), rng.randrange(0, 40))
+        s = midgame_state(rng.randrange(1000), rng.randrange(0, 40))
         if s.is_terminal():
             continue
         a = p.choose(s.clone())
@@ -152,7 +152,7 @@ def test_registered_specs():
 
 
 def test_mcts_deterministic_and_legal():
-    s = _midgame(9, 5)
+    s = midgame_state(9, 5)
     a1 = MCTSPlayer(iterations=40, seed=5).choose(s.clone())
     a2 = MCTSPlayer(iterations=40, seed=5).choose(s.clone())
     assert a1 == a2 and s.is_legal(a1)

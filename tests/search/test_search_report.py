@@ -16,7 +16,7 @@ from engine.players import GreedyPlayer, RandomPlayer
 from engine.players.search import SearchResult, search, search_moves, warm_up
 from solver import StopToken
 
-from .test_search import _midgame
+from .test_search import midgame_state
 
 
 def test_fresh_process_warm_up_then_search_searches():
@@ -46,7 +46,7 @@ print(json.dumps({"searched": res.searched, "iterations": res.iterations, "wall"
 
 
 def test_search_report_matches_search_moves():
-    s = _midgame(5, 4)
+    s = midgame_state(5, 4)
     r = search(s, iterations=60, seed=3)
     assert isinstance(r, SearchResult)
     assert r.searched and r.iterations == 60 and r.wall_time > 0
@@ -56,7 +56,7 @@ def test_search_report_matches_search_moves():
 
 
 def test_stopped_before_any_iteration_says_so():
-    s = _midgame(2, 3)
+    s = midgame_state(2, 3)
     stop = StopToken()
     stop.set()
     r = search(s, iterations=10_000_000, stop=stop)
@@ -78,7 +78,7 @@ def test_finished_game_has_no_moves():
 @pytest.mark.parametrize("seed", [3, 11])
 def test_time_limit_honoured_with_the_lookahead(seed):
     warm_up(freeze_gc=False)
-    s = _midgame(seed, 15)
+    s = midgame_state(seed, 15)
     r = search(s, time_limit=0.2)
     assert r.searched and r.iterations > 0
     assert 0.15 < r.wall_time < 0.5, r.wall_time
@@ -87,7 +87,7 @@ def test_time_limit_honoured_with_the_lookahead(seed):
 
 def test_stop_token_from_another_thread_ends_a_long_search():
     warm_up(freeze_gc=False)
-    s = _midgame(7, 12)
+    s = midgame_state(7, 12)
     token, when = StopToken(), []
 
     def fire():

@@ -234,7 +234,7 @@ def test_typed_game_state_errors_name_the_field(stub):
     assert err.value.details().startswith("state: required")
 
 
-def _record_of_play(seed: int, plies: int) -> pb.GameRecord:
+def record_of_play(seed: int, plies: int) -> pb.GameRecord:
     import engine
     from engine.players import GreedyPlayer, RandomPlayer
 
@@ -252,7 +252,7 @@ def _record_of_play(seed: int, plies: int) -> pb.GameRecord:
 
 
 def test_analyze_game_streams_one_review_per_move(stub):
-    record = _record_of_play(21, 8)
+    record = record_of_play(21, 8)
     req = pb.AnalyzeGameRequest(record=record, iterations=60, seed=1)
     reviews = list(stub.AnalyzeGame(req, timeout=120))
     assert [r.ply for r in reviews] == list(range(len(record.actions)))
@@ -266,7 +266,7 @@ def test_analyze_game_streams_one_review_per_move(stub):
 
 
 def test_analyze_game_checks_the_record(stub):
-    record = _record_of_play(21, 4)
+    record = record_of_play(21, 4)
     bad = pb.GameRecord()
     bad.CopyFrom(record)
     bad.actions[2] = "buy 99 0,0"

@@ -170,7 +170,7 @@ def test_a_poison_request_over_grpc_names_its_request_id(monkeypatch):
 
 def test_a_stream_names_its_request_id_too(monkeypatch, capfd):
     """AnalyzeGame: the stream's record (x-request-id) reaches the core; a poison move ends the stream."""
-    from .test_rpcs import _record_of_play
+    from .test_rpcs import record_of_play
 
     server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, max_queue=4))
     real = server.core.run_job
@@ -186,7 +186,7 @@ def test_a_stream_names_its_request_id_too(monkeypatch, capfd):
     stub = pbg.PlacementServiceStub(ch)
     got = []
     try:
-        req = pb.AnalyzeGameRequest(record=_record_of_play(21, 2), iterations=20, seed=1)
+        req = pb.AnalyzeGameRequest(record=record_of_play(21, 2), iterations=20, seed=1)
         with pytest.raises(grpc.RpcError) as err:
             for review in stub.AnalyzeGame(req, timeout=60, metadata=[("x-request-id", "stream-1")]):
                 got.append(review.ply)

@@ -10,10 +10,10 @@ from solver.patches import PATCH_MASKS
 
 def brute_cover(board: int, cands, square7: bool = False) -> int:
     """Best covered area by exhaustive search (-1: no answer). Tiny boards only."""
-    from solver.cover import _orientation_of
+    from solver.cover import orientation_of
     items = []
     for c in cands:
-        masks = [m for m in _orientation_of(c.shape) if not m & board]
+        masks = [m for m in orientation_of(c.shape) if not m & board]
         items += [(c, masks)] * c.count
     best = -1
 

@@ -40,7 +40,7 @@ def check(board, cands, r):
         assert r.bound == r.objective
 
 
-def _poly(rng: random.Random, area: int) -> Shape:
+def random_poly(rng: random.Random, area: int) -> Shape:
     cells = {(0, 0)}
     while len(cells) < area:
         r, c = rng.choice(sorted(cells))
@@ -54,7 +54,7 @@ def many_custom_candidates(n: int = 200, seed: int = 3):
     rng = random.Random(seed)
     shapes: dict[str, Shape] = {}
     while len(shapes) < n:
-        s = _poly(rng, rng.randint(4, 8)).canonical()
+        s = random_poly(rng, rng.randint(4, 8)).canonical()
         if s.width <= 9 and s.height <= 9:
             shapes.setdefault(s.to_str(), s)
     return candidates_from([shapes[k] for k in sorted(shapes)])
@@ -65,7 +65,7 @@ def big_cands():
     return many_custom_candidates()
 
 
-def _stop_after(delay: float) -> tuple[StopToken, list[float]]:
+def stop_after(delay: float) -> tuple[StopToken, list[float]]:
     token, when = StopToken(), []
 
     def fire():
@@ -104,7 +104,7 @@ def test_placement_tiny_limit_answers_at_once(big_cands):
 @pytest.mark.parametrize("node_cap", [None, 1000])
 def test_placement_stop_token_from_another_thread(node_cap):
     cands = candidates_from(OPENING)
-    token, when = _stop_after(0.1)
+    token, when = stop_after(0.1)
     r = cover._solve_impl(0, cands, False, 30.0, 0, 1, token, node_cap=node_cap)
     done = time.perf_counter()
     assert when and done - when[0] < 0.5, done - when[0]
@@ -113,7 +113,7 @@ def test_placement_stop_token_from_another_thread(node_cap):
 
 
 def test_square7_stop_token_from_another_thread(big_cands):
-    token, when = _stop_after(0.1)
+    token, when = stop_after(0.1)
     r = solve_square7(0, big_cands, time_limit=30.0, stop=token)
     done = time.perf_counter()
     if when:   # it may also finish (OPTIMAL) before the token is set
@@ -161,7 +161,7 @@ def test_rank_placements_answers_close_to_its_limit(square7):
 
 
 def test_rank_placements_stop_token_from_another_thread():
-    token, when = _stop_after(0.1)
+    token, when = stop_after(0.1)
     r = rank_placements(0, 20, ALL_UPCOMING, square7=True, time_limit=30.0, stop=token)
     done = time.perf_counter()
     assert when and done - when[0] < 0.5, done - when[0]
@@ -213,7 +213,7 @@ def test_custom_shapes_do_not_grow_caches_past_the_limit(restore_cache_limit):
     solver.set_cache_limit(limit)
     rng = random.Random(11)
     for _ in range(60):
-        s = _poly(rng, rng.randint(3, 9))
+        s = random_poly(rng, rng.randint(3, 9))
         if s.width > 9 or s.height > 9:
             continue
         r = solve_cover(0, candidates_from([s]), time_limit=1.0)

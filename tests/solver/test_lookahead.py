@@ -29,8 +29,8 @@ def test_values_match_cover_and_sorted():
     values = [p.value for p in r.ranked]
     assert values == sorted(values, reverse=True)
     # every legal placement is ranked
-    from solver.cover import _orientation_of
-    legal = [m for m in _orientation_of(pc[0].shape) if not m & BOARD]
+    from solver.cover import orientation_of
+    legal = [m for m in orientation_of(pc[0].shape) if not m & BOARD]
     assert sorted(masks) == sorted(legal)
 
 

@@ -21,7 +21,7 @@ from web.security import OPEN_PATHS, HttpSecurity, RateLimiter, client_key, pars
 
 from .conftest import serving
 from .test_api import MIDGAME, SOLVE
-from .test_serve import _start, _stop
+from .test_serve import start_web, stop_web
 
 TOKENS = ("s3cret", "next-one")
 GOOD = {"Authorization": "Bearer s3cret"}
@@ -418,7 +418,7 @@ def test_bad_security_flags_are_usage_errors(monkeypatch, capsys, args, needle):
 def test_python_m_web_with_tls_and_tokens(pki, tmp_path):
     tokens = tmp_path / "tokens"
     tokens.write_text("s3cret\n")
-    proc = _start("--http-port", "0", "--tls-cert", str(pki / "server.pem"), "--tls-key", str(pki / "server.key"),
+    proc = start_web("--http-port", "0", "--tls-cert", str(pki / "server.pem"), "--tls-key", str(pki / "server.key"),
                   "--auth-token-file", str(tokens), "--http-rate-limit", "50")
     try:
         line = proc.stdout.readline()
@@ -432,7 +432,7 @@ def test_python_m_web_with_tls_and_tokens(pki, tmp_path):
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
     finally:
-        _stop(proc)
+        stop_web(proc)
 
 
 def test_the_https_context_follows_the_server_config(pki, tmp_path):

@@ -34,13 +34,13 @@ def test_flags(monkeypatch):
     assert (a.http_port, a.no_http, a.workers) == (9090, True, 3)
 
 
-def _start(*args: str) -> subprocess.Popen:
+def start_web(*args: str) -> subprocess.Popen:
     env = dict(os.environ, QUILTSOLVE_WORKERS="1")
     return subprocess.Popen([sys.executable, "-m", "web", "--port", "0", "--fast-workers", "0", *args], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def stop_web(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         proc.kill()
         proc.wait()
@@ -49,7 +49,7 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def test_ready_line_shows_the_url_then_sigterm():
-    proc = _start("--http-port", "0")
+    proc = start_web("--http-port", "0")
     try:
         line = proc.stdout.readline()
         assert line.startswith("quiltsolve serving on 127.0.0.1:"), line
@@ -63,28 +63,28 @@ def test_ready_line_shows_the_url_then_sigterm():
         assert proc.wait(timeout=20) == 0
         assert proc.stdout.read() == ""
     finally:
-        _stop(proc)
+        stop_web(proc)
 
 
 def test_no_http_and_a_taken_http_port():
-    proc = _start("--no-http")
+    proc = start_web("--no-http")
     try:
         line = proc.stdout.readline()
         assert line.startswith("quiltsolve serving on 127.0.0.1:") and "http://" not in line
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
     finally:
-        _stop(proc)
+        stop_web(proc)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        proc = _start("--http-port", str(port))
+        proc = start_web("--http-port", str(port))
         try:
             assert proc.wait(timeout=60) == 1
             assert f"port {port} is already in use" in proc.stderr.read()
         finally:
-            _stop(proc)
+            stop_web(proc)
 
 
 @pytest.fixture(scope="module")
