@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import re
 import sys
 import tempfile
 from importlib import resources
@@ -23,6 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+# The import path of the stubs package is IMPORT_PREFIX + "patchwork" (the
+# proto package, ``patchwork.v1`` on the wire, never changes). protoc derives
+# the generated imports from the .proto paths, so they are rewritten after
+# generation (see fix_imports); scripts/move_namespace.py sets the prefix.
+IMPORT_PREFIX = ""
 
 
 def proto_files() -> list[Path]:
@@ -49,6 +55,11 @@ def generate(out: Path) -> None:
     rc = protoc.main(args)
     if rc != 0:
         raise SystemExit(f"protoc failed with exit code {rc}")
+    for path in sorted(p for p in out.rglob("*") if p.name.endswith(GENERATED_SUFFIXES)):
+        text = path.read_text()
+        fixed = fix_imports(text)
+        if fixed != text:
+            path.write_text(fixed)
     # Every directory that holds generated modules becomes a regular package
     # (only those: ``out`` may be the repository root).
     for path in sorted(p for p in out.rglob("*") if p.name.endswith(GENERATED_SUFFIXES)):
@@ -58,6 +69,23 @@ def generate(out: Path) -> None:
             init = out / parent / "__init__.py"
             if not init.exists():
                 init.write_text('"""Generated protobuf / gRPC stubs (scripts/gen_proto.py); do not edit."""\n')
+
+
+def fix_imports(text: str, prefix: str | None = None) -> str:
+    """``text`` (a generated stub) with its imports of the stubs package under ``prefix``.
+
+    ``from patchwork.v1 import placement_pb2 as ...`` (what grpc_tools writes in
+    ``_pb2_grpc.py``) and the module name given to the descriptor builder
+    (``'patchwork.v1.placement_pb2'``, the messages' ``__module__``) become
+    ``from quiltsolve.patchwork.v1 import ...`` / ``'quiltsolve.patchwork.v1.placement_pb2'``;
+    the descriptors' full names (``patchwork.v1.X``) are left alone. Idempotent.
+    """
+    prefix = IMPORT_PREFIX if prefix is None else prefix
+    if not prefix:
+        return text
+    text = re.sub(r"^(\s*)(from|import) patchwork((?:\.\w+)*)\b", rf"\1\2 {prefix}patchwork\3", text,
+                  flags=re.MULTILINE)
+    return re.sub(r"(['\"])patchwork((?:\.\w+)*\.\w+_pb2(?:_grpc)?)\1", rf"\1{prefix}patchwork\2\1", text)
 
 
 def generated_files(root: Path) -> set[Path]:
