@@ -522,7 +522,7 @@ def plan() -> dict[str, tuple[str | None, str]]:
     return changes
 
 
-SUSPECT = re.compile(rf"(?<![\w./-])(?:from {R}[. ]|import {R}\b|-m {R}\b|[\"']{R}(?:\.\w+)*[\"'])")
+SUSPECT = re.compile(rf"(?<![\w./-])(?:from {R}[. ]|(?<!from quiltsolve )import {R}\b|-m {R}\b|[\"']{R}(?:\.\w+)*[\"'])")
 
 
 def leftovers() -> list[str]:
