@@ -1,18 +1,32 @@
-"""Builds the optional C search used by ``solver.puzzle`` (metadata lives in pyproject.toml).
+"""Package mapping and the optional C search (metadata lives in pyproject.toml).
+
+One top-level name is installed, ``quiltsolve``; its subpackages are the
+repository's folders: ``quiltsolve.server`` is server/, and so on
+(``package_dir``; every subpackage with an ``__init__.py`` is found, so a new
+one needs no change here).
 
 ``optional=True``: if the compiler is missing the install still succeeds and
-``solver.puzzle`` falls back to its pure-Python search (same answers, slower).
+``quiltsolve.solver.puzzle`` falls back to its pure-Python search (same answers, slower).
 """
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
+
+SUBPACKAGES = ("server", "solver", "engine", "clients", "web", "patchwork")
+
+package_dir = {"quiltsolve": "quiltsolve", **{f"quiltsolve.{p}": p for p in SUBPACKAGES}}
+packages = ["quiltsolve"] + sorted(
+    f"quiltsolve.{name}" for name in find_packages(include=[f"{p}" for p in SUBPACKAGES]
+                                                   + [f"{p}.*" for p in SUBPACKAGES]))
 
 setup(
+    package_dir=package_dir,
+    packages=packages,
     ext_modules=[
         Extension(
-            "solver._exactcover",
+            "quiltsolve.solver._exactcover",
             ["solver/_exactcover.c"],
             optional=True,
             extra_compile_args=["-O3"],
         )
-    ]
+    ],
 )

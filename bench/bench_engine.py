@@ -12,8 +12,8 @@ from bench import print_measures
 import argparse
 import time
 
-from engine import new_game
-from engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.engine import new_game
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 
 
 def _random_games(n: int, seed: int) -> tuple[float, int]:

@@ -18,8 +18,8 @@ import statistics
 import sys
 import time
 
-from solver.geometry import FULL_BOARD, cells_of
-from solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES
+from quiltsolve.solver.geometry import FULL_BOARD, cells_of
+from quiltsolve.solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES
 
 
 def _tiles() -> list[int]:
@@ -32,7 +32,7 @@ def _shape(t):
 
 def _legal(board: int, t) -> list[tuple[int, int]]:
     """(orientation, mask) of every legal placement, in the geometry order."""
-    from solver.geometry import placements
+    from quiltsolve.solver.geometry import placements
     return [(p.orientation, p.mask) for p in placements(_shape(t)) if not p.mask & board]
 
 
@@ -46,12 +46,12 @@ def policy_bottom_left(board, tile, upcoming):
 
 def policy_touch(board, tile, upcoming):
     """Most edges touching filled cells or the border; ties: smallest mask."""
-    from solver.lookahead import touch_score
+    from quiltsolve.solver.lookahead import touch_score
     return max(_legal(board, tile), key=lambda om: (touch_score(board, om[1]), -om[1]))[1]
 
 
 def policy_lookahead(board, tile, upcoming):
-    from solver.lookahead import rank_placements
+    from quiltsolve.solver.lookahead import rank_placements
     r = rank_placements(board, tile, upcoming, top=1, time_limit=1.0)
     return r.ranked[0].placement.mask
 
@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", choices=["ours", "bottom-left", "touch"], default=None)
     args = ap.parse_args(argv)
-    import solver.lookahead  # noqa: F401  (import cost outside the timing)
+    from quiltsolve import solver
+    import quiltsolve.solver.lookahead  # noqa: F401  (import cost outside the timing)
     print(f"Lagerkvist sequence benchmark: 33 patches + 5 leather, {args.orders} seeded orders, "
           f"lookahead {args.lookahead}; target >= 80.0 cells, <= 1 s/sequence")
     print(f"{'policy':<26} {'mean area':>9} {'min':>4} {'max':>4} {'full':>5} {'s/sequence':>11}")

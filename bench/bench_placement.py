@@ -53,8 +53,8 @@ def baseline_solve(board: int, patch_ids: list[int], objective: str, time_limit:
     one per cell, at most one placement per copy, maximise covered area;
     default CP-SAT parameters except one worker and the time limit."""
     from ortools.sat.python import cp_model
-    from solver.geometry import FULL_BOARD, square_masks
-    from solver.patches import PATCH_MASKS, PATCHES
+    from quiltsolve.solver.geometry import FULL_BOARD, square_masks
+    from quiltsolve.solver.patches import PATCH_MASKS, PATCHES
 
     model = cp_model.CpModel()
     cell_vars: dict[int, list] = {}
@@ -101,9 +101,9 @@ def baseline_solve(board: int, patch_ids: list[int], objective: str, time_limit:
 def _fixed_overhead(reps: int) -> tuple[float, float, float]:
     """Median ms of a tiny solve (model build + solve): ours, ours forced
     through the CP-SAT stage, baseline."""
-    from solver import cover
-    from solver.cover import candidates_from, solve_cover
-    from solver.geometry import FULL_BOARD
+    from quiltsolve.solver import cover
+    from quiltsolve.solver.cover import candidates_from, solve_cover
+    from quiltsolve.solver.geometry import FULL_BOARD
 
     board = FULL_BOARD & ~0b11  # two empty cells
     cands = candidates_from([0, 1])
@@ -140,10 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per instance")
     args = ap.parse_args(argv)
 
-    from solver import cover
-    from solver.cover import candidates_from, solve
-    from solver.geometry import board_from_rows
-    from solver.validate import validate_placements
+    from quiltsolve.solver import cover
+    from quiltsolve.solver.cover import candidates_from, solve
+    from quiltsolve.solver.geometry import board_from_rows
+    from quiltsolve.solver.validate import validate_placements
 
     inst = json.loads(DATA.read_text())
     base_limit = args.quick_limit if args.quick else args.baseline_limit

@@ -20,8 +20,8 @@ import contextlib
 import sys
 import time
 
-from engine import new_game
-from engine.match import play_game, run_match, wilson_interval
+from quiltsolve.engine import new_game
+from quiltsolve.engine.match import play_game, run_match, wilson_interval
 
 TABLES = ("greedy", "mcts", "service", "self")
 
@@ -37,7 +37,7 @@ def _versus(spec_b: str, args) -> str:
 
 
 def _self_play(args) -> str:
-    from engine.players import make_player
+    from quiltsolve.engine.players import make_player
 
     a = f"search:{args.budget:g}"
     pa, pb = make_player(a, args.seed), make_player(a, args.seed + 1)
@@ -48,7 +48,7 @@ def _self_play(args) -> str:
     t0 = time.perf_counter()
     deals = [rng.randrange(2**31) for _ in range(args.games)]
     if args.ray is not None:  # the games as Ray tasks (engine/distributed.py)
-        from engine.distributed import play_games_ray
+        from quiltsolve.engine.distributed import play_games_ray
         finals = play_games_ray((pa, pb), deals, args.edition, address=args.ray)
     else:
         finals = (play_game((pa, pb), new_game(d, args.edition))[0] for d in deals)
@@ -85,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     session = contextlib.nullcontext()
     if args.ray is not None:  # one Ray cluster for all the tables (engine/distributed.py, docs/ray.md)
-        from engine.distributed import check_ray
-        from solver.ray_count import ray_session
+        from quiltsolve.engine.distributed import check_ray
+        from quiltsolve.solver.ray_count import ray_session
         try:
             check_ray(args.ray)
         except ValueError as e:

@@ -10,8 +10,8 @@ import statistics
 import sys
 import time
 
-from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem
-from solver.types import SolveStatus
+from quiltsolve.solver.puzzle import HAVE_C_SEARCH, PuzzleProblem
+from quiltsolve.solver.types import SolveStatus
 
 PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
                ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]

@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         print("bench_ray: --cpus, --games, --iterations, --overhead-games, --runs must be >= 1, --budget > 0",
               file=sys.stderr)
         return 2
-    from engine.distributed import check_ray
-    from solver.ray_count import RayUnavailableError, ray_session
+    from quiltsolve.engine.distributed import check_ray
+    from quiltsolve.solver.ray_count import RayUnavailableError, ray_session
 
     try:
         check_ray(args.ray)
@@ -84,9 +84,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _table(ray, args, started: float) -> int:
-    from engine.match import run_match
-    from solver.puzzle import PuzzleProblem
-    from solver.ray_count import cluster_cpus, count_puzzle_ray
+    from quiltsolve.engine.match import run_match
+    from quiltsolve.solver.puzzle import PuzzleProblem
+    from quiltsolve.solver.ray_count import cluster_cpus, count_puzzle_ray
 
     rc = 0
     cpus = cluster_cpus(ray)

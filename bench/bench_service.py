@@ -1,6 +1,6 @@
 """Load test of the gRPC service over loopback: throughput and latency per RPC.
 
-Starts ``python -m server`` on 127.0.0.1 (an ephemeral port) in its own
+Starts ``python -m quiltsolve.server`` on 127.0.0.1 (an ephemeral port) in its own
 process, then drives it from client threads in this process:
 
 * ``SolvePlacement`` on the 100 ``midgame-40-k3`` instances of
@@ -44,8 +44,8 @@ from pathlib import Path
 
 import grpc
 
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "placement-instances.json"
@@ -62,8 +62,8 @@ def placement_requests() -> list[pb.SolvePlacementRequest]:
 
 def midgame_states(n: int = 24) -> list[str]:
     """Game states after 10-30 plies of seeded random-vs-greedy play."""
-    import engine
-    from engine.players import GreedyPlayer, RandomPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 
     out = []
     seed = 0
@@ -92,7 +92,7 @@ def start_server(workers: int | None, *extra: str) -> tuple[subprocess.Popen, in
     if workers:
         env["QUILTSOLVE_WORKERS"] = str(workers)
     log = os.environ.get("QUILTSOLVE_BENCH_LOG")  # a file for the server's log lines, when debugging
-    proc = subprocess.Popen([sys.executable, "-m", "server", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.server", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=open(log, "a") if log else subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if not line.startswith("quiltsolve serving on "):

@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3, help="rounds over the instances per face (default 3)")
     args = p.parse_args(argv)
 
-    from clients import EmbeddedClient, PlacementClient
-    from server import ServerConfig, build_server
+    from quiltsolve.clients import EmbeddedClient, PlacementClient
+    from quiltsolve.server import ServerConfig, build_server
 
     cases = instances()
     server, port = build_server(ServerConfig(host="127.0.0.1", port=0, workers=2, grace=0.5))

@@ -1,6 +1,6 @@
 """The web app in headless Chromium: page load, engine answers, hints, what the browser downloads.
 
-Starts ``python -m web`` on 127.0.0.1 (ephemeral ports) in its own process
+Starts ``python -m quiltsolve.web`` on 127.0.0.1 (ephemeral ports) in its own process
 and drives the Play page with Playwright on Debian's Chromium:
 
 * page load to interactive: navigation start → a new game dealt and drawn
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _start(workers: int) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "web", "--port", "0", "--http-port", "0", "--workers",
+    proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.web", "--port", "0", "--http-port", "0", "--workers",
                              str(workers)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if "web app on " not in line:

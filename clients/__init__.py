@@ -44,7 +44,7 @@ def __getattr__(name: str) -> Any:
         from .embedded import EmbeddedClient  # start-up time: only when used
 
         return EmbeddedClient
-    raise AttributeError(f"module 'clients' has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def connect(server: str | None = None, *, deadline: float = 5.0, retries: int = 3,

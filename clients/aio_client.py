@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Sequence
 import grpc
 import grpc.aio
 
-from patchwork.v1 import placement_pb2_grpc as pb_grpc
-from solver.geometry import Board, Shape
-from solver.patches import Patch
-from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
+from quiltsolve.solver.geometry import Board, Shape
+from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
 from .inputs import DEFAULT_LARGE_LOSS, PatchSpec
 from .results import MoveSuggestions
 
 if TYPE_CHECKING:
-    from engine.review import MoveReview
+    from quiltsolve.engine.review import MoveReview
 
 Pem = bytes | str | os.PathLike[str]
 

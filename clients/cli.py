@@ -22,14 +22,14 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence, TextIO
 
-from engine.actions import Advance, Buy, PlaceLeather
-from engine.players import make_player
-from engine.review import summarize
-from server import convert, positions
-from server.errors import ServiceError
-from solver import limits
-from solver.geometry import Shape, board_from_rows, cells_of
-from solver.patches import LEATHER_PATCH_ID, PATCHES
+from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
+from quiltsolve.engine.players import make_player
+from quiltsolve.engine.review import summarize
+from quiltsolve.server import convert, positions
+from quiltsolve.server.errors import ServiceError
+from quiltsolve.solver import limits
+from quiltsolve.solver.geometry import Shape, board_from_rows, cells_of
+from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from . import connect, errors, wire
 from .inputs import (
@@ -116,11 +116,11 @@ input:
            the rows inline separated by '/' (see "inline grids")
   REGION   a rectangle up to 20x20: '.' a cell to tile, '#' not part of it;
            a file, - for stdin, or inline
-  STATE    a game position: the engine's state JSON (python -m engine state >
+  STATE    a game position: the engine's state JSON (python -m quiltsolve.engine state >
            state.json) or one line of its notation (r 0,5,-,0 0,5,-,0 ... 0 -);
            a file, - for stdin, or inline (JSON starts with '{{', notation with
            its edition letter)
-  RECORD   game records, one JSON object a line (python -m engine match
+  RECORD   game records, one JSON object a line (python -m quiltsolve.engine match
            --records FILE); a file or -
   P, SHAPE a standard patch id 0-32 (-1 = the 1x1 leather patch; suggest
            patches draws them) or a shape: rows of '#' (cloth) and '.' (hole)
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     nx.set_defaults(func=cmd_next)
 
     mv = add("move", "rank the moves of a game position with the engine's search",
-             ["python -m engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
+             ["python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
               "suggest move state.json --iterations 2000 --json",
               "suggest move 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -' --top 2",
               "suggest move state.json --notation"])
@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     mv.set_defaults(func=cmd_move)
 
     rv = add("review", "review a recorded game move by move: each move's loss in win chance, large mistakes",
-             ["python -m engine match --a search:0.2 --b random --games 2 --records games.jsonl",
+             ["python -m quiltsolve.engine match --a search:0.2 --b random --games 2 --records games.jsonl",
               "suggest review games.jsonl --line 2 --iterations 300",
               "suggest review games.jsonl --time-limit 0.5 --json"])
     rv.add_argument("record", metavar="RECORD.jsonl",

@@ -20,15 +20,16 @@ import threading
 import time
 from typing import Any, Iterator, Sequence
 
-import engine.players.search
-from engine.review import MoveReview
-from server.core import Call, InProcessCore
-from server.errors import ServiceError
-from server.observe import SERVICE, CallRecord
-from server.service import PlacementServicer
-from solver.geometry import Board, Shape
-from solver.patches import Patch
-from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
+from quiltsolve import engine
+import quiltsolve.engine.players.search
+from quiltsolve.engine.review import MoveReview
+from quiltsolve.server.core import Call, InProcessCore
+from quiltsolve.server.errors import ServiceError
+from quiltsolve.server.observe import SERVICE, CallRecord
+from quiltsolve.server.service import PlacementServicer
+from quiltsolve.solver.geometry import Board, Shape
+from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
 from .inputs import DEFAULT_LARGE_LOSS, PatchSpec, int32

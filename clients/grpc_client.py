@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import grpc
 
-from patchwork.v1 import placement_pb2_grpc as pb_grpc
-from solver.geometry import Board, Shape
-from solver.patches import Patch
-from solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
+from quiltsolve.solver.geometry import Board, Shape
+from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
 from .inputs import DEFAULT_LARGE_LOSS, PatchSpec
@@ -37,7 +37,7 @@ from .results import MoveSuggestions
 from .wire import DEADLINE_SLACK, error_from_rpc  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
-    from engine.review import MoveReview
+    from quiltsolve.engine.review import MoveReview
 
 Pem = bytes | str | os.PathLike[str]
 

@@ -19,7 +19,7 @@ every client gets the service's own refusal.
 >>> seconds("soon", "time_limit")
 Traceback (most recent call last):
 ...
-clients.errors.InvalidArgument: time_limit: 'soon' is not a number of seconds
+quiltsolve.clients.errors.InvalidArgument: time_limit: 'soon' is not a number of seconds
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import os
 import sys
 from typing import Any, Iterable, Sequence
 
-from engine import GameState
-from engine.record import RECORD_FIELDS
-from patchwork.v1 import placement_pb2 as pb
-from server import positions
-from solver import limits
-from solver.geometry import BOARD_SIZE, FULL_BOARD, Board, Shape, board_to_rows
-from solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
-from solver.types import Objective
+from quiltsolve.engine import GameState
+from quiltsolve.engine.record import RECORD_FIELDS
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import positions
+from quiltsolve.solver import limits
+from quiltsolve.solver.geometry import BOARD_SIZE, FULL_BOARD, Board, Shape, board_to_rows
+from quiltsolve.solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
+from quiltsolve.solver.types import Objective
 
 from .errors import InvalidArgument
 
@@ -78,7 +78,7 @@ def int32(value: Any, field: str) -> int:
     >>> int32(2**40, "seed")
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: seed: 1099511627776 does not fit the request (an int32 field)
+    quiltsolve.clients.errors.InvalidArgument: seed: 1099511627776 does not fit the request (an int32 field)
     """
     if isinstance(value, bool):
         raise _bad(field, f"{value!r} is not an integer")
@@ -112,7 +112,7 @@ def seconds(value: Any, field: str) -> float | None:
     >>> seconds(float("nan"), "time_limit")
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: time_limit: nan is not a finite number of seconds
+    quiltsolve.clients.errors.InvalidArgument: time_limit: nan is not a finite number of seconds
     """
     if value is None:
         return None
@@ -150,7 +150,7 @@ def patch_key(spec: PatchSpec, field: str = "patch") -> PatchKey:
     >>> patch_key(1.5)
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: patch: 1.5 is not a patch: give a standard id or a shape string
+    quiltsolve.clients.errors.InvalidArgument: patch: 1.5 is not a patch: give a standard id or a shape string
     """
     if isinstance(spec, bool):
         raise _bad(field, f"{spec!r} is not a patch: give a standard id or a shape string")
@@ -399,7 +399,7 @@ def parse_position(text: str) -> GameState:
     >>> parse_position("r 0,5,-,0 0,5,-,0 tak 0 -")
     Traceback (most recent call last):
     ...
-    clients.errors.InvalidArgument: position: circle: patch 0 is neither in the circle nor on a board
+    quiltsolve.clients.errors.InvalidArgument: position: circle: patch 0 is neither in the circle nor on a board
     """
     try:
         return positions.from_text(text, "position")
@@ -490,10 +490,10 @@ def record_json(record: Any) -> dict:
             raise _bad("record", f"not JSON: {e}") from None
     if not isinstance(record, dict):
         raise _bad("record", "a game record is a JSON object with circle and actions "
-                             "(python -m engine match --records FILE writes them)")
+                             "(python -m quiltsolve.engine match --records FILE writes them)")
     if "actions" not in record and "players" in record and "current_player" in record:
         raise _bad("record", "this is a game state (GameState.to_json()), not a game record: a "
-                             "review needs the whole game (python -m engine match --records FILE writes them)")
+                             "review needs the whole game (python -m quiltsolve.engine match --records FILE writes them)")
     # The fields that never go in the request are the record format's alone (engine/record.py): checked here.
     for key in record:
         if key not in RECORD_FIELDS:

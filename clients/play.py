@@ -17,7 +17,7 @@ ranks best, drawn and numbered, and a number picks one (or give the cells
 
 ``save FILE`` writes the game as an engine record (one JSON line,
 ``engine/record.py``, with a ``result`` once the game is over), which
-``load FILE`` / ``--load FILE``, ``python -m engine replay`` and
+``load FILE`` / ``--load FILE``, ``python -m quiltsolve.engine replay`` and
 ``suggest review`` read. A game started from a position rather than a new
 deal cannot be a record: it is saved as the position's state JSON.
 """
@@ -32,13 +32,13 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-import engine
-from engine import ADVANCE, Advance, Buy, IllegalActionError, PlaceLeather, parse_action, result_of
-from engine.board import contacts
-from engine.track import END, INCOME_SPACES
-from server import positions
-from solver.geometry import cells_of
-from solver.patches import LEATHER_PATCH_ID, PATCHES
+from quiltsolve import engine
+from quiltsolve.engine import ADVANCE, Advance, Buy, IllegalActionError, PlaceLeather, parse_action, result_of
+from quiltsolve.engine.board import contacts
+from quiltsolve.engine.track import END, INCOME_SPACES
+from quiltsolve.server import positions
+from quiltsolve.solver.geometry import cells_of
+from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from . import errors
 from .inputs import decode_text, parse_position, read_bytes, read_position, read_record

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from server.errors import ServiceError
-from server.service import puzzle_job
-from solver.geometry import Shape
+from quiltsolve.server.errors import ServiceError
+from quiltsolve.server.service import puzzle_job
+from quiltsolve.solver.geometry import Shape
 # Ray itself is imported by solver.ray_count only when a count runs: importing it costs nothing.
-from solver.ray_count import RayUnavailableError, check_address, count_puzzle_ray, require_ray
-from solver.types import PuzzleResult
+from quiltsolve.solver.ray_count import RayUnavailableError, check_address, count_puzzle_ray, require_ray
+from quiltsolve.solver.types import PuzzleResult
 
 from . import errors, wire
 

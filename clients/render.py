@@ -25,7 +25,7 @@ COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#4
 
 
 if TYPE_CHECKING:
-    from solver.patches import Patch
+    from quiltsolve.solver.patches import Patch
 
 
 def letter(i: int) -> str:
@@ -236,7 +236,7 @@ def patch_sheet(patches: Sequence[Patch], *, columns: int = 6, cell: int = 16) -
     """An SVG sheet of patches laid out as a grid, ``columns`` per row; each
     drawn to scale with its id, cost (buttons), time and income under it.
 
-    >>> from solver.patches import PATCHES
+    >>> from quiltsolve.solver.patches import PATCHES
     >>> s = patch_sheet(PATCHES[:2])
     >>> "patch 1" in s and s.count("<path") == 2
     True

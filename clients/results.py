@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from engine.suggest import MoveSuggestion
+    from quiltsolve.engine.suggest import MoveSuggestion
 
 class MoveSuggestions(list["MoveSuggestion"]):
     """Ranked moves, best first (a ``list``), with the search's effort:

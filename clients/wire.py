@@ -24,15 +24,15 @@ from typing import Any, Callable, Iterable, Iterator, Sequence  # noqa: F401
 import grpc
 from google.protobuf import duration_pb2
 
-from engine.review import MoveReview
-from engine.suggest import MoveSuggestion
-from patchwork.v1 import placement_pb2 as pb
-from server import positions
-from server.errors import GAME_OVER, field_of
-from solver.geometry import BOARD_SIZE, Board, Shape, mask_of
-from solver.limits import DEFAULT_ITERATIONS_LIMIT
-from solver.patches import Patch
-from solver.types import (
+from quiltsolve.engine.review import MoveReview
+from quiltsolve.engine.suggest import MoveSuggestion
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import positions
+from quiltsolve.server.errors import GAME_OVER, field_of
+from quiltsolve.solver.geometry import BOARD_SIZE, Board, Shape, mask_of
+from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT
+from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.types import (
     LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,
     SolveStatus,
 )

@@ -39,15 +39,15 @@ smoke() {
 import importlib.resources, importlib.util, sys
 import grpc, grpc_health.v1.health, grpc_reflection.v1alpha.reflection, ortools  # noqa: F401
 import starlette, uvicorn  # noqa: F401
-import server.__main__ as main
-import solver
-import web.__main__ as web_main
+import quiltsolve.server.__main__ as main
+from quiltsolve import solver
+import quiltsolve.web.__main__ as web_main
 main.build_parser()
 web_main.build_web_parser()
-index = importlib.resources.files("web") / "static" / "index.html"
+index = importlib.resources.files("quiltsolve.web") / "static" / "index.html"
 if not index.is_file():
     sys.exit("smoke: the web app's static/index.html is not installed")
-ext = importlib.util.find_spec("solver._exactcover")
+ext = importlib.util.find_spec("quiltsolve.solver._exactcover")
 print(f"smoke: python {sys.version.split()[0]}, server at {main.__file__}, web app at {index}, "
       f"C search {'compiled' if ext else 'absent (pure-Python fallback)'}")
 EOF
@@ -82,10 +82,10 @@ wheels)
     "$PYTHON" - "$1" "$require" <<'EOF'
 import sys, zipfile
 wheel, require = sys.argv[1], sys.argv[2] == "1"
-ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("solver/_exactcover") and n.endswith(".so")]
+ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("quiltsolve/solver/_exactcover") and n.endswith(".so")]
 print(f"wheel {wheel.rsplit('/', 1)[-1]}: C search {ext[0] if ext else 'not compiled'}")
 if require and not ext:
-    sys.exit("build-image-steps: a C compiler is present but the wheel has no solver/_exactcover*.so "
+    sys.exit("build-image-steps: a C compiler is present but the wheel has no quiltsolve/solver/_exactcover*.so "
              "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
 EOF
     cp "$src/constraints.txt" "$out/constraints.txt"

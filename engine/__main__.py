@@ -1,10 +1,10 @@
 # PYTHON_ARGCOMPLETE_OK
-"""Command line: ``python -m engine match|replay|state|review ...`` (also ``quiltsolve-engine``).
+"""Command line: ``python -m quiltsolve.engine match|replay|state|review ...`` (also ``quiltsolve-engine``).
 
-    python -m engine match --a search:0.2 --b greedy --games 10
-    python -m engine replay games.jsonl
-    python -m engine state --seed 7 --plies 20 [--format notation]
-    python -m engine review games.jsonl --line 3 --iterations 500
+    python -m quiltsolve.engine match --a search:0.2 --b greedy --games 10
+    python -m quiltsolve.engine replay games.jsonl
+    python -m quiltsolve.engine state --seed 7 --plies 20 [--format notation]
+    python -m quiltsolve.engine review games.jsonl --line 3 --iterations 500
 
 Bad input of any kind (arguments, files, JSON, records) exits 2 with one
 line on stderr, never a traceback. Files are read up to 16 MiB, as UTF-8
@@ -23,7 +23,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Callable, NoReturn
 
-from solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
+from quiltsolve.solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
 
 from .advisor import Advisor, PluginError, advisor_from_entry_point
 from .distributed import check_ray
@@ -63,7 +63,7 @@ def _one_line(message: str) -> str:
 
 def _prog() -> str:
     name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return name if name == "quiltsolve-engine" else "python -m engine"
+    return name if name == "quiltsolve-engine" else "python -m quiltsolve.engine"
 
 
 def _version() -> str:
@@ -120,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", help="play two players against each other",
                        description="Play games in pairs on the same deal (side a first, then side b first) "
                                    "and print wins, mean scores and side a's win rate.",
-                       epilog="example: python -m engine match --a search:0.2 --b greedy --games 10")
+                       epilog="example: python -m quiltsolve.engine match --a search:0.2 --b greedy --games 10")
     a = m.add_argument("--a", required=True, metavar="SPEC",
                        help="player spec for side a: random, greedy, mcts:2000, search:1.0, search:500it, service")
     a.completer = _player_specs  # type: ignore[attr-defined]
@@ -146,7 +146,7 @@ def _parser() -> argparse.ArgumentParser:
     st = sub.add_parser("state", help="print a game state as JSON or notation (for suggest move / SuggestMove)",
                         description="Print one game state: a new game of deal --seed, a game record's deal "
                                     "(--record), or a position in notation (--notation), after --plies moves.",
-                        epilog="example: python -m engine state --seed 7 --plies 20 > state.json; "
+                        epilog="example: python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; "
                                "suggest move state.json --top 3")
     st.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="deal of a new game (default 0)")
     st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
@@ -167,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
                                     "the move played, the search's best move, their values (win chance of "
                                     "the player to move) and the loss; large mistakes are marked '??'. "
                                     "Then one summary line per player.",
-                        epilog="example: python -m engine review games.jsonl --line 2 --iterations 300")
+                        epilog="example: python -m quiltsolve.engine review games.jsonl --line 2 --iterations 300")
     _files(rv.add_argument("file", metavar="RECORD.jsonl", help="game records, one JSON object a line ('-': stdin)"))
     rv.add_argument("--line", type=_int_in(1), default=1, metavar="N",
                     help="which record of the file, counting non-empty lines from 1 (default 1)")

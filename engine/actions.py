@@ -13,7 +13,7 @@ True
 >>> parse_action("jump")
 Traceback (most recent call last):
 ...
-engine.actions.ActionSyntaxError: unknown action "jump"; expected 'advance', 'buy P r,c;...' or 'leather r,c'
+quiltsolve.engine.actions.ActionSyntaxError: unknown action "jump"; expected 'advance', 'buy P r,c;...' or 'leather r,c'
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias, TypeVar, Union
 
-from solver import BOARD_SIZE, cells_of
+from quiltsolve.solver import BOARD_SIZE, cells_of
 
 from .quote import quote
 

@@ -15,8 +15,8 @@ import time
 from importlib.metadata import EntryPoint
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-import solver
-from solver import (
+from quiltsolve import solver
+from quiltsolve.solver import (
     LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, Board, LookaheadResult, PlacedPatch, RankedPlacement, Shape,
     SolveStatus, StopToken, placements,
 )

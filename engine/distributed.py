@@ -1,4 +1,4 @@
-"""Match games as Ray tasks: ``python -m engine match ... --ray auto|local|ADDRESS``.
+"""Match games as Ray tasks: ``python -m quiltsolve.engine match ... --ray auto|local|ADDRESS``.
 
 :func:`run_match_ray` plays the games of :func:`engine.match.run_match` on a
 Ray cluster (see ``docs/ray.md``), one task per game by default (``batch``
@@ -28,7 +28,7 @@ import pickle
 import time
 from typing import Any, Callable, Sequence, TextIO
 
-from solver.ray_count import RayUnavailableError, check_address, ray_session, require_ray
+from quiltsolve.solver.ray_count import RayUnavailableError, check_address, ray_session, require_ray
 
 from .games import (
     Job, MatchSummary, PlayerError, jobs, play_match_game, record_players, side_scores, summarize,

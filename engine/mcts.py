@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .players import mcts as _moved
 
-warnings.warn("engine.mcts is deprecated: import engine.players.mcts", DeprecationWarning, stacklevel=2)
+warnings.warn("engine.mcts is deprecated: import quiltsolve.engine.players.mcts", DeprecationWarning, stacklevel=2)
 sys.modules[__name__] = _moved
 
 if TYPE_CHECKING:   # what type checkers see here: the moved module's names

@@ -25,7 +25,7 @@ from the rest and are not written. Letters may be upper or lower case; the
 canonical form (:meth:`GameState.to_notation`) is lower case, with no
 leading zeros and without trailing empty board rows.
 
->>> from engine import GameState, new_game, parse_action
+>>> from quiltsolve.engine import GameState, new_game, parse_action
 >>> s = new_game(7)
 >>> s.to_notation()
 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -'
@@ -37,7 +37,7 @@ True
 >>> GameState.from_notation("r 0,5,-,0 0,5,-,0 tak 0 -")
 Traceback (most recent call last):
 ...
-engine.notation.NotationError: circle: patch 0 is neither in the circle nor on a board
+quiltsolve.engine.notation.NotationError: circle: patch 0 is neither in the circle nor on a board
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ when its loss is at least ``large_loss``. With an iteration budget (the
 default, :data:`DEFAULT_ITERATIONS` per search) a review is reproducible
 for a given seed.
 
->>> from engine import new_game, make_record, parse_action
+>>> from quiltsolve.engine import new_game, make_record, parse_action
 >>> s = new_game(3)
 >>> start = s.clone()
 >>> for a in ("advance", "advance"):
@@ -75,7 +75,7 @@ class MoveReview:
     large: bool              # loss >= the review's large_loss
 
     def to_json(self) -> dict[str, Any]:
-        """The review as a JSON object (moves in their text form), as ``python -m engine review --json`` prints."""
+        """The review as a JSON object (moves in their text form), as ``python -m quiltsolve.engine review --json`` prints."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
                 "large": self.large}
@@ -83,7 +83,7 @@ class MoveReview:
     def to_str(self) -> str:
         """One line: ply, player, the move played and its value, the best move and its value, the loss.
 
-        >>> from engine import ADVANCE, parse_action
+        >>> from quiltsolve.engine import ADVANCE, parse_action
         >>> MoveReview(12, 1, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.3, 0.52, 0.22, True).to_str()
         ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? large mistake'
         """

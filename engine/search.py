@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .players import search as _moved
 
-warnings.warn("engine.search is deprecated: import engine.players.search", DeprecationWarning, stacklevel=2)
+warnings.warn("engine.search is deprecated: import quiltsolve.engine.players.search", DeprecationWarning, stacklevel=2)
 sys.modules[__name__] = _moved
 
 if TYPE_CHECKING:   # what type checkers see here: the moved module's names

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .players import service as _moved
 
-warnings.warn("engine.service_player is deprecated: import engine.players.service", DeprecationWarning, stacklevel=2)
+warnings.warn("engine.service_player is deprecated: import quiltsolve.engine.players.service", DeprecationWarning, stacklevel=2)
 sys.modules[__name__] = _moved
 
 if TYPE_CHECKING:   # what type checkers see here: the moved module's names

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Iterator
 
-from solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of, completed_square
+from quiltsolve.solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of, completed_square
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, Mask, PlaceLeather
 from .errors import IllegalActionError, StateError

@@ -3,18 +3,18 @@
 Every error is a one-line ``StateError`` that starts with the field path and
 quotes the client's value cut short (:func:`quote`), e.g.
 
->>> from engine import GameState, new_game
+>>> from quiltsolve.engine import GameState, new_game
 >>> d = new_game(1).to_json()
 >>> d["players"][0]["buttons"] = 10 ** 400
 >>> GameState.from_json(d)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-engine.errors.StateError: players[0].buttons: must be an integer 0-1000, got 1000000000...
+quiltsolve.engine.errors.StateError: players[0].buttons: must be an integer 0-1000, got 1000000000...
 >>> d["players"][0]["buttons"] = 3.0
 >>> GameState.from_json(d)
 Traceback (most recent call last):
 ...
-engine.errors.StateError: players[0].buttons: must be an integer 0-1000, got 3.0 (write integers without a fraction or exponent)
+quiltsolve.engine.errors.StateError: players[0].buttons: must be an integer 0-1000, got 3.0 (write integers without a fraction or exponent)
 
 Bounds (also in docs/engine.md): buttons 0-1000 (no game reaches 400),
 positions 0-53, income 0-38 (all the income printed on the patches),

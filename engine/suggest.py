@@ -62,7 +62,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import BOARD_SIZE, FULL_BOARD, PATCHES, RankedPlacement, StopToken
+from quiltsolve.solver import BOARD_SIZE, FULL_BOARD, PATCHES, RankedPlacement, StopToken
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)

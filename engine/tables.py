@@ -8,7 +8,7 @@ Also importable from ``engine.state``.
 
 from __future__ import annotations
 
-from solver import PATCH_MASKS, PATCHES
+from quiltsolve.solver import PATCH_MASKS, PATCHES
 
 from .track import FULL
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from solver import BOARD_SIZE, FULL_BOARD, square_masks
+from quiltsolve.solver import BOARD_SIZE, FULL_BOARD, square_masks
 
-_RAW = json.loads(resources.files("engine").joinpath("data/track.json").read_text())
+_RAW = json.loads(resources.files("quiltsolve.engine").joinpath("data/track.json").read_text())
 
 END: int = _RAW["end"]
 INCOME_SPACES: tuple[int, ...] = tuple(_RAW["income_spaces"])

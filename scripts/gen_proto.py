@@ -28,7 +28,7 @@ GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
 # proto package, ``patchwork.v1`` on the wire, never changes). protoc derives
 # the generated imports from the .proto paths, so they are rewritten after
 # generation (see fix_imports); scripts/move_namespace.py sets the prefix.
-IMPORT_PREFIX = ""
+IMPORT_PREFIX = "quiltsolve."
 
 
 def proto_files() -> list[Path]:
@@ -74,9 +74,9 @@ def generate(out: Path) -> None:
 def fix_imports(text: str, prefix: str | None = None) -> str:
     """``text`` (a generated stub) with its imports of the stubs package under ``prefix``.
 
-    ``from patchwork.v1 import placement_pb2 as ...`` (what grpc_tools writes in
+    ``from quiltsolve.patchwork.v1 import placement_pb2 as ...`` (what grpc_tools writes in
     ``_pb2_grpc.py``) and the module name given to the descriptor builder
-    (``'patchwork.v1.placement_pb2'``, the messages' ``__module__``) become
+    (``'quiltsolve.patchwork.v1.placement_pb2'``, the messages' ``__module__``) become
     ``from quiltsolve.patchwork.v1 import ...`` / ``'quiltsolve.patchwork.v1.placement_pb2'``;
     the descriptors' full names (``patchwork.v1.X``) are left alone. Idempotent.
     """

@@ -1,6 +1,6 @@
 """The quiltsolve gRPC service (``patchwork.v1.PlacementService``).
 
-``build_server(ServerConfig(...)) -> (server, port)``; ``python -m server``
+``build_server(ServerConfig(...)) -> (server, port)``; ``python -m quiltsolve.server``
 runs it (see docs/api.md).
 """
 

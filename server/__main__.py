@@ -1,4 +1,4 @@
-"""Run the placement service: ``python -m server [--host H] [--port P] [--workers N]``.
+"""Run the placement service: ``python -m quiltsolve.server [--host H] [--port P] [--workers N]``.
 
 Flags fall back to the environment (``QUILTSOLVE_HOST``, ``QUILTSOLVE_PORT``,
 ``QUILTSOLVE_WORKERS``, ``QUILTSOLVE_METRICS_PORT``), then to defaults
@@ -45,7 +45,7 @@ def _size(text: str) -> int:
     return value * mult
 
 
-def build_parser(prog: str = "python -m server",
+def build_parser(prog: str = "python -m quiltsolve.server",
                  description: str = "Run the quiltsolve gRPC placement service.") -> argparse.ArgumentParser:
     """The server's flags; other launchers (the web app's) add theirs to it."""
     p = argparse.ArgumentParser(prog=prog, description=description)

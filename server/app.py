@@ -30,7 +30,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # type: ignore[import-untyped]
 from grpc_reflection.v1alpha import reflection  # type: ignore[import-untyped]
 
-from patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
 from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore

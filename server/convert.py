@@ -4,13 +4,13 @@ Every check names the offending field the way a client spells it
 (``board.rows[3]``, ``patches[2].id``), so an INVALID_ARGUMENT answer says
 exactly what to fix. Nothing here imports OR-Tools.
 
->>> from patchwork.v1 import placement_pb2 as pb
+>>> from quiltsolve.patchwork.v1 import placement_pb2 as pb
 >>> board_mask(pb.Board(rows=["#" + "." * 8] + ["." * 9] * 8))
 1
 >>> board_mask(pb.Board(rows=["." * 9] * 8))
 Traceback (most recent call last):
 ...
-server.errors.BadRequest: board.rows: 8 rows; expected 9
+quiltsolve.server.errors.BadRequest: board.rows: 8 rows; expected 9
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 
 from google.protobuf import duration_pb2
 
-import solver
-from patchwork.v1 import placement_pb2 as pb
-from solver import BOARD_SIZE, Candidate, Shape, ShapeError, cells_of
+from quiltsolve import solver
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.solver import BOARD_SIZE, Candidate, Shape, ShapeError, cells_of
 # One definition of the request limits for the service and both clients.
-from solver.limits import (MAX_COUNT, MAX_ITERATIONS, MAX_PATCH_REFS, MAX_PIECES,  # noqa: F401
+from quiltsolve.solver.limits import (MAX_COUNT, MAX_ITERATIONS, MAX_PATCH_REFS, MAX_PIECES,  # noqa: F401
                            MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP)
 
 from .errors import BadRequest

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import grpc
 
-from solver import StopToken
+from quiltsolve.solver import StopToken
 
 from .admission import Abandoned, Admission, Expired, Refused
 from .errors import BadRequest, FailedPrecondition, ServiceError
@@ -89,7 +89,7 @@ def job_fingerprint(job: Any) -> bytes:
     semantic identity: two different requests that mean the same job (say,
     the same patches listed in another order) are two fingerprints.
 
-    >>> from server.jobs import SpinJob
+    >>> from quiltsolve.server.jobs import SpinJob
     >>> job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(1.0)), job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(2.0))
     (True, False)
     """

@@ -7,7 +7,7 @@ into one of these frozen dataclasses; the job travels to a worker process
 function of its fields, so running it again (on a fresh worker, after one
 died) gives the same answer, and its pickled bytes fingerprint the request.
 
->>> import solver
+>>> from quiltsolve import solver
 >>> job = SolveJob(board=0, candidates=(solver.Candidate(0, solver.PATCHES[0].shape, 1, False),),
 ...                objective=solver.Objective.COVER, seed=0)
 >>> job.run(1.0, solver.StopToken()).empty_after
@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import engine
-import engine.review
-import engine.players.search
-import solver
-from solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
+from quiltsolve import engine
+import quiltsolve.engine.review
+import quiltsolve.engine.players.search
+from quiltsolve import solver
+from quiltsolve.solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
 
 # What a job raises for input its request's checks could not see (the client's, INVALID_ARGUMENT),
 # and for a legal request the position cannot answer (FAILED_PRECONDITION); anything else is a bug.

@@ -25,12 +25,12 @@ import threading
 import time
 from typing import Any, Callable
 
-from solver import StopToken
+from quiltsolve.solver import StopToken
 
 from .jobs import Job
 
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["server.worker"])
+_CONTEXT.set_forkserver_preload(["quiltsolve.server.worker"])
 POLL_SLICE = 0.01  # seconds between checks of the stop token while a job runs
 
 

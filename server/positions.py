@@ -18,7 +18,7 @@ that names the field in the proto's spelling, prefixed by where the
 position came from (``state.players[0].buttons``), as python-chess raises
 one error for a bad FEN.
 
->>> import engine
+>>> from quiltsolve import engine
 >>> s = engine.new_game(3)
 >>> from_message(to_message(s)) == s == from_mapping(to_mapping(s)) == from_state_json(to_state_json(s))
 True
@@ -28,11 +28,11 @@ True
 >>> from_mapping(bad)
 Traceback (most recent call last):
 ...
-server.positions.PositionError: state.players[0].buttons: must be an integer 0-1000, got 5000
+quiltsolve.server.positions.PositionError: state.players[0].buttons: must be an integer 0-1000, got 5000
 >>> from_text("r 0,5,-,0 0,5,-,0 tak 0 -", "position")
 Traceback (most recent call last):
 ...
-server.positions.PositionError: position: circle: patch 0 is neither in the circle nor on a board
+quiltsolve.server.positions.PositionError: position: circle: patch 0 is neither in the circle nor on a board
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import engine
-from engine.actions import Advance, Buy, PlaceLeather
-from engine.notation import NotationError
-from patchwork.v1 import placement_pb2 as pb
-from solver import BOARD_SIZE, board_to_rows, cells_of
-from solver.limits import MAX_STATE_JSON
+from quiltsolve import engine
+from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
+from quiltsolve.engine.notation import NotationError
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.solver import BOARD_SIZE, board_to_rows, cells_of
+from quiltsolve.solver.limits import MAX_STATE_JSON
 
 from .errors import BadRequest
 from .protojson import parse as parse_mapping

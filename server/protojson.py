@@ -9,15 +9,15 @@ the JSON against the message descriptor and raises
 service does (``patches[2].id``, ``board.rows[3]``); only then does
 ``ParseDict`` (``ignore_unknown_fields=False``) build the message.
 
->>> from patchwork.v1 import placement_pb2 as pb
+>>> from quiltsolve.patchwork.v1 import placement_pb2 as pb
 >>> parse({"patches": [{"id": 3}, {"id": "x"}]}, pb.SolvePlacementRequest).patches[0].id
 Traceback (most recent call last):
 ...
-server.errors.BadRequest: patches[1].id: must be an integer, got "x"
+quiltsolve.server.errors.BadRequest: patches[1].id: must be an integer, got "x"
 >>> parse({"objective": "OBJECTIVE_COVER", "boardd": {}}, pb.SolvePlacementRequest)
 Traceback (most recent call last):
 ...
-server.errors.BadRequest: boardd: unknown field; SolvePlacementRequest has board, patches, objective, time_limit, seed
+quiltsolve.server.errors.BadRequest: boardd: unknown field; SolvePlacementRequest has board, patches, objective, time_limit, seed
 >>> to_dict(pb.Cell(row=2))
 {'row': 2, 'col': 0}
 """
@@ -31,7 +31,7 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from server.errors import BadRequest
+from quiltsolve.server.errors import BadRequest
 
 _INT_RANGES = {
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),

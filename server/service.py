@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Protocol
 
-import engine
-import solver
-from patchwork.v1 import placement_pb2 as pb
-from solver import BOARD_SIZE, cells_of
-from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
+from quiltsolve import engine
+from quiltsolve import solver
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.solver import BOARD_SIZE, cells_of
+from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
                            MAX_UPCOMING_COPIES)
 
-from engine.suggest import MoveSuggestion
+from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions
 from .core import Call

@@ -34,14 +34,14 @@ import time
 import traceback
 from typing import Any
 
-import engine
-import engine.review
-import engine.players.search
-import solver
-import solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
-import solver.lookahead  # noqa: F401
-import solver.puzzle  # noqa: F401
-from solver import StopToken
+from quiltsolve import engine
+import quiltsolve.engine.review
+import quiltsolve.engine.players.search
+from quiltsolve import solver
+import quiltsolve.solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
+import quiltsolve.solver.lookahead  # noqa: F401
+import quiltsolve.solver.puzzle  # noqa: F401
+from quiltsolve.solver import StopToken
 
 from .jobs import INPUT_ERRORS, PRECONDITION_ERRORS
 _PAGE = os.sysconf("SC_PAGE_SIZE")

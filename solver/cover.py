@@ -12,7 +12,7 @@ The solver is a portfolio: an exact bitmask branch-and-bound
 itself (``engine="bitsearch"``); otherwise a one-Boolean-per-placement CP-SAT
 model, hinted with the best packing found, proves (``engine="cp-sat"``).
 
->>> from solver.geometry import board_from_rows
+>>> from quiltsolve.solver.geometry import board_from_rows
 >>> b = board_from_rows(["#########"] * 7 + ["####....#", "#########"])
 >>> r = solve_cover(b, candidates_from([2, 0]))
 >>> r.status.value, r.objective, r.empty_after, r.engine
@@ -76,7 +76,7 @@ def candidates_from(items: Iterable) -> list[Candidate]:
     >>> candidates_from(["#.#"])
     Traceback (most recent call last):
     ...
-    solver.geometry.ShapeError: shape is not 4-connected
+    quiltsolve.solver.geometry.ShapeError: shape is not 4-connected
     """
     if isinstance(items, (str, bytes, int, Shape, Candidate)):
         items = [items]

@@ -15,7 +15,7 @@ value, and when that value meets the placement's area bound it is proven
 without any search. Only the rest run the exact bitmask search
 (:mod:`solver.bitsearch`) under a per-placement node budget.
 
->>> from solver.geometry import board_from_rows
+>>> from quiltsolve.solver.geometry import board_from_rows
 >>> b = board_from_rows(["#########"] * 8 + ["#...#...#"])
 >>> r = rank_placements(b, 1, [1])
 >>> [(p.placement.mask.bit_length() - 1 - 72, p.value, p.proven) for p in r.ranked]

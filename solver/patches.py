@@ -40,7 +40,7 @@ class UnknownPatchError(ValueError):
 
 
 def _load() -> tuple[Patch, ...]:
-    raw = json.loads(resources.files("solver").joinpath("data/patches.json").read_text())
+    raw = json.loads(resources.files("quiltsolve.solver").joinpath("data/patches.json").read_text())
     out = tuple(
         Patch(p["id"], Shape.from_rows(p["shape"]), p["buttons"], p["time"], p["income"])
         for p in sorted(raw, key=lambda p: p["id"])
@@ -61,7 +61,7 @@ def patch(patch_id: int) -> Patch:
     >>> patch(99)
     Traceback (most recent call last):
     ...
-    solver.patches.UnknownPatchError: unknown patch id 99; standard ids are 0-32
+    quiltsolve.solver.patches.UnknownPatchError: unknown patch id 99; standard ids are 0-32
     """
     if isinstance(patch_id, bool) or not isinstance(patch_id, int) or not 0 <= patch_id < len(PATCHES):
         raise UnknownPatchError(f"unknown patch id {patch_id}; standard ids are 0-{len(PATCHES) - 1}")

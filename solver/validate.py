@@ -4,14 +4,14 @@ Everything here uses geometry only (no search): a placement is accepted when
 its cells are inside the grid, overlap nothing, and form one orientation of
 its patch's shape. Tests run every solver answer through these checks.
 
->>> from solver.types import Candidate, PlacedPatch
->>> from solver.geometry import Shape
+>>> from quiltsolve.solver.types import Candidate, PlacedPatch
+>>> from quiltsolve.solver.geometry import Shape
 >>> c = [Candidate(0, Shape.parse("##"))]
 >>> validate_placements(0, c, [PlacedPatch(0, 0, 0b11)])
 >>> validate_placements(0b1, c, [PlacedPatch(0, 0, 0b11)])
 Traceback (most recent call last):
 ...
-solver.validate.ValidationError: placement 0 (key 0) overlaps filled cells [(0, 0)]
+quiltsolve.solver.validate.ValidationError: placement 0 (key 0) overlaps filled cells [(0, 0)]
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def validate_tiling(region_mask: Board, width: int, height: int, pieces: Sequenc
     ``mirror=False`` forbids mirror images. Orientation indices refer to
     ``pieces[key].orientations(mirror)``.
 
-    >>> from solver.geometry import Shape
+    >>> from quiltsolve.solver.geometry import Shape
     >>> validate_tiling(0b1111, 2, 2, [Shape.parse("##")] * 2,
     ...                 [PlacedPatch(0, 0, 0b11, 2), PlacedPatch(1, 0, 0b1100, 2)])
     """

@@ -16,7 +16,7 @@ def data_dir() -> Path:
 @pytest.fixture
 def serve():
     """``serve(**ServerConfig fields) -> (server, port)``: small started servers, stopped afterwards."""
-    from server import ServerConfig, build_server
+    from quiltsolve.server import ServerConfig, build_server
 
     made = []
 

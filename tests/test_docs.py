@@ -98,7 +98,7 @@ def test_every_doc_is_linked_from_somewhere():
 
 
 # ------------------------------------------------------- runnable examples
-RUN_PREFIXES = ("suggest ", ".venv/bin/suggest ", ".venv/bin/python -m engine state ")
+RUN_PREFIXES = ("suggest ", ".venv/bin/suggest ", ".venv/bin/python -m quiltsolve.engine state ")
 
 
 def examples(doc: Path) -> list[tuple[str, int, list[str], int]]:

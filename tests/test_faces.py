@@ -17,16 +17,16 @@ import httpx
 import pytest
 from google.protobuf import json_format
 
-import engine
-from clients import ClientError, EmbeddedClient, PlacementClient
-from engine.players import GreedyPlayer
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import ServerConfig, build_server, positions, protojson
-from server.errors import field_of
-from solver import PATCHES
-from solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
-from web import HttpFace
+from quiltsolve import engine
+from quiltsolve.clients import ClientError, EmbeddedClient, PlacementClient
+from quiltsolve.engine.players import GreedyPlayer
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import ServerConfig, build_server, positions, protojson
+from quiltsolve.server.errors import field_of
+from quiltsolve.solver import PATCHES
+from quiltsolve.solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
+from quiltsolve.web import HttpFace
 
 from .server.conftest import play
 

@@ -32,7 +32,7 @@ ALLOWED = {
 }
 # Modules a package never imports, even though their package is allowed.
 FORBIDDEN_MODULES = {
-    "web": ("patchwork.v1.placement_pb2_grpc",),
+    "web": ("quiltsolve.patchwork.v1.placement_pb2_grpc",),
 }
 
 
@@ -170,18 +170,18 @@ def test_cycles_finds_a_cycle():
 
 def test_no_import_cycle_between_files():
     graph = _graph()
-    assert len(graph) > 50 and graph["server.app"]      # the files were read
+    assert len(graph) > 50 and graph["quiltsolve.server.app"]      # the files were read
     assert cycles(graph) == []
 
 
 def test_imports_of_sees_every_kind_of_import(tmp_path):
     f = tmp_path / "sample.py"
     f.write_text("from typing import TYPE_CHECKING\nimport json\nimport solver.cover\n"
-                 "if TYPE_CHECKING:\n    from clients import connect\n"
-                 "def f():\n    from web import face\n    import engine\n")
-    assert [m for _, m in imports_of(f)] == ["solver.cover", "clients", "clients.connect", "web", "web.face",
+                 "if TYPE_CHECKING:\n    from quiltsolve.clients import connect\n"
+                 "def f():\n    from quiltsolve.web import face\n    import engine\n")
+    assert [m for _, m in imports_of(f)] == ["quiltsolve.solver.cover", "clients", "clients.connect", "web", "quiltsolve.web.face",
                                               "engine"]
-    assert [m for _, m in imports_of(f, module_level_only=True)] == ["solver.cover"]
+    assert [m for _, m in imports_of(f, module_level_only=True)] == ["quiltsolve.solver.cover"]
 
 
 # ------------------------------------------------- imports inside functions

@@ -121,8 +121,8 @@ def test_supported_pythons():
 
 
 # ------------------------------------------------------------ entry points
-SCRIPTS = {"suggest": "clients.cli:main", "quiltsolve-server": "server.__main__:main",
-           "quiltsolve-engine": "engine.__main__:main", "quiltsolve-web": "web.__main__:main"}
+SCRIPTS = {"suggest": "quiltsolve.clients.cli:main", "quiltsolve-server": "quiltsolve.server.__main__:main",
+           "quiltsolve-engine": "quiltsolve.engine.__main__:main", "quiltsolve-web": "quiltsolve.web.__main__:main"}
 
 
 def test_console_scripts_declared_and_installed():
@@ -143,7 +143,7 @@ def test_console_script_help(script):
 
 
 def test_suggest_version_is_the_package_version():
-    r = subprocess.run([sys.executable, "-m", "clients.cli", "--version"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "quiltsolve.clients.cli", "--version"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == f"suggest (quiltsolve) {metadata.version('quiltsolve')}"
 
@@ -178,7 +178,7 @@ def test_bench_unknown_name_and_options_for_a_bench_without_any():
 def test_py_typed_markers_are_package_data():
     data = PYPROJECT["tool"]["setuptools"]["package-data"]
     for pkg in ("clients", "solver", "engine"):
-        assert "py.typed" in data[pkg], pkg
+        assert "py.typed" in data[f"quiltsolve.{pkg}"], pkg
         assert (ROOT / pkg / "py.typed").is_file(), pkg
 
 
@@ -191,11 +191,52 @@ def test_wheel_carries_py_typed_and_entry_points(tmp_path):
     (wheel,) = tmp_path.glob("quiltsolve-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for pkg in ("clients", "solver", "engine"):
-        assert f"{pkg}/py.typed" in names
-    assert "solver/limits.py" in names and "clients/aio_client.py" in names
+        assert f"quiltsolve/{pkg}/py.typed" in names
+    assert "quiltsolve/solver/limits.py" in names and "quiltsolve/clients/aio_client.py" in names
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()
-    assert "quiltsolve-engine = engine.__main__:main" in text
+    assert "quiltsolve-engine = quiltsolve.engine.__main__:main" in text
+
+
+def test_wheel_installs_one_top_level_name(tmp_path):
+    """The wheel puts exactly one name into site-packages: ``quiltsolve`` (and its .dist-info)."""
+    pytest.importorskip("setuptools", reason="building without isolation needs setuptools in this venv")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                        "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (wheel,) = tmp_path.glob("quiltsolve-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/", 1)[0] for n in names}
+    dist_info = {t for t in top if t.endswith(".dist-info")}
+    assert top - dist_info == {"quiltsolve"}, sorted(top)
+    assert len(dist_info) == 1, sorted(top)
+    for name in ("quiltsolve/__init__.py", "quiltsolve/py.typed", "quiltsolve/server/worker.py",
+                 "quiltsolve/patchwork/v1/placement_pb2_grpc.py", "quiltsolve/web/static/index.html",
+                 "quiltsolve/solver/data/patches.json", "quiltsolve/engine/data/track.json"):
+        assert name in names, name
+    grpc_stub = zipfile.ZipFile(wheel).read("quiltsolve/patchwork/v1/placement_pb2_grpc.py").decode()
+    assert "from quiltsolve.patchwork.v1 import placement_pb2" in grpc_stub
+
+
+OLD_ROOTS = {"server", "solver", "engine", "clients", "web", "patchwork"}
+
+
+def test_no_import_uses_an_old_top_level_name():
+    """From the repository root ``import server`` still works (the folder is there), installed it
+    does not: every absolute import names ``quiltsolve.server`` ... (scripts/move_namespace.py)."""
+    import ast
+
+    bad = []
+    for folder in (*sorted(OLD_ROOTS), "tests", "bench", "scripts", "deploy", "quiltsolve"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                         else [])
+                bad += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
+                        if n.split(".")[0] in OLD_ROOTS]
+    assert bad == []
 
 
 # ---------------------------------------------------------------- Makefile

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-import solver
-from engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
-from engine.track import END
-from server.convert import MAX_GRID
-from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
+from quiltsolve import solver
+from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
+from quiltsolve.engine.track import END
+from quiltsolve.server.convert import MAX_GRID
+from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
                            DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS, MAX_LARGE_LOSS, MAX_PATCH_REFS,
                            MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)

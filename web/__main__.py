@@ -1,10 +1,10 @@
-"""Run the service with the web app: ``python -m web [server flags] [--http-port P | --no-http]``.
+"""Run the service with the web app: ``python -m quiltsolve.web [server flags] [--http-port P | --no-http]``.
 
-The gRPC server's own flags (``python -m server --help``) plus:
+The gRPC server's own flags (``python -m quiltsolve.server --help``) plus:
 
 * ``--http-port`` (env ``QUILTSOLVE_HTTP_PORT``; default 8080; 0 = any free
   port): the web app and the HTTP API on the same host as gRPC;
-* ``--no-http``: gRPC only, as ``python -m server``;
+* ``--no-http``: gRPC only, as ``python -m quiltsolve.server``;
 * ``--http-rate-limit N`` / ``--http-rate-burst B`` (env
   ``QUILTSOLVE_HTTP_RATE_LIMIT`` / ``QUILTSOLVE_HTTP_RATE_BURST``; default
   off): at most N API requests a second per client, B at once;
@@ -28,7 +28,7 @@ import os
 import sys
 from typing import Any
 
-from server.__main__ import build_parser, config_from_args, serve
+from quiltsolve.server.__main__ import build_parser, config_from_args, serve
 
 from .face import HttpFace
 from .security import HttpSecurity
@@ -59,7 +59,7 @@ def _env_list(name: str) -> list[str]:
 
 
 def build_web_parser() -> argparse.ArgumentParser:
-    p = build_parser(prog="python -m web",
+    p = build_parser(prog="python -m quiltsolve.web",
                      description="Run the quiltsolve service: gRPC, and the web app with its HTTP API.")
     g = p.add_argument_group("web app")
     g.add_argument("--http-port", type=int, default=_env_port("QUILTSOLVE_HTTP_PORT", 8080),

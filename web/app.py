@@ -20,13 +20,13 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from patchwork.v1 import placement_pb2 as pb
-from server.auth import BearerTokens
-from server.core import Call
-from server.errors import ServiceError
-from server.service import PlacementServicer
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server.auth import BearerTokens
+from quiltsolve.server.core import Call
+from quiltsolve.server.errors import ServiceError
+from quiltsolve.server.service import PlacementServicer
 
-from server import protojson
+from quiltsolve.server import protojson
 
 from . import game
 from .calls import JSON, SERVICE as SERVICE_NAME, WEB_SERVICE, Calls, error_body
@@ -192,7 +192,7 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
                         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]))
     app_routes: list[BaseRoute] = list(routes)
     if static:
-        files = StaticFiles(directory=str(resources.files("web") / "static"), html=True)
+        files = StaticFiles(directory=str(resources.files("quiltsolve.web") / "static"), html=True)
         app_routes.append(Mount("/", app=GZipMiddleware(files, minimum_size=512), name="static"))
 
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -33,9 +33,9 @@ import grpc
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from server.core import Call, Refusal
-from server.errors import BadRequest, ServiceError, cut, field_of
-from server.observe import CallRecord
+from quiltsolve.server.core import Call, Refusal
+from quiltsolve.server.errors import BadRequest, ServiceError, cut, field_of
+from quiltsolve.server.observe import CallRecord
 
 SERVICE = "patchwork.v1.PlacementService"
 WEB_SERVICE = "quiltsolve.web.v1.Game"   # the helper endpoints' calls in logs and metrics

@@ -5,7 +5,7 @@ once the gRPC server (and its warm workers) are up; ``start`` returns the URL
 for the ready line. The listening socket is bound here, so a port already
 taken is a start-up error (``OSError``), as for the gRPC port.
 
->>> from server import ServerConfig, build_server
+>>> from quiltsolve.server import ServerConfig, build_server
 >>> server, _ = build_server(ServerConfig(port=0, workers=1, fast_workers=0, warm_up=False))
 >>> server.start()
 >>> face = HttpFace(port=0)
@@ -28,7 +28,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from server.app import check_port_free, server_ssl_context
+from quiltsolve.server.app import check_port_free, server_ssl_context
 
 from .app import create_app
 from .security import HttpSecurity

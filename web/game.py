@@ -19,17 +19,17 @@ import json
 import secrets
 from typing import Any, Callable
 
-import engine
-import solver
-from engine.players import make_player
-from engine.track import END, INCOME_SPACES, LEATHER_SPACES
-from solver.limits import MAX_TIME_LIMIT
-from patchwork.v1 import placement_pb2 as pb
-from server import positions, protojson
-from server.core import Call
-from server.errors import GAME_OVER, BadRequest, FailedPrecondition
-from server.positions import move_message
-from server.service import moves_job, record_plies
+from quiltsolve import engine
+from quiltsolve import solver
+from quiltsolve.engine.players import make_player
+from quiltsolve.engine.track import END, INCOME_SPACES, LEATHER_SPACES
+from quiltsolve.solver.limits import MAX_TIME_LIMIT
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import positions, protojson
+from quiltsolve.server.core import Call
+from quiltsolve.server.errors import GAME_OVER, BadRequest, FailedPrecondition
+from quiltsolve.server.positions import move_message
+from quiltsolve.server.service import moves_job, record_plies
 
 STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
 MIN_SEARCH_SECONDS = 0.05

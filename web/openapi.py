@@ -31,16 +31,16 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-import engine
-import solver
-from engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
-from engine.track import END, START_PATCH_ID
-from patchwork.v1 import placement_pb2 as pb
-from server import convert, positions
-from server.core import CoreConfig
-from solver import BOARD_SIZE
-from solver.geometry import MAX_SHAPE_CELLS
-from solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
+from quiltsolve import engine
+from quiltsolve import solver
+from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
+from quiltsolve.engine.track import END, START_PATCH_ID
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import convert, positions
+from quiltsolve.server.core import CoreConfig
+from quiltsolve.solver import BOARD_SIZE
+from quiltsolve.solver.geometry import MAX_SHAPE_CELLS
+from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS,
                            MAX_LARGE_LOSS, MAX_PATCH_REFS, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SHAPE_TEXT,
                            MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)

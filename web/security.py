@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
-from server.auth import BearerTokens
+from quiltsolve.server.auth import BearerTokens
 
 from .calls import JSON, error_body
 

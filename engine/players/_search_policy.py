@@ -11,7 +11,7 @@ for speed, because the search calls it tens of thousands of times per move:
 * :func:`playout` — play a state to the end with an ε-greedy policy (buy the
   best-value affordable patch, placed tightly) and return the final state.
 
->>> from engine import new_game
+>>> from quiltsolve.engine import new_game
 >>> s = new_game(3)
 >>> cache = PlacementCache()
 >>> m = tight_placement(s.players[0].board, s.available_patches()[0], cache)
@@ -28,7 +28,7 @@ from typing import Any
 
 import random
 
-from solver import PATCH_MASKS
+from quiltsolve.solver import PATCH_MASKS
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..board import BONUS_MASKS, FULL, contact_planes, contacts, neighbours, one_open, pocket_penalty

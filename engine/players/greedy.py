@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from solver import PATCH_MASKS
+from quiltsolve.solver import PATCH_MASKS
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..board import contacts

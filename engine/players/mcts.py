@@ -21,9 +21,9 @@ purpose so it is a fixed yardstick for :mod:`engine.players.search`:
 Reproducible: the random stream of each move is seeded from ``seed`` and the
 position, so the same position gives the same move.
 
-    python -m engine match --a mcts:2000 --b greedy --games 20
+    python -m quiltsolve.engine match --a mcts:2000 --b greedy --games 20
 
->>> from engine import new_game
+>>> from quiltsolve.engine import new_game
 >>> p = MCTSPlayer(iterations=50, seed=1)
 >>> s = new_game(4)
 >>> a = p.choose(s)

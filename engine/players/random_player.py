@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from solver import PATCH_MASKS
+from quiltsolve.solver import PATCH_MASKS
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..state import COST, GameState

@@ -37,9 +37,9 @@ move is seeded from ``seed`` and the position). Time budgets depend on the
 machine's speed — on a loaded 2-core machine expect about 300-600
 iterations per second.
 
-    python -m engine match --a search:1.0 --b greedy --games 20
+    python -m quiltsolve.engine match --a search:1.0 --b greedy --games 20
 
->>> from engine import new_game
+>>> from quiltsolve.engine import new_game
 >>> s = new_game(4)
 >>> a = SearchPlayer(iterations=40, seed=1).choose(s)
 >>> s.is_legal(a), a == SearchPlayer(iterations=40, seed=1).choose(s)
@@ -66,8 +66,8 @@ import time
 from dataclasses import dataclass
 from typing import Union
 
-import solver
-from solver import StopToken
+from quiltsolve import solver
+from quiltsolve.solver import StopToken
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from ..advisor import Advisor, SolverAdvisor, Stop

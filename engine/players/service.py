@@ -1,12 +1,12 @@
 """``service`` — plays the best move of :func:`engine.suggest.suggest_moves`.
 
 Its advisor (where to put a patch) is the solver in-process by default, or
-the placement service when ``python -m engine match --server HOST:PORT``
+the placement service when ``python -m quiltsolve.engine match --server HOST:PORT``
 passes one (built through the ``quiltsolve.advisors`` entry point, so the
 engine never imports ``clients``).
 
-    python -m engine match --a service --b greedy --games 200 --seed 1
-    python -m engine match --a service:0.2 --b greedy --server localhost:50051
+    python -m quiltsolve.engine match --a service --b greedy --games 200 --seed 1
+    python -m quiltsolve.engine match --a service:0.2 --b greedy --server localhost:50051
 
 ``service:S`` sets the thinking time per move in seconds (default 0.1).
 """

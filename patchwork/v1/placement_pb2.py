@@ -29,7 +29,7 @@ DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cpatchwork/v1/p
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'patchwork.v1.placement_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'quiltsolve.patchwork.v1.placement_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_MOVESUGGESTION'].fields_by_name['value']._loaded_options = None

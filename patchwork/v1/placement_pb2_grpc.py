@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from patchwork.v1 import placement_pb2 as patchwork_dot_v1_dot_placement__pb2
+from quiltsolve.patchwork.v1 import placement_pb2 as patchwork_dot_v1_dot_placement__pb2
 
 GRPC_GENERATED_VERSION = '1.81.1'
 GRPC_VERSION = grpc.__version__

@@ -62,7 +62,7 @@ def check_options(*, count: bool, max_tilings, time_limit, stop=None, engine: st
     >>> check_options(count=False, max_tilings=0, time_limit=1.0)
     Traceback (most recent call last):
     ...
-    solver.types.SolverInputError: max_tilings must be >= 1 when finding tilings (count=False)
+    quiltsolve.solver.types.SolverInputError: max_tilings must be >= 1 when finding tilings (count=False)
     """
     if isinstance(max_tilings, bool) or not isinstance(max_tilings, int) or max_tilings < 0:
         raise SolverInputError(f"max_tilings must be an int >= 0, not {max_tilings!r}")

@@ -5,7 +5,7 @@ region cells ``pflat[pstart[p]:pstart[p + 1]]``; placements are listed by
 anchor (lowest cell), then type, then orientation. The search (``search.py``,
 C or Python) reads nothing else.
 
->>> from solver.puzzle.region import parse_pieces
+>>> from quiltsolve.solver.puzzle.region import parse_pieces
 >>> t = prepare_tables(("...", "..."), parse_pieces(["##", "##", "##"]), True, True)
 >>> t.n, t.nplacements, t.counts, t.sym_names
 (6, 7, (3,), ('rot180', 'flip-lr', 'flip-ud'))

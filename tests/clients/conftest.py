@@ -17,7 +17,7 @@ CORNER = ["#########", "#########"] + ["###......"] * 7
 @pytest.fixture(scope="session")
 def servers():
     """Two independent servers: [(server, port), (server, port)]."""
-    from server import ServerConfig, build_server
+    from quiltsolve.server import ServerConfig, build_server
 
     out = []
     for _ in range(2):
@@ -36,7 +36,7 @@ def port(servers) -> int:
 
 @pytest.fixture(scope="session")
 def remote(port):
-    from clients import PlacementClient
+    from quiltsolve.clients import PlacementClient
 
     c = PlacementClient(f"127.0.0.1:{port}", deadline=20.0)
     yield c
@@ -45,7 +45,7 @@ def remote(port):
 
 @pytest.fixture(scope="session")
 def embedded():
-    from clients import EmbeddedClient
+    from quiltsolve.clients import EmbeddedClient
 
     return EmbeddedClient()
 
@@ -79,7 +79,7 @@ class Run:
 
 def run_cli(*argv: str, stdin: str | None = None) -> Run:
     """``suggest ARGV`` in-process (fast)."""
-    from clients.cli import main
+    from quiltsolve.clients.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     old = sys.stdin

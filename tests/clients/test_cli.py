@@ -125,8 +125,8 @@ def test_next_no_room_exit_1(cli):
 # ------------------------------------------------------------------- move
 @pytest.fixture()
 def state_file(tmp_path):
-    import engine
-    from engine.players import GreedyPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer
 
     s = engine.new_game(5)
     g = GreedyPlayer()
@@ -146,7 +146,7 @@ def test_move_json(cli, state_file):
     assert "advance" in kinds or "leather" in kinds
     vals = [m["value"] for m in d["moves"]]
     assert vals == sorted(vals, reverse=True)
-    import engine
+    from quiltsolve import engine
 
     for m in d["moves"]:
         assert engine.parse_action(m["action"]).to_str() == m["action"]
@@ -171,8 +171,8 @@ def test_move_human(cli, state_file):
 
 
 def test_move_terminal_exit_1(cli, tmp_path):
-    import engine
-    from engine.players import GreedyPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer
 
     s = engine.new_game(2)
     g = GreedyPlayer()
@@ -201,7 +201,7 @@ def test_puzzle_find_human_and_json(cli, tmp_path):
 
 
 def test_puzzle_letters_match_the_legend(cli):
-    from solver.geometry import Shape
+    from quiltsolve.solver.geometry import Shape
 
     r = cli("puzzle", "...../...../.....", "--piece", "####/#...", "--piece", "###/.#./.#.",
             "--piece", ".#../####")
@@ -286,7 +286,7 @@ def test_help_has_example(cli, command):
 
 
 def test_help_text_has_examples():
-    from clients.cli import build_parser
+    from quiltsolve.clients.cli import build_parser
 
     p = build_parser()
     sub = next(a for a in p._actions if a.dest == "command")
@@ -298,7 +298,7 @@ def test_help_text_has_examples():
 # --------------------------------------------------- the real entry point
 def test_console_script_place_from_stdin():
     exe = str(SUGGEST) if SUGGEST.exists() else None
-    cmd = [exe] if exe else [sys.executable, "-m", "clients.cli"]
+    cmd = [exe] if exe else [sys.executable, "-m", "quiltsolve.clients.cli"]
     r = subprocess.run(cmd + ["place", "-", "--patch", "4", "--json"], input="\n".join(CORNER),
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -307,11 +307,11 @@ def test_console_script_place_from_stdin():
 
 
 def test_module_entry_bad_input_and_help():
-    r = subprocess.run([sys.executable, "-m", "clients.cli", "place", "-", "--patch", "x"], input="",
+    r = subprocess.run([sys.executable, "-m", "quiltsolve.clients.cli", "place", "-", "--patch", "x"], input="",
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "clients.cli", "puzzle", "--help"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "quiltsolve.clients.cli", "puzzle", "--help"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0 and "examples:" in r.stdout
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from solver import limits
+from quiltsolve.solver import limits
 
 from .conftest import CORNER, EMPTY
 
@@ -31,7 +31,7 @@ def one_line_error(r, code: int = 2) -> str:
 def test_version(capsys):
     from importlib.metadata import version
 
-    from clients.cli import main
+    from quiltsolve.clients.cli import main
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"suggest (quiltsolve) {version('quiltsolve')}"
@@ -57,7 +57,8 @@ def test_shell_completion(tmp_path, line, expected):
 
 
 def test_completion_marker_in_the_entry_module():
-    import clients.cli
+    from quiltsolve import clients
+    import quiltsolve.clients.cli
 
     # argcomplete's global completion looks for it in the first 1024 bytes.
     assert "PYTHON_ARGCOMPLETE_OK" in Path(clients.cli.__file__).read_text()[:1024]
@@ -90,7 +91,7 @@ def test_plain_errors_are_not_json(cli):
 
 # --------------------------------------------------------------------- help
 def test_full_help():
-    from clients.cli import build_parser
+    from quiltsolve.clients.cli import build_parser
 
     p = build_parser()
     top = p.format_help()
@@ -181,7 +182,7 @@ def test_svg_into_a_directory_or_missing_folder(cli, tmp_path):
 # --------------------------------------------------------- game states
 @pytest.fixture()
 def state_text() -> str:
-    import engine
+    from quiltsolve import engine
 
     return json.dumps(engine.new_game(3).to_json())
 

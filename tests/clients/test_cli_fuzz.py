@@ -23,7 +23,7 @@ def _grid(rng: random.Random, height: int, width: int, fill: float) -> list[str]
 
 
 def _state(rng: random.Random) -> str:
-    import engine
+    from quiltsolve import engine
 
     base = engine.new_game(rng.randrange(1000)).to_json()
     kind = rng.randrange(9)
@@ -157,7 +157,7 @@ SUGGEST = Path(sys.executable).parent / "suggest"
     b"\xff\xfe" + "\n".join(CORNER).encode("utf-16-le"),    # UTF-16
 ])
 def test_real_stdin_bytes(data):
-    cmd = [str(SUGGEST)] if SUGGEST.exists() else [sys.executable, "-m", "clients.cli"]
+    cmd = [str(SUGGEST)] if SUGGEST.exists() else [sys.executable, "-m", "quiltsolve.clients.cli"]
     r = subprocess.run(cmd + ["place", "-", "--patch", "1"], input=data, capture_output=True, timeout=60)
     assert r.returncode in (0, 2), r.stderr
     assert b"Traceback" not in r.stderr

@@ -11,10 +11,10 @@ from concurrent import futures
 import grpc
 import pytest
 
-from clients import (
+from quiltsolve.clients import (
     ClientError, DeadlineExceeded, EmbeddedClient, InvalidArgument, PlacementClient, ServiceUnavailable, connect,
 )
-from solver import PATCHES, LookaheadResult, PlacementResult, PuzzleResult, SolveStatus, board_from_rows
+from quiltsolve.solver import PATCHES, LookaheadResult, PlacementResult, PuzzleResult, SolveStatus, board_from_rows
 
 from .conftest import CORNER, EMPTY
 
@@ -72,8 +72,8 @@ def test_suggest_placement_same_answer(remote, embedded):
 
 
 def test_suggest_move_same_answer(remote, embedded):
-    import engine
-    from engine.players import GreedyPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer
 
     s = engine.new_game(9)
     g = GreedyPlayer()
@@ -90,7 +90,7 @@ def test_suggest_move_same_answer(remote, embedded):
 
 
 def test_suggest_move_time_budget_answers_legal_moves(remote, embedded):
-    import engine
+    from quiltsolve import engine
 
     s = engine.new_game(4)
     for client in (embedded, remote):
@@ -99,8 +99,8 @@ def test_suggest_move_time_budget_answers_legal_moves(remote, embedded):
 
 
 def test_suggest_move_terminal_is_empty_on_both(remote, embedded):
-    import engine
-    from engine.players import GreedyPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer
 
     s = engine.new_game(3)
     g = GreedyPlayer()
@@ -121,7 +121,7 @@ def test_suggest_move_terminal_is_empty_on_both(remote, embedded):
     lambda c: c.solve_puzzle(["..", "..."], ["##"]),
     lambda c: c.suggest_move("{}"),
     lambda c: c.suggest_move("not json"),
-    lambda c: c.suggest_move(__import__("engine").new_game(1).to_json(), iterations=0),
+    lambda c: c.suggest_move(__import__("quiltsolve.engine").engine.new_game(1).to_json(), iterations=0),
 ])
 def test_bad_input_is_invalid_argument(request, client_name, call):
     client = request.getfixturevalue(client_name)

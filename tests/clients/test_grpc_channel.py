@@ -15,13 +15,13 @@ from pathlib import Path
 import grpc
 import pytest
 
-from clients import (
+from quiltsolve.clients import (
     AsyncPlacementClient, EmbeddedClient, InvalidArgument, PlacementClient, ServiceUnavailable, Unauthenticated,
     wire,
 )
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pb_grpc
-from solver import SolveStatus
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
+from quiltsolve.solver import SolveStatus
 
 from .conftest import CORNER, EMPTY, run_cli
 
@@ -110,7 +110,7 @@ def test_unavailable_is_retried_by_grpc(failures, retries, ok, calls):
 def test_client_started_before_the_server(closed_port):
     # The first attempts find nothing listening; the server comes up while
     # gRPC is still retrying, and the call succeeds.
-    from server import ServerConfig, build_server
+    from quiltsolve.server import ServerConfig, build_server
 
     fast_reconnect = [("grpc.initial_reconnect_backoff_ms", 50), ("grpc.min_reconnect_backoff_ms", 50),
                       ("grpc.max_reconnect_backoff_ms", 100)]
@@ -292,7 +292,7 @@ def test_async_client_same_methods_as_the_blocking_one():
 
 
 def test_async_client_against_a_real_server(port):
-    import engine
+    from quiltsolve import engine
 
     embedded = EmbeddedClient()
     state = engine.new_game(5).to_json()
@@ -335,8 +335,8 @@ def test_async_client_unavailable(closed_port):
 
 def test_one_conversion_module():
     # Both gRPC clients build requests and read answers with clients.wire.
-    import clients.aio_client as aio
-    import clients.grpc_client as sync
+    import quiltsolve.clients.aio_client as aio
+    import quiltsolve.clients.grpc_client as sync
 
     for mod in (aio, sync):
         src = Path(mod.__file__).read_text()

@@ -11,10 +11,10 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 
-from clients import InvalidArgument
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pb_grpc
-from solver import limits
+from quiltsolve.clients import InvalidArgument
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
+from quiltsolve.solver import limits
 
 from .conftest import EMPTY
 
@@ -25,7 +25,7 @@ def _distinct_shapes(n: int) -> list[str]:
     """``n`` shapes that are different pieces (also up to rotation and mirror)."""
     from itertools import combinations_with_replacement
 
-    from solver import Shape
+    from quiltsolve.solver import Shape
 
     out, seen = [], set()
     for rows in range(1, 4):
@@ -44,7 +44,7 @@ MANY = _distinct_shapes(limits.MAX_PATCH_REFS + 1)
 
 
 def _new_state() -> dict:
-    import engine
+    from quiltsolve import engine
 
     return engine.new_game(1).to_json()
 
@@ -159,6 +159,6 @@ def test_limits_module_imports_nothing_heavy():
     import subprocess
     import sys
 
-    code = "import sys, solver.limits; print('ortools' in sys.modules, 'grpc' in sys.modules)"
+    code = "import sys, quiltsolve.solver.limits; print('ortools' in sys.modules, 'grpc' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.stdout.split() == ["False", "False"], r.stderr

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import engine
-import engine.players.search
-from clients import EmbeddedClient, MoveSuggestions
-from engine.players import GreedyPlayer
-from server.jobs import MovesJob
+from quiltsolve import engine
+import quiltsolve.engine.players.search
+from quiltsolve.clients import EmbeddedClient, MoveSuggestions
+from quiltsolve.engine.players import GreedyPlayer
+from quiltsolve.server.jobs import MovesJob
 
 SUGGEST = Path(sys.executable).parent / "suggest"
 
@@ -95,7 +95,7 @@ def test_embedded_answers_as_the_engine_search(embedded):
 
 
 def test_warm_up_comes_before_the_thinking_clock(monkeypatch):
-    import clients.embedded as emb
+    import quiltsolve.clients.embedded as emb
 
     order: list[str] = []
     monkeypatch.setattr(emb, "_warm_done", False)
@@ -130,9 +130,9 @@ def test_remote_iterations_counted_by_the_service(remote):
 
 
 def test_an_unsearched_answer_says_so():
-    from clients import wire
-    from clients.render import search_line
-    from patchwork.v1 import placement_pb2 as pb
+    from quiltsolve.clients import wire
+    from quiltsolve.clients.render import search_line
+    from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
     move = pb.MoveSuggestion(move=pb.Move(kind=pb.MOVE_KIND_ADVANCE, text="advance"), value=0.5,
                              reason="advance 1 space: not searched (stopped): greedy choice")

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-import engine
-from clients import AsyncPlacementClient, EmbeddedClient, InvalidArgument, PlacementClient
-from solver import limits
+from quiltsolve import engine
+from quiltsolve.clients import AsyncPlacementClient, EmbeddedClient, InvalidArgument, PlacementClient
+from quiltsolve.solver import limits
 
 from .conftest import EMPTY
 
@@ -24,7 +24,7 @@ def _distinct_shapes(n: int) -> list[str]:
     """``n`` shapes that are different patches (also up to rotation and mirror)."""
     from itertools import combinations_with_replacement
 
-    from solver import Shape
+    from quiltsolve.solver import Shape
 
     out, seen = [], set()
     for rows in range(1, 4):
@@ -212,7 +212,7 @@ def test_record_fields_never_sent_are_checked_by_the_client(embedded, record, ne
 ])
 def test_a_ray_count_is_checked_by_the_services_own_validation(region, pieces, kw, field):
     # suggest puzzle --count --ray: the request is refused before Ray is even imported.
-    from clients.ray_puzzle import RayCountClient
+    from quiltsolve.clients.ray_puzzle import RayCountClient
 
     with pytest.raises(InvalidArgument) as e:
         RayCountClient(EmbeddedClient(), "local").solve_puzzle(region, pieces, count=True, **kw)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-import engine
+from quiltsolve import engine
 
 pexpect = pytest.importorskip("pexpect")
 import pexpect.fdpexpect  # noqa: E402

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from clients import AsyncPlacementClient, InvalidArgument
-from engine.match import play_game
-from engine.players import make_player
+from quiltsolve import engine
+from quiltsolve.clients import AsyncPlacementClient, InvalidArgument
+from quiltsolve.engine.match import play_game
+from quiltsolve.engine.players import make_player
 
 SUGGEST = Path(sys.executable).parent / "suggest"
 ITERATIONS = "100"
@@ -163,7 +163,7 @@ def test_all_three_clients_review_alike(game, remote, embedded, port):
 
     c = asyncio.run(aio())
     assert a == b == c and len(a) == 8
-    from engine.review import MoveReview
+    from quiltsolve.engine.review import MoveReview
 
     assert all(isinstance(r, MoveReview) for r in a)
     assert [r.played.to_str() for r in a] == short["actions"]
@@ -204,15 +204,15 @@ def test_stopping_early_cancels_the_stream(remote, game):
 
 
 def test_default_budgets_match_the_service():
-    from clients.inputs import DEFAULT_LARGE_LOSS, DEFAULT_TIME_PER_MOVE
-    from server import service
+    from quiltsolve.clients.inputs import DEFAULT_LARGE_LOSS, DEFAULT_TIME_PER_MOVE
+    from quiltsolve.server import service
 
     assert DEFAULT_TIME_PER_MOVE == service.DEFAULT_REVIEW_LIMIT
     assert DEFAULT_LARGE_LOSS == service.DEFAULT_LARGE_LOSS
 
 
 def test_a_record_too_long_is_the_services_refusal(embedded, remote):
-    from solver.limits import MAX_RECORD_ACTIONS
+    from quiltsolve.solver.limits import MAX_RECORD_ACTIONS
 
     long = dict(circle=engine.new_game(1).circle, actions=["advance"] * (MAX_RECORD_ACTIONS + 1))
     for client in (embedded, remote):

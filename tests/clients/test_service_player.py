@@ -7,12 +7,12 @@ import sys
 
 import pytest
 
-import engine
-from engine.actions import Advance, Buy, PlaceLeather
-from engine.advisor import LocalAdvisor, SolverAdvisor
-from engine.players import GreedyPlayer, make_player
-from engine.players.service import ServicePlayer
-from engine.suggest import MoveSuggestion, Weights, holes, suggest_moves
+from quiltsolve import engine
+from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
+from quiltsolve.engine.advisor import LocalAdvisor, SolverAdvisor
+from quiltsolve.engine.players import GreedyPlayer, make_player
+from quiltsolve.engine.players.service import ServicePlayer
+from quiltsolve.engine.suggest import MoveSuggestion, Weights, holes, suggest_moves
 
 
 def _play(seed: int, plies: int):
@@ -85,7 +85,7 @@ def test_leather_completes_the_window():
 
 
 def test_stop_token_falls_back_to_local_placement():
-    from solver import StopToken
+    from quiltsolve.solver import StopToken
 
     class Boom:
         def suggest_placement(self, *a, **k):  # must not be asked once stopped
@@ -120,14 +120,14 @@ def test_service_player_registry():
 
 
 def test_match_smoke_local_advisor():
-    from engine.match import run_match
+    from quiltsolve.engine.match import run_match
 
     s = run_match(ServicePlayer(LocalAdvisor()), "greedy", games=4, seed=1)
     assert s.games == 4 and s.wins_a + s.wins_b == 4
 
 
 def test_match_cli_embedded(capsys):
-    from engine.__main__ import main
+    from quiltsolve.engine.__main__ import main
 
     assert main(["match", "--a", "service:0.05", "--b", "greedy", "--games", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
@@ -135,7 +135,7 @@ def test_match_cli_embedded(capsys):
 
 
 def test_match_cli_through_server(port, capsys):
-    from engine.__main__ import main
+    from quiltsolve.engine.__main__ import main
 
     assert main(["match", "--a", "service:0.05", "--b", "greedy", "--games", "2", "--seed", "3",
                  "--server", f"127.0.0.1:{port}"]) == 0
@@ -143,9 +143,10 @@ def test_match_cli_through_server(port, capsys):
 
 
 def test_engine_never_imports_clients():
-    code = ("import sys, engine, engine.suggest, engine.advisor, engine.service_player, engine.players;"
+    code = ("import sys, quiltsolve.engine.suggest, quiltsolve.engine.advisor, quiltsolve.engine.service_player, "
+            "quiltsolve.engine.players; from quiltsolve import engine;"
             "engine.players.known_players();"
-            "bad = [m for m in sys.modules if m == 'clients' or m.startswith('clients.')];"
+            "bad = [m for m in sys.modules if m == 'quiltsolve.clients' or m.startswith('quiltsolve.clients.')];"
             "assert not bad, bad")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

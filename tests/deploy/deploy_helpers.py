@@ -170,7 +170,7 @@ def environment(env: dict[str, str]) -> Iterator[None]:
 def effective_args(container: dict, image_env: dict[str, str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """The parsed flags of the image's program (quiltsolve-web: the server's flags plus
     --http-port / --no-http) for this container: image ENV, then the pod's env, then args."""
-    from web.__main__ import build_web_parser
+    from quiltsolve.web.__main__ import build_web_parser
 
     env = {**image_env, **container_env(container)}
     with environment(env):
@@ -239,9 +239,9 @@ def ignored(rel: str, patterns: list[str]) -> bool:
 
 def long_move_request(seconds: float):
     """A SuggestMove that thinks for ``seconds`` (a call that is still in flight when a drain starts)."""
-    import engine
+    from quiltsolve import engine
     from google.protobuf import duration_pb2
-    from patchwork.v1 import placement_pb2 as pb
+    from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
     state = engine.new_game(7)
     return pb.SuggestMoveRequest(state_json=json.dumps(state.to_json()), top=3, seed=0,

@@ -25,8 +25,8 @@ import grpc
 import pytest
 
 from deploy_helpers import HEALTHZ, REPO, long_move_request
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 
 IMAGE = os.environ.get("QUILTSOLVE_IMAGE")
 ENGINE = os.environ.get("QUILTSOLVE_CONTAINER_ENGINE") or shutil.which("podman") or shutil.which("docker")

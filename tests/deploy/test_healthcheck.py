@@ -16,7 +16,7 @@ import pytest
 
 import kustomize_lite
 from deploy_helpers import BASE, PRODUCTION, REPO, container_env, long_move_request, server_container
-from patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 
 HEALTHCHECK = REPO / "deploy" / "healthcheck.py"
 SERVICE = "patchwork.v1.PlacementService"
@@ -120,7 +120,7 @@ def test_the_readiness_endpoint_answers_without_a_token_and_fails_while_draining
     import urllib.error
     import urllib.request
 
-    from web.face import HttpFace
+    from quiltsolve.web.face import HttpFace
 
     probe = server_container(kustomize_lite.build(BASE))["readinessProbe"]["httpGet"]
     server, _ = serve(auth_tokens=("s3cret",), grace=4.0)

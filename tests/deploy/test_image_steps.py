@@ -27,8 +27,8 @@ import grpc
 import pytest
 
 from deploy_helpers import HEALTHZ, REPO, dockerignore_patterns, ignored, long_move_request
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 
 pytestmark = [
     pytest.mark.timeout(600),
@@ -140,7 +140,7 @@ def test_the_install_step_checks_what_the_build_stage_made(installed, tmp_path):
 
 def test_the_c_search_is_compiled_when_a_compiler_is_present(installed):
     (wheel,) = (installed["dist"] / "wheels").glob("quiltsolve-*.whl")
-    ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("solver/_exactcover") and n.endswith(".so")]
+    ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("quiltsolve/solver/_exactcover") and n.endswith(".so")]
     has_cc = shutil.which(os.environ.get("CC", "cc")) is not None
     if not has_cc:
         pytest.skip("no C compiler here: the wheel falls back to the pure-Python search")
@@ -152,7 +152,7 @@ def test_the_c_search_is_compiled_when_a_compiler_is_present(installed):
 def test_the_venv_holds_the_installed_server_only(installed, tmp_path):
     prefix = installed["prefix"]
     out = subprocess.run([str(prefix / "bin" / "python"), "-P", "-c",
-                          "import server, solver, web, importlib.util as u; print(server.__file__); "
+                          "from quiltsolve import server, solver, web; import importlib.util as u; print(server.__file__); "
                           "print(web.__file__); print(u.find_spec('pip') is None)"],
                          cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

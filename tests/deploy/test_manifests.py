@@ -14,15 +14,15 @@ import yaml
 import kustomize_lite
 from deploy_helpers import (BASE, HEALTHZ, INGRESS_TLS, KUBERNETES, PRODUCTION, REPO, container_env,
                             effective_args, env_names_read, flag_names, one, quantity, server_container)
-from server.__main__ import build_parser, config_from_args
-from web.__main__ import build_web_parser
+from quiltsolve.server.__main__ import build_parser, config_from_args
+from quiltsolve.web.__main__ import build_web_parser
 
 SERVICE_NAME = "patchwork.v1.PlacementService"
 PREFIX = "/opt/quiltsolve"  # the venv the Dockerfile installs into
 # the oldest Kubernetes with GA gRPC probes, and the newest schema the validator ships
 SCHEMA_VERSIONS = ["1.27.0", "latest"]
 OVERLAYS = {"base": BASE, "production": PRODUCTION, "ingress-tls": INGRESS_TLS}
-# what the image and the pods run (its flags: python -m server's plus --http-port / --no-http)
+# what the image and the pods run (its flags: python -m quiltsolve.server's plus --http-port / --no-http)
 PROGRAM = "quiltsolve-web"
 READ_ENV = (REPO / "server" / "__main__.py", REPO / "web" / "__main__.py", REPO / "deploy" / "healthcheck.py")
 
@@ -146,12 +146,12 @@ def test_ports_probes_and_service_agree_with_the_server(rendered, dockerfile, tm
 
 
 def test_the_readiness_service_name_is_the_servers():
-    from server.app import SERVICE_NAME as served
+    from quiltsolve.server.app import SERVICE_NAME as served
     assert served == SERVICE_NAME
 
 
 def test_the_readiness_path_is_the_web_apps_health_endpoint():
-    from web.app import ENDPOINTS
+    from quiltsolve.web.app import ENDPOINTS
     assert [e.method for e in ENDPOINTS if e.path == HEALTHZ] == ["GET"]
 
 
@@ -260,8 +260,9 @@ def test_entrypoint_healthcheck_and_env_of_the_image(dockerfile):
 
 def test_the_entry_point_is_the_projects_console_script(dockerfile):
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts[PROGRAM] == "web.__main__:main"
-    import web.__main__
+    assert scripts[PROGRAM] == "quiltsolve.web.__main__:main"
+    from quiltsolve import web
+    import quiltsolve.web.__main__
     assert callable(web.__main__.main)
     # what the build step checks is installed, and what `make serve` runs
     assert "quiltsolve-web quiltsolve-server" in (REPO / "deploy" / "build-image-steps.sh").read_text()
@@ -394,7 +395,7 @@ def test_ingress_tls_overlay_ends_tls_at_the_ingress_and_routes_to_the_web_port(
     assert [p["name"] for p in svc["spec"]["ports"]] == ["http"], "only the web app goes through the Ingress"
     # streamed answers (analyze-game) are passed on as they come
     assert ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
-    from solver.limits import MAX_TIME_LIMIT  # the longest time limit a request may ask for
+    from quiltsolve.solver.limits import MAX_TIME_LIMIT  # the longest time limit a request may ask for
     assert float(ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > MAX_TIME_LIMIT
 
 
@@ -402,14 +403,14 @@ def test_docs_show_the_commands_for_this_layout():
     text = (REPO / "docs" / "deploy.md").read_text()
     assert "kubectl apply -k deploy/kubernetes/overlays/production" in text
     assert "dns:///quiltsolve.quiltsolve.svc.cluster.local:50051" in text
-    # every --flag the docs pass to the program (after `python -m server`, `quiltsolve-web` or
+    # every --flag the docs pass to the program (after `python -m quiltsolve.server`, `quiltsolve-web` or
     # the image's name) exists
     known = flag_names(build_parser())
     known_web = flag_names(build_web_parser())
     seen = 0
     for line in text.splitlines():
-        for marker in ("python -m server", "quiltsolve-web ", "localhost/quiltsolve:0.1.0 "):
-            flags = known if marker == "python -m server" else known_web
+        for marker in ("python -m quiltsolve.server", "quiltsolve-web ", "localhost/quiltsolve:0.1.0 "):
+            flags = known if marker == "python -m quiltsolve.server" else known_web
             if marker in line:
                 # up to a shell comment, or the end of the inline code span
                 tail = line.split(marker, 1)[1].split(" #", 1)[0].split("`", 1)[0]

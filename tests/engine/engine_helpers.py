@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from solver import PATCHES, board_from_rows
+from quiltsolve.solver import PATCHES, board_from_rows
 
-from engine import GameState
-from engine.track import LEATHER_SPACES
+from quiltsolve.engine import GameState
+from quiltsolve.engine.track import LEATHER_SPACES
 
 ZERO_INCOME_FIRST = sorted(range(len(PATCHES)), key=lambda i: (PATCHES[i].income != 0, i))
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine import ADVANCE, ActionSyntaxError, Advance, Buy, PlaceLeather, parse_action
-from solver import PATCH_MASKS, mask_of
+from quiltsolve.engine import ADVANCE, ActionSyntaxError, Advance, Buy, PlaceLeather, parse_action
+from quiltsolve.solver import PATCH_MASKS, mask_of
 
 
 def test_text_forms_round_trip():

@@ -1,4 +1,4 @@
-"""``python -m engine``: replay and match, and exit 2 with one line on bad input."""
+"""``python -m quiltsolve.engine``: replay and match, and exit 2 with one line on bad input."""
 
 import json
 import subprocess
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.__main__ import main
+from quiltsolve.engine.__main__ import main
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden-games.jsonl"
 
 
 def test_replay_golden_file_subprocess():
-    out = subprocess.run([sys.executable, "-m", "engine", "replay", str(GOLDEN)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "quiltsolve.engine", "replay", str(GOLDEN)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines() == ["198 passed, 0 failed"]
 
@@ -103,10 +103,10 @@ def test_a_broken_advisor_plugin_is_an_error_naming_it(monkeypatch, capsys):
     """An installed plug-in whose import fails is reported as broken, never as "not installed"."""
     import importlib.metadata
 
-    from engine.advisor import PluginError, advisor_from_entry_point
+    from quiltsolve.engine.advisor import PluginError, advisor_from_entry_point
 
     class Broken:
-        name, group, value = "grpc", "quiltsolve.advisors", "clients.grpc_client:PlacementClient"
+        name, group, value = "grpc", "quiltsolve.advisors", "quiltsolve.clients.grpc_client:PlacementClient"
 
         def load(self):
             raise ModuleNotFoundError("No module named 'grpc'")

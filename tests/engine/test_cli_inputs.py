@@ -1,4 +1,4 @@
-"""``python -m engine`` conventions: --version, help for every option, main() -> int, shell
+"""``python -m quiltsolve.engine`` conventions: --version, help for every option, main() -> int, shell
 completion, review, and one line on stderr (exit 2) for any bad input, checked by a seeded fuzz."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.__main__ as cli
-from engine.__main__ import main
+import quiltsolve.engine.__main__ as cli
+from quiltsolve.engine.__main__ import main
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden-games.jsonl"
 GOLDEN_LINES = GOLDEN.read_text().splitlines()

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine import RecordError, replay
+from quiltsolve.engine import RecordError, replay
 
 GOLDEN = [json.loads(line) for line in
           (__import__("pathlib").Path(__file__).parents[1] / "data" / "golden-games.jsonl").read_text().splitlines()

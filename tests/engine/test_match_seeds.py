@@ -10,10 +10,10 @@ import pickle
 
 import pytest
 
-from engine.distributed import play_batch
-from engine.games import jobs, record_players, side_scores, summarize
-from engine.match import run_match
-from engine.players import RandomPlayer, make_player
+from quiltsolve.engine.distributed import play_batch
+from quiltsolve.engine.games import jobs, record_players, side_scores, summarize
+from quiltsolve.engine.match import run_match
+from quiltsolve.engine.players import RandomPlayer, make_player
 
 
 def _records(a: str, b: str, games: int, seed: int) -> tuple[list[dict], dict]:
@@ -44,7 +44,7 @@ def test_local_games_are_the_per_game_path_games(a, b):
 
 
 def test_the_issue_example_gives_one_summary():
-    """``python -m engine match --a greedy --b random --games 4 --seed 3``, with and without --ray."""
+    """``python -m quiltsolve.engine match --a greedy --b random --games 4 --seed 3``, with and without --ray."""
     _, summary = _records("greedy", "random", 4, seed=3)
     rows = _batch("greedy", "random", 4, seed=3)
     scores = [side_scores(g, final) for g, final, _ in rows]

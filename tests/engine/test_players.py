@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 from engine_helpers import build
 
-from engine import ADVANCE, Buy, new_game, replay
-from engine.match import PlayerError, play_game, run_match, wilson_interval
-from engine.board import contacts
-from engine.players import GreedyPlayer, Player, RandomPlayer, make_player, register_player
+from quiltsolve.engine import ADVANCE, Buy, new_game, replay
+from quiltsolve.engine.match import PlayerError, play_game, run_match, wilson_interval
+from quiltsolve.engine.board import contacts
+from quiltsolve.engine.players import GreedyPlayer, Player, RandomPlayer, make_player, register_player
 
 
 def test_make_player_specs():
@@ -118,8 +118,8 @@ def test_wilson_interval():
     assert wilson_interval(10, 10)[1] == 1.0
 
 
-@pytest.mark.parametrize("old, new", [("engine.search", "engine.players.search"), ("engine.mcts", "engine.players.mcts"),
-                                      ("engine.service_player", "engine.players.service")])
+@pytest.mark.parametrize("old, new", [("quiltsolve.engine.search", "quiltsolve.engine.players.search"), ("quiltsolve.engine.mcts", "quiltsolve.engine.players.mcts"),
+                                      ("quiltsolve.engine.service_player", "quiltsolve.engine.players.service")])
 def test_moved_modules_still_import_as_themselves_with_a_warning(old, new):
     import subprocess
     import sys
@@ -134,12 +134,12 @@ def test_moved_modules_still_import_as_themselves_with_a_warning(old, new):
 
 
 def test_the_old_contacts_keeps_its_argument_order_with_a_warning():
-    from engine import players
+    from quiltsolve.engine import players
 
     with pytest.deprecated_call():
         assert players.contacts(1 << 1, 1) == contacts(1, 1 << 1) == 2
 
 
 def test_every_built_in_player_is_registered_on_import():
-    from engine.players import known_players
+    from quiltsolve.engine.players import known_players
     assert {"greedy", "mcts", "random", "search", "service"} <= set(known_players())

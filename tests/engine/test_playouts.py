@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import ADVANCE, Buy, GameState, PlaceLeather, new_game, parse_action, replay
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.track import END, INCOME_SPACES, LEATHER_SPACES
-from solver import PATCHES
+from quiltsolve.engine import ADVANCE, Buy, GameState, PlaceLeather, new_game, parse_action, replay
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.engine.track import END, INCOME_SPACES, LEATHER_SPACES
+from quiltsolve.solver import PATCHES
 
 GOLDEN = [json.loads(line) for line in (Path(__file__).parents[1] / "data" / "golden-games.jsonl").open()]
 

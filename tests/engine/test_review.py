@@ -9,14 +9,14 @@ import json
 import pytest
 from engine_helpers import build
 
-from engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
-from engine.match import play_game
-from engine.players import RandomPlayer, make_player
-from engine.review import (
+from quiltsolve.engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
+from quiltsolve.engine.match import play_game
+from quiltsolve.engine.players import RandomPlayer, make_player
+from quiltsolve.engine.review import (
     MoveReview, PlayerSummary, ReviewError, action_between, review_game, summarize,
 )
-from engine.players.search import search_moves
-from solver import PATCH_MASKS
+from quiltsolve.engine.players.search import search_moves
+from quiltsolve.solver import PATCH_MASKS
 
 ITERATIONS = 150
 PLIES = 20
@@ -58,7 +58,8 @@ def test_deterministic_with_an_iteration_budget(search_vs_random, reviewed):
 
 
 def test_yields_each_review_as_it_is_computed(search_vs_random, monkeypatch):
-    import engine.players.search
+    from quiltsolve import engine
+    import quiltsolve.engine.players.search
     calls = []
     real = engine.players.search.search_moves
     monkeypatch.setattr(engine.players.search, "search_moves", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -69,7 +70,7 @@ def test_yields_each_review_as_it_is_computed(search_vs_random, monkeypatch):
 
 
 def test_states_list_gives_the_same_review(search_vs_random):
-    from engine.record import replay_steps
+    from quiltsolve.engine.record import replay_steps
     states = [s for _, s, _ in itertools.islice(replay_steps(search_vs_random), 5)]
     a = list(review_game(states, iterations=40))
     b = list(itertools.islice(review_game(search_vs_random, iterations=40), 4))
@@ -78,7 +79,7 @@ def test_states_list_gives_the_same_review(search_vs_random):
 
 def middle_placement(pid: int, board: int = 0) -> int:
     """A placement touching no edge and no covered cell: one the search never picks."""
-    from solver import cells_of
+    from quiltsolve.solver import cells_of
     return next(m for m in PATCH_MASKS[pid]
                 if not m & board and all(2 <= r <= 6 and 2 <= c <= 6 for r, c in cells_of(m)))
 

@@ -3,9 +3,9 @@
 import pytest
 from engine_helpers import build, rows
 
-from engine import ADVANCE, Buy, GameState, IllegalActionError, PlaceLeather, new_game
-from engine.track import END, LEATHER_SPACES
-from solver import PATCH_MASKS, PATCHES, mask_of
+from quiltsolve.engine import ADVANCE, Buy, GameState, IllegalActionError, PlaceLeather, new_game
+from quiltsolve.engine.track import END, LEATHER_SPACES
+from quiltsolve.solver import PATCH_MASKS, PATCHES, mask_of
 
 EDITIONS = ["revised", "original"]
 

@@ -1,11 +1,11 @@
-"""``python -m engine state``: a state JSON to feed ``suggest move``."""
+"""``python -m quiltsolve.engine state``: a state JSON to feed ``suggest move``."""
 
 from __future__ import annotations
 
 import json
 
-from engine import GameState, new_game, parse_action
-from engine.__main__ import main
+from quiltsolve.engine import GameState, new_game, parse_action
+from quiltsolve.engine.__main__ import main
 
 
 def test_state_of_a_new_game(capsys):

@@ -6,9 +6,9 @@ import json
 import pytest
 from engine_helpers import build, rows
 
-from engine import GameState, StateError, new_game
-from engine.players import RandomPlayer
-from solver import board_from_rows, board_to_rows
+from quiltsolve.engine import GameState, StateError, new_game
+from quiltsolve.engine.players import RandomPlayer
+from quiltsolve.solver import board_from_rows, board_to_rows
 
 
 def midgame() -> GameState:

@@ -9,10 +9,10 @@ import json
 import pytest
 from engine_helpers import build, rows
 
-from engine import GameState, StateError, new_game
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.state_json import MAX_BUTTONS, quote
-from solver import board_to_rows
+from quiltsolve.engine import GameState, StateError, new_game
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.engine.state_json import MAX_BUTTONS, quote
+from quiltsolve.solver import board_to_rows
 
 BASE = build({"position": 30, "buttons": 4, "patches": [32], "board": rows("#####", "####")},
              {"position": 31}, front=[1, 2, 3]).to_json()

@@ -6,8 +6,8 @@ import pickle
 
 import pytest
 
-from engine import ADVANCE, MoveSuggestion, new_game, search_moves, suggest_moves
-from engine.advisor import LocalAdvisor
+from quiltsolve.engine import ADVANCE, MoveSuggestion, new_game, search_moves, suggest_moves
+from quiltsolve.engine.advisor import LocalAdvisor
 
 
 def test_the_search_fills_a_win_chance():

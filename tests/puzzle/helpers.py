@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from solver.puzzle import HAVE_C_SEARCH, PrepareInterrupted, PuzzleProblem
-from solver.types import PuzzleResult, SolveStatus
+from quiltsolve.solver.puzzle import HAVE_C_SEARCH, PrepareInterrupted, PuzzleProblem
+from quiltsolve.solver.types import PuzzleResult, SolveStatus
 
 ENGINES = ["python"] + (["c"] if HAVE_C_SEARCH else [])
 

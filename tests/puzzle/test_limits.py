@@ -13,12 +13,12 @@ import time
 
 import pytest
 
-import solver
-from solver.geometry import Shape
-from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, solve_puzzle
-from solver.stop import StopToken
-from solver.types import SolveStatus
-from solver.validate import validate_tiling
+from quiltsolve import solver
+from quiltsolve.solver.geometry import Shape
+from quiltsolve.solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, solve_puzzle
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import SolveStatus
+from quiltsolve.solver.validate import validate_tiling
 
 from ..solver.test_limits import random_poly, stop_after
 from .helpers import ENGINES, solve
@@ -182,7 +182,7 @@ def test_big_tables_are_compact():
 def test_c_search_stop_forms_and_bad_tables():
     from array import array
 
-    from solver.puzzle.search import exactcover
+    from quiltsolve.solver.puzzle.search import exactcover
 
     prob = PuzzleProblem.prepare(["." * 12] * 12, ["##"] * 72).tables
 

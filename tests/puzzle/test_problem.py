@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-import solver
-from solver.puzzle import CountTally, PrepareInterrupted, PuzzleProblem, solve_puzzle
-from solver.stop import StopToken
-from solver.types import SolverInputError, SolveStatus
-from solver.validate import validate_tiling
+from quiltsolve import solver
+from quiltsolve.solver.puzzle import CountTally, PrepareInterrupted, PuzzleProblem, solve_puzzle
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import SolverInputError, SolveStatus
+from quiltsolve.solver.validate import validate_tiling
 
 from .helpers import ENGINES
 from .test_limits import BIG, large_pieces

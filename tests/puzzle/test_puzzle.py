@@ -8,15 +8,15 @@ import threading
 
 import pytest
 
-from solver.geometry import BoardError, Shape, ShapeError, cells_of
-from solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, region_symmetries, solve_puzzle
-from solver.stop import StopToken
-from solver.types import PlacedPatch, SolverInputError, SolveStatus
+from quiltsolve.solver.geometry import BoardError, Shape, ShapeError, cells_of
+from quiltsolve.solver.puzzle import HAVE_C_SEARCH, PuzzleProblem, region_symmetries, solve_puzzle
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import PlacedPatch, SolverInputError, SolveStatus
 
 from .helpers import ENGINES, solve
 
 try:  # the shared validator (another engineer's module), when it has landed
-    from solver.validate import validate_tiling
+    from quiltsolve.solver.validate import validate_tiling
 except ImportError:  # pragma: no cover
     validate_tiling = None
 
@@ -423,7 +423,7 @@ def test_bad_options(kw):
 
 
 def test_lazy_export():
-    import solver
+    from quiltsolve import solver
 
     assert solver.solve_puzzle is solve_puzzle
 

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from clients.cli import main as suggest_main
-from solver.puzzle import solve_puzzle
-from solver.ray_count import count_puzzle_ray
-from solver.types import SolveStatus
+from quiltsolve.clients.cli import main as suggest_main
+from quiltsolve.solver.puzzle import solve_puzzle
+from quiltsolve.solver.ray_count import count_puzzle_ray
+from quiltsolve.solver.types import SolveStatus
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -59,7 +59,7 @@ def test_suggest_count_with_ray_prints_the_local_answer():
 
 
 def test_suggest_joins_the_cluster_by_address(gcs_address):
-    out = subprocess.run([sys.executable, "-m", "clients.cli", "puzzle", "/".join(["." * 12] * 5), *PIECE_ARGS,
+    out = subprocess.run([sys.executable, "-m", "quiltsolve.clients.cli", "puzzle", "/".join(["." * 12] * 5), *PIECE_ARGS,
                           "--count", "--ray", gcs_address], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "tilings: 4040; distinct up to the region's symmetries: 1010" in out.stdout

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from engine.__main__ import main as engine_main
-from engine.distributed import play_games_ray, run_match_ray
-from engine.match import PlayerError, play_game, run_match
-from engine.players import make_player
-from engine.state import new_game
+from quiltsolve.engine.__main__ import main as engine_main
+from quiltsolve.engine.distributed import play_games_ray, run_match_ray
+from quiltsolve.engine.match import PlayerError, play_game, run_match
+from quiltsolve.engine.players import make_player
+from quiltsolve.engine.state import new_game
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -68,7 +68,7 @@ def test_engine_cli_with_ray_prints_the_local_summary_and_records(tmp_path, caps
 def test_a_second_driver_joins_the_cluster_by_address(gcs_address):
     """``--ray HOST:PORT`` from another process; random games are reproducible from Ray run to Ray run."""
     here = run_match("greedy", "random", 4, seed=1, ray="auto")
-    out = subprocess.run([sys.executable, "-m", "engine", "match", "--a", "greedy", "--b", "random", "--games", "4",
+    out = subprocess.run([sys.executable, "-m", "quiltsolve.engine", "match", "--a", "greedy", "--b", "random", "--games", "4",
                           "--seed", "1", "--json", "--ray", gcs_address],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -78,7 +78,7 @@ def test_a_second_driver_joins_the_cluster_by_address(gcs_address):
 
 
 def test_an_illegal_move_on_a_worker_is_a_player_error():
-    from engine.actions import LEATHER_ACTIONS
+    from quiltsolve.engine.actions import LEATHER_ACTIONS
 
     class Cheat:   # defined here, so Ray sends the class itself to the workers
         name = "cheat"

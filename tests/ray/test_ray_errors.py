@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from clients.cli import main as suggest_main
-from engine.__main__ import main as engine_main
-from solver.ray_count import RayNotInstalledError, check_address, require_ray
+from quiltsolve.clients.cli import main as suggest_main
+from quiltsolve.engine.__main__ import main as engine_main
+from quiltsolve.solver.ray_count import RayNotInstalledError, check_address, require_ray
 
 MATCH = ["match", "--a", "greedy", "--b", "random", "--games", "2"]
 PUZZLE = ["puzzle", "..../....", "--piece", "####", "--piece", "####", "--count"]

@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from solver.geometry import Shape
-from solver.puzzle import PuzzleProblem, solve_puzzle
-from solver.split import combine, count_chunk, count_split, split_count
-from solver.types import SolverInputError, SolveStatus
+from quiltsolve.solver.geometry import Shape
+from quiltsolve.solver.puzzle import PuzzleProblem, solve_puzzle
+from quiltsolve.solver.split import combine, count_chunk, count_split, split_count
+from quiltsolve.solver.types import SolverInputError, SolveStatus
 
 from ..puzzle.helpers import ENGINES, solve
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine import ADVANCE, Advance, Buy, PlaceLeather, new_game
-from engine.match import run_match
-from engine.players.mcts import MCTSPlayer
-from engine.players import GreedyPlayer, RandomPlayer, make_player
-from engine.players.search import SearchInputError, SearchPlayer, search_moves
-from solver import StopToken
+from quiltsolve.engine import ADVANCE, Advance, Buy, PlaceLeather, new_game
+from quiltsolve.engine.match import run_match
+from quiltsolve.engine.players.mcts import MCTSPlayer
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer, make_player
+from quiltsolve.engine.players.search import SearchInputError, SearchPlayer, search_moves
+from quiltsolve.solver import StopToken
 
 
 def midgame_state(seed: int, moves: int) -> "object":
@@ -172,7 +172,7 @@ def test_tiny_match_smoke():
 
 def test_root_buy_uses_given_advisor():
     """With an advisor, the root buys sit where the advisor ranks best (among its top value)."""
-    from engine.advisor import LocalAdvisor
+    from quiltsolve.engine.advisor import LocalAdvisor
 
     s = new_game(6)
     moves = search_moves(s, iterations=20, advisor=LocalAdvisor())

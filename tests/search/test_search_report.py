@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from engine import new_game
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.players.search import SearchResult, search, search_moves, warm_up
-from solver import StopToken
+from quiltsolve.engine import new_game
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.engine.players.search import SearchResult, search, search_moves, warm_up
+from quiltsolve.solver import StopToken
 
 from .test_search import midgame_state
 
@@ -24,9 +24,9 @@ def test_fresh_process_warm_up_then_search_searches():
     # the budget: "not searched (stopped): greedy choice".
     code = """
 import json, sys
-from engine import new_game
-from engine.players import RandomPlayer
-from engine.players.search import search, warm_up
+from quiltsolve.engine import new_game
+from quiltsolve.engine.players import RandomPlayer
+from quiltsolve.engine.players.search import search, warm_up
 s = new_game(7); r = RandomPlayer(7)
 for _ in range(20):
     s.apply_action(r.choose(s))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import ServerConfig, build_server
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import ServerConfig, build_server
 
 
 @pytest.fixture(scope="session")
@@ -39,8 +39,8 @@ def metrics(running):
 
 def play(seed: int, plies: int):
     """A game state after ``plies`` moves of random vs greedy play (seeded)."""
-    import engine
-    from engine.players import GreedyPlayer, RandomPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 
     state = engine.new_game(seed)
     players = [RandomPlayer(seed), GreedyPlayer()]

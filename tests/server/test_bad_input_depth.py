@@ -8,7 +8,7 @@ import json
 import grpc
 import pytest
 
-from patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
 from .conftest import play
 

@@ -8,7 +8,7 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 
-from patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
 from .conftest import MIDGAME_BOARD, play
 

@@ -12,13 +12,13 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import SERVICE_NAME, ServerConfig, build_server
-from server.admission import Abandoned, Admission, Expired, Refused
-from server.jobs import SpinJob
-from server.pool import WorkerLost, WorkerPool
-from solver import StopToken
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import SERVICE_NAME, ServerConfig, build_server
+from quiltsolve.server.admission import Abandoned, Admission, Expired, Refused
+from quiltsolve.server.jobs import SpinJob
+from quiltsolve.server.pool import WorkerLost, WorkerPool
+from quiltsolve.solver import StopToken
 
 from .conftest import play, state_json
 from .test_load import EASY, ENDLESS_COUNT, wait_until

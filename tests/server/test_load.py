@@ -11,9 +11,9 @@ import pytest
 from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2
 
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import SERVICE_NAME, ServerConfig, build_server
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import SERVICE_NAME, ServerConfig, build_server
 
 from .conftest import MIDGAME_BOARD
 

@@ -1,4 +1,4 @@
-"""``python -m server``: flags and environment, one ready line, health, SIGTERM."""
+"""``python -m quiltsolve.server``: flags and environment, one ready line, health, SIGTERM."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from server import SERVICE_NAME
-from server.__main__ import parse_args
+from quiltsolve.server import SERVICE_NAME
+from quiltsolve.server.__main__ import parse_args
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ def test_flags_and_environment(monkeypatch):
 
 def test_serve_then_sigterm():
     env = dict(os.environ, QUILTSOLVE_PORT="0", QUILTSOLVE_WORKERS="2")
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--metrics-port", "0"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.server", "--metrics-port", "0"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

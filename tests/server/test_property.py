@@ -9,8 +9,8 @@ from google.protobuf import duration_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from patchwork.v1 import placement_pb2 as pb
-from server import SERVICE_NAME
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import SERVICE_NAME
 
 from .conftest import play
 

@@ -7,11 +7,11 @@ import json
 import grpc
 import pytest
 
-import engine
-import solver
-from patchwork.v1 import placement_pb2 as pb
-from server import positions
-from solver import Candidate, Shape, board_from_rows, mask_of
+from quiltsolve import engine
+from quiltsolve import solver
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import positions
+from quiltsolve.solver import Candidate, Shape, board_from_rows, mask_of
 
 from .conftest import MIDGAME_BOARD, play, state_json
 
@@ -136,7 +136,7 @@ def test_suggest_move_pending_leather(stub):
     # Play until someone must place a leather patch.
     for seed in range(1, 40):
         state = play(seed, 0)
-        from engine.players import RandomPlayer
+        from quiltsolve.engine.players import RandomPlayer
         p = RandomPlayer(seed)
         while not state.is_terminal() and not state.leather_to_place:
             state.apply_action(p.choose(state))
@@ -235,8 +235,8 @@ def test_typed_game_state_errors_name_the_field(stub):
 
 
 def record_of_play(seed: int, plies: int) -> pb.GameRecord:
-    import engine
-    from engine.players import GreedyPlayer, RandomPlayer
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 
     state = engine.new_game(seed)
     circle = list(state.to_json()["circle"])

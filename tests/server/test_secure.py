@@ -9,9 +9,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import ServerConfig, build_server
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import ServerConfig, build_server
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_bad_security_flags_are_start_up_errors(tmp_path):
     with pytest.raises(OSError, match="cannot read --tls-cert"):
         build_server(ServerConfig(port=0, workers=1, tls_cert=str(tmp_path / "no.pem"),
                                   tls_key=str(tmp_path / "no.key"), warm_up=False))
-    from server.__main__ import parse_args
+    from quiltsolve.server.__main__ import parse_args
     empty = tmp_path / "tokens"
     empty.write_text("\n\n")
     with pytest.raises(SystemExit):

@@ -11,9 +11,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-import solver
-from patchwork.v1 import placement_pb2 as pb
-from server import SERVICE_NAME
+from quiltsolve import solver
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server import SERVICE_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 

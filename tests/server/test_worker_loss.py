@@ -19,15 +19,15 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from server import ServerConfig, build_server
-from server.admission import Admission, Refused
-from server import positions
-from server.jobs import DieJob, MovesJob, PuzzleJob, ReviewJob, SpinJob
-from server.core import POISON_LOSSES, POISON_SECONDS, Call, CoreConfig, PoisonTable, ServiceCore, job_fingerprint
-from server.errors import ServiceError
-from server.observe import SERVICE, CallRecord, Metrics, make_logger
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import ServerConfig, build_server
+from quiltsolve.server.admission import Admission, Refused
+from quiltsolve.server import positions
+from quiltsolve.server.jobs import DieJob, MovesJob, PuzzleJob, ReviewJob, SpinJob
+from quiltsolve.server.core import POISON_LOSSES, POISON_SECONDS, Call, CoreConfig, PoisonTable, ServiceCore, job_fingerprint
+from quiltsolve.server.errors import ServiceError
+from quiltsolve.server.observe import SERVICE, CallRecord, Metrics, make_logger
 
 from .conftest import play, state_json
 from .test_load import EASY, ENDLESS_COUNT, HARD_PLACEMENT, wait_until

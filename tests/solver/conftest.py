@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from solver.geometry import FULL_BOARD, square_masks
-from solver.patches import PATCH_MASKS
+from quiltsolve.solver.geometry import FULL_BOARD, square_masks
+from quiltsolve.solver.patches import PATCH_MASKS
 
 
 def brute_cover(board: int, cands, square7: bool = False) -> int:
     """Best covered area by exhaustive search (-1: no answer). Tiny boards only."""
-    from solver.cover import orientation_of
+    from quiltsolve.solver.cover import orientation_of
     items = []
     for c in cands:
         masks = [m for m in orientation_of(c.shape) if not m & board]

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.cover import candidates_from, solve
-from solver.geometry import board_from_rows
-from solver.types import SolveStatus
-from solver.validate import validate_placements
+from quiltsolve.solver.cover import candidates_from, solve
+from quiltsolve.solver.geometry import board_from_rows
+from quiltsolve.solver.types import SolveStatus
+from quiltsolve.solver.validate import validate_placements
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "placement-instances.json"
 INST = json.loads(DATA.read_text())

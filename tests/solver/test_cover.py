@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-import solver
-from solver import cover
-from solver.cover import candidates_from, solve, solve_cover, solve_square7
-from solver.geometry import FULL_BOARD, Shape, ShapeError, board_from_rows, mask_of
-from solver.patches import LEATHER_PATCH_ID, UnknownPatchError
-from solver.stop import StopToken
-from solver.types import Candidate, Objective, SolverInputError, SolveStatus
-from solver.validate import validate_placements
+from quiltsolve import solver
+from quiltsolve.solver import cover
+from quiltsolve.solver.cover import candidates_from, solve, solve_cover, solve_square7
+from quiltsolve.solver.geometry import FULL_BOARD, Shape, ShapeError, board_from_rows, mask_of
+from quiltsolve.solver.patches import LEATHER_PATCH_ID, UnknownPatchError
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import Candidate, Objective, SolverInputError, SolveStatus
+from quiltsolve.solver.validate import validate_placements
 
 SMALL = [0, 1, 4, 5, 13, 21, 25, 27, 17, LEATHER_PATCH_ID]
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from solver.geometry import Shape, ShapeError, placements
-from solver.patches import LEATHER_MASKS, PATCH_MASKS, PATCHES
+from quiltsolve.solver.geometry import Shape, ShapeError, placements
+from quiltsolve.solver.patches import LEATHER_MASKS, PATCH_MASKS, PATCHES
 
 # Legal placements of each standard patch on an empty 9×9 board (ids 0-32).
 GOLDEN_PLACEMENTS = [144, 126, 108, 90, 64, 448, 384, 192, 192, 392, 224, 192, 196, 224, 196, 168, 168,

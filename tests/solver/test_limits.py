@@ -16,14 +16,14 @@ import time
 
 import pytest
 
-import solver
-from solver import cover
-from solver.cover import candidates_from, solve_cover, solve_square7
-from solver.geometry import Shape
-from solver.lookahead import rank_placements
-from solver.stop import StopToken
-from solver.types import SolveStatus
-from solver.validate import validate_placements
+from quiltsolve import solver
+from quiltsolve.solver import cover
+from quiltsolve.solver.cover import candidates_from, solve_cover, solve_square7
+from quiltsolve.solver.geometry import Shape
+from quiltsolve.solver.lookahead import rank_placements
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import SolveStatus
+from quiltsolve.solver.validate import validate_placements
 
 # opening-0-k16/104004: CP-SAT cannot prove it in seconds (see test_cover)
 OPENING = [2, 3, 5, 9, 12, 13, 16, 19, 21, 22, 24, 25, 27, 28, 31, 32]
@@ -173,7 +173,7 @@ def test_rank_placements_stop_token_from_another_thread():
 
 def test_rank_placements_small_limit_is_still_deterministic_when_proven():
     # Node budgets, not clocks, decide easy cases: same answer every time.
-    from solver.geometry import board_from_rows
+    from quiltsolve.solver.geometry import board_from_rows
 
     b = board_from_rows(["#########"] * 5 + ["#....####", "#....####", "##.######", "#########"])
     r1 = rank_placements(b, 0, [1, 25], time_limit=0.5)
@@ -186,9 +186,9 @@ def test_rank_placements_small_limit_is_still_deterministic_when_proven():
 
 
 def test_cache_api_exported_and_cheap():
-    code = ("import sys, solver; i = solver.cache_info(); solver.set_cache_limit(i['max_bytes']); "
+    code = ("import sys; from quiltsolve import solver; i = solver.cache_info(); solver.set_cache_limit(i['max_bytes']); "
             "assert {'bytes', 'max_bytes', 'entries'} <= set(i), i; "
-            "assert 'ortools' not in sys.modules and 'solver.cover' not in sys.modules; "
+            "assert 'ortools' not in sys.modules and 'quiltsolve.solver.cover' not in sys.modules; "
             "print(i['max_bytes'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

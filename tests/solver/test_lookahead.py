@@ -2,13 +2,13 @@
 
 import pytest
 
-from solver.cover import candidates_from, solve_cover, solve_square7
-from solver.geometry import FULL_BOARD, board_from_rows
-from solver.lookahead import rank_placements
-from solver.patches import LEATHER_PATCH_ID
-from solver.stop import StopToken
-from solver.types import SolverInputError, SolveStatus
-from solver.validate import validate_placements
+from quiltsolve.solver.cover import candidates_from, solve_cover, solve_square7
+from quiltsolve.solver.geometry import FULL_BOARD, board_from_rows
+from quiltsolve.solver.lookahead import rank_placements
+from quiltsolve.solver.patches import LEATHER_PATCH_ID
+from quiltsolve.solver.stop import StopToken
+from quiltsolve.solver.types import SolverInputError, SolveStatus
+from quiltsolve.solver.validate import validate_placements
 
 BOARD = board_from_rows(["#########"] * 5 + ["#....####", "#....####", "##.######", "#########"])
 
@@ -29,7 +29,7 @@ def test_values_match_cover_and_sorted():
     values = [p.value for p in r.ranked]
     assert values == sorted(values, reverse=True)
     # every legal placement is ranked
-    from solver.cover import orientation_of
+    from quiltsolve.solver.cover import orientation_of
     legal = [m for m in orientation_of(pc[0].shape) if not m & BOARD]
     assert sorted(masks) == sorted(legal)
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-import solver
-from solver.geometry import Shape, mask_of
-from solver.types import Candidate, PlacedPatch
-from solver.validate import ValidationError, validate_placements, validate_tiling
+from quiltsolve import solver
+from quiltsolve.solver.geometry import Shape, mask_of
+from quiltsolve.solver.types import Candidate, PlacedPatch
+from quiltsolve.solver.validate import ValidationError, validate_placements, validate_tiling
 
 DOM = Shape.parse("##")
 L3 = Shape.parse("#./##")

@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server import ServerConfig, build_server
-from web import HttpFace
+from quiltsolve.server import ServerConfig, build_server
+from quiltsolve.web import HttpFace
 
 _BROWSER_SKIPS: list[str] = []
 

@@ -10,13 +10,13 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-import engine
-import solver
-from engine.players import GreedyPlayer, RandomPlayer
-from patchwork.v1 import placement_pb2 as pb
-from patchwork.v1 import placement_pb2_grpc as pbg
-from web import game as web_game
-from web.app import ENDPOINTS
+from quiltsolve import engine
+from quiltsolve import solver
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.web import game as web_game
+from quiltsolve.web.app import ENDPOINTS
 
 from ..server.conftest import play
 
@@ -418,7 +418,7 @@ def test_static_app_is_self_contained(http):
     assert "default-src 'self'" in csp and "script-src 'self'" in csp
     from importlib import resources
 
-    static = resources.files("web") / "static"
+    static = resources.files("quiltsolve.web") / "static"
     names = []
     for path in [*static.rglob("*")]:
         if path.is_file():

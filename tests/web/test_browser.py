@@ -15,9 +15,9 @@ import time
 import httpx
 import pytest
 
-import engine
-from engine.players import GreedyPlayer, RandomPlayer
-from solver import Shape
+from quiltsolve import engine
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+from quiltsolve.solver import Shape
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -325,7 +325,7 @@ def test_paste_a_position_and_see_a_clear_error(pages, base_url, http):
     g = game(page)
     assert g["start"]["kind"] == "state_json"
     shown = g["view"]["players"][0]["rows"]
-    import solver
+    from quiltsolve import solver
 
     # The engine may have answered first if it was to move; player 0's quilt is the pasted one or later.
     pasted = solver.board_to_rows(state.players[0].board)
@@ -481,7 +481,7 @@ def test_phone_width_and_screenshots(pages, base_url, shots_dir):
 
 @pytest.fixture(scope="module")
 def token_server(tmp_path_factory, make_certs):
-    from server import ServerConfig
+    from quiltsolve.server import ServerConfig
 
     from .conftest import serving
 

@@ -20,20 +20,20 @@ from __future__ import annotations
 import json
 import random
 
-import engine
+from quiltsolve import engine
 import jsonschema
 import pytest
 import schemathesis
-import solver
+from quiltsolve import solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate as validate_spec
-from solver import Shape
+from quiltsolve.solver import Shape
 
-from web import game as web_game
-from web.app import ENDPOINTS
-from web.calls import MAX_DEADLINE_MS
-from web.openapi import MAX_GRID as convert_grid, document
+from quiltsolve.web import game as web_game
+from quiltsolve.web.app import ENDPOINTS
+from quiltsolve.web.calls import MAX_DEADLINE_MS
+from quiltsolve.web.openapi import MAX_GRID as convert_grid, document
 
 from ..server.conftest import play
 
@@ -68,8 +68,8 @@ def test_served_document_passes_openapi_spec_validator(http):
 
 
 def test_document_states_the_enforced_limits():
-    from engine.state_json import MAX_BUTTONS
-    from solver.limits import MAX_ITERATIONS, MAX_TOP
+    from quiltsolve.engine.state_json import MAX_BUTTONS
+    from quiltsolve.solver.limits import MAX_ITERATIONS, MAX_TOP
 
     req = SCHEMAS["SolvePlacementRequest"]
     assert req["required"] == ["board", "patches", "objective"]
@@ -91,7 +91,7 @@ assert POSITIONS[-1].is_terminal() and not POSITIONS[0].is_terminal()
 
 
 def full_game(seed: int, edition: str) -> tuple[list[int], list[str]]:
-    from engine.players import GreedyPlayer, RandomPlayer
+    from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 
     state = engine.new_game(seed, edition)
     circle = state.circle

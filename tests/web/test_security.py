@@ -12,12 +12,12 @@ import anyio
 import httpx
 import pytest
 
-import engine
-from server import ServerConfig
-from web import game as web_game
-from web.__main__ import build_web_parser, security_from_args
-from web.app import ENDPOINTS, create_app
-from web.security import OPEN_PATHS, HttpSecurity, RateLimiter, client_key, parse_networks
+from quiltsolve import engine
+from quiltsolve.server import ServerConfig
+from quiltsolve.web import game as web_game
+from quiltsolve.web.__main__ import build_web_parser, security_from_args
+from quiltsolve.web.app import ENDPOINTS, create_app
+from quiltsolve.web.security import OPEN_PATHS, HttpSecurity, RateLimiter, client_key, parse_networks
 
 from .conftest import serving
 from .test_api import MIDGAME, SOLVE
@@ -144,8 +144,8 @@ def test_health_openapi_and_the_app_stay_open(https):
 def test_grpc_takes_the_same_tokens_over_the_same_tls(secure, pki):
     import grpc
 
-    from patchwork.v1 import placement_pb2 as pb
-    from patchwork.v1 import placement_pb2_grpc as pbg
+    from quiltsolve.patchwork.v1 import placement_pb2 as pb
+    from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 
     creds = grpc.ssl_channel_credentials(root_certificates=(pki / "ca.pem").read_bytes())
     with grpc.secure_channel(f"127.0.0.1:{secure[0].port}", creds) as ch:
@@ -367,7 +367,7 @@ def test_cors_allows_exactly_the_named_origins(web_server):
     asgi_calls(app, script)
 
 
-# ---------------------------------------------------------------- flags and python -m web
+# ---------------------------------------------------------------- flags and python -m quiltsolve.web
 
 def test_web_security_flags_and_their_environment(monkeypatch):
     for name in ("QUILTSOLVE_HTTP_RATE_LIMIT", "QUILTSOLVE_HTTP_RATE_BURST", "QUILTSOLVE_TRUSTED_PROXIES",
@@ -436,7 +436,7 @@ def test_python_m_web_with_tls_and_tokens(pki, tmp_path):
 
 
 def test_the_https_context_follows_the_server_config(pki, tmp_path):
-    from server.app import server_ssl_context
+    from quiltsolve.server.app import server_ssl_context
 
     assert server_ssl_context(ServerConfig()) is None
     plain = server_ssl_context(ServerConfig(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key")))

@@ -1,4 +1,4 @@
-"""``python -m web``: flags, the ready line with the URL, SIGTERM; refusals (429) and shutdown (503) over HTTP."""
+"""``python -m quiltsolve.web``: flags, the ready line with the URL, SIGTERM; refusals (429) and shutdown (503) over HTTP."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-import engine
-from server import ServerConfig, build_server
-from web import HttpFace
-from web import game as web_game
-from web.__main__ import build_web_parser
+from quiltsolve import engine
+from quiltsolve.server import ServerConfig, build_server
+from quiltsolve.web import HttpFace
+from quiltsolve.web import game as web_game
+from quiltsolve.web.__main__ import build_web_parser
 
 from .conftest import serving
 
@@ -36,7 +36,7 @@ def test_flags(monkeypatch):
 
 def start_web(*args: str) -> subprocess.Popen:
     env = dict(os.environ, QUILTSOLVE_WORKERS="1")
-    return subprocess.Popen([sys.executable, "-m", "web", "--port", "0", "--fast-workers", "0", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "quiltsolve.web", "--port", "0", "--fast-workers", "0", *args], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
