@@ -45,6 +45,11 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _short(module: str) -> str:
+    """``quiltsolve.server.app`` → ``server.app``: the repository's folders are the sub-packages of ``quiltsolve``."""
+    return module.removeprefix("quiltsolve.")
+
+
 def _files() -> dict[str, Path]:
     out = {}
     for pkg in PACKAGES:
@@ -65,7 +70,10 @@ def _is_package(name: str) -> bool:
 def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str, list[str]]]:
     """(project module imported, names taken from it) for one import statement."""
     if isinstance(node, ast.Import):
-        return [(a.name, []) for a in node.names if a.name.split(".")[0] in PACKAGES]
+        names = [_short(a.name) for a in node.names]
+        return [(n, []) for n in names if n.split(".")[0] in PACKAGES]
+    if node.module == "quiltsolve" and not node.level:   # from quiltsolve import server, ...
+        return [(a.name, []) for a in node.names if a.name in PACKAGES]
     if node.level:
         base = importer.split(".")
         if not _is_package(importer):
@@ -73,7 +81,7 @@ def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str
         base = base[:len(base) - (node.level - 1)]
         target = ".".join(base + ([node.module] if node.module else []))
     else:
-        target = node.module or ""
+        target = _short(node.module or "")
     if target.split(".")[0] not in PACKAGES:
         return []
     out: list[tuple[str, list[str]]] = []

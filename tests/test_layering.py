@@ -47,10 +47,20 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _short(module: str) -> str:
+    """A module's name inside the installed ``quiltsolve`` package: ``quiltsolve.server.app`` → ``server.app``
+    (the repository's folders are its sub-packages)."""
+    return "" if module == "quiltsolve" else module.removeprefix("quiltsolve.")
+
+
+def _join(module: str, name: str) -> str:
+    return f"{module}.{name}" if module else name
+
+
 def _resolve(path: Path, node: ast.ImportFrom) -> str:
-    """The absolute module a ``from ... import`` names (relative ones resolved)."""
+    """The absolute module a ``from ... import`` names (relative ones resolved), without ``quiltsolve.``."""
     if not node.level:
-        return node.module or ""
+        return _short(node.module or "")
     base = _module_name(path).split(".")
     if path.name != "__init__.py":
         base.pop()                      # a module's package
@@ -69,11 +79,12 @@ def imports_of(path: Path, *, module_level_only: bool = False) -> list[tuple[int
     out = []
     for node in nodes:
         if isinstance(node, ast.Import):
-            out += [(node.lineno, a.name) for a in node.names]
+            out += [(node.lineno, _short(a.name)) for a in node.names]
         else:
             mod = _resolve(path, node)
-            out.append((node.lineno, mod))
-            out += [(node.lineno, f"{mod}.{a.name}") for a in node.names if a.name != "*"]
+            if mod:
+                out.append((node.lineno, mod))
+            out += [(node.lineno, _join(mod, a.name)) for a in node.names if a.name != "*"]
     return [(line, m) for line, m in out if m.split(".")[0] in PACKAGES]
 
 
@@ -117,13 +128,13 @@ def _graph() -> dict[str, set[str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in _module_level(tree.body):
             if isinstance(node, ast.Import):
-                deps.update(a.name for a in node.names)
+                deps.update(_short(a.name) for a in node.names)
                 continue
             mod = _resolve(path, node)
             for a in node.names:
                 # ``from pkg import sub`` needs the file pkg/sub.py, not what pkg/__init__
                 # defines (Python initialises the parent package first in any case)
-                deps.add(f"{mod}.{a.name}" if f"{mod}.{a.name}" in files else mod)
+                deps.add(_join(mod, a.name) if _join(mod, a.name) in files else mod)
         graph[name] = {d for d in deps if d in files and d != name}
     return graph
 
@@ -170,18 +181,17 @@ def test_cycles_finds_a_cycle():
 
 def test_no_import_cycle_between_files():
     graph = _graph()
-    assert len(graph) > 50 and graph["quiltsolve.server.app"]      # the files were read
+    assert len(graph) > 50 and graph["server.app"]      # the files were read
     assert cycles(graph) == []
 
 
 def test_imports_of_sees_every_kind_of_import(tmp_path):
     f = tmp_path / "sample.py"
-    f.write_text("from typing import TYPE_CHECKING\nimport json\nimport solver.cover\n"
+    f.write_text("from typing import TYPE_CHECKING\nimport json\nimport quiltsolve.solver.cover\n"
                  "if TYPE_CHECKING:\n    from quiltsolve.clients import connect\n"
-                 "def f():\n    from quiltsolve.web import face\n    import engine\n")
-    assert [m for _, m in imports_of(f)] == ["quiltsolve.solver.cover", "clients", "clients.connect", "web", "quiltsolve.web.face",
-                                              "engine"]
-    assert [m for _, m in imports_of(f, module_level_only=True)] == ["quiltsolve.solver.cover"]
+                 "def f():\n    from quiltsolve import web\n    import quiltsolve.engine\n")
+    assert [m for _, m in imports_of(f)] == ["solver.cover", "clients", "clients.connect", "web", "engine"]
+    assert [m for _, m in imports_of(f, module_level_only=True)] == ["solver.cover"]
 
 
 # ------------------------------------------------- imports inside functions

@@ -182,13 +182,27 @@ def test_py_typed_markers_are_package_data():
         assert (ROOT / pkg / "py.typed").is_file(), pkg
 
 
-def test_wheel_carries_py_typed_and_entry_points(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built from a copy of the files git tracks (a ``build/`` folder left in the
+    working tree by an older layout would otherwise leak stale files into it)."""
     pytest.importorskip("setuptools", reason="building without isolation needs setuptools in this venv")
+    src = tmp_path_factory.mktemp("src")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    out = tmp_path_factory.mktemp("dist")
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                        "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
+                        "--disable-pip-version-check", "-w", str(out), str(src)],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
-    (wheel,) = tmp_path.glob("quiltsolve-*.whl")
+    (built,) = out.glob("quiltsolve-*.whl")
+    return built
+
+
+def test_wheel_carries_py_typed_and_entry_points(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for pkg in ("clients", "solver", "engine"):
         assert f"quiltsolve/{pkg}/py.typed" in names
@@ -198,14 +212,8 @@ def test_wheel_carries_py_typed_and_entry_points(tmp_path):
     assert "quiltsolve-engine = quiltsolve.engine.__main__:main" in text
 
 
-def test_wheel_installs_one_top_level_name(tmp_path):
+def test_wheel_installs_one_top_level_name(wheel):
     """The wheel puts exactly one name into site-packages: ``quiltsolve`` (and its .dist-info)."""
-    pytest.importorskip("setuptools", reason="building without isolation needs setuptools in this venv")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                        "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    (wheel,) = tmp_path.glob("quiltsolve-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/", 1)[0] for n in names}
     dist_info = {t for t in top if t.endswith(".dist-info")}
