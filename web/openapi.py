@@ -94,11 +94,10 @@ def int_upto(n: int) -> str:
     elif d > 2:
         alts.append(f"[1-9][0-9]{{0,{d - 2}}}")
     for i in range(d):
-        lo, hi = (1 if i == 0 else 0), int(s[i]) - 1
-        if hi >= lo:
+        lo, hi = (1 if i == 0 else 0), int(s[i]) - (1 if i < d - 1 else 0)
+        if hi >= lo:  # s[:i], then a smaller digit (or, last, any digit up to s's), then anything
             rest = d - i - 1
             alts.append(s[:i] + (f"[{lo}-{hi}]" if hi > lo else str(lo)) + (f"[0-9]{{{rest}}}" if rest else ""))
-    alts.append(s)
     return "(?:" + "|".join(alts) + ")"
 
 
@@ -112,7 +111,7 @@ def positive_seconds_upto(most: float) -> str:
     top = int(most)
     if top != most or top < 1:
         raise ValueError("the largest time limit must be a whole number of seconds >= 1")
-    below_one = "|".join(f"0{{{k}}}[1-9][0-9]{{0,{8 - k}}}" for k in range(9))
+    below_one = "|".join("0" * k + "[1-9]" + (f"[0-9]{{0,{8 - k}}}" if k < 8 else "") for k in range(9))
     alts = [f"0\\.(?:{below_one})", f"{top}(?:\\.0{{1,9}})?"]
     if top > 1:
         alts.insert(1, f"{int_upto(top - 1)}(?:\\.[0-9]{{1,9}})?")
@@ -179,9 +178,12 @@ def field_rules() -> dict[str, dict]:
     top = _range(0, MAX_TOP, f"how many to return, best first; 0 means all (at most {MAX_TOP})")
     iterations = _range(0, MAX_ITERATIONS, f"a fixed search budget, 1-{MAX_ITERATIONS}; 0 means think for the "
                                            "time limit")
+    # "patch 0 last" is prefixItems plus items: {const: 0}, but with uniqueItems a generator has to find a
+    # permutation by chance (Schemathesis gives up), so it is said in words.
     circle = {"minItems": N_PATCHES, "maxItems": N_PATCHES, "uniqueItems": True, "items": _ids(),
               "description": f"all {N_PATCHES} patch ids 0-{N_PATCHES - 1}, each once, clockwise from the neutral "
-                             f"token; the last must be {START_PATCH_ID} (not expressible here)"}
+                             f"token. Not expressible here, also checked: patch {START_PATCH_ID} is last (the "
+                             "token starts just after it)."}
     return {
         "Board.rows": board_rows,
         "Region.rows": {"minItems": 1, "maxItems": MAX_GRID, "items": {"pattern": f"^[.#]{{1,{MAX_GRID}}}$"},
@@ -210,7 +212,7 @@ def field_rules() -> dict[str, dict]:
         "SuggestPlacementRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SUGGEST_LIMIT)},
         "SuggestPlacementRequest.seed": seed,
         "SuggestMoveRequest.state_json": {
-            "maxLength": MAX_STATE_JSON, "deprecated": True,
+            "minLength": 1, "maxLength": MAX_STATE_JSON, "deprecated": True,
             "description": f"deprecated: use state. The engine's state JSON as text (at most {MAX_STATE_JSON} "
                            "characters; docs/engine.md), used only when state is unset"},
         "SuggestMoveRequest.top": top,
