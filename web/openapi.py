@@ -388,8 +388,9 @@ def helper_schemas(schemas: dict) -> dict:
                      "description": "a position as notation, engine state JSON or GameState JSON, or a game "
                                     "record as JSON (a JSON-lines file: its first line). Not expressible here, "
                                     "also checked: that it is one of these, and every rule of the game."},
-            "plies": {"type": "integer", "minimum": 0, "maximum": MAX_RECORD_ACTIONS,
-                      "description": "for a record: play only this many moves (at most the record's)"}}},
+            "plies": {"type": "integer", "minimum": 0,
+                      "description": "for a record: play only this many moves. Not expressible here, also "
+                                     "checked: at most the record's number of moves."}}},
         "StateOnly": {"type": "object", "additionalProperties": False, "required": ["state"],
                       "properties": {"state": _STATE}},
         "Legal": {"type": "object", "additionalProperties": False, "required": ["state"], "properties": {

@@ -28,6 +28,7 @@ import solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate as validate_spec
+from server.core import CoreConfig
 from solver import Shape
 
 from web import game as web_game
@@ -321,7 +322,7 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
         return
     # 413: a schema-valid body can still be larger than the documented body limit.
     if status == 413:
-        assert size > 64 * 1024, (path, size, r.text)
+        assert size > CoreConfig.max_receive_bytes, (path, size, r.text)
         return
     raise AssertionError(f"{path}: a schema-valid request answered {status}: {r.text[:500]}")
 
