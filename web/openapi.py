@@ -25,7 +25,6 @@ rows of unequal length, the rules of the game) is said in a ``description``.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -77,6 +76,7 @@ _DURATION = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,9})?s$", "examples
 def int_upto(n: int) -> str:
     """A regular expression (unanchored group) for the integers 1..n written without leading zeros.
 
+    >>> import re
     >>> rx = re.compile(f"^{int_upto(59)}$")
     >>> [k for k in range(0, 200) if rx.match(str(k))] == list(range(1, 60))
     True
@@ -104,6 +104,7 @@ def int_upto(n: int) -> str:
 def positive_seconds_upto(most: float) -> str:
     """A regular expression (unanchored group) for decimal seconds in (0, most], at most 9 fraction digits.
 
+    >>> import re
     >>> rx = re.compile(f"^{positive_seconds_upto(60)}$")
     >>> [bool(rx.match(t)) for t in ["0", "0.0", "0.000000001", "0.5", "1", "59.999999999", "60", "60.0", "60.1", "61"]]
     [False, False, True, True, True, True, True, True, False, False]
@@ -121,6 +122,7 @@ def positive_seconds_upto(most: float) -> str:
 def seconds_between(least: float, most: float) -> str:
     """A regular expression (unanchored group) for decimal seconds in [least, most] with 0 < least < 1.
 
+    >>> import re
     >>> rx = re.compile(f"^{seconds_between(0.05, 10)}$")
     >>> [bool(rx.match(t)) for t in ["0.04", "0.049", "0.05", "0.0500", "0.5", "1", "9.75", "10", "10.00", "10.5"]]
     [False, False, True, True, True, True, True, True, True, False]
