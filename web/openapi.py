@@ -25,7 +25,6 @@ rows of unequal length, the rules of the game) is said in a ``description``.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +77,7 @@ _DURATION = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,9})?s$", "examples
 def int_upto(n: int) -> str:
     """A regular expression (unanchored group) for the integers 1..n written without leading zeros.
 
+    >>> import re
     >>> rx = re.compile(f"^{int_upto(59)}$")
     >>> [k for k in range(0, 200) if rx.match(str(k))] == list(range(1, 60))
     True
@@ -95,17 +95,17 @@ def int_upto(n: int) -> str:
     elif d > 2:
         alts.append(f"[1-9][0-9]{{0,{d - 2}}}")
     for i in range(d):
-        lo, hi = (1 if i == 0 else 0), int(s[i]) - 1
-        if hi >= lo:
+        lo, hi = (1 if i == 0 else 0), int(s[i]) - (1 if i < d - 1 else 0)
+        if hi >= lo:  # s[:i], then a smaller digit (or, last, any digit up to s's), then anything
             rest = d - i - 1
             alts.append(s[:i] + (f"[{lo}-{hi}]" if hi > lo else str(lo)) + (f"[0-9]{{{rest}}}" if rest else ""))
-    alts.append(s)
     return "(?:" + "|".join(alts) + ")"
 
 
 def positive_seconds_upto(most: float) -> str:
     """A regular expression (unanchored group) for decimal seconds in (0, most], at most 9 fraction digits.
 
+    >>> import re
     >>> rx = re.compile(f"^{positive_seconds_upto(60)}$")
     >>> [bool(rx.match(t)) for t in ["0", "0.0", "0.000000001", "0.5", "1", "59.999999999", "60", "60.0", "60.1", "61"]]
     [False, False, True, True, True, True, True, True, False, False]
@@ -113,7 +113,7 @@ def positive_seconds_upto(most: float) -> str:
     top = int(most)
     if top != most or top < 1:
         raise ValueError("the largest time limit must be a whole number of seconds >= 1")
-    below_one = "|".join(f"0{{{k}}}[1-9][0-9]{{0,{8 - k}}}" for k in range(9))
+    below_one = "|".join("0" * k + "[1-9]" + (f"[0-9]{{0,{8 - k}}}" if k < 8 else "") for k in range(9))
     alts = [f"0\\.(?:{below_one})", f"{top}(?:\\.0{{1,9}})?"]
     if top > 1:
         alts.insert(1, f"{int_upto(top - 1)}(?:\\.[0-9]{{1,9}})?")
@@ -123,6 +123,7 @@ def positive_seconds_upto(most: float) -> str:
 def seconds_between(least: float, most: float) -> str:
     """A regular expression (unanchored group) for decimal seconds in [least, most] with 0 < least < 1.
 
+    >>> import re
     >>> rx = re.compile(f"^{seconds_between(0.05, 10)}$")
     >>> [bool(rx.match(t)) for t in ["0.04", "0.049", "0.05", "0.0500", "0.5", "1", "9.75", "10", "10.00", "10.5"]]
     [False, False, True, True, True, True, True, True, True, False]
@@ -181,9 +182,12 @@ def field_rules() -> dict[str, dict]:
     top = _range(0, MAX_TOP, f"how many to return, best first; 0 means all (at most {MAX_TOP})")
     iterations = _range(0, MAX_ITERATIONS, f"a fixed search budget, 1-{MAX_ITERATIONS}; 0 means think for the "
                                            "time limit")
+    # "patch 0 last" is prefixItems plus items: {const: 0}, but with uniqueItems a generator has to find a
+    # permutation by chance (Schemathesis gives up), so it is said in words.
     circle = {"minItems": N_PATCHES, "maxItems": N_PATCHES, "uniqueItems": True, "items": _ids(),
               "description": f"all {N_PATCHES} patch ids 0-{N_PATCHES - 1}, each once, clockwise from the neutral "
-                             f"token; the last must be {START_PATCH_ID} (not expressible here)"}
+                             f"token. Not expressible here, also checked: patch {START_PATCH_ID} is last (the "
+                             "token starts just after it)."}
     return {
         "Board.rows": board_rows,
         "Region.rows": {"minItems": 1, "maxItems": MAX_GRID, "items": {"pattern": f"^[.#]{{1,{MAX_GRID}}}$"},
@@ -212,7 +216,7 @@ def field_rules() -> dict[str, dict]:
         "SuggestPlacementRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SUGGEST_LIMIT)},
         "SuggestPlacementRequest.seed": seed,
         "SuggestMoveRequest.state_json": {
-            "maxLength": MAX_STATE_JSON, "deprecated": True,
+            "minLength": 1, "maxLength": MAX_STATE_JSON, "deprecated": True,
             "description": f"deprecated: use state. The engine's state JSON as text (at most {MAX_STATE_JSON} "
                            "characters; docs/engine.md), used only when state is unset"},
         "SuggestMoveRequest.top": top,
@@ -388,8 +392,9 @@ def helper_schemas(schemas: dict) -> dict:
                      "description": "a position as notation, engine state JSON or GameState JSON, or a game "
                                     "record as JSON (a JSON-lines file: its first line). Not expressible here, "
                                     "also checked: that it is one of these, and every rule of the game."},
-            "plies": {"type": "integer", "minimum": 0, "maximum": MAX_RECORD_ACTIONS,
-                      "description": "for a record: play only this many moves (at most the record's)"}}},
+            "plies": {"type": "integer", "minimum": 0,
+                      "description": "for a record: play only this many moves. Not expressible here, also "
+                                     "checked: at most the record's number of moves."}}},
         "StateOnly": {"type": "object", "additionalProperties": False, "required": ["state"],
                       "properties": {"state": _STATE}},
         "Legal": {"type": "object", "additionalProperties": False, "required": ["state"], "properties": {

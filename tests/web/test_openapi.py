@@ -28,6 +28,7 @@ from quiltsolve import solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate as validate_spec
+from quiltsolve.server.core import CoreConfig
 from quiltsolve.solver import Shape
 
 from quiltsolve.web import game as web_game
@@ -135,6 +136,19 @@ def test_the_api_tests_requests_fit_the_schemas():
                  {**SOLVE, "board": {"rows": ["." * 9] * 8}}, {**SOLVE, "time_limit": "61s"},
                  {k: v for k, v in SOLVE.items() if k != "patches"}, {**SOLVE, "patches": [{"id": 1, "shape": "#"}]}]:
         assert not bad.is_valid(body), body
+
+
+def test_whole_numbers_written_with_a_fraction_are_integers(http):
+    # JSON Schema's integers include 7.0; the RPC endpoints took them, the game helpers refused them (400).
+    a = http.post("/api/v1/game/new", json={"seed": 7.0})
+    assert a.status_code == 200, a.text
+    assert a.json()["record"] == http.post("/api/v1/game/new", json={"seed": 7}).json()["record"]
+    pid = a.json()["view"]["available"][0]["id"]  # in front of the token: it has moves
+    r = http.post("/api/v1/game/legal", json={"state": a.json()["state"], "patch_id": float(pid)})
+    assert r.status_code == 200 and r.json()["count"] > 0, r.text
+    assert all(m.startswith(f"buy {pid} ") for m in r.json()["actions"])
+    r = http.post("/api/v1/game/new", json={"seed": 7.5})
+    assert r.status_code == 400 and r.json()["error"]["field"] == "seed"
 
 
 # ---------------------------------------------------------------- the property test
@@ -321,7 +335,7 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
         return
     # 413: a schema-valid body can still be larger than the documented body limit.
     if status == 413:
-        assert size > 64 * 1024, (path, size, r.text)
+        assert size > CoreConfig.max_receive_bytes, (path, size, r.text)
         return
     raise AssertionError(f"{path}: a schema-valid request answered {status}: {r.text[:500]}")
 
