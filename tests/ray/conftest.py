@@ -9,33 +9,58 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 # read when ray is first imported (here, or by solver.ray_count)
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")   # services on 127.0.0.1
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")    # a private loopback cluster: `ray start` and the driver alike
 os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "120")     # Ray's default 30 s, on a busy machine
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ray_cli(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(Path(sys.executable).with_name("ray")), *args], capture_output=True, text=True,
+                          timeout=timeout)
 
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    """Ray, initialised on a fresh private cluster for this module; its GCS address is ``ray.gcs_address``."""
+    """Ray, connected to a fresh private cluster for this module; its GCS address is ``ray.gcs_address``.
+
+    The cluster is started by the ``ray start`` command, in a process of its own: started from
+    the test process (``ray.init(address="local")``), Ray forks its raylet with a ``preexec_fn``
+    from a process that holds gRPC servers and channels, and that fork can hang in their fork
+    handlers. ``subprocess.run`` without ``preexec_fn`` runs no fork handler.
+    """
     ray = pytest.importorskip("ray", reason="the Ray tests need the ray extra: pip install 'quiltsolve[ray]'")
     assert not ray.is_initialized()
+    port = _free_port()
+    start = ("start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=2",
+             "--include-dashboard=false", f"--object-store-memory={128 * 1024 * 1024}", "--disable-usage-stats")
     for attempt in (1, 2):   # on a loaded machine the GCS or the raylet can miss Ray's start-up wait once
-        try:
-            ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
-                     logging_level=logging.ERROR, log_to_driver=False)
+        started = _ray_cli(*start, timeout=240)
+        if started.returncode == 0:
             break
-        except Exception:  # noqa: BLE001 - a late raylet is a bare Exception ("timed out during startup")
-            ray.shutdown()
-            if attempt == 2:
-                raise
+        _ray_cli("stop", "--force", timeout=60)
+        if attempt == 2:
+            pytest.fail(f"ray start failed: {started.stderr[-2000:]}")
     try:
+        ray.init(address=f"127.0.0.1:{port}", logging_level=logging.ERROR, log_to_driver=False)
         yield ray
     finally:
         ray.shutdown()
+        _ray_cli("stop", "--force", timeout=60)
 
 
 @pytest.fixture(scope="module")
