@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from quiltsolve import engine
 from quiltsolve import solver
+from quiltsolve.engine.actions import Buy
 from quiltsolve.engine.players import make_player
 from quiltsolve.engine.track import END, INCOME_SPACES, LEATHER_SPACES
 from quiltsolve.solver.limits import MAX_TIME_LIMIT
@@ -192,15 +194,98 @@ def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
 
 # ---------------------------------------------------------------- endpoints
 
+# Each helper is a typed request read (and checked) by one ``parse`` from the JSON body, and
+# one function that answers it: the endpoint is ``answer(Request.parse(body))``.
+
+@dataclass(frozen=True)
+class NewGameRequest:
+    """Deal a new game: ``{seed?, edition?}`` (no seed: a random one, returned in the record)."""
+
+    seed: int
+    edition: str
+
+    @classmethod
+    def parse(cls, data: Any) -> "NewGameRequest":
+        data = fields(data if data is not None else {}, {"seed": (int,), "edition": (str,)})
+        edition = data.get("edition") or engine.DEFAULT_EDITION
+        if edition not in engine.EDITIONS:
+            raise BadRequest("edition", f"{json.dumps(edition)[:40]}; expected one of {', '.join(engine.EDITIONS)}")
+        return cls(seed=_seed(data), edition=edition)
+
+
+@dataclass(frozen=True)
+class StateRequest:
+    """A request that carries one position: ``{state}``."""
+
+    state: engine.GameState
+
+    @classmethod
+    def parse(cls, data: Any) -> "StateRequest":
+        data = fields(data, {"state": (dict,)}, required=("state",))
+        return cls(state=state_of(data["state"]))
+
+
+@dataclass(frozen=True)
+class LegalRequest:
+    """The legal moves of a position, of one patch only with ``patch_id``: ``{state, patch_id?}``."""
+
+    state: engine.GameState
+    patch_id: int | None
+
+    @classmethod
+    def parse(cls, data: Any) -> "LegalRequest":
+        data = fields(data, {"state": (dict,), "patch_id": (int,)}, required=("state",))
+        pid = data.get("patch_id")
+        if pid is not None and not 0 <= pid < len(solver.PATCHES):
+            raise BadRequest("patch_id", f"unknown patch id {pid}; standard ids are 0-{len(solver.PATCHES) - 1}")
+        return cls(state=state_of(data["state"]), patch_id=pid)
+
+
+@dataclass(frozen=True)
+class ApplyRequest:
+    """A move played in a position: ``{state, move}`` (the move's text form), checked legal here."""
+
+    state: engine.GameState
+    action: engine.Action
+
+    @classmethod
+    def parse(cls, data: Any) -> "ApplyRequest":
+        data = fields(data, {"state": (dict,), "move": (str,)}, required=("state", "move"))
+        state = state_of(data["state"])
+        if state.is_terminal():
+            raise FailedPrecondition(f"state: {GAME_OVER}")
+        try:
+            action = engine.parse_action(data["move"][:MAX_MOVE_TEXT])
+            state.clone().apply_action(action)
+        except ValueError as e:  # ActionSyntaxError, IllegalActionError
+            raise BadRequest("move", str(e)) from None
+        return cls(state=state, action=action)
+
+
+def answer_new_game(req: NewGameRequest) -> dict:
+    state = engine.new_game(req.seed, req.edition)
+    return {**answer(state), "record": {"edition": req.edition, "seed": req.seed, "circle": state.circle,
+                                        "actions": []}}
+
+
+def answer_legal(req: LegalRequest) -> dict:
+    actions = req.state.legal_actions()
+    if req.patch_id is not None:
+        actions = [a for a in actions if isinstance(a, Buy) and a.patch_id == req.patch_id]
+    texts = [a.to_str() for a in actions]
+    return {"actions": texts, "count": len(texts)}
+
+
+def answer_apply(req: ApplyRequest) -> dict:
+    state = req.state.clone()
+    player = state.current_player()
+    state.apply_action(req.action)
+    return {"player": player, "move": protojson.to_dict(move_message(req.action)), **answer(state)}
+
+
 def new_game(data: Any, call: Call) -> dict:
     """``{seed?, edition?}`` → a new game: ``{state, view, record}``."""
-    data = fields(data if data is not None else {}, {"seed": (int,), "edition": (str,)})
-    seed = _seed(data)
-    edition = data.get("edition") or engine.DEFAULT_EDITION
-    if edition not in engine.EDITIONS:
-        raise BadRequest("edition", f"{json.dumps(edition)[:40]}; expected one of {', '.join(engine.EDITIONS)}")
-    state = engine.new_game(seed, edition)
-    return {**answer(state), "record": {"edition": edition, "seed": seed, "circle": state.circle, "actions": []}}
+    return answer_new_game(NewGameRequest.parse(data))
 
 
 def load(data: Any, call: Call) -> dict:
@@ -260,37 +345,17 @@ def load(data: Any, call: Call) -> dict:
 
 def show(data: Any, call: Call) -> dict:
     """``{state}`` → ``{state, view}`` (the position checked and normalised)."""
-    data = fields(data, {"state": (dict,)}, required=("state",))
-    return answer(state_of(data["state"]))
+    return answer(StateRequest.parse(data).state)
 
 
 def legal(data: Any, call: Call) -> dict:
     """``{state, patch_id?}`` → ``{actions, count}``: every legal move's text, in the engine's order."""
-    data = fields(data, {"state": (dict,), "patch_id": (int,)}, required=("state",))
-    state = state_of(data["state"])
-    pid = data.get("patch_id")
-    actions = state.legal_actions()
-    if pid is not None:
-        if not 0 <= pid < len(solver.PATCHES):
-            raise BadRequest("patch_id", f"unknown patch id {pid}; standard ids are 0-{len(solver.PATCHES) - 1}")
-        actions = [a for a in actions if getattr(a, "patch_id", None) == pid]
-    texts = [a.to_str() for a in actions]
-    return {"actions": texts, "count": len(texts)}
+    return answer_legal(LegalRequest.parse(data))
 
 
 def apply(data: Any, call: Call) -> dict:
     """``{state, move}`` → ``{player, move, state, view}`` after the move (its text form)."""
-    data = fields(data, {"state": (dict,), "move": (str,)}, required=("state", "move"))
-    state = state_of(data["state"])
-    if state.is_terminal():
-        raise FailedPrecondition(f"state: {GAME_OVER}")
-    player = state.current_player()
-    try:
-        action = engine.parse_action(data["move"][:MAX_MOVE_TEXT])
-        state.apply_action(action)
-    except ValueError as e:  # ActionSyntaxError, IllegalActionError
-        raise BadRequest("move", str(e)) from None
-    return {"player": player, "move": protojson.to_dict(move_message(action)), **answer(state)}
+    return answer_apply(ApplyRequest.parse(data))
 
 
 def parse_strength(text: str) -> tuple[str, float | None, int | None]:
@@ -377,5 +442,4 @@ def replay(data: Any, call: Call) -> dict:
 
 def notation(data: Any, call: Call) -> dict:
     """``{state}`` → ``{notation}``."""
-    data = fields(data, {"state": (dict,)}, required=("state",))
-    return {"notation": notation_of(state_of(data["state"]))}
+    return {"notation": notation_of(StateRequest.parse(data).state)}
