@@ -41,22 +41,22 @@ SOLVE_STATUS = {
 
 # ---------------------------------------------------------------- requests
 
+_MASK_BITS = str.maketrans(".#", "01")
+
+
 def board_mask(board: pb.Board, field: str = "board") -> int:
     """The 81-bit mask of a 9×9 board given as 9 rows of ``.``/``#``."""
     rows = board.rows
     if len(rows) != BOARD_SIZE:
         raise BadRequest(f"{field}.rows", f"{len(rows)} rows; expected {BOARD_SIZE}")
-    mask = 0
     for r, row in enumerate(rows):
         if len(row) != BOARD_SIZE:
             raise BadRequest(f"{field}.rows[{r}]", f"row has {len(row)} cells; expected {BOARD_SIZE}")
-        for c, ch in enumerate(row):
-            if ch == "#":
-                mask |= 1 << (r * BOARD_SIZE + c)
-            elif ch != ".":
-                raise BadRequest(f"{field}.rows[{r}]",
-                                 f"column {c} has {ch!r}; use '.' (empty) and '#' (filled)")
-    return mask
+        if row.strip(".#"):  # a character other than '.' and '#' (strip leaves it, or what lies around it)
+            c = next(i for i, ch in enumerate(row) if ch not in ".#")
+            raise BadRequest(f"{field}.rows[{r}]", f"column {c} has {row[c]!r}; use '.' (empty) and '#' (filled)")
+    # bit r*9 + c is row r, column c: the rows joined, read right to left, as a binary number
+    return int("".join(rows)[::-1].translate(_MASK_BITS), 2)
 
 
 def board_rows(mask: int) -> list[str]:

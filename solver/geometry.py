@@ -270,11 +270,18 @@ def board_from_rows(rows: Sequence[str], size: int = BOARD_SIZE) -> Board:
     return m
 
 
+_ROW_CHARS = str.maketrans("01", ".#")
+
+
 def board_to_rows(board: Board, size: int = BOARD_SIZE) -> list[str]:
-    return [
-        "".join("#" if board >> (r * size + c) & 1 else "." for c in range(size))
-        for r in range(size)
-    ]
+    """The rows of a board, ``#`` filled and ``.`` empty (bit ``r*size + c`` is row r, column c).
+
+    >>> board_to_rows(0b11 | 1 << 80)[0], board_to_rows(1 << 80)[8]
+    ('##.......', '........#')
+    """
+    # one binary string, cut into rows and read right to left (bit 0 is the first cell)
+    bits = format(board, f"0{size * size}b")[::-1].translate(_ROW_CHARS)
+    return [bits[r * size:(r + 1) * size] for r in range(size)]
 
 
 def square_masks(side: int = 7, size: int = BOARD_SIZE) -> tuple[tuple[Cell, Board], ...]:
