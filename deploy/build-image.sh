@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the quiltsolve image with podman (or docker) from deploy/Dockerfile.
 #
-#   deploy/build-image.sh [TAG]                 # default localhost/quiltsolve:0.1.0
+#   deploy/build-image.sh [TAG]                 # default localhost/quiltsolve:0.2.0
 # Environment:
 #   ENGINE=podman|docker   container CLI (default: podman if present, else docker)
 #   BASE, BUILD_BASE       base images (default: the no-registry ones deploy/make-base-image.sh
@@ -30,7 +30,7 @@ absolute PIP_CA
 absolute PIP_CERT
 cd "$(dirname "$0")/.."
 
-TAG=${1:-localhost/quiltsolve:0.1.0}
+TAG=${1:-localhost/quiltsolve:0.2.0}
 ENGINE=${ENGINE:-$(command -v podman >/dev/null && echo podman || echo docker)}
 args=(build -f deploy/Dockerfile -t "$TAG")
 

@@ -3,7 +3,7 @@ a container run read-only as in Kubernetes, checked from the host over gRPC and 
 endpoint and the web app's page through the published port), and stopped with SIGTERM.
 
 Opt-in, since it needs a container runtime and a built image (docs/deploy.md):
-    QUILTSOLVE_IMAGE=localhost/quiltsolve:0.1.0 .venv/bin/python -m pytest tests/deploy/test_container.py
+    QUILTSOLVE_IMAGE=localhost/quiltsolve:0.2.0 .venv/bin/python -m pytest tests/deploy/test_container.py
 ``QUILTSOLVE_CONTAINER_ENGINE`` picks podman or docker (default: whichever is on PATH, podman
 first); with podman, ``CONTAINERS_CONF`` is passed on (deploy/containers-sandbox.conf in the
 project's sandbox).

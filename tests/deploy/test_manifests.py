@@ -320,7 +320,7 @@ def test_production_overlay_renders_tls_tokens_and_replicas(dockerfile, tmp_path
 
     c = server_container(docs)
     assert c["image"] == f"{k['images'][0]['newName']}:{k['images'][0]['newTag']}"
-    assert server_container(base)["image"] == "localhost/quiltsolve:0.1.0"  # what deploy/build-image.sh tags
+    assert server_container(base)["image"] == "localhost/quiltsolve:0.2.0"  # what deploy/build-image.sh tags
     # the base's args are kept and the TLS flags appended
     base_args = server_container(base)["args"]
     assert c["args"][:len(base_args)] == base_args
@@ -409,7 +409,7 @@ def test_docs_show_the_commands_for_this_layout():
     known_web = flag_names(build_web_parser())
     seen = 0
     for line in text.splitlines():
-        for marker in ("python -m quiltsolve.server", "quiltsolve-web ", "localhost/quiltsolve:0.1.0 "):
+        for marker in ("python -m quiltsolve.server", "quiltsolve-web ", "localhost/quiltsolve:0.2.0 "):
             flags = known if marker == "python -m quiltsolve.server" else known_web
             if marker in line:
                 # up to a shell comment, or the end of the inline code span
