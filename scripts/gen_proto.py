@@ -27,7 +27,7 @@ GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
 # The import path of the stubs package is IMPORT_PREFIX + "patchwork" (the
 # proto package, ``patchwork.v1`` on the wire, never changes). protoc derives
 # the generated imports from the .proto paths, so they are rewritten after
-# generation (see fix_imports); scripts/move_namespace.py sets the prefix.
+# generation (see fix_imports): the stubs live in the installed package quiltsolve.
 IMPORT_PREFIX = "quiltsolve."
 
 

@@ -232,7 +232,7 @@ OLD_ROOTS = {"server", "solver", "engine", "clients", "web", "patchwork"}
 
 def test_no_import_uses_an_old_top_level_name():
     """From the repository root ``import server`` still works (the folder is there), installed it
-    does not: every absolute import names ``quiltsolve.server`` ... (scripts/move_namespace.py)."""
+    does not: every absolute import names ``quiltsolve.server`` ..."""
     import ast
 
     bad = []
