@@ -8,9 +8,8 @@ from every import of every file: module-level, inside functions, and under
     web      server, solver, engine, patchwork; never clients, never the gRPC stubs (``*_pb2_grpc``)
     clients  server, engine, solver, patchwork (never web)
 
-and no import cycle between the project's files through their module-level
-imports (``TYPE_CHECKING`` blocks and function bodies aside), so no import
-has to hide in a function to dodge one."""
+(``tests/test_imports.py`` checks that no import cycle runs between the
+project's files, so no import has to hide in a function to dodge one.)"""
 
 from __future__ import annotations
 
@@ -118,71 +117,6 @@ def test_package_imports_only_the_layers_below(package):
                 wrong.append(f"{path.relative_to(ROOT)}:{line}: {mod} (forbidden module)")
     assert _files(package), package
     assert wrong == [], "\n".join(wrong)
-
-
-def _graph() -> dict[str, set[str]]:
-    files = {_module_name(p): p for pkg in PACKAGES for p in _files(pkg)}
-    graph: dict[str, set[str]] = {}
-    for name, path in files.items():
-        deps: set[str] = set()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in _module_level(tree.body):
-            if isinstance(node, ast.Import):
-                deps.update(_short(a.name) for a in node.names)
-                continue
-            mod = _resolve(path, node)
-            for a in node.names:
-                # ``from pkg import sub`` needs the file pkg/sub.py, not what pkg/__init__
-                # defines (Python initialises the parent package first in any case)
-                deps.add(_join(mod, a.name) if _join(mod, a.name) in files else mod)
-        graph[name] = {d for d in deps if d in files and d != name}
-    return graph
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
-
-
-def test_cycles_finds_a_cycle():
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert cycles({"a": {"b"}, "b": set()}) == []
-
-
-def test_no_import_cycle_between_files():
-    graph = _graph()
-    assert len(graph) > 50 and graph["server.app"]      # the files were read
-    assert cycles(graph) == []
 
 
 def test_imports_of_sees_every_kind_of_import(tmp_path):
