@@ -32,7 +32,7 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -50,46 +50,42 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
+def _flag_items(values: Iterable[str] | str) -> Iterator[str]:
+    """The items of a repeatable flag (or its environment variable): each value may list several, comma-separated."""
+    for value in [values] if isinstance(values, str) else values:
+        for part in value.split(","):
+            if part.strip():
+                yield part.strip()
+
+
 def parse_networks(values: Iterable[str], flag: str) -> tuple[Network, ...]:
     """IP addresses or CIDR networks (``10.0.0.0/8``, ``::1``); ValueError naming ``flag`` and the bad one."""
-    if isinstance(values, str):
-        values = [values]
     out = []
-    for value in values:
-        for part in value.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            try:
-                out.append(ipaddress.ip_network(part, strict=False))
-            except ValueError:
-                raise ValueError(f"{flag} {part!r}: not an IP address or network such as 10.0.0.0/8 or "
-                                 f"::1") from None
+    for part in _flag_items(values):
+        try:
+            out.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(f"{flag} {part!r}: not an IP address or network such as 10.0.0.0/8 or "
+                             f"::1") from None
     return tuple(out)
 
 
 def parse_origins(values: Iterable[str], flag: str = "--cors-origin") -> tuple[str, ...]:
     """Exact origins (``https://app.example.com``, ``http://localhost:3000``); ValueError naming the bad one."""
-    if isinstance(values, str):
-        values = [values]
     out: list[str] = []
-    for value in values:
-        for part in value.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            try:
-                u = urlsplit(part)
-                _ = u.port  # a bad port raises ValueError
-            except ValueError:
-                u = None
-            if (u is None or u.scheme not in ("http", "https") or not u.hostname or u.username or u.password
-                    or u.path not in ("", "/") or u.query or u.fragment):
-                raise ValueError(f"{flag} {part!r}: expected an origin, scheme://host[:port] such as "
-                                 f"https://app.example.com (no path; '*' is not allowed)")
-            origin = f"{u.scheme}://{u.netloc.lower()}"
-            if origin not in out:
-                out.append(origin)
+    for part in _flag_items(values):
+        try:
+            u = urlsplit(part)
+            _ = u.port  # a bad port raises ValueError
+        except ValueError:
+            u = None
+        if (u is None or u.scheme not in ("http", "https") or not u.hostname or u.username or u.password
+                or u.path not in ("", "/") or u.query or u.fragment):
+            raise ValueError(f"{flag} {part!r}: expected an origin, scheme://host[:port] such as "
+                             f"https://app.example.com (no path; '*' is not allowed)")
+        origin = f"{u.scheme}://{u.netloc.lower()}"
+        if origin not in out:
+            out.append(origin)
     return tuple(out)
 
 
