@@ -38,16 +38,18 @@ NOT_YET_CLEAN: set[str] = set()
 FUNCTION_LEVEL_BUDGET = {"solver": 0, "engine": 0, "server": 1, "clients": 6, "web": 0, "patchwork": 0}
 
 
-def _module_name(path: Path) -> str:
+def module_name(path: Path) -> str:
+    """The dotted name of a project file, from its folder path (``server/app.py`` → ``server.app``)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def _short(module: str) -> str:
-    """``quiltsolve.server.app`` → ``server.app``: the repository's folders are the sub-packages of ``quiltsolve``."""
-    return module.removeprefix("quiltsolve.")
+def short_name(module: str) -> str:
+    """A module's name inside the installed ``quiltsolve`` package: ``quiltsolve.server.app`` → ``server.app``
+    (the repository's folders are its sub-packages; ``quiltsolve`` itself is '')."""
+    return "" if module == "quiltsolve" else module.removeprefix("quiltsolve.")
 
 
 def _files() -> dict[str, Path]:
@@ -55,7 +57,7 @@ def _files() -> dict[str, Path]:
     for pkg in PACKAGES:
         for path in sorted((ROOT / pkg).rglob("*.py")):
             if "__pycache__" not in path.parts:
-                out[_module_name(path)] = path
+                out[module_name(path)] = path
     return out
 
 
@@ -70,7 +72,7 @@ def _is_package(name: str) -> bool:
 def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str, list[str]]]:
     """(project module imported, names taken from it) for one import statement."""
     if isinstance(node, ast.Import):
-        names = [_short(a.name) for a in node.names]
+        names = [short_name(a.name) for a in node.names]
         return [(n, []) for n in names if n.split(".")[0] in PACKAGES]
     if node.module == "quiltsolve" and not node.level:   # from quiltsolve import server, ...
         return [(a.name, []) for a in node.names if a.name in PACKAGES]
@@ -81,7 +83,7 @@ def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str
         base = base[:len(base) - (node.level - 1)]
         target = ".".join(base + ([node.module] if node.module else []))
     else:
-        target = _short(node.module or "")
+        target = short_name(node.module or "")
     if target.split(".")[0] not in PACKAGES:
         return []
     out: list[tuple[str, list[str]]] = []

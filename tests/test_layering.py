@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from .test_imports import module_name, short_name
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("solver", "engine", "server", "web", "clients", "patchwork")
 
@@ -39,19 +41,6 @@ def _files(package: str) -> list[Path]:
     return sorted(p for p in (ROOT / package).rglob("*.py") if "_pb2" not in p.name)
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _short(module: str) -> str:
-    """A module's name inside the installed ``quiltsolve`` package: ``quiltsolve.server.app`` → ``server.app``
-    (the repository's folders are its sub-packages)."""
-    return "" if module == "quiltsolve" else module.removeprefix("quiltsolve.")
-
-
 def _join(module: str, name: str) -> str:
     return f"{module}.{name}" if module else name
 
@@ -59,8 +48,8 @@ def _join(module: str, name: str) -> str:
 def _resolve(path: Path, node: ast.ImportFrom) -> str:
     """The absolute module a ``from ... import`` names (relative ones resolved), without ``quiltsolve.``."""
     if not node.level:
-        return _short(node.module or "")
-    base = _module_name(path).split(".")
+        return short_name(node.module or "")
+    base = module_name(path).split(".")
     if path.name != "__init__.py":
         base.pop()                      # a module's package
     base = base[:len(base) - (node.level - 1)]
@@ -78,7 +67,7 @@ def imports_of(path: Path, *, module_level_only: bool = False) -> list[tuple[int
     out = []
     for node in nodes:
         if isinstance(node, ast.Import):
-            out += [(node.lineno, _short(a.name)) for a in node.names]
+            out += [(node.lineno, short_name(a.name)) for a in node.names]
         else:
             mod = _resolve(path, node)
             if mod:

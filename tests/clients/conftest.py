@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import socket
 import sys
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,23 @@ EMPTY = ["........."] * 9
 # Rows 0-1 and cols 0-2 filled: 42 empty cells.
 CORNER = ["#########", "#########"] + ["###......"] * 7
 
+
+
+def distinct_shapes(n: int) -> list[str]:
+    """``n`` shapes that are different patches (also up to rotation and mirror)."""
+    from quiltsolve.solver import Shape
+
+    out, seen = [], set()
+    for rows in range(1, 4):
+        for widths in combinations_with_replacement(range(9, 0, -1), rows):
+            text = "/".join("#" * w for w in widths)
+            canon = Shape.parse(text).canonical()
+            if canon not in seen:
+                seen.add(canon)
+                out.append(text)
+            if len(out) == n:
+                return out
+    raise AssertionError("not enough shapes")
 
 @pytest.fixture(scope="session")
 def servers():

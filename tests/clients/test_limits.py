@@ -16,31 +16,12 @@ from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
 from quiltsolve.solver import limits
 
-from .conftest import EMPTY
+from .conftest import EMPTY, distinct_shapes
 
 ROW = "." * 9
 
 
-def _distinct_shapes(n: int) -> list[str]:
-    """``n`` shapes that are different pieces (also up to rotation and mirror)."""
-    from itertools import combinations_with_replacement
-
-    from quiltsolve.solver import Shape
-
-    out, seen = [], set()
-    for rows in range(1, 4):
-        for widths in combinations_with_replacement(range(9, 0, -1), rows):
-            text = "/".join("#" * w for w in widths)
-            canon = Shape.parse(text).canonical()
-            if canon not in seen:
-                seen.add(canon)
-                out.append(text)
-            if len(out) == n:
-                return out
-    raise AssertionError("not enough shapes")
-
-
-MANY = _distinct_shapes(limits.MAX_PATCH_REFS + 1)
+MANY = distinct_shapes(limits.MAX_PATCH_REFS + 1)
 
 
 def _new_state() -> dict:

@@ -14,29 +14,10 @@ from quiltsolve import engine
 from quiltsolve.clients import AsyncPlacementClient, EmbeddedClient, InvalidArgument, PlacementClient
 from quiltsolve.solver import limits
 
-from .conftest import EMPTY
+from .conftest import EMPTY, distinct_shapes
 
 CIRCLE = engine.new_game(1).circle
 GOOD_RECORD = {"circle": CIRCLE, "actions": ["advance"]}
-
-
-def _distinct_shapes(n: int) -> list[str]:
-    """``n`` shapes that are different patches (also up to rotation and mirror)."""
-    from itertools import combinations_with_replacement
-
-    from quiltsolve.solver import Shape
-
-    out, seen = [], set()
-    for rows in range(1, 4):
-        for widths in combinations_with_replacement(range(9, 0, -1), rows):
-            text = "/".join("#" * w for w in widths)
-            canon = Shape.parse(text).canonical()
-            if canon not in seen:
-                seen.add(canon)
-                out.append(text)
-            if len(out) == n:
-                return out
-    raise AssertionError("not enough shapes")
 
 
 # (case, call, field the refusal names): each is refused by the service (server/convert.py, service.py).
@@ -70,7 +51,7 @@ SERVICE_REFUSES = [
     ("patch twice, two orientations", lambda c: c.solve_placement(EMPTY, ["##./.##", ".##/##."]), "patches[1]"),
     ("leather twice", lambda c: c.suggest_placement(EMPTY, 1, [-1, "#"]), "upcoming[1]"),
     ("too many copies", lambda c: c.solve_placement(EMPTY, [1] * (limits.MAX_COUNT + 1)), "patches[0].count"),
-    ("too many patches", lambda c: c.solve_placement(EMPTY, _distinct_shapes(limits.MAX_PATCH_REFS + 1)),
+    ("too many patches", lambda c: c.solve_placement(EMPTY, distinct_shapes(limits.MAX_PATCH_REFS + 1)),
      "patches"),
     ("too many upcoming", lambda c: c.suggest_placement(EMPTY, 1, [0] * 80 + [2] * (limits.MAX_UPCOMING_COPIES - 79)),
      "upcoming"),

@@ -35,8 +35,9 @@ def state_message(state) -> dict:
 played = play  # a seeded random-vs-greedy position, as the server tests make them
 
 
-def full_record(seed: int) -> dict:
-    state = engine.new_game(seed)
+def full_record(seed: int, edition: str = engine.DEFAULT_EDITION) -> dict:
+    """The engine's record of a whole greedy-vs-random game on deal ``seed``."""
+    state = engine.new_game(seed, edition)
     circle = state.circle
     players = [GreedyPlayer(), RandomPlayer(seed)]
     actions = []
@@ -44,7 +45,7 @@ def full_record(seed: int) -> dict:
         a = players[state.current_player()].choose(state)
         actions.append(a.to_str())
         state.apply_action(a)
-    return engine.make_record(engine.GameState.from_circle(circle), actions, state, seed)
+    return engine.make_record(engine.GameState.from_circle(circle, edition), actions, state, seed)
 
 
 @pytest.fixture(scope="module")

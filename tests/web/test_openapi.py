@@ -37,6 +37,7 @@ from quiltsolve.web.calls import MAX_DEADLINE_MS
 from quiltsolve.web.openapi import MAX_GRID as convert_grid, document
 
 from ..server.conftest import play
+from .test_api import full_record
 
 DOC = document(ENDPOINTS)
 SCHEMAS = DOC["components"]["schemas"]
@@ -92,17 +93,8 @@ assert POSITIONS[-1].is_terminal() and not POSITIONS[0].is_terminal()
 
 
 def full_game(seed: int, edition: str) -> tuple[list[int], list[str]]:
-    from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
-
-    state = engine.new_game(seed, edition)
-    circle = state.circle
-    players = [GreedyPlayer(), RandomPlayer(seed)]
-    actions = []
-    while not state.is_terminal():
-        a = players[state.current_player()].choose(state)
-        actions.append(a.to_str())
-        state.apply_action(a)
-    return circle, actions
+    record = full_record(seed, edition)
+    return record["circle"], record["actions"]
 
 
 GAMES = {e: [full_game(seed, e) for seed in (1, 2)] for e in engine.EDITIONS}
