@@ -36,7 +36,7 @@ from quiltsolve.solver import StopToken
 
 from .admission import Abandoned, Admission, Expired, Refused
 from .errors import BadRequest, FailedPrecondition, ServiceError
-from .jobs import INPUT_ERRORS, PRECONDITION_ERRORS, Job
+from .jobs import Job, failure_kind
 from .observe import CallRecord, Metrics
 from .pool import JobFailed, WorkerLost, WorkerPool
 
@@ -53,6 +53,14 @@ POISON_ENTRIES = 1024       # requests remembered at most (the oldest are forgot
 
 def _status(result: Any) -> str | None:
     return getattr(getattr(result, "status", None), "value", None)
+
+
+def job_refusal(kind: str, message: str, field: str) -> ServiceError:
+    """The answer to a job that refused its input (``input``: INVALID_ARGUMENT naming ``field``) or
+    cannot answer the position (``precondition``: FAILED_PRECONDITION), wherever it ran."""
+    if kind == "input":
+        return BadRequest(field, message)
+    return FailedPrecondition(f"{field}: {message}")
 
 
 def deadline_budget(requested: float, remaining: float | None) -> tuple[float, bool]:
@@ -293,7 +301,7 @@ class ServiceCore:
         """
         if call.stop.is_set():
             raise ServiceError(call.ended_code(), "the call ended before its solve started")
-        fingerprint = self._fingerprint(job)
+        fingerprint = self._fingerprint(job)  # computed when first needed, once
         self._refuse_poisoned(call, fingerprint)
         losses: list[str] = []  # the reasons of the workers this call's job has cost, both lanes
         if fast_first and self.fast is not None:
@@ -324,20 +332,32 @@ class ServiceCore:
             assert tried is not None  # the main lane waits or raises
             return self._report(call, *tried)
 
-    def _fingerprint(self, job: Job) -> bytes | None:
-        try:
-            return job_fingerprint(job)
-        except Exception as e:  # noqa: BLE001 - bookkeeping must not fail a call: it only goes untracked
-            self.log.error("job_fingerprint_failed", kind=job.kind, error=f"{type(e).__name__}: {e}")
-            return None
+    def _fingerprint(self, job: Job) -> Callable[[], bytes | None]:
+        """The job's fingerprint, made on first use: only a call that meets a non-empty poison table,
+        or whose job costs a worker, pays for pickling and hashing its job."""
+        memo: list[bytes | None] = []
+
+        def fingerprint() -> bytes | None:
+            if not memo:
+                try:
+                    memo.append(job_fingerprint(job))
+                except Exception as e:  # noqa: BLE001 - bookkeeping must not fail a call: it only goes untracked
+                    self.log.error("job_fingerprint_failed", kind=job.kind, error=f"{type(e).__name__}: {e}")
+                    memo.append(None)
+            return memo[0]
+
+        return fingerprint
 
     @staticmethod
     def request_id(call: Call) -> str:
         """The call's request id: the client's ``x-request-id``, else one made now (and logged with the call)."""
         return call.record.ensure_request_id()
 
-    def _refuse_poisoned(self, call: Call, fingerprint: bytes | None) -> None:
-        hit = None if fingerprint is None else self.poison.get(fingerprint)
+    def _refuse_poisoned(self, call: Call, fingerprint: Callable[[], bytes | None] | None) -> None:
+        if fingerprint is None or not len(self.poison):
+            return
+        key = fingerprint()
+        hit = None if key is None else self.poison.get(key)
         if hit is None:
             return
         poisoner, left = hit
@@ -347,7 +367,8 @@ class ServiceCore:
                            f"the same request killed {POISON_LOSSES} worker processes (request id {poisoner}); "
                            f"it is refused for {POISON_SECONDS / 60:.0f} minutes ({left:.0f} s left)")
 
-    def _lost(self, call: Call, fingerprint: bytes | None, losses: list[str], reason: str, lane: str) -> None:
+    def _lost(self, call: Call, fingerprint: Callable[[], bytes | None], losses: list[str], reason: str,
+              lane: str) -> None:
         """Count a worker the call's job cost; raise the call's answer unless the job runs again."""
         if self._closed and call.stop.is_set():  # our own shutdown ended the job: not the request's doing
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry")
@@ -357,8 +378,9 @@ class ServiceCore:
         rec.extra["workers_lost"] = list(losses)
         if len(losses) >= POISON_LOSSES:
             request_id = self.request_id(call)
-            if fingerprint is not None:
-                self.poison.add(fingerprint, request_id)
+            key = fingerprint()
+            if key is not None:
+                self.poison.add(key, request_id)
             self.metrics.poisoned.labels(method=method).inc()
             self.log.error("request_poisoned", method=method, request_id=request_id, workers_lost=list(losses),
                            refused_for=POISON_SECONDS)
@@ -377,7 +399,7 @@ class ServiceCore:
 
     def _run_on(self, lane: Admission, call: Call, job: Job, requested: float,
                 field: str, wait: float | None, retry: bool = False,
-                fingerprint: bytes | None = None) -> tuple[Any, bool] | None:
+                fingerprint: Callable[[], bytes | None] | None = None) -> tuple[Any, bool] | None:
         """``(result, capped by the deadline)`` from a worker of ``lane``.
 
         ``wait`` bounds the wait for a slot of a lane that may be skipped:
@@ -428,10 +450,8 @@ class ServiceCore:
             try:
                 result, good = self.pool.run(slot, job, limit, call.stop)
             except JobFailed as e:
-                if e.kind == "input":
-                    raise BadRequest(field, e.message) from None
-                if e.kind == "precondition":
-                    raise FailedPrecondition(f"{field}: {e.message}") from None
+                if e.kind != "internal":
+                    raise job_refusal(e.kind, e.message, field) from None
                 call.record.extra["traceback"] = e.message
                 raise ServiceError(grpc.StatusCode.INTERNAL, f"internal error in the solver "
                                                              f"(request id {self.request_id(call)})") from None
@@ -485,10 +505,11 @@ class InProcessCore:
         limit, _ = deadline_budget(requested, call.time_remaining())
         try:
             result = job.run(limit, call.stop)
-        except INPUT_ERRORS as e:
-            raise BadRequest(field, str(e)) from None
-        except PRECONDITION_ERRORS as e:
-            raise FailedPrecondition(f"{field}: {e}") from None
+        except Exception as e:
+            kind = failure_kind(e)
+            if kind == "internal":
+                raise  # a bug: the face answers INTERNAL and logs it, as for any handler
+            raise job_refusal(kind, str(e), field) from None
         status = _status(result)
         if status is not None:
             call.record.solve_status = status

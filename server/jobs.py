@@ -36,6 +36,15 @@ INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError, eng
 PRECONDITION_ERRORS = (engine.IllegalActionError,)
 
 
+def failure_kind(error: BaseException) -> str:
+    """What a job's exception means: ``input``, ``precondition`` or ``internal`` (a bug)."""
+    if isinstance(error, INPUT_ERRORS):
+        return "input"
+    if isinstance(error, PRECONDITION_ERRORS):
+        return "precondition"
+    return "internal"
+
+
 @dataclass(frozen=True)
 class Job:
     """One unit of work; ``run(time_limit, stop)`` returns the solver's or engine's answer."""

@@ -43,7 +43,7 @@ import quiltsolve.solver.lookahead  # noqa: F401
 import quiltsolve.solver.puzzle  # noqa: F401
 from quiltsolve.solver import StopToken
 
-from .jobs import INPUT_ERRORS, PRECONDITION_ERRORS
+from .jobs import failure_kind
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -114,12 +114,9 @@ def main(conn: Any, cache_bytes: int | None, max_rss: int | None) -> None:
         gc.disable()
         try:
             reply: tuple = ("ok", job_id, job.run(time_limit, token))
-        except INPUT_ERRORS as e:
-            reply = ("error", job_id, "input", str(e))
-        except PRECONDITION_ERRORS as e:
-            reply = ("error", job_id, "precondition", str(e))
-        except Exception:  # noqa: BLE001 - a bug is reported, never fatal to the worker
-            reply = ("error", job_id, "internal", traceback.format_exc(limit=12))
+        except Exception as e:  # noqa: BLE001 - reported (a bug with its traceback), never fatal to the worker
+            kind = failure_kind(e)
+            reply = ("error", job_id, kind, traceback.format_exc(limit=12) if kind == "internal" else str(e))
         with lock:
             tokens.pop(job_id, None)
         rss = rss_bytes()
