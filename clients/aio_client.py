@@ -119,7 +119,7 @@ class AsyncPlacementClient:
             response = await self._call(call)
         except errors.ClientError as e:
             if wire.game_over(e):
-                return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0, terminal=True)
+                return wire.game_over_answer()
             raise
         return wire.move_result(response)
 

@@ -407,9 +407,14 @@ def move_answer(send: Callable[[], pb.SuggestMoveResponse]) -> MoveSuggestions:
         response = send()
     except errors.ClientError as e:
         if game_over(e):
-            return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0, terminal=True)
+            return game_over_answer()
         raise
     return move_result(response)
+
+
+def game_over_answer() -> MoveSuggestions:
+    """What every Python client answers for a finished game: no move, ``terminal``."""
+    return MoveSuggestions([], iterations=0, searched=False, wall_time=0.0, terminal=True)
 
 
 def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:

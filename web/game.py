@@ -243,10 +243,11 @@ class LegalRequest:
 
 @dataclass(frozen=True)
 class ApplyRequest:
-    """A move played in a position: ``{state, move}`` (the move's text form), checked legal here."""
+    """A move played in a position: ``{state, move}`` (the move's text form), checked legal by playing it."""
 
     state: engine.GameState
     action: engine.Action
+    after: engine.GameState
 
     @classmethod
     def parse(cls, data: Any) -> "ApplyRequest":
@@ -254,12 +255,13 @@ class ApplyRequest:
         state = state_of(data["state"])
         if state.is_terminal():
             raise FailedPrecondition(f"state: {GAME_OVER}")
+        after = state.clone()
         try:
             action = engine.parse_action(data["move"][:MAX_MOVE_TEXT])
-            state.clone().apply_action(action)
+            after.apply_action(action)
         except ValueError as e:  # ActionSyntaxError, IllegalActionError
             raise BadRequest("move", str(e)) from None
-        return cls(state=state, action=action)
+        return cls(state=state, action=action, after=after)
 
 
 def answer_new_game(req: NewGameRequest) -> dict:
@@ -277,10 +279,8 @@ def answer_legal(req: LegalRequest) -> dict:
 
 
 def answer_apply(req: ApplyRequest) -> dict:
-    state = req.state.clone()
-    player = state.current_player()
-    state.apply_action(req.action)
-    return {"player": player, "move": protojson.to_dict(move_message(req.action)), **answer(state)}
+    return {"player": req.state.current_player(), "move": protojson.to_dict(move_message(req.action)),
+            **answer(req.after)}
 
 
 def new_game(data: Any, call: Call) -> dict:
