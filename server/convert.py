@@ -22,10 +22,10 @@ from google.protobuf import duration_pb2
 
 from quiltsolve import solver
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
-from quiltsolve.solver import BOARD_SIZE, Candidate, Shape, ShapeError, cells_of
+from quiltsolve.solver import BOARD_SIZE, Shape, ShapeError, cells_of
 # One definition of the request limits for the service and both clients.
 from quiltsolve.solver.limits import (MAX_COUNT, MAX_ITERATIONS, MAX_PATCH_REFS, MAX_PIECES,  # noqa: F401
-                           MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP)
+                           MAX_SHAPE_TEXT, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP)
 
 from .errors import BadRequest
 
@@ -157,10 +157,6 @@ def patch_specs(refs: Any, field: str, *, allow_empty: bool) -> list[PatchSpec]:
         by_shape.setdefault(canon, []).append(i)
         specs.append(spec)
     return specs
-
-
-def candidates(specs: list[PatchSpec]) -> list[Candidate]:
-    return [Candidate(s.key, s.shape, s.count, s.required) for s in specs]
 
 
 # The enum values a request may carry (every other value is INVALID_ARGUMENT).
