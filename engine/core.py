@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 from quiltsolve.solver import PATCH_MASKS
 
+from . import _core_py as py
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from .errors import IllegalActionError
 from .players.greedy import ADVANCE_RATE, GREEDY_RATES
@@ -40,8 +42,17 @@ try:  # optional compiled core; the pure-Python twin gives the same answers
 except ImportError:  # pragma: no cover - depends on the build
     _c = None
 
-__all__ = ["HAVE_C_CORE", "PURE_PYTHON_ENV", "action_of", "action_tuple", "apply", "backend", "core_tables",
-           "legal_actions", "state_from_tuple", "state_tuple", "use_c"]
+__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
+           "action_of", "action_tuple", "apply", "backend", "core_tables", "legal_actions", "playout", "playouts",
+           "run_search", "state_from_tuple", "state_tuple", "use_c"]
+
+Rng = py.Rng
+RANDOM = 0
+"""Playout policy: :class:`RandomPlayer`'s uniform choices."""
+GREEDY = 1
+"""Playout policy: the search's ε-greedy one (``_search_policy.playout``)."""
+DEFAULT_NODE_CAP = 200_000
+"""Nodes a search tree may hold (about 60 MB in C); once full, no node is expanded any more."""
 
 PURE_PYTHON_ENV = "QUILTSOLVE_PURE_PYTHON"
 HAVE_C_CORE = _c is not None
@@ -130,3 +141,79 @@ def apply(state: GameState, action: Action, *, pure: bool = False) -> GameState:
     if use_c(pure) and type(action) in (Advance, Buy, PlaceLeather):   # pragma: no cover - C said illegal, Python not
         raise IllegalActionError(f"the compiled core and the engine disagree on {action!r}")
     return s
+
+
+def playout(state: GameState, seed: int, policy: int = GREEDY, epsilon: float = 0.1, *,
+            pure: bool = False) -> GameState:
+    """A new state: ``state`` played to the end by ``policy`` (:data:`RANDOM` or :data:`GREEDY`) on ``Rng(seed)``."""
+    if use_c(pure):
+        assert _c is not None
+        return GameState.from_core_tuple(_c.playout(state.core_tuple(), seed & py.M64, policy, epsilon))
+    s = state.clone()
+    if policy == RANDOM:
+        return py.random_playout(s, py.Rng(seed))
+    return py.playout(s, py.Rng(seed), py.PlacementCache(), epsilon)
+
+
+def playouts(state: GameState, seed: int, count: int, policy: int = GREEDY, epsilon: float = 0.1, *,
+             pure: bool = False) -> tuple[int, int, int]:
+    """``count`` playouts from ``state`` on one stream: (wins of player 0, of player 1, sum of margins 0 − 1).
+
+    The C core releases the GIL while it plays them.
+    """
+    if use_c(pure):
+        assert _c is not None
+        w0, w1, m = _c.playouts(state.core_tuple(), seed & py.M64, policy, epsilon, count)
+        return w0, w1, m
+    return py.playouts(state, seed, policy, epsilon, count)
+
+
+@dataclass(frozen=True)
+class CoreChild:
+    """One root move's statistics after a core search: visits, summed reward, wins and margins (for the mover)."""
+
+    action: Action
+    n: int
+    w: float
+    wins: int
+    margin: int
+
+
+@dataclass(frozen=True)
+class CoreSearch:
+    """What :func:`run_search` did: iterations run, nodes in the tree, the root's children in expansion order."""
+
+    iterations: int
+    nodes: int
+    children: list[CoreChild]
+    backend: str
+
+
+def run_search(state: GameState, root_actions: list[Action], *, seed: int, iterations: int | None = None,
+               time_limit: float | None = None, at_least: int = 0, stop: py.Stop | None = None,
+               exploration: float = 0.5, margin_weight: float = 0.25, epsilon: float = 0.1,
+               node_cap: int = DEFAULT_NODE_CAP, pure: bool = False) -> CoreSearch:
+    """UCT from ``state`` whose root moves are ``root_actions`` (in the order they are tried), on the core.
+
+    Stops after ``iterations``, or ``time_limit`` seconds (but not before
+    ``at_least`` iterations), or when ``stop.is_set()`` (checked every few
+    ms; the C core releases the GIL in between). With an iteration budget and
+    no stop the answer depends only on the arguments: C and Python agree.
+    """
+    if state.is_terminal():
+        raise ValueError("the game is over: there is nothing to search")
+    if len(root_actions) > 8:
+        raise ValueError(f"at most 8 root actions, got {len(root_actions)}")
+    seed &= py.M64
+    if use_c(pure):
+        assert _c is not None
+        done, nodes, kids = _c.search(state.core_tuple(), [action_tuple(a) for a in root_actions], seed,
+                                      -1 if iterations is None else iterations,
+                                      -1.0 if time_limit is None else max(0.0, time_limit), at_least, stop,
+                                      exploration, margin_weight, epsilon, node_cap)
+        children = [CoreChild(action_of(a), n, w, wins, margin) for a, n, w, wins, margin in kids]
+        return CoreSearch(done, nodes, children, "c")
+    done, nodes, pkids = py.search(state, root_actions, seed, iterations,
+                                   None if time_limit is None else max(0.0, time_limit), at_least, stop,
+                                   exploration, margin_weight, epsilon, node_cap)
+    return CoreSearch(done, nodes, [CoreChild(a, n, w, wins, margin) for a, n, w, wins, margin in pkids], "python")

@@ -16,6 +16,7 @@
  *   qs_state, qs_player                          a position (see the structs)
  *   qs_action {kind, arg, mask}                  QS_ADVANCE / QS_BUY (arg=pid) / QS_LEATHER (arg=cell 0..80)
  *   int qs_popcount(qs_mask)
+ *   void qs_tables_geometry(T)                   derive full/rows/cols from board_cells (done by qs_tables_from_py)
  *   int qs_legal_actions(T, s, out)              -> count; out needs QS_MAX_ACTIONS entries;
  *                                                   order = GameState.iter_legal_actions
  *   int qs_num_legal_actions(T, s)
@@ -94,6 +95,9 @@ typedef struct {
     double advance_rate;
     int board_cells, bonus_points, empty_penalty;
     qs_mask full;
+    /* board geometry (side = 9), derived from board_cells by qs_tables_from_py / qs_tables_geometry */
+    int side;
+    qs_mask row0, row_last, col0, col_last, not_col0, not_col_last;
     int n_editions;
     int n_leather_spaces[QS_MAX_EDITIONS];
     int leather_spaces[QS_MAX_EDITIONS][QS_MAX_LEATHER];
@@ -124,6 +128,21 @@ typedef struct {
     int arg;                              /* buy: patch id; leather: cell 0..80 */
     qs_mask mask;                         /* buy: placement; leather: the cell's bit */
 } qs_action;
+
+/* Fill the geometry fields from board_cells (a square board). */
+static inline void qs_tables_geometry(qs_tables *T) {
+    int side = 1;
+    while (side * side < T->board_cells) side++;
+    T->side = side;
+    T->full = ((qs_mask)1 << T->board_cells) - 1;
+    T->row0 = ((qs_mask)1 << side) - 1;
+    T->row_last = T->row0 << (side * (side - 1));
+    T->col0 = 0;
+    for (int r = 0; r < side; r++) T->col0 |= (qs_mask)1 << (side * r);
+    T->col_last = T->col0 << (side - 1);
+    T->not_col0 = T->full ^ T->col0;
+    T->not_col_last = T->full ^ T->col_last;
+}
 
 static inline int qs_popcount(qs_mask m) {
     return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
@@ -541,7 +560,7 @@ static inline int qs_tables_from_py(qs_tables *T, PyObject *tup) {
         if (qs__int_tuple(PyTuple_GET_ITEM(ls, e), QS_MAX_LEATHER, "leather spaces", T->leather_spaces[e],
                           &T->n_leather_spaces[e]) < 0)
             return -1;
-    T->full = ((qs_mask)1 << T->board_cells) - 1;
+    qs_tables_geometry(T);
     return 0;
 }
 
