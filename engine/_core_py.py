@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from quiltsolve.solver import PATCH_MASKS
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .errors import IllegalActionError
 from .players._search_policy import PlacementCache, buy_rates, place_pending_leather, playout, tight_placement
 from .players.greedy import ADVANCE_RATE
 from .state import COST, GameState
@@ -186,6 +187,11 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
     """The core's search (``_core.search``): (iterations done, nodes, [(action, n, w, wins, margin)] per root child)."""
     if state.is_terminal():
         raise ValueError("the game is over")
+    for i, a in enumerate(root_actions):
+        try:
+            state.clone().apply_action(a)
+        except IllegalActionError:
+            raise ValueError(f"root action {i} is not legal in the position") from None
     cache = PlacementCache() if cache is None else cache
     rng = Rng(seed)
     root = _Node(state.clone(), -1, None)

@@ -70,6 +70,47 @@ static PyObject *py_legal_actions_bulk(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* A u128 as a Python int in one call where the API allows it. */
+static PyObject *u128_to_py(qs_mask m) {
+    if (!(uint64_t)(m >> 64)) return PyLong_FromUnsignedLongLong((uint64_t)m);
+#if PY_VERSION_HEX < 0x030D0000
+    unsigned char b[16];
+    for (int i = 0; i < 16; i++) b[i] = (unsigned char)(m >> (8 * i));
+    return _PyLong_FromByteArray(b, 16, 1, 0);
+#else
+    return qs_mask_to_py(m);
+#endif
+}
+
+/* legal_keys_bulk(states) -> per state the list of action keys: -1 advance, mask | pid << 81 buy, mask leather
+ * (one int per action: a cheap exact comparison with GameState.legal_actions()). */
+static PyObject *py_legal_keys_bulk(PyObject *self, PyObject *arg) {
+    static __thread qs_action buf[QS_MAX_ACTIONS];
+    if (need_tables() < 0) return NULL;
+    PyObject *seq = PySequence_Fast(arg, "legal_keys_bulk takes a sequence of core tuples");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        qs_state s;
+        if (qs_state_from_py(&T, PySequence_Fast_GET_ITEM(seq, i), &s) < 0) { Py_DECREF(out); Py_DECREF(seq); return NULL; }
+        int na = qs_legal_actions(&T, &s, buf);
+        PyObject *l = PyList_New(na);
+        if (!l) { Py_DECREF(out); Py_DECREF(seq); return NULL; }
+        for (int j = 0; j < na; j++) {
+            const qs_action *a = &buf[j];
+            PyObject *k = a->kind == QS_ADVANCE ? PyLong_FromLong(-1)
+                : u128_to_py(a->kind == QS_BUY ? (a->mask | ((qs_mask)a->arg << 81)) : a->mask);
+            if (!k) { Py_DECREF(l); Py_DECREF(out); Py_DECREF(seq); return NULL; }
+            PyList_SET_ITEM(l, j, k);
+        }
+        PyList_SET_ITEM(out, i, l);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyObject *py_num_legal_actions(PyObject *self, PyObject *arg) {
     qs_state s;
     if (need_tables() < 0 || qs_state_from_py(&T, arg, &s) < 0) return NULL;
@@ -118,6 +159,7 @@ static PyMethodDef methods[] = {
     {"roundtrip", py_roundtrip, METH_O, "core tuple -> C state -> core tuple."},
     {"legal_actions", py_legal_actions, METH_O, "[(kind, arg, mask)] in GameState.iter_legal_actions order."},
     {"legal_actions_bulk", py_legal_actions_bulk, METH_O, "legal_actions of each core tuple of a sequence."},
+    {"legal_keys_bulk", py_legal_keys_bulk, METH_O, "Per state [-1 advance | mask | pid << 81 buy | mask leather]."},
     {"num_legal_actions", py_num_legal_actions, METH_O, "len(legal_actions(t))."},
     {"apply", py_apply, METH_VARARGS, "(state, action) -> (error code, state after)."},
     {"apply_all", py_apply_all, METH_O, "[state after a] for each legal action a."},
