@@ -38,15 +38,17 @@ from .track import (
 )
 
 try:  # optional compiled core; the pure-Python twin gives the same answers
-    from . import _core as _c
+    import quiltsolve.engine._core as _c
 except ImportError:  # pragma: no cover - depends on the build
-    _c = None
+    _c = None  # type: ignore[assignment]
 
-__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
+__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "MARGIN_SCALE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
            "action_of", "action_tuple", "apply", "backend", "core_tables", "legal_actions", "playout", "playouts",
            "run_search", "state_from_tuple", "state_tuple", "use_c"]
 
 Rng = py.Rng
+MARGIN_SCALE = py.MARGIN_SCALE
+"""The search's reward: ``tanh(margin / MARGIN_SCALE)`` (``QS_MARGIN_SCALE`` in ``engine/_core/search.h``)."""
 RANDOM = 0
 """Playout policy: :class:`RandomPlayer`'s uniform choices."""
 GREEDY = 1

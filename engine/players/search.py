@@ -80,6 +80,7 @@ DEFAULT_TIME_LIMIT = 1.0
 TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
 EXPLORATION = 0.5
 MARGIN_WEIGHT = 0.25
+MARGIN_SCALE = core.MARGIN_SCALE
 EPSILON = 0.1
 LEATHER_CHOICES = 5        # leather cells searched when the root has one pending
 LOOKAHEAD = 6              # upcoming patches given to the advisor
