@@ -21,7 +21,7 @@
  *                                                   order = GameState.iter_legal_actions
  *   int qs_num_legal_actions(T, s)
  *   int qs_apply(T, s, const qs_action *a)       -> QS_OK, or a QS_ERR_* code (state unchanged)
- *   int qs_apply_unchecked(T, s, a)              the same without the legality checks (a must be legal)
+ *   void qs_apply_unchecked(T, s, a)             the same without the legality checks (a must be legal)
  *   void qs_advance(T, s) / qs_buy(T, s, pid, mask) / qs_leather(T, s, cell)   unchecked moves
  *   int qs_score(T, s, player), int qs_winner(T, s)   (winner: -1 while not over)
  *   int qs_circle_index(s, pid)                  index in the circle, -1 if absent
@@ -427,6 +427,15 @@ static inline int qs_state_from_py(const qs_tables *T, PyObject *tup, qs_state *
         if (qs__u8_tuple(PyTuple_GET_ITEM(pt, 7), T->n_patches, T->n_patches - 1, "patches", p->patches,
                          &p->npatches) < 0)
             return -1;
+    }
+    /* what the functions above rely on (a GameState always has it) */
+    if (s->p[0].npatches + s->p[1].npatches + s->ncircle > T->n_patches) {
+        PyErr_SetString(PyExc_ValueError, "core tuple: more patches on the boards and in the circle than exist");
+        return -1;
+    }
+    if (s->pending > T->board_cells - qs_popcount(s->p[s->cur].board)) {
+        PyErr_SetString(PyExc_ValueError, "core tuple: leather_to_place exceeds the empty cells of the player to move");
+        return -1;
     }
     return 0;
 }
