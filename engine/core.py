@@ -41,9 +41,12 @@ try:  # optional compiled core; the pure-Python twin gives the same answers
     import quiltsolve.engine._core as _c
 except ImportError:  # pragma: no cover - depends on the build
     _c = None  # type: ignore[assignment]
+if _c is not None and not hasattr(_c, "_init_tables"):  # pragma: no cover - depends on the build
+    # Not built: what imported is the C sources' folder engine/_core/ (a namespace package).
+    _c = None  # type: ignore[assignment]
 
 __all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "MARGIN_SCALE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
-           "action_of", "action_tuple", "apply", "backend", "core_tables", "legal_actions", "playout", "playouts",
+           "action_of", "action_tuple", "apply", "backend", "c_module", "core_tables", "legal_actions", "playout", "playouts",
            "run_search", "state_from_tuple", "state_tuple", "use_c"]
 
 Rng = py.Rng
@@ -71,8 +74,13 @@ if _c is not None:
     _c._init_tables(core_tables())
 elif os.environ.get(PURE_PYTHON_ENV) != "1":  # pragma: no cover - depends on the build
     warnings.warn("quiltsolve.engine._core is not built: the search runs on the pure-Python core "
-                  "(same answers, about 30x slower); install with a C compiler to build it", RuntimeWarning,
+                  "(same answers, about 40x slower); install with a C compiler to build it", RuntimeWarning,
                   stacklevel=2)
+
+
+def c_module() -> Any:
+    """The compiled extension module ``engine._core``, or None when it is not built (for tests and benchmarks)."""
+    return _c
 
 
 def use_c(pure: bool = False) -> bool:

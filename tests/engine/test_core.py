@@ -23,10 +23,7 @@ from quiltsolve.engine.players.search import SearchPlayer, search_moves
 from quiltsolve.engine.state import GameState
 from quiltsolve.solver import PATCH_MASKS
 
-try:
-    from quiltsolve.engine import _core as C
-except ImportError:  # pragma: no cover - depends on the build
-    C = None
+C = core.c_module()   # the extension, or None when it is not built
 
 needs_c = pytest.mark.skipif(C is None, reason="the compiled core (engine._core) is not built")
 
