@@ -1,6 +1,6 @@
 /* quiltsolve compiled game core: the game state and the rules, in C.
  *
- * Self-contained header (only <stdint.h>, <string.h>; the Python helpers at
+ * Self-contained header (only <stdint.h>, <stdlib.h>, <string.h>; the Python helpers at
  * the bottom are compiled only when <Python.h> was included first).
  * Every function is `static inline`; include it from any C file.
  *
@@ -39,6 +39,15 @@
  *   (edition_index, current_player, leather_to_place, first_to_end (-1 = none), bonus_open, over,
  *    circle (tuple of pids), leather_spaces (tuple), player0, player1)
  *   player = (board_lo64, board_hi64, buttons, position, income, leather, bonus, patches (tuple of pids))
+ *
+ * Using it from another extension (e.g. the endgame solver):
+ *   #define PY_SSIZE_T_CLEAN
+ *   #include <Python.h>
+ *   #include "state.h"                  setup.py: include_dirs=["engine/_core"], depends=[".../state.h"]
+ *   static qs_tables T;                 filled once: an _init_tables(t) entry point doing
+ *                                       qs_tables_from_py(&T, t), called by Python with engine.core.core_tables()
+ *   qs_state s; qs_state_from_py(&T, state.core_tuple(), &s);   then qs_legal_actions / qs_apply / qs_score ...
+ *   T is read-only after that, so any thread may use it (release the GIL around pure-C work).
  *
  * The tables tuple (engine.core.core_tables()):
  *   (patch_masks: tuple per patch of tuple of int masks, cost, time, income, area: tuples,
