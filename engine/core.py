@@ -211,6 +211,10 @@ def run_search(state: GameState, root_actions: list[Action], *, seed: int, itera
     """
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")
+    if iterations is None and time_limit is None:
+        raise ValueError("a search needs a budget: iterations or time_limit")
+    if iterations is not None and iterations < 0:
+        raise ValueError(f"iterations must be >= 0, not {iterations}")
     if len(root_actions) > 8:
         raise ValueError(f"at most 8 root actions, got {len(root_actions)}")
     seed &= py.M64
