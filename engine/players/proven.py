@@ -1,0 +1,191 @@
+"""Proven moves: the exact endgame solver's answer, as ranked :class:`MoveSuggestion` values.
+
+:func:`proven_moves` asks :func:`engine.endgame.solve` for the exact value
+of every distinct root move (``all_moves=True``: the buys of one patch
+collapsed to its best placement) within a time limit and, when the whole
+remaining game tree was searched, returns them ranked best first, each with
+``proven_margin`` set: the final score of the player to move minus the
+other's after that move, both sides playing perfectly to maximise their own
+margin (score = buttons + 7 for the bonus tile - 2 per empty cell). Its
+``win_chance`` is then certain: 1.0 for a won game, 0.0 for a lost one;
+where the margin is 0 the tie rule decides (whoever reached space 53 first:
+already known when someone has, else read off the move's principal line),
+and the reason says so. ``None`` when the solver could not finish in time
+(or was stopped): the caller searches instead.
+
+:func:`proof_budget` is the share of a thinking budget that an answer spends
+on the attempt: :data:`PROOF_SHARE` (30%) near the end of the game
+(:func:`near_end`, a cheap test on the spaces left on the time track), and
+:data:`PROBE_SHARE` (5%) before it, which is still enough for a position
+whose remaining tree is small, whatever the plies left. Every position the
+solver finishes in that time is answered exactly; otherwise the search keeps
+the rest (:func:`engine.moves.rank_moves` does both).
+
+>>> from quiltsolve.engine import ADVANCE
+>>> proof_reason(3, None, 0), proof_reason(-2, None, 0), proof_reason(0, 0, 0)
+('proven: wins by 3 points', 'proven: loses by 2 points', 'proven: a tie on points, won on the tie rule (reached 53 first)')
+>>> proof_reason(0, 1, 0)
+'proven: a tie on points, lost on the tie rule (the opponent reached 53 first)'
+>>> proof_chance(0, None, 0), proof_chance(1, None, 0), proof_chance(-1, None, 1)
+(0.5, 1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import endgame
+from ..actions import Action
+from ..advisor import Stop
+from ..state import GameState
+from ..suggest import MoveSuggestion
+from ..track import END
+
+PROOF_SHARE = 0.3
+"""Part of an answer's thinking time given to the endgame solver first."""
+PROBE_SHARE = 0.05
+"""Part of it given to the solver before the end is near (:func:`near_end`): a small tree is still proven."""
+NEAR_END_SPACES = 30
+"""Spaces left on the time track (both players, added up) from which the end is near."""
+
+
+@dataclass(frozen=True)
+class ProvenMoves:
+    """A proven answer: the moves best first (each with ``proven_margin``) and what the proof cost.
+
+    ``value``: the position's game value for the player to move (the best
+    move's margin); ``nodes`` and ``elapsed``: the solver's work (all the
+    calls: a tie on points may take one more, to follow a move's line).
+    """
+
+    moves: list[MoveSuggestion]
+    value: int
+    nodes: int
+    elapsed: float
+    table_full: bool
+
+
+def spaces_left(state: GameState) -> int:
+    """Time-track spaces both players still have to go, added up (0 when the game is over)."""
+    return sum(END - p.position for p in state.players)
+
+
+def near_end(state: GameState) -> bool:
+    """The cheap test: at most :data:`NEAR_END_SPACES` spaces left in all (then the proof gets
+    :data:`PROOF_SHARE` of the time; before that only :data:`PROBE_SHARE`, enough for a small tree)."""
+    return spaces_left(state) <= NEAR_END_SPACES
+
+
+def proof_budget(state: GameState, time_limit: float | None, iterations: int | None, default: float = 1.0) -> float:
+    """Seconds of a thinking budget (``time_limit``, default ``default``) for the proof attempt:
+    :data:`PROOF_SHARE` of it near the end (:func:`near_end`), :data:`PROBE_SHARE` before. With a fixed
+    iteration count the time limit only caps the wall time: the share is then of at most ``default``.
+
+    >>> from quiltsolve.engine import new_game
+    >>> s = new_game(0)
+    >>> proof_budget(s, None, None), proof_budget(s, 2.0, None), proof_budget(s, 60.0, 500)
+    (0.05, 0.1, 0.05)
+    """
+    total = default if time_limit is None else time_limit
+    if iterations is not None:
+        total = min(total, default)
+    return (PROOF_SHARE if near_end(state) else PROBE_SHARE) * total
+
+
+def proof_chance(margin: int, tie_winner: int | None, mover: int) -> float:
+    """The certain win chance of a proven margin for ``mover``: 1 or 0 (0.5 only for a tie on points
+    whose tie rule could not be followed)."""
+    if margin:
+        return 1.0 if margin > 0 else 0.0
+    if tie_winner is None:
+        return 0.5
+    return 1.0 if tie_winner == mover else 0.0
+
+
+def proof_reason(margin: int, tie_winner: int | None, mover: int) -> str:
+    """What a proven margin means, in words."""
+    if margin > 0:
+        return f"proven: wins by {margin} point{'s' if margin != 1 else ''}"
+    if margin < 0:
+        return f"proven: loses by {-margin} point{'s' if margin != -1 else ''}"
+    if tie_winner is None:
+        return f"proven: a tie on points; the tie rule (who reaches {END} first) decides"
+    if tie_winner == mover:
+        return f"proven: a tie on points, won on the tie rule (reached {END} first)"
+    return f"proven: a tie on points, lost on the tie rule (the opponent reached {END} first)"
+
+
+def line_end(state: GameState, line: tuple[Action, ...] | list[Action]) -> GameState | None:
+    """The position after playing ``line`` from ``state``: None unless it is a finished game."""
+    s = state.clone()
+    for a in line:
+        if s.is_terminal() or not s.is_legal(a):
+            return None
+        s.apply_action(a)
+    return s if s.is_terminal() else None
+
+
+def tie_winner(state: GameState, action: Action, line: tuple[Action, ...] | None) -> int | None:
+    """Who wins a tie on points after ``action``: whoever reached space 53 first — known already when
+    somebody has, else at the end of ``line`` (the principal line starting with ``action``); None when
+    neither says."""
+    if state.first_to_end is not None:
+        return state.first_to_end
+    if line and line[0] == action:
+        end = line_end(state, line)
+        if end is not None:
+            return end.first_to_end
+    return None
+
+
+def proven_moves(state: GameState, *, time_limit: float, stop: Stop | None = None,
+                 top: int | None = None) -> ProvenMoves | None:
+    """The moves of ``state`` with their proven values, best first, or None when not proven in time.
+
+    ``time_limit`` seconds for the whole attempt (a tie on points may take a
+    second solver call, within what is left); ``stop`` ends it early (then
+    None). Ranked by proven margin, then the tie rule, then the solver's
+    order; ``top`` keeps the best few. A finished game: None (no move).
+    """
+    if state.is_terminal() or time_limit <= 0 or (stop is not None and stop.is_set()):
+        return None
+    result = endgame.solve(state, time_limit=time_limit, stop=stop, all_moves=True)
+    if not result.proven or not result.moves or result.value is None:
+        return None
+    mover = state.current_player()
+    nodes, elapsed = result.nodes, result.elapsed
+    ranked: list[tuple[int, float, int, MoveSuggestion]] = []
+    for i, pm in enumerate(result.moves):
+        winner: int | None = None
+        if pm.margin == 0:
+            winner = tie_winner(state, pm.action, result.line)
+            left = time_limit - elapsed
+            if winner is None and left > 0:
+                winner, n, took = _tie_after(state, pm.action, left, stop)
+                nodes += n
+                elapsed += took
+        chance = proof_chance(pm.margin, winner, mover)
+        m = MoveSuggestion(pm.action, chance, proof_reason(pm.margin, winner, mover), proven_margin=int(pm.margin))
+        ranked.append((-pm.margin, -chance, i, m))
+    ranked.sort(key=lambda r: r[:3])
+    moves = [r[3] for r in ranked]
+    return ProvenMoves(moves[:top] if top else moves, int(result.value), nodes, elapsed, result.table_full)
+
+
+def _tie_after(state: GameState, action: Action, time_limit: float,
+               stop: Stop | None) -> tuple[int | None, int, float]:
+    """(tie winner, nodes, seconds): the tie rule after ``action``, from the solved line of the position it
+    leads to."""
+    after = state.clone()
+    after.apply_action(action)
+    if after.is_terminal():
+        return after.first_to_end, 0, 0.0
+    r = endgame.solve(after, time_limit=time_limit, stop=stop)
+    if not r.proven:
+        return None, r.nodes, r.elapsed
+    end = line_end(after, r.line)
+    return (None if end is None else end.first_to_end), r.nodes, r.elapsed
+
+
+__all__ = ["NEAR_END_SPACES", "PROBE_SHARE", "PROOF_SHARE", "ProvenMoves", "line_end", "near_end", "proof_budget",
+           "proof_chance", "proof_reason", "proven_moves", "spaces_left", "tie_winner"]
