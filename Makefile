@@ -23,7 +23,7 @@ STAMP := $(VENV)/.installed-$(PY_ID)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c)
+$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c) $(wildcard engine/_core/*)
 	@if [ -d $(VENV) ] && [ "$$($(BIN)/python -c '$(PY_ID_CODE)' 2>/dev/null)" != "$(PY_ID)" ]; then \
 	  echo "$(VENV) was made by another python than $(PYTHON) ($(PY_ID)): rebuilding it"; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

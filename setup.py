@@ -6,10 +6,16 @@ repository's folders: ``quiltsolve.server`` is server/, and so on
 one needs no change here).
 
 ``optional=True``: if the compiler is missing the install still succeeds and
-``quiltsolve.solver.puzzle`` falls back to its pure-Python search (same answers, slower).
+``quiltsolve.solver.puzzle`` falls back to its pure-Python search (same answers, slower), and
+``quiltsolve.engine.core`` to its pure-Python twin (``engine/_core_py.py``).
 """
 
+import platform
+
 from setuptools import Extension, find_packages, setup
+
+# popcnt is in every x86-64 CPU of the last 15 years (x86-64-v2); elsewhere the builtin's fallback.
+CORE_ARCH = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
 
 SUBPACKAGES = ("server", "solver", "engine", "clients", "web", "patchwork")
 
@@ -27,6 +33,15 @@ setup(
             ["solver/_exactcover.c"],
             optional=True,
             extra_compile_args=["-O3"],
-        )
+        ),
+        Extension(
+            "quiltsolve.engine._core",
+            ["engine/_core/module.c"],
+            depends=["engine/_core/state.h", "engine/_core/policy.h", "engine/_core/search.h",
+                     "engine/_core/module_search.inc"],
+            optional=True,
+            # No FMA contraction: the core's floating point must equal the pure-Python twin's bit for bit.
+            extra_compile_args=["-O3", "-ffp-contract=off"] + CORE_ARCH,
+        ),
     ],
 )

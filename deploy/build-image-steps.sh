@@ -4,7 +4,7 @@
 #
 #   build-image-steps.sh wheels SRC OUT
 #       Build stage. Builds a wheel of the project in SRC (compiling the C search
-#       solver/_exactcover.c) and wheels of every dependency, pinned by
+#       solver/_exactcover.c and the game core engine/_core/) and wheels of every dependency, pinned by
 #       SRC/constraints.txt, into OUT/wheels; copies constraints.txt, this script
 #       and deploy/healthcheck.py to OUT. Needs python3 (3.11) with venv, and
 #       PyPI. When a C compiler is present the project wheel must contain the
@@ -48,8 +48,10 @@ index = importlib.resources.files("quiltsolve.web") / "static" / "index.html"
 if not index.is_file():
     sys.exit("smoke: the web app's static/index.html is not installed")
 ext = importlib.util.find_spec("quiltsolve.solver._exactcover")
+core = importlib.util.find_spec("quiltsolve.engine._core")
 print(f"smoke: python {sys.version.split()[0]}, server at {main.__file__}, web app at {index}, "
-      f"C search {'compiled' if ext else 'absent (pure-Python fallback)'}")
+      f"C search {'compiled' if ext else 'absent (pure-Python fallback)'}, "
+      f"game core {'compiled' if core else 'absent (pure-Python fallback)'}")
 EOF
 }
 
@@ -82,10 +84,16 @@ wheels)
     "$PYTHON" - "$1" "$require" <<'EOF'
 import sys, zipfile
 wheel, require = sys.argv[1], sys.argv[2] == "1"
-ext = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("quiltsolve/solver/_exactcover") and n.endswith(".so")]
-print(f"wheel {wheel.rsplit('/', 1)[-1]}: C search {ext[0] if ext else 'not compiled'}")
+names = zipfile.ZipFile(wheel).namelist()
+ext = [n for n in names if n.startswith("quiltsolve/solver/_exactcover") and n.endswith(".so")]
+core = [n for n in names if n.startswith("quiltsolve/engine/_core") and n.endswith(".so")]
+print(f"wheel {wheel.rsplit('/', 1)[-1]}: C search {ext[0] if ext else 'not compiled'}, "
+      f"game core {core[0] if core else 'not compiled'}")
 if require and not ext:
     sys.exit("build-image-steps: a C compiler is present but the wheel has no quiltsolve/solver/_exactcover*.so "
+             "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
+if require and not core:
+    sys.exit("build-image-steps: a C compiler is present but the wheel has no quiltsolve/engine/_core*.so "
              "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
 EOF
     cp "$src/constraints.txt" "$out/constraints.txt"

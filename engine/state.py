@@ -408,6 +408,42 @@ class GameState:
             self._over = True
         # else: still behind, or on top of a shared space: the mover goes again
 
+    # ------------------------------------------------------- compiled core
+    def core_tuple(self) -> tuple[Any, ...]:
+        """The state as the compiled core's plain tuple (``engine/_core/state.h`` documents it).
+
+        ``(edition_index, current_player, leather_to_place, first_to_end or -1, bonus_open, over,
+        circle, leather_spaces, player0, player1)``; a player is
+        ``(board_lo64, board_hi64, buttons, position, income, leather, bonus, patches)``.
+
+        >>> s = new_game(7)
+        >>> GameState.from_core_tuple(s.core_tuple()) == s
+        True
+        """
+        pl = tuple((p.board & 0xFFFF_FFFF_FFFF_FFFF, p.board >> 64, p.buttons, p.position, p.income, p.leather,
+                    int(p.bonus), p.patches) for p in self.players)
+        return (EDITIONS.index(self.edition), self._cur, self._pending,
+                -1 if self.first_to_end is None else self.first_to_end, int(self._bonus_open), int(self._over),
+                self._circle, self.leather, pl[0], pl[1])
+
+    @classmethod
+    def from_core_tuple(cls, t: tuple[Any, ...]) -> "GameState":
+        """The inverse of :meth:`core_tuple` (no checks: the tuple comes from the core or ``core_tuple``)."""
+        s = cls.__new__(cls)
+        s.edition = EDITIONS[t[0]]
+        players = []
+        for lo, hi, buttons, position, income, leather, bonus, patches in (t[8], t[9]):
+            players.append(PlayerState(lo | hi << 64, buttons, position, income, tuple(patches), leather, bool(bonus)))
+        s.players = (players[0], players[1])
+        s._cur = t[1]
+        s._pending = t[2]
+        s.first_to_end = None if t[3] < 0 else t[3]
+        s._bonus_open = bool(t[4])
+        s._over = bool(t[5])
+        s._circle = tuple(t[6])
+        s.leather = tuple(t[7])
+        return s
+
     # ----------------------------------------------------------------- JSON
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (schema in docs/engine.md)."""

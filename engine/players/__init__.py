@@ -12,7 +12,9 @@ Built in (one module each in this package):
   snugly. Deterministic.
 - ``mcts[:N]`` — :class:`MCTSPlayer` (``engine.players.mcts``), plain UCT.
 - ``search[:S]``, ``search:Nit`` — :class:`SearchPlayer`
-  (``engine.players.search``), our strongest player.
+  (``engine.players.search``), our strongest player (on the compiled core).
+- ``search-v1[:S]``, ``search-v1:Nit`` — :class:`SearchPlayerV1`
+  (``engine.players.search_v1``): the pure-Python search of 0.2, for comparisons.
 - ``service[:S]`` — :class:`ServicePlayer` (``engine.players.service``):
   plays the top move of :func:`engine.suggest.suggest_moves`.
 
@@ -25,7 +27,7 @@ builds one.
 >>> make_player("nope", 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nope'; known: ...greedy...random, search, service...
+ValueError: unknown player 'nope'; known: ...greedy...random, search, search-v1, service...
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ from .greedy import GreedyPlayer, greedy_rate, greedy_value
 from .mcts import MCTSPlayer, make_mcts
 from .random_player import RandomPlayer, game_seed
 from .search import SearchPlayer, make_search
+from .search_v1 import SearchPlayerV1, make_search_v1
 from .service import ServicePlayer, make_service
 
 __all__ = [
-    "Factory", "GreedyPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "ServicePlayer",
+    "Factory", "GreedyPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "SearchPlayerV1",
+    "ServicePlayer",
     "game_seed", "greedy_rate", "greedy_value", "known_players", "make_player", "register_player",
 ]
 
@@ -98,4 +102,5 @@ register_player("random", _make_random)
 register_player("greedy", _make_greedy)
 register_player("mcts", make_mcts)
 register_player("search", make_search)
+register_player("search-v1", make_search_v1)
 register_player("service", make_service)

@@ -24,9 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-import random
+from typing import Any, Protocol
 
 from quiltsolve.solver import PATCH_MASKS
 
@@ -37,6 +35,12 @@ from ..track import PAYOUTS_AFTER
 from .greedy import ADVANCE_RATE, GREEDY_RATES
 
 Mask = int
+
+
+class RandomSource(Protocol):
+    """What a playout needs of its random stream: ``random.Random`` or the core's ``Rng``."""
+
+    def random(self) -> float: ...
 
 
 class PlacementCache(dict[tuple[int, int], "int | None"]):
@@ -179,7 +183,7 @@ def buy_rates(state: GameState) -> list[tuple[float, int]]:
     return out
 
 
-def playout(state: GameState, rng: random.Random, cache: PlacementCache, epsilon: float = 0.1) -> GameState:
+def playout(state: GameState, rng: RandomSource, cache: PlacementCache, epsilon: float = 0.1) -> GameState:
     """Play ``state`` (changed in place) to the end with an ε-greedy policy; return it.
 
     With probability ``1 - epsilon`` a player buys the patch with the best
@@ -235,6 +239,6 @@ def key_seed(seed: int, state: GameState) -> int:
     return hash((seed, state_key(state))) & 0x7FFF_FFFF_FFFF
 
 
-__all__ = ["PlacementCache", "buy_rates", "key_seed", "leather_cell", "leather_scores", "place_pending_leather",
+__all__ = ["PlacementCache", "RandomSource", "buy_rates", "key_seed", "leather_cell", "leather_scores", "place_pending_leather",
            "placement_score", "playout", "state_key", "tight_placement"]
 

@@ -1,8 +1,9 @@
-"""``search`` — our strongest player: UCT over buy/advance decisions.
+"""``search`` — our strongest player: UCT over buy/advance decisions, on the compiled core.
 
-Where plain UCT (:mod:`engine.players.mcts`) branches over every placement of every
-patch (≈ 150 actions a turn) and judges positions by random play, this
-search spends its time on the decisions that matter:
+The algorithm is the one of ``search-v1`` (:mod:`engine.players.search_v1`,
+kept for comparisons), but its iterations run in the compiled core
+(:mod:`engine.core`: C when built, else an identical pure-Python twin), some
+20-60× faster, so the same time buys far more search:
 
 * **Actions** at a node are *advance* and *buy P* for each available patch
   the player can afford (at most 4). A buy's placement is not searched: at
@@ -11,31 +12,31 @@ search spends its time on the decisions that matter:
   patches packable, ties broken by snugness), cached per
   ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
   is unavailable or the budget too short for it, the snuggest placement
-  (:func:`engine.players._search_policy.tight_placement`: most sides touching
-  covered cells or the edge, fewest cut-off pockets). Won leather patches
-  are placed by a fast heuristic as part of the move that took them; only
-  when the root itself has a leather patch pending are the best few cells
-  (by that heuristic) searched.
-* **Evaluation**: one playout per iteration by an ε-greedy policy (buy the
-  best value-per-time patch, placed snugly; ε = 0.1 random choices), far
-  closer to real play than random playouts. The reward of a playout for the
-  player who made the move into a node is
-  ``0.75 × win + 0.25 × (1 + tanh(margin / 10)) / 2``: the win decides, the
-  margin term sharpens the estimate when few playouts are available.
+  (:func:`engine.players._search_policy.tight_placement`). Won leather
+  patches are placed by a fast heuristic as part of the move that took
+  them; only when the root itself has a leather patch pending are the best
+  few cells (by that heuristic) searched.
+* **Evaluation**: one ε-greedy playout per iteration (ε = 0.1); the reward
+  for the player who made the move into a node is
+  ``0.75 × win + 0.25 × (1 + tanh(margin / 10)) / 2``.
 * **Selection**: UCB1 with ``c = 0.5``; every action of a node is tried
   once first, in the greedy policy's order. The move played is the child
-  with the best mean reward shrunk towards its parent's mean
-  (``(w + 2·mean_parent) / (n + 2)``), which is also how
-  :func:`search_moves` ranks the root moves.
-* **Tree reuse**: after a move the player keeps the subtree of the position
-  it expects next (its own follow-up move, or the opponent's reply when it
-  is one the tree already holds) and continues searching from it.
+  with the best mean reward shrunk towards the root's mean
+  (``(w + 2·mean) / (n + 2)``), which is also how :func:`search_moves` ranks
+  the root moves.
+* **Memory**: a tree holds at most ``node_cap`` nodes (default
+  :data:`engine.core.DEFAULT_NODE_CAP`); once full, the search goes on
+  without expanding (more playouts from the leaves it has).
+* **No tree reuse** between moves (``search-v1`` kept the subtree it
+  expected next): a fresh tree costs nothing next to the speed-up, and every
+  move then depends only on the seed and the position. ``reuse`` is accepted
+  and ignored.
 
 Budget: ``time_limit`` seconds per move, or a fixed ``iterations`` count
-(then the search is reproducible for a fixed seed: the random stream of a
-move is seeded from ``seed`` and the position). Time budgets depend on the
-machine's speed — on a loaded 2-core machine expect about 300-600
-iterations per second.
+(then the search is reproducible for a fixed seed, with or without the C
+core: the random stream of a move is seeded from ``seed`` and the position).
+The C core releases the GIL while it searches and checks the stop token
+every few milliseconds.
 
     python -m quiltsolve.engine match --a search:1.0 --b greedy --games 20
 
@@ -60,8 +61,6 @@ lookahead and OR-Tools, 0.5-1.6 s) before its clock starts; a server calls
 from __future__ import annotations
 
 import gc
-import math
-import random
 import time
 from dataclasses import dataclass
 from typing import Union
@@ -69,61 +68,44 @@ from typing import Union
 from quiltsolve import solver
 from quiltsolve.solver import StopToken
 
+from .. import core
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from ..advisor import Advisor, SolverAdvisor, Stop
 from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
-from ._search_policy import (
-    PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, placement_score, playout,
-    state_key, tight_placement,
-)
+from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, placement_score, tight_placement
 
 DEFAULT_TIME_LIMIT = 1.0
 TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
 EXPLORATION = 0.5
 MARGIN_WEIGHT = 0.25
-MARGIN_SCALE = 10.0
+MARGIN_SCALE = core.MARGIN_SCALE
 EPSILON = 0.1
 LEATHER_CHOICES = 5        # leather cells searched when the root has one pending
 LOOKAHEAD = 6              # upcoming patches given to the advisor
 LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
 MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
+NODE_CAP = core.DEFAULT_NODE_CAP
 
 
 Move = Union[str, int, tuple[str, int]]
-"""A macro move of the tree: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
+"""A root move: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
 
 
 class SearchInputError(ValueError):
     """A bad budget or seed for the search."""
 
 
-class _Node:
-    __slots__ = ("state", "mover", "action", "children", "untried", "n", "w", "wins", "margin")
-
-    def __init__(self, state: GameState, mover: int, action: Action | None):
-        self.state = state
-        self.mover = mover          # player who made the move into this node (-1 at the root)
-        self.action = action
-        self.children: list[_Node] = []
-        self.untried: list[Move] | None = None   # macro moves not expanded yet (None: not listed yet)
-        self.n = 0
-        self.w = 0.0                # sum of rewards for ``mover``
-        self.wins = 0               # playouts ``mover`` won
-        self.margin = 0.0           # sum of final margins for ``mover``
-
-
-def _macro_moves(state: GameState, root_leather: bool = False) -> list[Move]:
-    """The node's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
+def _macro_moves(state: GameState) -> list[Move]:
+    """The root's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
     if state.leather_to_place:
         cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
-        return [("L", i) for _, i in cells[:LEATHER_CHOICES if root_leather else 1]]
-    rates = buy_rates(state)
+        return [("L", i) for _, i in cells[:LEATHER_CHOICES]]
     out: list[Move] = []
     advanced = False
-    for rate, pid in rates:
+    for rate, pid in buy_rates(state):
         if rate <= 1.0 and not advanced:
             out.append("a")
             advanced = True
@@ -133,116 +115,35 @@ def _macro_moves(state: GameState, root_leather: bool = False) -> list[Move]:
     return out
 
 
-class _Search:
-    """One move's search (possibly continuing a reused tree)."""
-
-    def __init__(self, root: _Node, rng: random.Random, cache: PlacementCache,
-                 root_masks: dict[int, int], exploration: float = EXPLORATION,
-                 margin_weight: float = MARGIN_WEIGHT, epsilon: float = EPSILON):
-        self.root = root
-        self.rng = rng
-        self.cache = cache
-        self.root_masks = root_masks
-        self.c = exploration
-        self.mw = margin_weight
-        self.eps = epsilon
-
-    def _expand(self, node: _Node, move: Move) -> _Node | None:
-        s = node.state.clone()
-        mover = s.current_player()
-        if type(move) is int:
-            m = self.root_masks.get(move) if node is self.root else None
-            if m is None:
-                m = tight_placement(s.players[mover].board, move, self.cache)
-            if m is None:
-                return None
-            action: Action = Buy(move, m)
-        elif type(move) is tuple:
-            action = LEATHER_ACTIONS[move[1]]
+def _root_actions(state: GameState, root_masks: dict[int, int]) -> list[Action]:
+    """The root's moves as actions, in the order the search tries them (buys that fit nowhere left out)."""
+    out: list[Action] = []
+    for move in _macro_moves(state):
+        if type(move) is tuple:
+            out.append(LEATHER_ACTIONS[move[1]])
+        elif type(move) is int:
+            m = root_masks.get(move)
+            if m is not None:
+                out.append(Buy(move, m))
         else:
-            action = ADVANCE
-        s.apply_action(action)
-        place_pending_leather(s)
-        child = _Node(s, mover, action)
-        node.children.append(child)
-        return child
-
-    def run(self, iterations: int | None, deadline: float | None, stop: Stop | None, at_least: int = 0) -> int:
-        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run.
-
-        ``at_least`` iterations run even past the deadline (never once
-        ``stop`` is set): one playout per root move costs a few ms and keeps
-        a starved machine (or a slow root lookahead) from answering unsearched.
-        """
-        root = self.root
-        c, mw, eps = self.c, self.mw, self.eps
-        rng, cache = self.rng, self.cache
-        log, sqrt, tanh = math.log, math.sqrt, math.tanh
-        clock = time.perf_counter
-        done = 0
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if deadline is not None and done >= at_least and clock() >= deadline:
-                break
-            if stop is not None and stop.is_set():
-                break
-            node = root
-            path = [root]
-            while True:
-                if node.state.is_terminal():
-                    break
-                if node.untried is None:
-                    node.untried = _macro_moves(node.state, node is root)[::-1]
-                if node.untried:
-                    child = None
-                    while node.untried and child is None:
-                        child = self._expand(node, node.untried.pop())
-                    if child is not None:
-                        node = child
-                        path.append(node)
-                        break
-                if not node.children:
-                    break
-                ln = log(node.n) if node.n > 1 else 0.0
-                best, best_u = node.children[0], -1e9
-                for ch in node.children:
-                    u = ch.w / ch.n + c * sqrt(ln / ch.n)
-                    if u > best_u:
-                        best_u, best = u, ch
-                node = best
-                path.append(node)
-            s = node.state.clone()
-            playout(s, rng, cache, eps)
-            winner = s.winner()
-            sc = s.scores()
-            for nd in path:
-                nd.n += 1
-                m = nd.mover
-                if m >= 0:
-                    margin = sc[m] - sc[1 - m]
-                    win = winner == m
-                    nd.wins += win
-                    nd.margin += margin
-                    nd.w += (1.0 - mw) * win + mw * 0.5 * (1.0 + tanh(margin / MARGIN_SCALE))
-            done += 1
-        return done
+            out.append(ADVANCE)
+    return out
 
 
-def _ranked(root: _Node) -> list[tuple[float, _Node]]:
+def _ranked(children: list[core.CoreChild]) -> list[tuple[float, core.CoreChild]]:
     """Root children by shrunk mean reward, best first (ties: more visits, then move order)."""
-    total_n = sum(ch.n for ch in root.children)
-    total_w = sum(ch.w for ch in root.children)
+    total_n = sum(ch.n for ch in children)
+    total_w = sum(ch.w for ch in children)
     mean = total_w / total_n if total_n else 0.5
     out = []
-    for i, ch in enumerate(root.children):
+    for i, ch in enumerate(children):
         v = (ch.w + PRIOR * mean) / (ch.n + PRIOR)
         out.append((v, ch.n, -i, ch))
     out.sort(key=lambda x: (-x[0], -x[1], -x[2]))
     return [(v, ch) for v, _, _, ch in out]
 
 
-def _reason(state: GameState, ch: _Node) -> str:
+def _reason(state: GameState, ch: core.CoreChild) -> str:
     a = ch.action
     cur = state.current_player()
     p = state.players[cur]
@@ -263,19 +164,21 @@ def _reason(state: GameState, ch: _Node) -> str:
 
 
 class SearchPlayer:
-    """UCT over advance / buy-at-the-best-placement, greedy playouts; see the module docstring.
+    """UCT over advance / buy-at-the-best-placement on the compiled core; see the module docstring.
 
     ``time_limit`` seconds per move, unless ``iterations`` is given (then a
     fixed count, reproducible). ``advisor`` ranks root placements
     (``engine.advisor``); None means ``SolverAdvisor`` when the solver's
     lookahead is installed and the budget is a time limit, else the fast
-    snug placement. ``reuse`` keeps the tree between moves.
+    snug placement. ``reuse`` is accepted for compatibility and ignored (no
+    tree reuse). ``pure=True`` runs the pure-Python core (same answers).
     """
 
     def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
                  advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
-                 epsilon: float = EPSILON, time_cap: float | None = None) -> None:
+                 epsilon: float = EPSILON, time_cap: float | None = None, node_cap: int = NODE_CAP,
+                 pure: bool = False) -> None:
         if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
                                        or iterations < 1):
             raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
@@ -283,6 +186,8 @@ class SearchPlayer:
             raise SearchInputError(f"search time limit must be in (0, 3600] seconds, not {time_limit!r}")
         if not isinstance(seed, int):
             raise SearchInputError(f"search seed must be an integer, not {seed!r}")
+        if not isinstance(node_cap, int) or isinstance(node_cap, bool) or not 1 <= node_cap <= 10_000_000:
+            raise SearchInputError(f"search node_cap must be an integer in 1..10000000, not {node_cap!r}")
         self.time_limit = float(time_limit) if iterations is None else None
         self.iterations = iterations
         # With an iteration budget, an optional wall-clock cap (a server's time limit).
@@ -294,12 +199,14 @@ class SearchPlayer:
         self.exploration = exploration
         self.margin_weight = margin_weight
         self.epsilon = epsilon
+        self.node_cap = node_cap
+        self.pure = pure
         self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
         self._cache = PlacementCache()
         self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
-        self._tree: _Node | None = None
         self._auto_advisor: SolverAdvisor | None = None
         self.last_iterations = 0
+        self.last_nodes = 0
 
     def __repr__(self) -> str:
         budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
@@ -367,7 +274,7 @@ class SearchPlayer:
         return max(tops, key=lambda m: placement_score(board, m))
 
     # ------------------------------------------------------------- search
-    def _search(self, state: GameState, stop: Stop | None = None, reuse_tree: bool = False) -> tuple[_Node, int]:
+    def _search(self, state: GameState, stop: Stop | None = None) -> core.CoreSearch:
         if self._advisor() is not None:
             _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
         t0 = time.perf_counter()
@@ -375,57 +282,23 @@ class SearchPlayer:
             deadline: float | None = t0 + self.time_limit * TIME_SHARE
         else:
             deadline = None if self.time_cap is None else t0 + self.time_cap
-        root = self._reused(state) if reuse_tree else None
-        if root is None:
-            root = _Node(state.clone(), -1, None)
-        root.mover = -1
-        rng = random.Random(key_seed(self.seed, state))
-        root_masks = self._root_masks(state, deadline, stop)
-        # A reused root's buy children were placed by the fast heuristic: drop those the lookahead moves.
-        if root.children:
-            keep = []
-            for ch in root.children:
-                a = ch.action
-                if type(a) is Buy and root_masks.get(a.patch_id) not in (None, a.mask):
-                    continue
-                keep.append(ch)
-            if len(keep) != len(root.children):
-                root.children = keep
-                root.untried = None
-                root.n = sum(ch.n for ch in keep)
-        if root.untried is None:
-            have = {_move_of(ch.action) for ch in root.children if ch.action is not None}
-            root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
-        srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
+        root_actions = _root_actions(state, self._root_masks(state, deadline, stop))
         # time budgets: one playout per root move even if the root lookahead ate the time
-        at_least = len(root.untried) + len(root.children) if self.iterations is None else 0
-        n = srch.run(self.iterations, deadline, stop, at_least)
-        self.last_iterations = n
-        return root, n
-
-    def _reused(self, state: GameState) -> _Node | None:
-        """The node of the kept tree that is this position, searched up to 3 moves deep."""
-        tree = self._tree
-        if tree is None:
-            return None
-        want = state_key(state)
-        frontier = [tree]
-        for _ in range(3):
-            nxt = []
-            for nd in frontier:
-                for ch in nd.children:
-                    if state_key(ch.state) == want:
-                        return ch
-                    nxt.append(ch)
-            frontier = nxt
-        return None
+        at_least = len(root_actions) if self.iterations is None else 0
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        res = core.run_search(state, root_actions, seed=key_seed(self.seed, state), iterations=self.iterations,
+                              time_limit=left, at_least=at_least, stop=stop, exploration=self.exploration,
+                              margin_weight=self.margin_weight, epsilon=self.epsilon, node_cap=self.node_cap,
+                              pure=self.pure)
+        self.last_iterations = res.iterations
+        self.last_nodes = res.nodes
+        return res
 
     def start_game(self, game: int) -> None:
-        """A new game of a match: forget the kept tree (moves depend only on the seed and the position)."""
-        self._tree = None
+        """A new game of a match: nothing to forget (moves depend only on the seed and the position)."""
 
     def choose(self, state: GameState) -> Action:
-        """The best root move after this move's search (continuing the kept tree when ``reuse``)."""
+        """The best root move after this move's search."""
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to choose")
         pending = state.leather_to_place
@@ -433,18 +306,14 @@ class SearchPlayer:
             return ADVANCE          # nothing affordable: advancing is the only move
         if pending and (state.players[state.current_player()].board.bit_count() == 80):
             return next(state.iter_legal_actions())
-        root, _ = self._search(state, None, reuse_tree=self.reuse)
-        ranked = _ranked(root)
+        ranked = _ranked(self._search(state).children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
             return _fallback(state, self._cache)
-        best = ranked[0][1]
-        self._tree = best if self.reuse else None
-        assert best.action is not None      # a child of the root
-        return best.action
+        return ranked[0][1].action
 
     def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
-        """The root moves ranked by the search (a fresh tree; see :func:`search_moves`)."""
+        """The root moves ranked by the search (see :func:`search_moves`)."""
         return self._suggest(state, stop, top)[0]
 
     def _suggest(self, state: GameState, stop: Stop | None, top: int | None) -> tuple[list[MoveSuggestion], int, bool]:
@@ -452,27 +321,18 @@ class SearchPlayer:
         iteration ran and the greedy choice stands in."""
         if state.is_terminal():
             return [], 0, False
-        root, n = self._search(state, stop, reuse_tree=False)
-        ranked = _ranked(root)
-        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked if ch.action is not None]
+        res = self._search(state, stop)
+        ranked = _ranked(res.children)
+        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
-        return (out[:top] if top else out), n, searched
-
-
-def _move_of(action: Action) -> Move:
-    """The macro move that ``action`` plays."""
-    if type(action) is PlaceLeather:
-        return ("L", action.cell[0] * 9 + action.cell[1])
-    if type(action) is Buy:
-        return action.patch_id
-    return "a"
+        return (out[:top] if top else out), res.iterations, searched
 
 
 def _fallback(state: GameState, cache: PlacementCache) -> Action:
     """The first move in the greedy order (used when the search was stopped at once)."""
-    for move in _macro_moves(state, True):
+    for move in _macro_moves(state):
         if type(move) is tuple:
             return LEATHER_ACTIONS[move[1]]
         if type(move) is not int:
@@ -535,7 +395,7 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps
     the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
-    checked between iterations. Empty for a finished game. (:func:`search`
+    checked every few ms. Empty for a finished game. (:func:`search`
     also reports how many iterations ran.)
     """
     return search(state, time_limit=time_limit, top=top, seed=seed, stop=stop, iterations=iterations,
@@ -583,8 +443,8 @@ def warm_up(*, freeze_gc: bool = True) -> None:
     _warm["done"] = True
 
 
-def make_search(arg: str | None, seed: int, advisor: Advisor | None = None) -> SearchPlayer:
-    """The ``search[:S]`` / ``search:Nit`` spec's factory."""
+def parse_budget(arg: str | None, name: str = "search") -> tuple[float, int | None]:
+    """``(time_limit, iterations)`` of a ``NAME[:S]`` / ``NAME:Nit`` spec's argument (ValueError when bad)."""
     time_limit = DEFAULT_TIME_LIMIT
     iterations = None
     if arg is not None:
@@ -595,14 +455,20 @@ def make_search(arg: str | None, seed: int, advisor: Advisor | None = None) -> S
             else:
                 time_limit = float(text)
         except ValueError:
-            raise ValueError(f"search player takes seconds per move (search:1.0) or iterations (search:500it), "
+            raise ValueError(f"{name} player takes seconds per move ({name}:1.0) or iterations ({name}:500it), "
                              f"not {arg!r}") from None
         if iterations is not None and not 1 <= iterations <= 10_000_000:
-            raise ValueError(f"search iterations must be in 1..10000000, not {arg}")
+            raise ValueError(f"{name} iterations must be in 1..10000000, not {arg}")
         if iterations is None and not 0 < time_limit <= 3600:
-            raise ValueError(f"search time limit must be in (0, 3600] s, not {arg}")
+            raise ValueError(f"{name} time limit must be in (0, 3600] s, not {arg}")
+    return time_limit, iterations
+
+
+def make_search(arg: str | None, seed: int, advisor: Advisor | None = None) -> SearchPlayer:
+    """The ``search[:S]`` / ``search:Nit`` spec's factory."""
+    time_limit, iterations = parse_budget(arg)
     return SearchPlayer(time_limit=time_limit, iterations=iterations, seed=seed, advisor=advisor)
 
 
 __all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "SearchResult", "make_search",
-           "search", "search_moves", "warm_up"]
+           "parse_budget", "search", "search_moves", "warm_up"]

@@ -108,10 +108,15 @@ def test_search_stop_token_set_during_search():
             self.calls += 1
             return self.calls > self.after
 
-    p = SearchPlayer(iterations=10_000_000, lookahead=False)
-    moves = p.search_moves(s, stop=CountingStop(25))
-    assert 0 < p.last_iterations <= 25
-    assert all(s.is_legal(m.action) for m in moves)
+    # The core checks the token every few ms (the pure-Python one every iteration): the search ends at the
+    # first check that finds it set, long before its iteration budget.
+    for pure in (False, True):
+        p = SearchPlayer(iterations=10_000_000, lookahead=False, pure=pure)
+        stop = CountingStop(25)
+        moves = p.search_moves(s, stop=stop)
+        assert stop.calls == 26
+        assert 0 < p.last_iterations < 10_000_000
+        assert all(s.is_legal(m.action) for m in moves)
 
 
 def test_search_terminal_and_bad_input():

@@ -1,0 +1,221 @@
+"""The compiled game core's facade: the C extension ``engine._core`` when it is built, else its
+pure-Python twin (``engine._core_py``), with identical answers.
+
+The core holds the hot path of the search player: legal actions, apply, the
+uniform random and ε-greedy playouts, and the whole UCT search loop
+(``engine/_core/*.h``). Its rule tables come from Python (:func:`core_tables`),
+passed in once at import, so C and Python share the data.
+
+``QUILTSOLVE_PURE_PYTHON=1`` in the environment, or ``pure=True`` on a call,
+forces the Python path (for tests and debugging).
+
+>>> from quiltsolve.engine import new_game
+>>> s = new_game(3)
+>>> [a.to_str() for a in legal_actions(s)][:1]
+['advance']
+>>> legal_actions(s) == s.legal_actions() == legal_actions(s, pure=True)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from quiltsolve.solver import PATCH_MASKS
+
+from . import _core_py as py
+from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
+from .errors import IllegalActionError
+from .players.greedy import ADVANCE_RATE, GREEDY_RATES
+from .state import GameState
+from .tables import AREA, COST, INCOME, TIME
+from .track import (
+    BONUS_MASKS, BONUS_POINTS, BOARD_CELLS, EDITIONS, EMPTY_PENALTY, END, INCOME_UP_TO, LEATHER_SPACES,
+    PAYOUTS_AFTER,
+)
+
+try:  # optional compiled core; the pure-Python twin gives the same answers
+    import quiltsolve.engine._core as _c
+except ImportError:  # pragma: no cover - depends on the build
+    _c = None  # type: ignore[assignment]
+
+__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "MARGIN_SCALE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
+           "action_of", "action_tuple", "apply", "backend", "core_tables", "legal_actions", "playout", "playouts",
+           "run_search", "state_from_tuple", "state_tuple", "use_c"]
+
+Rng = py.Rng
+MARGIN_SCALE = py.MARGIN_SCALE
+"""The search's reward: ``tanh(margin / MARGIN_SCALE)`` (``QS_MARGIN_SCALE`` in ``engine/_core/search.h``)."""
+RANDOM = 0
+"""Playout policy: :class:`RandomPlayer`'s uniform choices."""
+GREEDY = 1
+"""Playout policy: the search's ε-greedy one (``_search_policy.playout``)."""
+DEFAULT_NODE_CAP = 200_000
+"""Nodes a search tree may hold (about 60 MB in C); once full, no node is expanded any more."""
+
+PURE_PYTHON_ENV = "QUILTSOLVE_PURE_PYTHON"
+HAVE_C_CORE = _c is not None
+
+
+def core_tables() -> tuple[Any, ...]:
+    """The rule tables the C core is given at import (layout in ``engine/_core/state.h``)."""
+    return (tuple(tuple(ms) for ms in PATCH_MASKS), COST, TIME, INCOME, AREA, INCOME_UP_TO, PAYOUTS_AFTER,
+            BONUS_MASKS, GREEDY_RATES, float(ADVANCE_RATE), END, BOARD_CELLS, BONUS_POINTS, EMPTY_PENALTY,
+            tuple(LEATHER_SPACES[e] for e in EDITIONS))
+
+
+if _c is not None:
+    _c._init_tables(core_tables())
+elif os.environ.get(PURE_PYTHON_ENV) != "1":  # pragma: no cover - depends on the build
+    warnings.warn("quiltsolve.engine._core is not built: the search runs on the pure-Python core "
+                  "(same answers, about 30x slower); install with a C compiler to build it", RuntimeWarning,
+                  stacklevel=2)
+
+
+def use_c(pure: bool = False) -> bool:
+    """Whether a call runs on the C core: built, not ``pure`` and not ``QUILTSOLVE_PURE_PYTHON=1``."""
+    return _c is not None and not pure and os.environ.get(PURE_PYTHON_ENV) != "1"
+
+
+def backend(pure: bool = False) -> str:
+    """``"c"`` or ``"python"``: what :func:`use_c` picks."""
+    return "c" if use_c(pure) else "python"
+
+
+def state_tuple(state: GameState) -> tuple[Any, ...]:
+    """``state.core_tuple()``: the state as the core's tuple."""
+    return state.core_tuple()
+
+
+def state_from_tuple(t: tuple[Any, ...]) -> GameState:
+    """``GameState.from_core_tuple(t)``."""
+    return GameState.from_core_tuple(t)
+
+
+def action_tuple(action: Action) -> tuple[int, int, int]:
+    """An action as the core's ``(kind, arg, mask)``: 0 advance, 1 buy (arg = patch id), 2 leather (arg = cell)."""
+    t = type(action)
+    if t is Buy:
+        assert isinstance(action, Buy)
+        return (1, action.patch_id, action.mask)
+    if t is PlaceLeather:
+        assert isinstance(action, PlaceLeather)
+        r, c = action.cell
+        return (2, r * 9 + c, action.mask)
+    return (0, 0, 0)
+
+
+def action_of(t: tuple[int, int, int]) -> Action:
+    """The engine's action for a core ``(kind, arg, mask)`` tuple."""
+    kind, arg, mask = t
+    if kind == 1:
+        return Buy(arg, mask)
+    if kind == 2:
+        return LEATHER_ACTIONS[arg]
+    return ADVANCE
+
+
+def legal_actions(state: GameState, *, pure: bool = False) -> list[Action]:
+    """``state.legal_actions()``, computed by the core."""
+    if use_c(pure):
+        assert _c is not None
+        return [action_of(a) for a in _c.legal_actions(state.core_tuple())]
+    return state.legal_actions()
+
+
+def apply(state: GameState, action: Action, *, pure: bool = False) -> GameState:
+    """A new state: ``state`` after ``action`` (``state`` is unchanged); IllegalActionError like ``apply_action``."""
+    if use_c(pure) and type(action) in (Advance, Buy, PlaceLeather):
+        assert _c is not None
+        t = action_tuple(action)
+        ok = type(t[1]) is int and type(t[2]) is int and t[2] >= 0 and -1_000_000 <= t[1] <= 1_000_000 \
+            and t[2] < 1 << 128
+        if ok:
+            err, after = _c.apply(state.core_tuple(), t)
+            if err == 0:
+                return GameState.from_core_tuple(after)
+        # illegal (or odd): the engine says why
+    s = state.clone()
+    s.apply_action(action)
+    if use_c(pure) and type(action) in (Advance, Buy, PlaceLeather):   # pragma: no cover - C said illegal, Python not
+        raise IllegalActionError(f"the compiled core and the engine disagree on {action!r}")
+    return s
+
+
+def playout(state: GameState, seed: int, policy: int = GREEDY, epsilon: float = 0.1, *,
+            pure: bool = False) -> GameState:
+    """A new state: ``state`` played to the end by ``policy`` (:data:`RANDOM` or :data:`GREEDY`) on ``Rng(seed)``."""
+    if use_c(pure):
+        assert _c is not None
+        return GameState.from_core_tuple(_c.playout(state.core_tuple(), seed & py.M64, policy, epsilon))
+    s = state.clone()
+    if policy == RANDOM:
+        return py.random_playout(s, py.Rng(seed))
+    return py.playout(s, py.Rng(seed), py.PlacementCache(), epsilon)
+
+
+def playouts(state: GameState, seed: int, count: int, policy: int = GREEDY, epsilon: float = 0.1, *,
+             pure: bool = False) -> tuple[int, int, int]:
+    """``count`` playouts from ``state`` on one stream: (wins of player 0, of player 1, sum of margins 0 − 1).
+
+    The C core releases the GIL while it plays them.
+    """
+    if use_c(pure):
+        assert _c is not None
+        w0, w1, m = _c.playouts(state.core_tuple(), seed & py.M64, policy, epsilon, count)
+        return w0, w1, m
+    return py.playouts(state, seed, policy, epsilon, count)
+
+
+@dataclass(frozen=True)
+class CoreChild:
+    """One root move's statistics after a core search: visits, summed reward, wins and margins (for the mover)."""
+
+    action: Action
+    n: int
+    w: float
+    wins: int
+    margin: int
+
+
+@dataclass(frozen=True)
+class CoreSearch:
+    """What :func:`run_search` did: iterations run, nodes in the tree, the root's children in expansion order."""
+
+    iterations: int
+    nodes: int
+    children: list[CoreChild]
+    backend: str
+
+
+def run_search(state: GameState, root_actions: list[Action], *, seed: int, iterations: int | None = None,
+               time_limit: float | None = None, at_least: int = 0, stop: py.Stop | None = None,
+               exploration: float = 0.5, margin_weight: float = 0.25, epsilon: float = 0.1,
+               node_cap: int = DEFAULT_NODE_CAP, pure: bool = False) -> CoreSearch:
+    """UCT from ``state`` whose root moves are ``root_actions`` (in the order they are tried), on the core.
+
+    Stops after ``iterations``, or ``time_limit`` seconds (but not before
+    ``at_least`` iterations), or when ``stop.is_set()`` (checked every few
+    ms; the C core releases the GIL in between). With an iteration budget and
+    no stop the answer depends only on the arguments: C and Python agree.
+    """
+    if state.is_terminal():
+        raise ValueError("the game is over: there is nothing to search")
+    if len(root_actions) > 8:
+        raise ValueError(f"at most 8 root actions, got {len(root_actions)}")
+    seed &= py.M64
+    if use_c(pure):
+        assert _c is not None
+        done, nodes, kids = _c.search(state.core_tuple(), [action_tuple(a) for a in root_actions], seed,
+                                      -1 if iterations is None else iterations,
+                                      -1.0 if time_limit is None else max(0.0, time_limit), at_least, stop,
+                                      exploration, margin_weight, epsilon, node_cap)
+        children = [CoreChild(action_of(a), n, w, wins, margin) for a, n, w, wins, margin in kids]
+        return CoreSearch(done, nodes, children, "c")
+    done, nodes, pkids = py.search(state, root_actions, seed, iterations,
+                                   None if time_limit is None else max(0.0, time_limit), at_least, stop,
+                                   exploration, margin_weight, epsilon, node_cap)
+    return CoreSearch(done, nodes, [CoreChild(a, n, w, wins, margin) for a, n, w, wins, margin in pkids], "python")

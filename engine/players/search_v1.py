@@ -1,0 +1,613 @@
+"""``search-v1`` — the search player of 0.2, pure Python (kept as a yardstick for ``search``).
+
+This is the implementation ``search`` had before it moved onto the compiled
+core (:mod:`engine.players.search`), unchanged except for its names:
+:class:`SearchPlayerV1`, specs ``search-v1[:S]`` / ``search-v1:Nit``. The text
+below is its original description.
+
+Where plain UCT (:mod:`engine.players.mcts`) branches over every placement of every
+patch (≈ 150 actions a turn) and judges positions by random play, this
+search spends its time on the decisions that matter:
+
+* **Actions** at a node are *advance* and *buy P* for each available patch
+  the player can afford (at most 4). A buy's placement is not searched: at
+  the root it is the solver's lookahead placement (``rank_placements``
+  through the advisor: the placement that keeps most of the upcoming
+  patches packable, ties broken by snugness), cached per
+  ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
+  is unavailable or the budget too short for it, the snuggest placement
+  (:func:`engine.players._search_policy.tight_placement`: most sides touching
+  covered cells or the edge, fewest cut-off pockets). Won leather patches
+  are placed by a fast heuristic as part of the move that took them; only
+  when the root itself has a leather patch pending are the best few cells
+  (by that heuristic) searched.
+* **Evaluation**: one playout per iteration by an ε-greedy policy (buy the
+  best value-per-time patch, placed snugly; ε = 0.1 random choices), far
+  closer to real play than random playouts. The reward of a playout for the
+  player who made the move into a node is
+  ``0.75 × win + 0.25 × (1 + tanh(margin / 10)) / 2``: the win decides, the
+  margin term sharpens the estimate when few playouts are available.
+* **Selection**: UCB1 with ``c = 0.5``; every action of a node is tried
+  once first, in the greedy policy's order. The move played is the child
+  with the best mean reward shrunk towards its parent's mean
+  (``(w + 2·mean_parent) / (n + 2)``), which is also how
+  :func:`search_moves` ranks the root moves.
+* **Tree reuse**: after a move the player keeps the subtree of the position
+  it expects next (its own follow-up move, or the opponent's reply when it
+  is one the tree already holds) and continues searching from it.
+
+Budget: ``time_limit`` seconds per move, or a fixed ``iterations`` count
+(then the search is reproducible for a fixed seed: the random stream of a
+move is seeded from ``seed`` and the position). Time budgets depend on the
+machine's speed — on a loaded 2-core machine expect about 300-600
+iterations per second.
+
+    python -m quiltsolve.engine match --a search-v1:1.0 --b greedy --games 20
+
+>>> from quiltsolve.engine import new_game
+>>> s = new_game(4)
+>>> a = SearchPlayerV1(iterations=40, seed=1).choose(s)
+>>> s.is_legal(a), a == SearchPlayerV1(iterations=40, seed=1).choose(s)
+(True, True)
+>>> [m.action.to_str().split()[0] for m in search_moves(s, iterations=40)][:1] in (['buy'], ['advance'])
+True
+>>> r = search(s, iterations=40)
+>>> r.searched, r.iterations, r.moves == search_moves(s, iterations=40)
+(True, 40, True)
+
+:func:`search` is :func:`search_moves` with a report (:class:`SearchResult`:
+the moves, the root iterations run, whether it searched at all, the wall
+time). The first call in a process pays one-time imports (the solver's
+lookahead and OR-Tools, 0.5-1.6 s) before its clock starts; a server calls
+:func:`warm_up` once at start so that no request pays them.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Union
+
+from quiltsolve import solver
+from quiltsolve.solver import StopToken
+
+from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
+from ..advisor import Advisor, SolverAdvisor, Stop
+from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
+from ..suggest import MoveSuggestion
+from ..track import END, PAYOUTS_AFTER
+from ._search_policy import (
+    PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, placement_score, playout,
+    state_key, tight_placement,
+)
+
+DEFAULT_TIME_LIMIT = 1.0
+TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
+EXPLORATION = 0.5
+MARGIN_WEIGHT = 0.25
+MARGIN_SCALE = 10.0
+EPSILON = 0.1
+LEATHER_CHOICES = 5        # leather cells searched when the root has one pending
+LOOKAHEAD = 6              # upcoming patches given to the advisor
+LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
+MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
+PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
+
+
+Move = Union[str, int, tuple[str, int]]
+"""A macro move of the tree: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
+
+
+class SearchInputError(ValueError):
+    """A bad budget or seed for the search."""
+
+
+class _Node:
+    __slots__ = ("state", "mover", "action", "children", "untried", "n", "w", "wins", "margin")
+
+    def __init__(self, state: GameState, mover: int, action: Action | None):
+        self.state = state
+        self.mover = mover          # player who made the move into this node (-1 at the root)
+        self.action = action
+        self.children: list[_Node] = []
+        self.untried: list[Move] | None = None   # macro moves not expanded yet (None: not listed yet)
+        self.n = 0
+        self.w = 0.0                # sum of rewards for ``mover``
+        self.wins = 0               # playouts ``mover`` won
+        self.margin = 0.0           # sum of final margins for ``mover``
+
+
+def _macro_moves(state: GameState, root_leather: bool = False) -> list[Move]:
+    """The node's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
+    if state.leather_to_place:
+        cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
+        return [("L", i) for _, i in cells[:LEATHER_CHOICES if root_leather else 1]]
+    rates = buy_rates(state)
+    out: list[Move] = []
+    advanced = False
+    for rate, pid in rates:
+        if rate <= 1.0 and not advanced:
+            out.append("a")
+            advanced = True
+        out.append(pid)
+    if not advanced:
+        out.append("a")
+    return out
+
+
+class _Search:
+    """One move's search (possibly continuing a reused tree)."""
+
+    def __init__(self, root: _Node, rng: random.Random, cache: PlacementCache,
+                 root_masks: dict[int, int], exploration: float = EXPLORATION,
+                 margin_weight: float = MARGIN_WEIGHT, epsilon: float = EPSILON):
+        self.root = root
+        self.rng = rng
+        self.cache = cache
+        self.root_masks = root_masks
+        self.c = exploration
+        self.mw = margin_weight
+        self.eps = epsilon
+
+    def _expand(self, node: _Node, move: Move) -> _Node | None:
+        s = node.state.clone()
+        mover = s.current_player()
+        if type(move) is int:
+            m = self.root_masks.get(move) if node is self.root else None
+            if m is None:
+                m = tight_placement(s.players[mover].board, move, self.cache)
+            if m is None:
+                return None
+            action: Action = Buy(move, m)
+        elif type(move) is tuple:
+            action = LEATHER_ACTIONS[move[1]]
+        else:
+            action = ADVANCE
+        s.apply_action(action)
+        place_pending_leather(s)
+        child = _Node(s, mover, action)
+        node.children.append(child)
+        return child
+
+    def run(self, iterations: int | None, deadline: float | None, stop: Stop | None, at_least: int = 0) -> int:
+        """Iterate until the budget is spent or ``stop`` is set; returns the iterations run.
+
+        ``at_least`` iterations run even past the deadline (never once
+        ``stop`` is set): one playout per root move costs a few ms and keeps
+        a starved machine (or a slow root lookahead) from answering unsearched.
+        """
+        root = self.root
+        c, mw, eps = self.c, self.mw, self.eps
+        rng, cache = self.rng, self.cache
+        log, sqrt, tanh = math.log, math.sqrt, math.tanh
+        clock = time.perf_counter
+        done = 0
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if deadline is not None and done >= at_least and clock() >= deadline:
+                break
+            if stop is not None and stop.is_set():
+                break
+            node = root
+            path = [root]
+            while True:
+                if node.state.is_terminal():
+                    break
+                if node.untried is None:
+                    node.untried = _macro_moves(node.state, node is root)[::-1]
+                if node.untried:
+                    child = None
+                    while node.untried and child is None:
+                        child = self._expand(node, node.untried.pop())
+                    if child is not None:
+                        node = child
+                        path.append(node)
+                        break
+                if not node.children:
+                    break
+                ln = log(node.n) if node.n > 1 else 0.0
+                best, best_u = node.children[0], -1e9
+                for ch in node.children:
+                    u = ch.w / ch.n + c * sqrt(ln / ch.n)
+                    if u > best_u:
+                        best_u, best = u, ch
+                node = best
+                path.append(node)
+            s = node.state.clone()
+            playout(s, rng, cache, eps)
+            winner = s.winner()
+            sc = s.scores()
+            for nd in path:
+                nd.n += 1
+                m = nd.mover
+                if m >= 0:
+                    margin = sc[m] - sc[1 - m]
+                    win = winner == m
+                    nd.wins += win
+                    nd.margin += margin
+                    nd.w += (1.0 - mw) * win + mw * 0.5 * (1.0 + tanh(margin / MARGIN_SCALE))
+            done += 1
+        return done
+
+
+def _ranked(root: _Node) -> list[tuple[float, _Node]]:
+    """Root children by shrunk mean reward, best first (ties: more visits, then move order)."""
+    total_n = sum(ch.n for ch in root.children)
+    total_w = sum(ch.w for ch in root.children)
+    mean = total_w / total_n if total_n else 0.5
+    out = []
+    for i, ch in enumerate(root.children):
+        v = (ch.w + PRIOR * mean) / (ch.n + PRIOR)
+        out.append((v, ch.n, -i, ch))
+    out.sort(key=lambda x: (-x[0], -x[1], -x[2]))
+    return [(v, ch) for v, _, _, ch in out]
+
+
+def _reason(state: GameState, ch: _Node) -> str:
+    a = ch.action
+    cur = state.current_player()
+    p = state.players[cur]
+    if type(a) is Advance:
+        d = min(state.players[1 - cur].position + 1, END) - p.position
+        head = f"advance {d} space{'s' if d != 1 else ''} (+{d} buttons)"
+    elif type(a) is Buy:
+        pid = a.patch_id
+        head = (f"buy {pid} ({COST[pid]} buttons, {TIME[pid]} time, {AREA[pid]} cells, "
+                f"+{INCOME[pid]} income × {PAYOUTS_AFTER[p.position]} paydays)")
+    else:
+        assert type(a) is PlaceLeather
+        head = f"leather {a.cell[0]},{a.cell[1]}"
+    if ch.n == 0:
+        return f"{head}: not searched"
+    return (f"{head}: won {ch.wins / ch.n:.0%} of {ch.n} playouts, "
+            f"mean margin {ch.margin / ch.n:+.1f}")
+
+
+class SearchPlayerV1:
+    """UCT over advance / buy-at-the-best-placement, greedy playouts; see the module docstring.
+
+    ``time_limit`` seconds per move, unless ``iterations`` is given (then a
+    fixed count, reproducible). ``advisor`` ranks root placements
+    (``engine.advisor``); None means ``SolverAdvisor`` when the solver's
+    lookahead is installed and the budget is a time limit, else the fast
+    snug placement. ``reuse`` keeps the tree between moves.
+    """
+
+    def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
+                 advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
+                 exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
+                 epsilon: float = EPSILON, time_cap: float | None = None) -> None:
+        if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
+                                       or iterations < 1):
+            raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
+        if iterations is None and not (isinstance(time_limit, (int, float)) and 0 < time_limit <= 3600):
+            raise SearchInputError(f"search time limit must be in (0, 3600] seconds, not {time_limit!r}")
+        if not isinstance(seed, int):
+            raise SearchInputError(f"search seed must be an integer, not {seed!r}")
+        self.time_limit = float(time_limit) if iterations is None else None
+        self.iterations = iterations
+        # With an iteration budget, an optional wall-clock cap (a server's time limit).
+        self.time_cap = time_cap
+        self.seed = seed
+        self.advisor = advisor
+        self.reuse = reuse
+        self.lookahead = lookahead
+        self.exploration = exploration
+        self.margin_weight = margin_weight
+        self.epsilon = epsilon
+        self.name = f"search-v1:{self.time_limit:g}" if iterations is None else f"search-v1:{iterations}it"
+        self._cache = PlacementCache()
+        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self._tree: _Node | None = None
+        self._auto_advisor: SolverAdvisor | None = None
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
+        return f"SearchPlayerV1({budget}, seed={self.seed})"
+
+    # ----------------------------------------------------------- placement
+    def _advisor(self) -> Advisor | None:
+        if not self.lookahead:
+            return None
+        if self.advisor is not None:
+            return self.advisor
+        if self.iterations is not None:
+            return None     # keep fixed-iteration play reproducible: no time-limited solver calls
+        if self._auto_advisor is None:
+            self._auto_advisor = SolverAdvisor(seed=self.seed)
+        return self._auto_advisor
+
+    def _root_masks(self, state: GameState, deadline: float | None, stop: Stop | None) -> dict[int, int]:
+        """Placement of each buyable patch at the root: the advisor's lookahead when it has time."""
+        out: dict[int, int] = {}
+        if state.leather_to_place or state.is_terminal():
+            return out
+        advisor = self._advisor()
+        board = state.players[state.current_player()].board
+        pids = [pid for _, pid in buy_rates(state)]
+        for k, pid in enumerate(pids):
+            mask = None
+            if advisor is not None and (stop is None or not stop.is_set()):
+                upcoming = state.patches_after(pid, LOOKAHEAD)
+                key = (board, pid, upcoming)
+                mask = self._look_cache.get(key)
+                if mask is None:
+                    budget = None
+                    if deadline is not None:
+                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
+                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
+                        mask = self._ask_advisor(advisor, board, pid, upcoming, budget, stop)
+                        if mask is not None:
+                            if len(self._look_cache) > 10_000:
+                                self._look_cache.clear()
+                            self._look_cache[key] = mask
+            if mask is None:
+                mask = tight_placement(board, pid, self._cache)
+            if mask is not None:
+                out[pid] = mask
+        return out
+
+    @staticmethod
+    def _ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
+                     stop: Stop | None) -> int | None:
+        try:
+            if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
+                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
+            else:
+                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
+        except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
+            return None
+        shapes = MASK_SETS[pid]
+        legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]
+        if not legal:
+            return None
+        best_v = max(r.value for r in legal)
+        # Among the placements that keep the most upcoming cells packable, the snuggest.
+        tops = [r.placement.mask for r in legal if r.value == best_v]
+        return max(tops, key=lambda m: placement_score(board, m))
+
+    # ------------------------------------------------------------- search
+    def _search(self, state: GameState, stop: Stop | None = None, reuse_tree: bool = False) -> tuple[_Node, int]:
+        if self._advisor() is not None:
+            _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
+        t0 = time.perf_counter()
+        if self.time_limit is not None:      # a time budget (else iterations)
+            deadline: float | None = t0 + self.time_limit * TIME_SHARE
+        else:
+            deadline = None if self.time_cap is None else t0 + self.time_cap
+        root = self._reused(state) if reuse_tree else None
+        if root is None:
+            root = _Node(state.clone(), -1, None)
+        root.mover = -1
+        rng = random.Random(key_seed(self.seed, state))
+        root_masks = self._root_masks(state, deadline, stop)
+        # A reused root's buy children were placed by the fast heuristic: drop those the lookahead moves.
+        if root.children:
+            keep = []
+            for ch in root.children:
+                a = ch.action
+                if type(a) is Buy and root_masks.get(a.patch_id) not in (None, a.mask):
+                    continue
+                keep.append(ch)
+            if len(keep) != len(root.children):
+                root.children = keep
+                root.untried = None
+                root.n = sum(ch.n for ch in keep)
+        if root.untried is None:
+            have = {_move_of(ch.action) for ch in root.children if ch.action is not None}
+            root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
+        srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
+        # time budgets: one playout per root move even if the root lookahead ate the time
+        at_least = len(root.untried) + len(root.children) if self.iterations is None else 0
+        n = srch.run(self.iterations, deadline, stop, at_least)
+        self.last_iterations = n
+        return root, n
+
+    def _reused(self, state: GameState) -> _Node | None:
+        """The node of the kept tree that is this position, searched up to 3 moves deep."""
+        tree = self._tree
+        if tree is None:
+            return None
+        want = state_key(state)
+        frontier = [tree]
+        for _ in range(3):
+            nxt = []
+            for nd in frontier:
+                for ch in nd.children:
+                    if state_key(ch.state) == want:
+                        return ch
+                    nxt.append(ch)
+            frontier = nxt
+        return None
+
+    def start_game(self, game: int) -> None:
+        """A new game of a match: forget the kept tree (moves depend only on the seed and the position)."""
+        self._tree = None
+
+    def choose(self, state: GameState) -> Action:
+        """The best root move after this move's search (continuing the kept tree when ``reuse``)."""
+        if state.is_terminal():
+            raise ValueError("the game is over: there is no move to choose")
+        pending = state.leather_to_place
+        if not pending and not buy_rates(state):
+            return ADVANCE          # nothing affordable: advancing is the only move
+        if pending and (state.players[state.current_player()].board.bit_count() == 80):
+            return next(state.iter_legal_actions())
+        root, _ = self._search(state, None, reuse_tree=self.reuse)
+        ranked = _ranked(root)
+        if not ranked:
+            # Stopped before any expansion: the greedy order's first move.
+            return _fallback(state, self._cache)
+        best = ranked[0][1]
+        self._tree = best if self.reuse else None
+        assert best.action is not None      # a child of the root
+        return best.action
+
+    def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
+        """The root moves ranked by the search (a fresh tree; see :func:`search_moves`)."""
+        return self._suggest(state, stop, top)[0]
+
+    def _suggest(self, state: GameState, stop: Stop | None, top: int | None) -> tuple[list[MoveSuggestion], int, bool]:
+        """(moves, root iterations run, searched): searched is False when no
+        iteration ran and the greedy choice stands in."""
+        if state.is_terminal():
+            return [], 0, False
+        root, n = self._search(state, stop, reuse_tree=False)
+        ranked = _ranked(root)
+        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked if ch.action is not None]
+        searched = bool(out)
+        if not out:
+            out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
+        return (out[:top] if top else out), n, searched
+
+
+def _move_of(action: Action) -> Move:
+    """The macro move that ``action`` plays."""
+    if type(action) is PlaceLeather:
+        return ("L", action.cell[0] * 9 + action.cell[1])
+    if type(action) is Buy:
+        return action.patch_id
+    return "a"
+
+
+def _fallback(state: GameState, cache: PlacementCache) -> Action:
+    """The first move in the greedy order (used when the search was stopped at once)."""
+    for move in _macro_moves(state, True):
+        if type(move) is tuple:
+            return LEATHER_ACTIONS[move[1]]
+        if type(move) is not int:
+            return ADVANCE
+        m = tight_placement(state.players[state.current_player()].board, move, cache)
+        if m is not None:
+            return Buy(move, m)
+    return ADVANCE
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :func:`search` did: the ranked moves and how they were found.
+
+    ``moves``: the suggestions, best first (what :func:`search_moves`
+    returns). ``iterations``: root iterations actually run. ``searched``:
+    False only when no iteration ran and ``moves`` holds the greedy
+    fallback ("not searched (stopped)"), or when the game is over (no
+    moves). ``wall_time``: seconds spent in the call.
+    """
+
+    moves: list[MoveSuggestion]
+    iterations: int
+    searched: bool
+    wall_time: float
+
+
+def search(state: GameState, *, time_limit: float | None = None, top: int | None = None, seed: int = 0,
+           stop: Stop | None = None, iterations: int | None = None, advisor: Advisor | None = None) -> SearchResult:
+    """Rank the moves of ``state`` for the player to move (see :func:`search_moves`) and report the search.
+
+    ``time_limit`` (default 1 s) and ``stop`` are honoured within a few ms:
+    the root placements are asked of the advisor with the time left and the
+    token. One-time imports (:func:`warm_up`) are done before the clock
+    starts, so a cold process still searches for its whole budget
+    (``wall_time`` then includes them).
+    """
+    t0 = time.perf_counter()
+    _ensure_imports(advisor is None and iterations is None)
+    if iterations is None:
+        player = SearchPlayerV1(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                              seed=seed, advisor=advisor, reuse=False)
+    else:
+        player = SearchPlayerV1(iterations=iterations, seed=seed, advisor=advisor, reuse=False, time_cap=time_limit)
+    moves, n, searched = player._suggest(state, stop, top)
+    return SearchResult(moves, n, searched, time.perf_counter() - t0)
+
+
+def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop: Stop | None = None,
+                 advisor: Advisor | None = None,
+                 top: int | None = None, iterations: int | None = None) -> list[MoveSuggestion]:
+    """Rank the moves of ``state`` for the player to move with :class:`SearchPlayerV1`'s search.
+
+    One suggestion per root move — advance, each affordable patch at its
+    chosen placement, or (leather pending) the best few cells — best first.
+    ``win_chance`` is the estimated chance of winning (the mean playout reward,
+    shrunk towards the position's mean for rarely visited moves; ``margin_buttons``
+    is None: the mean margin is in the reason), and
+    ``reason`` says what the move does and how it fared. ``time_limit`` is the
+    thinking time in seconds (default 1 s); ``iterations`` instead gives a
+    fixed, reproducible budget, and then ``time_limit``, when given, only caps
+    the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
+    checked between iterations. Empty for a finished game. (:func:`search`
+    also reports how many iterations ran.)
+    """
+    return search(state, time_limit=time_limit, top=top, seed=seed, stop=stop, iterations=iterations,
+                  advisor=advisor).moves
+
+
+_warm = {"imports": False, "done": False}
+
+
+def _ensure_imports(lookahead: bool) -> None:
+    """The solver's lookahead (and with it OR-Tools): imported once, off the clock.
+
+    ``solver.rank_placements`` is a lazy attribute of ``solver``: its first
+    use imports the lookahead module and OR-Tools (0.5-1.6 s).
+    """
+    if _warm["imports"] or not lookahead:
+        return
+    solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
+    _warm["imports"] = True
+
+
+def warm_up(*, freeze_gc: bool = True) -> None:
+    """Do every one-time cost of the search now, so that a later call spends
+    its whole budget searching: the imports (solver lookahead, OR-Tools), the
+    solver's tables for every patch, one lookahead and a tiny search on a
+    fresh position. Idempotent; about 0.5-2 s the first time.
+
+    ``freeze_gc``: then ``gc.freeze()`` the objects loaded so far (modules,
+    OR-Tools): the collector's full passes no longer scan them, which cuts
+    pauses of 30-70 ms in the middle of a timed search to a few ms. Meant for
+    a process that serves searches (a server worker).
+    """
+    if _warm["done"]:
+        return
+    _ensure_imports(True)
+    # (The solver's per-shape tables that these calls do not build cost ~0.1 ms each on first use.)
+    solver.rank_placements(0, 0, [1, 2, 3], time_limit=0.05)
+    solver.rank_placements(0, 0, [1, 2, 3], square7=True, time_limit=0.05)
+    state = new_game(0)
+    SearchPlayerV1(time_limit=0.05, seed=0, reuse=False).search_moves(state)
+    SearchPlayerV1(iterations=5, seed=0, reuse=False).search_moves(state)
+    if freeze_gc:
+        gc.collect()
+        gc.freeze()
+    _warm["done"] = True
+
+
+def make_search_v1(arg: str | None, seed: int, advisor: Advisor | None = None) -> SearchPlayerV1:
+    """The ``search-v1[:S]`` / ``search-v1:Nit`` spec's factory."""
+    time_limit = DEFAULT_TIME_LIMIT
+    iterations = None
+    if arg is not None:
+        text = arg.strip().lower()
+        try:
+            if text.endswith("it"):
+                iterations = int(text[:-2])
+            else:
+                time_limit = float(text)
+        except ValueError:
+            raise ValueError(f"search-v1 player takes seconds per move (search-v1:1.0) or iterations (search-v1:500it), "
+                             f"not {arg!r}") from None
+        if iterations is not None and not 1 <= iterations <= 10_000_000:
+            raise ValueError(f"search iterations must be in 1..10000000, not {arg}")
+        if iterations is None and not 0 < time_limit <= 3600:
+            raise ValueError(f"search time limit must be in (0, 3600] s, not {arg}")
+    return SearchPlayerV1(time_limit=time_limit, iterations=iterations, seed=seed, advisor=advisor)
+
+
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayerV1", "SearchResult",
+           "make_search_v1", "search", "search_moves", "warm_up"]
