@@ -18,7 +18,6 @@ from .players import (  # noqa: F401
     register_player,
 )
 from .players.search import SearchResult, search_moves, warm_up  # noqa: F401
-from .moves import MovesResult, rank_moves  # noqa: F401
 from .record import RecordError, make_record, replay, replay_steps, result_of  # noqa: F401
 from .state import GameState, IllegalActionError, PlayerState, StateError, new_game  # noqa: F401
 from .suggest import MoveSuggestion, suggest_moves  # noqa: F401
@@ -26,9 +25,9 @@ from .track import DEFAULT_EDITION, EDITIONS, END  # noqa: F401
 
 __all__ = [
     "ADVANCE", "Action", "ActionSyntaxError", "Advance", "Advisor", "Buy", "DEFAULT_EDITION", "EDITIONS", "END",
-    "GameState", "GreedyPlayer", "IllegalActionError", "LocalAdvisor", "MCTSPlayer", "Mask", "MoveSuggestion", "MovesResult",
+    "GameState", "GreedyPlayer", "IllegalActionError", "LocalAdvisor", "MCTSPlayer", "Mask", "MoveSuggestion",
     "NotationError", "PlaceLeather", "Player", "PlayerState", "PluginError", "RandomPlayer", "RecordError",
     "SearchPlayer", "SearchResult", "ServicePlayer", "SolverAdvisor", "StateError", "known_players",
-    "make_player", "make_record", "new_game", "parse_action", "rank_moves", "register_player", "replay", "replay_steps",
+    "make_player", "make_record", "new_game", "parse_action", "register_player", "replay", "replay_steps",
     "result_of", "search_moves", "suggest_moves", "warm_up",
 ]

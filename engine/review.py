@@ -56,7 +56,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
-from . import endgame
+from .endgame import solve as solve_endgame
 from .players import search
 from .players.proven import line_end, proof_budget, proof_chance, proven_moves
 from .record import _setup, replay_steps
@@ -312,7 +312,7 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             left = time_limit - (time.perf_counter() - t0)
             if left <= 0:
                 return None
-            r = endgame.solve(after, time_limit=left, stop=stop)
+            r = solve_endgame(after, time_limit=left, stop=stop)
             if not r.proven or r.value is None:
                 return None
             margin = r.value if after.current_player() == mover else -r.value

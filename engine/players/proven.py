@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import endgame
+from ..endgame import solve as solve_endgame
 from ..actions import Action
 from ..advisor import Stop
 from ..state import GameState
@@ -149,7 +149,7 @@ def proven_moves(state: GameState, *, time_limit: float, stop: Stop | None = Non
     """
     if state.is_terminal() or time_limit <= 0 or (stop is not None and stop.is_set()):
         return None
-    result = endgame.solve(state, time_limit=time_limit, stop=stop, all_moves=True)
+    result = solve_endgame(state, time_limit=time_limit, stop=stop, all_moves=True)
     if not result.proven or not result.moves or result.value is None:
         return None
     mover = state.current_player()
@@ -180,7 +180,7 @@ def _tie_after(state: GameState, action: Action, time_limit: float,
     after.apply_action(action)
     if after.is_terminal():
         return after.first_to_end, 0, 0.0
-    r = endgame.solve(after, time_limit=time_limit, stop=stop)
+    r = solve_endgame(after, time_limit=time_limit, stop=stop)
     if not r.proven:
         return None, r.nodes, r.elapsed
     end = line_end(after, r.line)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quiltsolve.engine import ADVANCE, MoveSuggestion, new_game, rank_moves
+from quiltsolve.engine import ADVANCE, MoveSuggestion, new_game
+from quiltsolve.engine.moves import rank_moves
 from quiltsolve.engine import endgame as solver
 from quiltsolve.engine.players import GreedyPlayer
 from quiltsolve.engine.players.proven import (
