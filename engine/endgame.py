@@ -35,16 +35,16 @@ with reason ``"horizon"``.
 Transposition table
 -------------------
 A fixed array of ``table_bytes // ENTRY_BYTES`` slots (``ENTRY_BYTES`` is the
-estimated size of one stored Python entry, key included), indexed by the
-hash of :meth:`GameState.position_key` (both boards, buttons, positions,
-income, bonus, the circle, the player to move, pending leather, the leather
-spaces left, first_to_end — all that the value depends on). The full key is
-stored and compared, so a hash collision can never return a wrong value.
-An entry holds a lower and an upper bound of the value and the best move
-found. Two slots per bucket (``i`` and ``i ^ 1``); a new key goes to an empty
-slot or replaces the one whose subtree took fewer nodes to search (depth
-preference by work). ``table_full`` says that an entry of another position
-was overwritten.
+estimated size of one stored Python entry, key included; the C table's
+entries are ``_endgame.ENTRY_BYTES`` = 112 bytes), in buckets of
+``BUCKET`` = 4 slots, indexed by the hash of the position's key (both boards,
+buttons, positions, income, bonus, the circle, the player to move, pending
+leather, the leather spaces left — all that the value depends on, rule R3).
+The full key is stored and compared, so a hash collision can never return a
+wrong value. An entry holds a lower and an upper bound of the value and the
+best move found. A new key goes to a free slot of its bucket, else replaces
+the slot whose subtree took the fewest nodes to search (depth preference by
+work); ``table_full`` says that an entry of another position was replaced.
 
 Move ordering
 -------------
@@ -85,6 +85,15 @@ their effects are otherwise the same. So:
 (the key holds everything the rules look at from there on); the table
 returns it instead of searching again.
 
+*R3 — what the key leaves out.* ``first_to_end`` (only the tie rule reads
+it, never the margin) and each player's bought-patch list and leather count
+(nothing reads them). And for a player on space 53 who has no leather left
+to place, the key holds the number of covered cells instead of the board
+and no income: by R1's argument that player never places, moves or earns
+again, so the rest of the game reads their board only through its count
+(their score) and their bonus flag (in the key). Such positions are the same
+game and share one entry.
+
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
 each leather cell, and each patch — root buys of the same patch are collapsed
 to the best placement of that patch (its value is the maximum over its
@@ -104,6 +113,7 @@ from quiltsolve.solver import PATCH_MASKS
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .board import contact_planes
+from .core import action_of, core_tables
 from .players._search_policy import leather_scores
 from .players.greedy import ADVANCE_RATE, GREEDY_RATES
 from .state import COST, TIME, GameState
@@ -114,8 +124,10 @@ __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "
 
 ENTRY_BYTES = 384
 """Estimated bytes of one table entry in the pure-Python table (key tuple, bounds, move, slot)."""
-MIN_TABLE_BYTES = 2 * ENTRY_BYTES
-"""The smallest ``table_bytes``: one bucket of two slots."""
+BUCKET = 4
+"""Slots per bucket of the transposition table."""
+MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
+"""The smallest ``table_bytes``: one bucket."""
 BACKENDS = ("c", "python")
 CHECK_EVERY = 1024
 """Nodes between two looks at the clock and the stop token."""
@@ -170,10 +182,11 @@ def c_available() -> bool:
 
 
 try:  # the optional compiled solver (built by setup.py when a compiler is present)
-    from . import _endgame as _C_MOD  # type: ignore[attr-defined]
-    _C: Any = _C_MOD
-except ImportError:
-    _C = None
+    import quiltsolve.engine._endgame as _C
+except ImportError:  # pragma: no cover - depends on the build
+    _C = None  # type: ignore[assignment]
+else:
+    _C._init_tables(core_tables())
 
 
 class _Abort(Exception):
@@ -185,6 +198,17 @@ class _Abort(Exception):
 def _margin(s: GameState) -> int:
     a, b = s.players
     return a.score() - b.score()
+
+
+def _key(s: GameState) -> tuple[Any, ...]:
+    """The table key of ``s``: what its value depends on (rule R3 in the module docstring)."""
+    a, b = s.players
+    ka = (a.board, a.income) if a.position != END or (s.leather_to_place and s.current_player() == 0) \
+        else (a.board.bit_count(), 0)
+    kb = (b.board, b.income) if b.position != END or (s.leather_to_place and s.current_player() == 1) \
+        else (b.board.bit_count(), 0)
+    return (ka, a.buttons, a.position, a.bonus, kb, b.buttons, b.position, b.bonus, s._circle,
+            s.current_player(), s.leather_to_place, s.leather)
 
 
 def _bonus_reachable(board: int, leathers: int) -> bool:
@@ -275,7 +299,7 @@ class _Search:
     """One solve: the table, the counters and the alpha-beta recursion."""
 
     def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
-        n = 2
+        n = BUCKET
         while n * 2 * ENTRY_BYTES <= table_bytes:
             n *= 2
         self.size = n
@@ -290,32 +314,40 @@ class _Search:
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
-        i = hash(key) & self.mask
+        i = hash(key) & self.mask & ~(BUCKET - 1)
         table = self.table
-        e = table[i]
-        if e is not None and e[0] == key:
-            return e
-        e = table[i ^ 1]
-        if e is not None and e[0] == key:
-            return e
+        for j in range(i, i + BUCKET):
+            e = table[j]
+            if e is not None and e[0] == key:
+                return e
         return None
 
     def store(self, key: Any, lo: int, hi: int, move: Action | None, work: int) -> None:
-        i = hash(key) & self.mask
+        i = hash(key) & self.mask & ~(BUCKET - 1)
         table = self.table
-        a, b = table[i], table[i ^ 1]
-        for j, e in ((i, a), (i ^ 1, b)):
-            if e is not None and e[0] == key:
+        free = -1
+        for j in range(i, i + BUCKET):
+            e = table[j]
+            if e is None:
+                if free < 0:
+                    free = j
+            elif e[0] == key:
                 table[j] = (key, max(lo, e[1]), min(hi, e[2]), move if move is not None else e[3], e[4] + work)
                 return
-        if a is None:
-            table[i] = (key, lo, hi, move, work)
-        elif b is None:
-            table[i ^ 1] = (key, lo, hi, move, work)
-        else:
+        if free < 0:
             self.table_full = True
-            j = i if a[4] <= b[4] else i ^ 1
-            table[j] = (key, lo, hi, move, work)
+            free = i
+            for j in range(i + 1, i + BUCKET):
+                if table[j][4] < table[free][4]:  # type: ignore[index]
+                    free = j
+        table[free] = (key, lo, hi, move, work)
+
+    def probe_move(self, s: GameState) -> Action | None:
+        e = self.probe(_key(s))
+        return None if e is None else e[3]
+
+    def children(self, s: GameState) -> list[Action]:
+        return _children(s)
 
     # ------------------------------------------------------------ search
     def check(self) -> None:
@@ -333,7 +365,7 @@ class _Search:
             return _margin(s)
         if self.max_plies is not None and ply >= self.max_plies:
             raise _Abort("horizon")
-        key = s.position_key()
+        key = _key(s)
         e = self.probe(key)
         tt_move = None
         if e is not None:
@@ -390,36 +422,86 @@ class _Search:
             self.store(key, best, best, best_move, self.nodes - start)
         return best
 
-    def exact(self, s: GameState, ply: int = 0) -> int:
-        return self.ab(s, -INF, INF, ply)
 
-    def line(self, s: GameState, value: int, ply: int) -> list[Action]:
-        """A principal variation from ``s`` (``ply`` plies below the root) whose value is ``value`` (player 0's margin)."""
-        out: list[Action] = []
-        s = s.clone()
-        while not s.is_terminal():
-            acts = _children(s)
-            e = self.probe(s.position_key())
-            if e is not None and e[3] is not None and e[3] in acts:
-                acts.remove(e[3])
-                acts.insert(0, e[3])
-            chosen = None
-            for act in acts:
-                c = s.clone()
-                c.apply_action(act)
-                if s.current_player() == 0:
-                    ok = self.ab(c, value - 1, value, ply + 1) >= value
-                else:
-                    ok = self.ab(c, value, value + 1, ply + 1) <= value
-                if ok:
-                    chosen = act
-                    break
-            assert chosen is not None, "no child reaches the proven value"
-            out.append(chosen)
-            s.apply_action(chosen)
-            ply += 1
-        assert _margin(s) == value
-        return out
+_ABORTS = {1: "time", 2: "stopped", 3: "horizon"}
+
+
+class _CSearch:
+    """The compiled search (``engine/_core/endgame.c``) behind the same three calls as :class:`_Search`."""
+
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+        assert _C is not None
+        self._s = _C.Searcher(table_bytes, -1 if max_plies is None else max_plies,
+                              -1.0 if deadline is None else deadline, stop)
+
+    @property
+    def nodes(self) -> int:
+        return int(self._s.nodes)
+
+    @property
+    def table_full(self) -> bool:
+        return bool(self._s.table_full)
+
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
+        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply)
+        if code:
+            raise _Abort(_ABORTS[code])
+        return int(v)
+
+    def children(self, s: GameState) -> list[Action]:
+        return [action_of(a) for a in self._s.children(s.core_tuple())]
+
+    def probe_move(self, s: GameState) -> Action | None:
+        m = self._s.probe_move(s.core_tuple())
+        return None if m is None else action_of(m)
+
+
+class _Backend(Protocol):
+    """What the root logic needs from a search (the pure-Python :class:`_Search` or the compiled one)."""
+
+    nodes: int
+    table_full: bool
+
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
+
+    def children(self, s: GameState) -> list[Action]: ...
+
+    def probe_move(self, s: GameState) -> Action | None: ...
+
+
+def _line(search: _Backend, s: GameState, value: int, ply: int) -> list[Action]:
+    """A principal variation from ``s`` (``ply`` plies below the root) whose value is ``value`` (player 0's margin).
+
+    At each position the first child (table move first, then the search order) whose value a null-window
+    search shows to equal ``value`` is played.
+    """
+    out: list[Action] = []
+    s = s.clone()
+    while not s.is_terminal():
+        acts = search.children(s)
+        tt = search.probe_move(s)
+        if tt is not None and tt in acts:
+            acts.remove(tt)
+            acts.insert(0, tt)
+        chosen = None
+        for act in acts:
+            c = s.clone()
+            c.apply_action(act)
+            if s.current_player() == 0:
+                ok = search.ab(c, value - 1, value, ply + 1) >= value
+            else:
+                ok = search.ab(c, value, value + 1, ply + 1) <= value
+            if ok:
+                chosen = act
+                break
+        if chosen is None:  # pragma: no cover - would be a bug of the search
+            raise AssertionError("no child reaches the proven value")
+        out.append(chosen)
+        s.apply_action(chosen)
+        ply += 1
+    if _margin(s) != value:  # pragma: no cover
+        raise AssertionError("the principal variation does not reach the proven value")
+    return out
 
 
 def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_bytes: Any, all_moves: Any,
@@ -445,18 +527,17 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
     return backend or ("c" if _C is not None else "python")
 
 
-def _root_moves(search: _Search, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
+def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
     """(value for player 0, proven root moves best first)."""
     if not all_moves:
-        v = search.exact(s)
-        e = search.probe(s.position_key())
-        move = e[3] if e is not None else None
+        v = search.ab(s, -INF, INF, 0)
+        move = search.probe_move(s)
         assert move is not None
         return v, [ProvenMove(move, sign * v)]
     maxing = s.current_player() == 0
     groups: list[list[Action]] = []
     by_patch: dict[int, list[Action]] = {}
-    for act in _children(s):
+    for act in search.children(s):
         if type(act) is Buy:
             if act.patch_id not in by_patch:
                 by_patch[act.patch_id] = []
@@ -472,7 +553,7 @@ def _root_moves(search: _Search, s: GameState, sign: int, all_moves: bool) -> tu
             c = s.clone()
             c.apply_action(act)
             if best is None:
-                v = search.exact(c, 1)
+                v = search.ab(c, -INF, INF, 1)
             elif maxing:
                 v = search.ab(c, best, INF, 1)     # only a better placement matters (exact when > best)
                 if v <= best:
@@ -515,22 +596,21 @@ def solve(state: GameState, *, max_plies: int | None = None, time_limit: float |
         m = _margin(state)
         sign = 1 if state.current_player() == 0 else -1
         return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
-    if chosen == "c":
-        return _solve_c(state, max_plies, time_limit, stop, table_bytes, all_moves, t0)
     deadline = None if time_limit is None else t0 + time_limit
-    search = _Search(table_bytes, deadline, stop, max_plies)
+    search: _Backend
+    if chosen == "c":
+        search = _CSearch(table_bytes, deadline, stop, max_plies)
+    else:
+        search = _Search(table_bytes, deadline, stop, max_plies)
     sign = 1 if state.current_player() == 0 else -1
     try:
         v, moves = _root_moves(search, state, sign, all_moves)
         after = state.clone()
         after.apply_action(moves[0].action)
-        line = [moves[0].action] + search.line(after, v, 1)
+        line = [moves[0].action] + _line(search, after, v, 1)
     except _Abort as e:
         return EndgameResult(False, None, (), (), search.nodes, search.table_full, time.monotonic() - t0, e.reason)
     return EndgameResult(True, sign * v, tuple(moves), tuple(line), search.nodes, search.table_full,
                          time.monotonic() - t0, "solved")
 
 
-def _solve_c(state: GameState, max_plies: int | None, time_limit: float | None, stop: Stop | None,
-             table_bytes: int, all_moves: bool, t0: float) -> EndgameResult:
-    raise NotImplementedError  # filled in with the compiled solver
