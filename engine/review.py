@@ -17,9 +17,10 @@ the value of the move played:
 
 Values are the search's estimated win chance for the player to move (0-1).
 
-**Proven moves.** Near the end of a game the exact endgame solver
-(:func:`engine.players.proven.proven_moves`, with its share of the search's
-budget) may prove the position first: then ``best`` is a move of perfect
+**Proven moves.** Near the end of a game (at most 30 spaces left on the time
+track, both players added up: :func:`engine.players.proven.near_end`) the
+exact endgame solver (:func:`engine.players.proven.proven_moves`, with 30%
+of the search's budget) may prove the position first: then ``best`` is a move of perfect
 value, ``margin_best`` the position's game value and ``margin_played`` the
 proven margin after the move played (the position it leads to solved in
 turn), both in points for the mover (final score minus the opponent's under
@@ -58,7 +59,7 @@ from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
 from .endgame import solve as solve_endgame
 from .players import search
-from .players.proven import line_end, proof_budget, proof_chance, proven_moves
+from .players.proven import line_end, near_end, proof_budget, proof_chance, proven_moves
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
 from .state_json import quote
@@ -252,11 +253,14 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
 
     The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
     one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
-    searches early. When the endgame solver proves both values within its
-    share of the budget (:func:`engine.players.proven.proof_budget`), the
-    review is exact (module docstring); ``prove=False`` skips the attempt.
+    searches early. Near the end (:func:`engine.players.proven.near_end`), when
+    the endgame solver proves both values within its share of the budget
+    (:func:`engine.players.proven.proof_budget`), the review is exact (module
+    docstring); ``prove=False`` skips the attempt. (Before the end is near a
+    review does not probe: its searches are short, and a game's review would
+    pay the probe at every move.)
     """
-    if prove:
+    if prove and near_end(state):
         exact = proven_review(state, played, ply=ply, time_limit=proof_budget(state, time_limit, iterations),
                               large_loss=large_loss, stop=stop)
         if exact is not None:

@@ -16,7 +16,7 @@ and the reason says so. ``None`` when the solver could not finish in time
 :func:`proof_budget` is the share of a thinking budget that an answer spends
 on the attempt: :data:`PROOF_SHARE` (30%) near the end of the game
 (:func:`near_end`, a cheap test on the spaces left on the time track), and
-:data:`PROBE_SHARE` (5%) before it, which is still enough for a position
+:data:`PROBE_SHARE` (10%) before it, which is still enough for a position
 whose remaining tree is small, whatever the plies left. Every position the
 solver finishes in that time is answered exactly; otherwise the search keeps
 the rest (:func:`engine.moves.rank_moves` does both).
@@ -43,7 +43,7 @@ from ..track import END
 
 PROOF_SHARE = 0.3
 """Part of an answer's thinking time given to the endgame solver first."""
-PROBE_SHARE = 0.05
+PROBE_SHARE = 0.1
 """Part of it given to the solver before the end is near (:func:`near_end`): a small tree is still proven."""
 NEAR_END_SPACES = 30
 """Spaces left on the time track (both players, added up) from which the end is near."""
@@ -84,7 +84,7 @@ def proof_budget(state: GameState, time_limit: float | None, iterations: int | N
     >>> from quiltsolve.engine import new_game
     >>> s = new_game(0)
     >>> proof_budget(s, None, None), proof_budget(s, 2.0, None), proof_budget(s, 60.0, 500)
-    (0.05, 0.1, 0.05)
+    (0.1, 0.2, 0.1)
     """
     total = default if time_limit is None else time_limit
     if iterations is not None:
