@@ -3,7 +3,8 @@
 :func:`rank_moves` is what the service's SuggestMove (``server.jobs.MovesJob``)
 and the embedded client answer with: it first gives the exact endgame solver
 (:func:`engine.players.proven.proven_moves`) a share of the budget
-(:func:`engine.players.proven.proof_budget`, 30%) and, when the solver
+(:func:`engine.players.proven.proof_limits`: 30% of the time near the end,
+10% before; with a fixed iteration count a node budget) and, when the solver
 finishes, answers with the proven moves (``proven=True``: every move has its
 ``proven_margin`` and a certain win chance; no search runs). Otherwise the
 search (:func:`engine.players.search.search`) gets the rest of the time (or
@@ -54,15 +55,15 @@ def rank_moves(state: GameState, *, time_limit: float | None = None, top: int | 
 
     Arguments as :func:`engine.players.search.search`; ``prove=False`` skips
     the solver. The proof attempt takes at most
-    :func:`~engine.players.proven.proof_budget` of the budget and the search
+    :func:`~engine.players.proven.proof_limits` of the budget and the search
     the rest (with ``iterations``, the search runs them all, within what is
     left of the ``time_limit`` cap when one is given). A finished game: no
     moves, not proven.
     """
     t0 = time.perf_counter()
     if prove and not state.is_terminal():
-        answer = _proven.proven_moves(state, time_limit=_proven.proof_budget(state, time_limit, iterations), stop=stop,
-                                      top=top)
+        limits = _proven.proof_limits(state, time_limit, iterations)
+        answer = _proven.proven_moves(state, time_limit=limits.seconds, nodes=limits.nodes, stop=stop, top=top)
         if answer is not None:
             return MovesResult(answer.moves, 0, True, time.perf_counter() - t0, True, answer.nodes)
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))

@@ -59,7 +59,7 @@ from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
 from .endgame import solve as solve_endgame
 from .players import search
-from .players.proven import line_end, near_end, proof_budget, proof_chance, proven_moves
+from .players.proven import NodeBudget, line_end, near_end, proof_chance, proof_limits, proven_moves
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
 from .state_json import quote
@@ -255,13 +255,14 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
     searches early. Near the end (:func:`engine.players.proven.near_end`), when
     the endgame solver proves both values within its share of the budget
-    (:func:`engine.players.proven.proof_budget`), the review is exact (module
+    (:func:`engine.players.proven.proof_limits`), the review is exact (module
     docstring); ``prove=False`` skips the attempt. (Before the end is near a
     review does not probe: its searches are short, and a game's review would
     pay the probe at every move.)
     """
     if prove and near_end(state):
-        exact = proven_review(state, played, ply=ply, time_limit=proof_budget(state, time_limit, iterations),
+        limits = proof_limits(state, time_limit, iterations)
+        exact = proven_review(state, played, ply=ply, time_limit=limits.seconds, nodes=limits.nodes,
                               large_loss=large_loss, stop=stop)
         if exact is not None:
             return exact
@@ -291,11 +292,15 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     return MoveReview(ply, mover, played, best.action, value_played, value_best, loss, loss >= large_loss)
 
 
-def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit: float,
-                  large_loss: float = DEFAULT_LARGE_LOSS, stop: Stop | None = None) -> MoveReview | None:
+def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None,
+                  nodes: int | None = None, large_loss: float = DEFAULT_LARGE_LOSS,
+                  stop: Stop | None = None) -> MoveReview | None:
     """The exact review of ``played`` in ``state`` when the endgame solver proves the position and the
-    move's value within ``time_limit`` seconds (in all), else None."""
+    move's value within ``time_limit`` seconds and ``nodes`` solver nodes (in all; None: no such limit),
+    else None."""
     t0 = time.perf_counter()
+    if nodes is not None:
+        stop = NodeBudget(nodes, stop)     # one budget for both solves
     answer = proven_moves(state, time_limit=time_limit, stop=stop)
     if answer is None:
         return None
@@ -313,8 +318,8 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             sc = after.scores()
             margin, winner = sc[mover] - sc[1 - mover], after.first_to_end
         else:
-            left = time_limit - (time.perf_counter() - t0)
-            if left <= 0:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+            if left is not None and left <= 0:
                 return None
             r = solve_endgame(after, time_limit=left, stop=stop)
             if not r.proven or r.value is None:

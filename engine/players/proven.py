@@ -13,8 +13,11 @@ already known when someone has, else read off the move's principal line),
 and the reason says so. ``None`` when the solver could not finish in time
 (or was stopped): the caller searches instead.
 
-:func:`proof_budget` is the share of a thinking budget that an answer spends
-on the attempt: :data:`PROOF_SHARE` (30%) near the end of the game
+:func:`proof_limits` is what an answer spends on the attempt. With a fixed
+iteration budget (a reproducible answer) it is a node budget
+(:class:`NodeBudget`: :data:`PROOF_NODES` near the end, :data:`PROBE_NODES`
+before), so that whether a position is proven does not depend on the
+machine's speed. With a thinking time it is a share of it: :data:`PROOF_SHARE` (30%) near the end of the game
 (:func:`near_end`, a cheap test on the spaces left on the time track), and
 :data:`PROBE_SHARE` (10%) before it, which is still enough for a position
 whose remaining tree is small, whatever the plies left. Every position the
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..endgame import CHECK_EVERY
 from ..endgame import solve as solve_endgame
 from ..actions import Action
 from ..advisor import Stop
@@ -47,6 +51,46 @@ PROBE_SHARE = 0.1
 """Part of it given to the solver before the end is near (:func:`near_end`): a small tree is still proven."""
 NEAR_END_SPACES = 30
 """Spaces left on the time track (both players, added up) from which the end is near."""
+PROOF_NODES = 200_000
+"""With a fixed iteration budget: the solver's node budget near the end (a count, so the answer is reproducible)."""
+PROBE_NODES = 50_000
+"""With a fixed iteration budget: its node budget before the end is near."""
+
+
+@dataclass(frozen=True)
+class ProofLimits:
+    """What a proof attempt may spend: ``seconds`` (None: no time limit) and ``nodes`` (None: no node
+    budget; a count makes whether the position is proven a function of the position alone)."""
+
+    seconds: float | None
+    nodes: int | None
+
+
+class NodeBudget:
+    """A stop token that is set once the solver has searched about ``nodes`` positions (or ``stop`` is set).
+
+    Both solver backends look at their stop token every ``engine.endgame.CHECK_EVERY`` nodes, so counting
+    the looks counts the nodes: a budget in nodes, the same on every run and machine.
+
+    >>> b = NodeBudget(3 * CHECK_EVERY)
+    >>> [b.is_set() for _ in range(4)], b.spent
+    ([False, False, False, True], True)
+    """
+
+    def __init__(self, nodes: int, stop: Stop | None = None) -> None:
+        self.looks = max(1, nodes // CHECK_EVERY)
+        self.stop = stop
+        self.spent = False
+
+    def is_set(self) -> bool:
+        """Whether the solver must stop now: the budget is spent or the caller's token is set."""
+        if self.stop is not None and self.stop.is_set():
+            return True
+        if self.looks <= 0:
+            self.spent = True
+            return True
+        self.looks -= 1
+        return False
 
 
 @dataclass(frozen=True)
@@ -76,20 +120,25 @@ def near_end(state: GameState) -> bool:
     return spaces_left(state) <= NEAR_END_SPACES
 
 
-def proof_budget(state: GameState, time_limit: float | None, iterations: int | None, default: float = 1.0) -> float:
-    """Seconds of a thinking budget (``time_limit``, default ``default``) for the proof attempt:
-    :data:`PROOF_SHARE` of it near the end (:func:`near_end`), :data:`PROBE_SHARE` before. With a fixed
-    iteration count the time limit only caps the wall time: the share is then of at most ``default``.
+def proof_limits(state: GameState, time_limit: float | None, iterations: int | None,
+                 default: float = 1.0) -> ProofLimits:
+    """What the proof attempt of an answer may spend. A thinking time (``time_limit``, default
+    ``default``): :data:`PROOF_SHARE` of it near the end (:func:`near_end`), :data:`PROBE_SHARE` before.
+    A fixed iteration count (a reproducible answer): a node budget instead, :data:`PROOF_NODES` or
+    :data:`PROBE_NODES`, within the time limit when one caps the wall time.
 
     >>> from quiltsolve.engine import new_game
     >>> s = new_game(0)
-    >>> proof_budget(s, None, None), proof_budget(s, 2.0, None), proof_budget(s, 60.0, 500)
-    (0.1, 0.2, 0.1)
+    >>> proof_limits(s, None, None), proof_limits(s, 2.0, None)
+    (ProofLimits(seconds=0.1, nodes=None), ProofLimits(seconds=0.2, nodes=None))
+    >>> proof_limits(s, 60.0, 500), proof_limits(s, None, 500)
+    (ProofLimits(seconds=60.0, nodes=50000), ProofLimits(seconds=None, nodes=50000))
     """
-    total = default if time_limit is None else time_limit
+    near = near_end(state)
     if iterations is not None:
-        total = min(total, default)
-    return (PROOF_SHARE if near_end(state) else PROBE_SHARE) * total
+        return ProofLimits(time_limit, PROOF_NODES if near else PROBE_NODES)
+    total = default if time_limit is None else time_limit
+    return ProofLimits((PROOF_SHARE if near else PROBE_SHARE) * total, None)
 
 
 def proof_chance(margin: int, tie_winner: int | None, mover: int) -> float:
@@ -138,17 +187,22 @@ def tie_winner(state: GameState, action: Action, line: tuple[Action, ...] | None
     return None
 
 
-def proven_moves(state: GameState, *, time_limit: float, stop: Stop | None = None,
-                 top: int | None = None) -> ProvenMoves | None:
+def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | None = None,
+                 top: int | None = None, nodes: int | None = None) -> ProvenMoves | None:
     """The moves of ``state`` with their proven values, best first, or None when not proven in time.
 
     ``time_limit`` seconds for the whole attempt (a tie on points may take a
-    second solver call, within what is left); ``stop`` ends it early (then
-    None). Ranked by proven margin, then the tie rule, then the solver's
-    order; ``top`` keeps the best few. A finished game: None (no move).
+    second solver call, within what is left; None: no time limit); ``nodes``
+    a budget in solver nodes instead or as well (:class:`NodeBudget`: then
+    whether the position is proven does not depend on the machine's speed);
+    ``stop`` ends it early (then None). Ranked by proven margin, then the
+    tie rule, then the solver's order; ``top`` keeps the best few. A
+    finished game: None (no move).
     """
-    if state.is_terminal() or time_limit <= 0 or (stop is not None and stop.is_set()):
+    if state.is_terminal() or (time_limit is not None and time_limit <= 0) or (stop is not None and stop.is_set()):
         return None
+    if nodes is not None:
+        stop = NodeBudget(nodes, stop)
     result = solve_endgame(state, time_limit=time_limit, stop=stop, all_moves=True)
     if not result.proven or not result.moves or result.value is None:
         return None
@@ -159,8 +213,8 @@ def proven_moves(state: GameState, *, time_limit: float, stop: Stop | None = Non
         winner: int | None = None
         if pm.margin == 0:
             winner = tie_winner(state, pm.action, result.line)
-            left = time_limit - elapsed
-            if winner is None and left > 0:
+            left = None if time_limit is None else time_limit - elapsed
+            if winner is None and (left is None or left > 0):
                 winner, n, took = _tie_after(state, pm.action, left, stop)
                 nodes += n
                 elapsed += took
@@ -172,7 +226,7 @@ def proven_moves(state: GameState, *, time_limit: float, stop: Stop | None = Non
     return ProvenMoves(moves[:top] if top else moves, int(result.value), nodes, elapsed, result.table_full)
 
 
-def _tie_after(state: GameState, action: Action, time_limit: float,
+def _tie_after(state: GameState, action: Action, time_limit: float | None,
                stop: Stop | None) -> tuple[int | None, int, float]:
     """(tie winner, nodes, seconds): the tie rule after ``action``, from the solved line of the position it
     leads to."""
@@ -187,5 +241,6 @@ def _tie_after(state: GameState, action: Action, time_limit: float,
     return (None if end is None else end.first_to_end), r.nodes, r.elapsed
 
 
-__all__ = ["NEAR_END_SPACES", "PROBE_SHARE", "PROOF_SHARE", "ProvenMoves", "line_end", "near_end", "proof_budget",
-           "proof_chance", "proof_reason", "proven_moves", "spaces_left", "tie_winner"]
+__all__ = ["NEAR_END_SPACES", "NodeBudget", "PROBE_NODES", "PROBE_SHARE", "PROOF_NODES", "PROOF_SHARE", "ProofLimits",
+           "ProvenMoves", "line_end", "near_end", "proof_chance", "proof_limits", "proof_reason", "proven_moves",
+           "spaces_left", "tie_winner"]

@@ -9,8 +9,10 @@ from quiltsolve.engine.moves import rank_moves
 from quiltsolve.engine import endgame as solver
 from quiltsolve.engine.players import GreedyPlayer
 from quiltsolve.engine.players.proven import (
-    PROBE_SHARE, PROOF_SHARE, near_end, proof_budget, proof_chance, proof_reason, proven_moves, spaces_left,
+    PROBE_NODES, PROBE_SHARE, PROOF_NODES, PROOF_SHARE, NodeBudget, ProofLimits, near_end, proof_chance,
+    proof_limits, proof_reason, proven_moves, spaces_left,
 )
+from quiltsolve.engine.endgame import CHECK_EVERY
 from quiltsolve.engine.review import review_game, review_move, summarize
 
 
@@ -101,16 +103,28 @@ def test_rank_moves_proves_an_endgame_and_skips_the_search():
     assert not unproven.proven and unproven.iterations == 50
 
 
-def test_proof_budget_and_words():
+def test_proof_limits_and_words():
     s = new_game(0)
     end = greedy_states(0)[0][-3]
     assert near_end(end) and not near_end(s)
-    assert proof_budget(end, None, None) == pytest.approx(PROOF_SHARE)
-    assert proof_budget(s, 2.0, None) == pytest.approx(2 * PROBE_SHARE)
-    assert proof_budget(end, 60.0, 400) == pytest.approx(PROOF_SHARE)     # iterations: the cap is not the budget
+    assert proof_limits(end, None, None) == ProofLimits(pytest.approx(PROOF_SHARE), None)
+    assert proof_limits(s, 2.0, None) == ProofLimits(pytest.approx(2 * PROBE_SHARE), None)
+    # a fixed iteration budget: a node budget (reproducible), the time limit only a cap
+    assert proof_limits(end, 60.0, 400) == ProofLimits(60.0, PROOF_NODES)
+    assert proof_limits(s, None, 400) == ProofLimits(None, PROBE_NODES)
     assert proof_chance(3, None, 0) == 1.0 and proof_chance(0, 1, 1) == 1.0 and proof_chance(0, 0, 1) == 0.0
     assert proof_reason(1, None, 0) == "proven: wins by 1 point"
     assert "lost on the tie rule" in proof_reason(0, 1, 0)
+
+
+def test_a_node_budget_decides_alike_on_every_run():
+    # a position the solver needs more than a tiny budget for: not proven within it, every time, however fast
+    states = greedy_states(2)[0]
+    hard = next(s for s in reversed(states) if solver.solve(s, time_limit=30.0, all_moves=True).nodes > 20 * CHECK_EVERY)
+    assert all(proven_moves(hard, time_limit=None, nodes=4 * CHECK_EVERY) is None for _ in range(3))
+    assert proven_moves(hard, time_limit=None, nodes=10**9) is not None
+    budget = NodeBudget(2 * CHECK_EVERY)
+    assert not budget.is_set() and not budget.is_set() and budget.is_set() and budget.spent
 
 
 def test_move_suggestion_carries_a_whole_proven_margin():
