@@ -69,7 +69,7 @@ def rank_moves(state: GameState, *, time_limit: float | None = None, top: int | 
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
     if left is None and iterations is None:
         left = max(0.0, _search.DEFAULT_TIME_LIMIT - (time.perf_counter() - t0))
-    if left is not None and left <= 0 and iterations is None:
+    if left is not None and left <= 0:
         left = 1e-3    # the search still answers (its fallback when nothing ran)
     r = _search.search(state, time_limit=left, top=top, seed=seed, stop=stop, iterations=iterations,
                        advisor=advisor)

@@ -125,20 +125,20 @@ def proof_limits(state: GameState, time_limit: float | None, iterations: int | N
     """What the proof attempt of an answer may spend. A thinking time (``time_limit``, default
     ``default``): :data:`PROOF_SHARE` of it near the end (:func:`near_end`), :data:`PROBE_SHARE` before.
     A fixed iteration count (a reproducible answer): a node budget instead, :data:`PROOF_NODES` or
-    :data:`PROBE_NODES`, within the time limit when one caps the wall time.
+    :data:`PROBE_NODES`, and when a time limit caps the wall time, within the same share of it.
 
     >>> from quiltsolve.engine import new_game
     >>> s = new_game(0)
     >>> proof_limits(s, None, None), proof_limits(s, 2.0, None)
     (ProofLimits(seconds=0.1, nodes=None), ProofLimits(seconds=0.2, nodes=None))
     >>> proof_limits(s, 60.0, 500), proof_limits(s, None, 500)
-    (ProofLimits(seconds=60.0, nodes=50000), ProofLimits(seconds=None, nodes=50000))
+    (ProofLimits(seconds=6.0, nodes=50000), ProofLimits(seconds=None, nodes=50000))
     """
-    near = near_end(state)
+    share = PROOF_SHARE if near_end(state) else PROBE_SHARE
     if iterations is not None:
-        return ProofLimits(time_limit, PROOF_NODES if near else PROBE_NODES)
-    total = default if time_limit is None else time_limit
-    return ProofLimits((PROOF_SHARE if near else PROBE_SHARE) * total, None)
+        return ProofLimits(None if time_limit is None else share * time_limit,
+                           PROOF_NODES if share == PROOF_SHARE else PROBE_NODES)
+    return ProofLimits(share * (default if time_limit is None else time_limit), None)
 
 
 def proof_chance(margin: int, tie_winner: int | None, mover: int) -> float:

@@ -110,7 +110,7 @@ def test_proof_limits_and_words():
     assert proof_limits(end, None, None) == ProofLimits(pytest.approx(PROOF_SHARE), None)
     assert proof_limits(s, 2.0, None) == ProofLimits(pytest.approx(2 * PROBE_SHARE), None)
     # a fixed iteration budget: a node budget (reproducible), the time limit only a cap
-    assert proof_limits(end, 60.0, 400) == ProofLimits(60.0, PROOF_NODES)
+    assert proof_limits(end, 60.0, 400) == ProofLimits(pytest.approx(60.0 * PROOF_SHARE), PROOF_NODES)
     assert proof_limits(s, None, 400) == ProofLimits(None, PROBE_NODES)
     assert proof_chance(3, None, 0) == 1.0 and proof_chance(0, 1, 1) == 1.0 and proof_chance(0, 0, 1) == 0.0
     assert proof_reason(1, None, 0) == "proven: wins by 1 point"
