@@ -7,7 +7,8 @@ one needs no change here).
 
 ``optional=True``: if the compiler is missing the install still succeeds and
 ``quiltsolve.solver.puzzle`` falls back to its pure-Python search (same answers, slower), and
-``quiltsolve.engine.core`` to its pure-Python twin (``engine/_core_py.py``).
+``quiltsolve.engine.core`` to its pure-Python twin (``engine/_core_py.py``), and
+``quiltsolve.engine.endgame`` to its pure-Python search (same values, moves and nodes).
 """
 
 import platform
@@ -42,6 +43,13 @@ setup(
             optional=True,
             # No FMA contraction: the core's floating point must equal the pure-Python twin's bit for bit.
             extra_compile_args=["-O3", "-ffp-contract=off"] + CORE_ARCH,
+        ),
+        Extension(
+            "quiltsolve.engine._endgame",
+            ["engine/_core/endgame.c"],
+            depends=["engine/_core/state.h", "engine/_core/policy.h"],
+            optional=True,
+            extra_compile_args=["-O3"] + CORE_ARCH,
         ),
     ],
 )

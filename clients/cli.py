@@ -234,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only print the position in the engine's notation (one line; no search)")
     mv.set_defaults(func=cmd_move)
 
-    rv = add("review", "review a recorded game move by move: each move's loss in win chance, large mistakes",
+    rv = add("review", "review a recorded game move by move: each move's loss in win chance (and in points where the "
+                  "endgame solver proves it), large mistakes",
              ["python -m quiltsolve.engine match --a search:0.2 --b random --games 2 --records games.jsonl",
               "suggest review games.jsonl --line 2 --iterations 300",
               "suggest review games.jsonl --time-limit 0.5 --json"])
@@ -466,7 +467,7 @@ def cmd_next(args: argparse.Namespace, client: Any, out: Out) -> int:
 def _move_json(s: Any) -> dict[str, Any]:
     a = s.action
     d: dict[str, Any] = {"action": a.to_str(), "win_chance": s.win_chance, "value": s.win_chance,
-                         "reason": s.reason}
+                         "proven_margin": getattr(s, "proven_margin", None), "reason": s.reason}
     if isinstance(a, Advance):
         d.update(kind="advance", patch=None, cells=[])
     elif isinstance(a, Buy):
@@ -508,9 +509,10 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
     iterations = getattr(moves, "iterations", None)
     searched = bool(getattr(moves, "searched", bool(moves)))
     wall = getattr(moves, "wall_time", None)
+    proven = bool(getattr(moves, "proven", False))
     if args.json:
         out.json({"player": player, "terminal": state.is_terminal(), "notation": notation,
-                  "iterations": iterations, "searched": searched,
+                  "iterations": iterations, "searched": searched, "proven": proven,
                   "wall_time": None if wall is None else round(wall, 4),
                   "moves": [_move_json(m) for m in moves]})
     else:
@@ -524,11 +526,17 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
         out.console.print(f"best: {best.action.to_str()}")
         out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        t = Table(title="moves, best first (value = estimated chance of winning)", caption=search_line(moves))
-        for col in ("#", "move", "value", "reason"):
+        title = ("moves, best first (value = chance of winning; proven = exact final margin in points, "
+                 "perfect play)" if proven else "moves, best first (value = estimated chance of winning)")
+        t = Table(title=title, caption=search_line(moves))
+        cols = ("#", "move", "value", "proven", "reason") if proven else ("#", "move", "value", "reason")
+        for col in cols:
             t.add_column(col)
         for i, m in enumerate(moves, 1):
-            t.add_row(str(i), m.action.to_str(), f"{m.win_chance:.2f}", m.reason)
+            cells = [str(i), m.action.to_str(), f"{m.win_chance:.2f}"]
+            if proven:
+                cells.append("-" if m.proven_margin is None else f"{m.proven_margin:+d}")
+            t.add_row(*cells, m.reason)
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
 
@@ -569,9 +577,11 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
         for i in (0, 1):
             sm = summary[i]
             label = f"player {i}" + (f" ({_short_name(players[i])})" if players else "")
+            exact = (f"; {sm.loss_points} point{'s' if sm.loss_points != 1 else ''} lost in {sm.proven} proven "
+                     f"move{'s' if sm.proven != 1 else ''}" if sm.proven else "")
             out.console.print(f"{label}: {sm.moves} move{'s' if sm.moves != 1 else ''}, mean loss "
                               f"{sm.mean_loss:.3f}, {sm.large_mistakes} large mistake"
-                              f"{'s' if sm.large_mistakes != 1 else ''}")
+                              f"{'s' if sm.large_mistakes != 1 else ''}{exact}")
     return EXIT_OK
 
 

@@ -468,7 +468,8 @@ class PlaySession:
         self.last_hint = list(moves)
         self.print(f"hint for {self.name(self.state.current_player())} ({search_line(moves)}):")
         for k, m in enumerate(moves, 1):
-            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}  {m.reason}")
+            proven = f"  proven {m.proven_margin:+d}" if m.proven_margin is not None else ""
+            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}{proven}  {m.reason}")
         if moves:
             self.print("  ('take K' plays move K)")
 

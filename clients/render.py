@@ -273,14 +273,19 @@ def patch_sheet(patches: Sequence[Patch], *, columns: int = 6, cell: int = 16) -
 
 
 def search_line(moves: Any) -> str:
-    """How much the search did, for the human output (``suggest move``, ``play``'s hint).
+    """How much the search did (or that the moves are proven), for the human output (``suggest move``,
+    ``play``'s hint).
 
     >>> search_line(type("M", (), {"iterations": 1, "wall_time": 0.5})())
     'search: 1 iteration in 0.50 s'
+    >>> search_line(type("M", (), {"iterations": 0, "wall_time": 0.05, "proven": True})())
+    'proven: the endgame solver found the exact value of every move in 0.05 s'
     """
     n = getattr(moves, "iterations", None)
     wall = getattr(moves, "wall_time", None)
     took = f" in {wall:.2f} s" if isinstance(wall, (int, float)) else ""
+    if getattr(moves, "proven", False):
+        return f"proven: the endgame solver found the exact value of every move{took}"
     if not getattr(moves, "searched", True):
         return (f"search: NOT SEARCHED ({n if n is not None else 'no'} iterations{took}): the moves are "
                 f"ranked by the greedy rule only; give more --time-limit or --iterations")

@@ -387,10 +387,14 @@ def lookahead_result(r: pb.SuggestPlacementResponse, key: PatchKey) -> Lookahead
 def move_result(r: pb.SuggestMoveResponse) -> MoveSuggestions:
     """A ``SuggestMoveResponse`` as :class:`MoveSuggestions` (a list of
     ``engine.suggest.MoveSuggestion``) with the search's ``iterations``,
-    ``searched`` and ``wall_time``, as the service's search reported them."""
+    ``searched``, ``wall_time`` and ``proven``, as the service reported them (each move's
+    ``proven_margin`` where the endgame solver proved it)."""
     moves = [MoveSuggestion(positions.move_of(s.move), s.win_chance, s.reason,
-                            s.margin_buttons if s.HasField("margin_buttons") else None) for s in r.suggestions]
-    return MoveSuggestions(moves, iterations=r.iterations, searched=r.searched, wall_time=_seconds(r.solve_time))
+                            s.margin_buttons if s.HasField("margin_buttons") else None,
+                            proven_margin=s.proven_margin if s.HasField("proven_margin") else None)
+             for s in r.suggestions]
+    return MoveSuggestions(moves, iterations=r.iterations, searched=r.searched, wall_time=_seconds(r.solve_time),
+                           proven=r.proven)
 
 
 def game_over(err: errors.ClientError) -> bool:
@@ -422,7 +426,10 @@ def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:
     embedded client yields too)."""
     return MoveReview(ply=r.ply, player=r.player, played=positions.move_of(r.played),
                       best=positions.move_of(r.best), value_played=r.value_played, value_best=r.value_best,
-                      loss=r.loss, large=r.large)
+                      loss=r.loss, large=r.large,
+                      margin_played=r.margin_played if r.HasField("margin_played") else None,
+                      margin_best=r.margin_best if r.HasField("margin_best") else None,
+                      loss_points=r.loss_points if r.HasField("loss_points") else None)
 
 
 def puzzle_result(r: pb.SolvePuzzleResponse, rows: list[str]) -> PuzzleResult:

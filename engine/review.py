@@ -17,6 +17,18 @@ the value of the move played:
 
 Values are the search's estimated win chance for the player to move (0-1).
 
+**Proven moves.** Near the end of a game (at most 30 spaces left on the time
+track, both players added up: :func:`engine.players.proven.near_end`) the
+exact endgame solver (:func:`engine.players.proven.proven_moves`, with 30%
+of the search's budget) may prove the position first: then ``best`` is a move of perfect
+value, ``margin_best`` the position's game value and ``margin_played`` the
+proven margin after the move played (the position it leads to solved in
+turn), both in points for the mover (final score minus the opponent's under
+perfect play), ``loss_points = margin_best - margin_played`` the exact loss
+in points, and the win chances are certain (1 or 0; a tie on points goes by
+the tie rule). Where the solver did not prove both values the three are
+None and the review is the search's.
+
 ``loss = max(0, value_best - value_played)``; a move is a *large mistake*
 when its loss is at least ``large_loss``. With an iteration budget (the
 default, :data:`DEFAULT_ITERATIONS` per search) a review is reproducible
@@ -39,12 +51,15 @@ True
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
+from .endgame import solve as solve_endgame
 from .players import search
+from .players.proven import NodeBudget, line_end, near_end, proof_chance, proof_limits, proven_moves
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
 from .state_json import quote
@@ -73,12 +88,17 @@ class MoveReview:
     value_best: float        # win chance (0-1) after the search's best move
     loss: float              # max(0, value_best - value_played)
     large: bool              # loss >= the review's large_loss
+    margin_played: int | None = None   # proven final margin (points) for ``player`` after the move played
+    margin_best: int | None = None     # proven final margin after the best move (the position's value)
+    loss_points: int | None = None     # margin_best - margin_played; None unless both are proven
 
     def to_json(self) -> dict[str, Any]:
-        """The review as a JSON object (moves in their text form), as ``python -m quiltsolve.engine review --json`` prints."""
+        """The review as a JSON object (moves in their text form), as ``python -m quiltsolve.engine review --json`` prints;
+        the proven margins and ``loss_points`` are null unless the endgame solver proved both moves."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
-                "large": self.large}
+                "large": self.large, "margin_played": self.margin_played, "margin_best": self.margin_best,
+                "loss_points": self.loss_points}
 
     def to_str(self) -> str:
         """One line: ply, player, the move played and its value, the best move and its value, the loss.
@@ -86,10 +106,16 @@ class MoveReview:
         >>> from quiltsolve.engine import ADVANCE, parse_action
         >>> MoveReview(12, 1, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.3, 0.52, 0.22, True).to_str()
         ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? large mistake'
+        >>> MoveReview(50, 0, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.0, 1.0, 1.0, True, -2, 3, 5).to_str()
+        ' 50  P0  advance (0.000, proven -2)  best buy 0 4,2;4,3 (1.000, proven +3)  loss 1.000, 5 points  ?? large mistake'
         """
-        best = "same" if self.best == self.played else f"{self.best.to_str()} ({self.value_best:.3f})"
-        line = (f"{self.ply:>3}  P{self.player}  {self.played.to_str()} ({self.value_played:.3f})  best {best}  "
-                f"loss {self.loss:.3f}")
+        played = f"{self.value_played:.3f}" + (f", proven {self.margin_played:+d}" if self.margin_played is not None
+                                               else "")
+        best = f"{self.value_best:.3f}" + (f", proven {self.margin_best:+d}" if self.margin_best is not None else "")
+        best = "same" if self.best == self.played else f"{self.best.to_str()} ({best})"
+        line = f"{self.ply:>3}  P{self.player}  {self.played.to_str()} ({played})  best {best}  loss {self.loss:.3f}"
+        if self.loss_points is not None:
+            line += f", {self.loss_points} point{'s' if self.loss_points != 1 else ''}"
         return line + ("  ?? large mistake" if self.large else "")
 
 
@@ -100,26 +126,36 @@ class PlayerSummary:
     moves: int
     mean_loss: float
     large_mistakes: int
+    proven: int = 0          # moves whose loss in points the endgame solver proved
+    loss_points: int = 0     # their losses in points, added up
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
-        return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes}
+        return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes,
+                "proven": self.proven, "loss_points": self.loss_points}
 
 
 def summarize(reviews: Iterable[MoveReview]) -> dict[int, PlayerSummary]:
-    """Per player (0 and 1, always both): decisions reviewed, mean loss, large mistakes.
+    """Per player (0 and 1, always both): decisions reviewed, mean loss, large mistakes, and the proven
+    losses in points (how many moves, how many points in all).
 
-    >>> summarize([])
-    {0: PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0), 1: PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0)}
+    >>> summarize([])[0]
+    PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0, proven=0, loss_points=0)
     """
     moves = [0, 0]
     loss = [0.0, 0.0]
     large = [0, 0]
+    proven = [0, 0]
+    points = [0, 0]
     for r in reviews:
         moves[r.player] += 1
         loss[r.player] += r.loss
         large[r.player] += r.large
-    return {i: PlayerSummary(moves[i], round(loss[i] / moves[i], 4) if moves[i] else 0.0, large[i]) for i in (0, 1)}
+        if r.loss_points is not None:
+            proven[r.player] += 1
+            points[r.player] += r.loss_points
+    return {i: PlayerSummary(moves[i], round(loss[i] / moves[i], 4) if moves[i] else 0.0, large[i], proven[i],
+                             points[i]) for i in (0, 1)}
 
 
 def _terminal_value(state: GameState, player: int) -> float:
@@ -212,13 +248,25 @@ def _review(decisions: Iterator[tuple[int, GameState, Action]], time_limit: floa
 
 def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
-                stop: Stop | None = None) -> MoveReview:
+                stop: Stop | None = None, prove: bool = True) -> MoveReview:
     """The review of one decision: ``played`` in ``state`` against the search's best move.
 
     The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
     one worker job per move); ``stop`` (a ``solver.StopToken``) ends its
-    searches early.
+    searches early. Near the end (:func:`engine.players.proven.near_end`), when
+    the endgame solver proves both values within its share of the budget
+    (:func:`engine.players.proven.proof_limits`), the review is exact (module
+    docstring); ``prove=False`` skips the attempt. (Before the end is near a
+    review does not probe: its searches are short, and a game's review would
+    pay the probe at every move.)
     """
+    if prove and near_end(state):
+        limits = proof_limits(state, time_limit, iterations)
+        exact = proven_review(state, played, ply=ply, time_limit=limits.seconds, nodes=limits.nodes,
+                              large_loss=large_loss, stop=stop)
+        if exact is not None:
+            return exact
+
     def best_of(position: GameState) -> list[MoveSuggestion]:
         return search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
 
@@ -242,6 +290,51 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
         assert value_played is not None     # the best move is a searched root move
     loss = round(max(0.0, value_best - value_played), 4)
     return MoveReview(ply, mover, played, best.action, value_played, value_best, loss, loss >= large_loss)
+
+
+def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None,
+                  nodes: int | None = None, large_loss: float = DEFAULT_LARGE_LOSS,
+                  stop: Stop | None = None) -> MoveReview | None:
+    """The exact review of ``played`` in ``state`` when the endgame solver proves the position and the
+    move's value within ``time_limit`` seconds and ``nodes`` solver nodes (in all; None: no such limit),
+    else None."""
+    t0 = time.perf_counter()
+    if nodes is not None:
+        stop = NodeBudget(nodes, stop)     # one budget for both solves
+    answer = proven_moves(state, time_limit=time_limit, stop=stop)
+    if answer is None:
+        return None
+    mover = state.current_player()
+    best = answer.moves[0]
+    assert best.proven_margin is not None and best.win_chance is not None
+    mine = next((m for m in answer.moves if m.action == played), None)
+    if mine is not None:
+        assert mine.proven_margin is not None and mine.win_chance is not None
+        margin, chance = mine.proven_margin, mine.win_chance
+    else:
+        after = state.clone()
+        after.apply_action(played)
+        if after.is_terminal():
+            sc = after.scores()
+            margin, winner = sc[mover] - sc[1 - mover], after.first_to_end
+        else:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+            if left is not None and left <= 0:
+                return None
+            r = solve_endgame(after, time_limit=left, stop=stop)
+            if not r.proven or r.value is None:
+                return None
+            margin = r.value if after.current_player() == mover else -r.value
+            end = line_end(after, r.line)
+            winner = state.first_to_end if state.first_to_end is not None else (
+                None if end is None else end.first_to_end)
+        chance = proof_chance(margin, winner, mover)
+    best_action = best.action
+    if (margin, chance) >= (best.proven_margin, best.win_chance):
+        best_action = played                # the move played is of perfect value
+    loss = round(max(0.0, best.win_chance - chance), 4)
+    return MoveReview(ply, mover, played, best_action, chance, best.win_chance, loss, loss >= large_loss,
+                      margin, best.proven_margin, max(0, best.proven_margin - margin))
 
 
 def _chance(m: MoveSuggestion) -> float:

@@ -90,23 +90,32 @@ class MoveSuggestion:
       the search (its reason quotes the playouts' mean margin; the service's
       answers carry the win chance only).
 
+    * ``proven_margin`` — points, set only when the endgame solver
+      (``engine.endgame``) proved it: the final score of the player to move
+      minus the other's after this move when both play perfectly to
+      maximise their own margin (``engine.players.proven``); ``win_chance``
+      is then 1.0 or 0.0 (a margin of 0 is a tie on points: the tie rule,
+      who reached space 53 first, decides, and the reason says who).
+
     ``value`` is the 0.1 name, kept for one release as a deprecated
     read-only alias (``win_chance`` where there is one, else
     ``margin_buttons``, which is what it held before) and as a deprecated
     constructor keyword for ``win_chance``.
 
     >>> m = MoveSuggestion(ADVANCE, 0.625, "advance 1 space")
-    >>> m.win_chance, m.margin_buttons
-    (0.625, None)
+    >>> m.win_chance, m.margin_buttons, m.proven_margin
+    (0.625, None, None)
     """
 
     action: Action
     win_chance: float | None
     reason: str
     margin_buttons: float | None = field(default=None)
+    proven_margin: int | None = field(default=None)
 
     def __init__(self, action: Action, win_chance: float | None = _UNSET, reason: str = "",
-                 margin_buttons: float | None = None, *, value: float | None = _UNSET) -> None:
+                 margin_buttons: float | None = None, *, value: float | None = _UNSET,
+                 proven_margin: int | None = None) -> None:
         if value is not _UNSET:
             warnings.warn("MoveSuggestion(value=...) is deprecated: pass win_chance (0-1)", DeprecationWarning,
                           stacklevel=2)
@@ -121,6 +130,9 @@ class MoveSuggestion:
         object.__setattr__(self, "win_chance", win_chance)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "margin_buttons", margin_buttons)
+        if proven_margin is not None and type(proven_margin) is not int:
+            raise ValueError(f"proven_margin is a whole number of points or None, not {proven_margin!r}")
+        object.__setattr__(self, "proven_margin", proven_margin)
 
     @property
     def value(self) -> float:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from quiltsolve import engine
+import quiltsolve.engine.moves
 import quiltsolve.engine.review
-import quiltsolve.engine.players.search
 from quiltsolve import solver
 from quiltsolve.solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
 
@@ -89,7 +89,8 @@ class RankJob(Job):
 
 @dataclass(frozen=True)
 class MovesJob(Job):
-    """``engine.players.search.search``: the moves of a position, best first; ``iterations`` fixes the budget."""
+    """``engine.moves.rank_moves``: the moves of a position, best first — proven by the endgame solver
+    when it finishes within its share of the time, else searched; ``iterations`` fixes the search's budget."""
 
     kind: ClassVar[str] = "moves"
     state: engine.GameState
@@ -97,9 +98,9 @@ class MovesJob(Job):
     seed: int
     iterations: int | None
 
-    def run(self, time_limit: float, stop: StopToken) -> Any:
-        return engine.players.search.search(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
-                                    iterations=self.iterations)
+    def run(self, time_limit: float, stop: StopToken) -> engine.moves.MovesResult:
+        return engine.moves.rank_moves(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
+                                       iterations=self.iterations)
 
 
 @dataclass(frozen=True)

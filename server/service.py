@@ -19,6 +19,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
                            MAX_UPCOMING_COPIES)
 
+from quiltsolve.engine.review import MoveReview
 from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions
@@ -56,6 +57,23 @@ def suggestion_message(s: MoveSuggestion) -> pb.MoveSuggestion:
                             reason=str(s.reason))
     if s.margin_buttons is not None:
         out.margin_buttons = float(s.margin_buttons)
+    if s.proven_margin is not None:
+        out.proven_margin = int(s.proven_margin)
+    return out
+
+
+def review_message(review: MoveReview) -> pb.AnalyzeGameResponse:
+    """One reviewed move on the wire; the proven margins and the exact loss in points only where the
+    endgame solver proved both moves' values."""
+    out = pb.AnalyzeGameResponse(ply=review.ply, player=review.player, played=positions.move_message(review.played),
+                                 best=positions.move_message(review.best), value_played=review.value_played,
+                                 value_best=review.value_best, loss=review.loss, large=review.large)
+    if review.loss_points is not None:
+        out.loss_points = int(review.loss_points)
+    if review.margin_played is not None:
+        out.margin_played = int(review.margin_played)
+    if review.margin_best is not None:
+        out.margin_best = int(review.margin_best)
     return out
 
 
@@ -162,9 +180,11 @@ class PlacementServicer:
         # a fixed iteration budget the time limit only caps the wall time.
         result = self.core.run_job(call, job, limit, field)
         suggestions = [suggestion_message(s) for s in result.moves]
-        call.record.extra.update(iterations=result.iterations, searched=result.searched)
+        proven = bool(result.proven) and all(s.proven_margin is not None for s in result.moves)
+        call.record.extra.update(iterations=result.iterations, searched=result.searched, proven=proven)
         return pb.SuggestMoveResponse(suggestions=suggestions, player=player, iterations=result.iterations,
-                                      searched=result.searched, solve_time=convert.duration(result.wall_time))
+                                      searched=result.searched, solve_time=convert.duration(result.wall_time),
+                                      proven=proven)
 
     def analyze_game(self, request: pb.AnalyzeGameRequest, call: Call) -> Iterator[pb.AnalyzeGameResponse]:
         """One AnalyzeGameResponse per move of the record, each from its own job (so calls interleave)."""
@@ -185,9 +205,7 @@ class PlacementServicer:
             job = ReviewJob(state=state, action=action, ply=ply, iterations=iterations, seed=seed,
                             search_limit=limit, large_loss=large)
             review = self.core.run_job(call, job, 2 * limit, f"record.actions[{ply}]")
-            yield pb.AnalyzeGameResponse(ply=ply, player=review.player, played=positions.move_message(review.played),
-                                         best=positions.move_message(review.best), value_played=review.value_played,
-                                         value_best=review.value_best, loss=review.loss, large=review.large)
+            yield review_message(review)
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
         job, limit = puzzle_job(request)

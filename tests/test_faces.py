@@ -19,6 +19,7 @@ from google.protobuf import json_format
 
 from quiltsolve import engine
 from quiltsolve.clients import ClientError, EmbeddedClient, PlacementClient
+from quiltsolve.engine import endgame as exact
 from quiltsolve.engine.players import GreedyPlayer
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
@@ -28,7 +29,7 @@ from quiltsolve.solver import PATCHES
 from quiltsolve.solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
 from quiltsolve.web import HttpFace
 
-from .server.conftest import play
+from .server.conftest import endgame, greedy_game, play
 
 EMPTY = ["........."] * 9
 CORNER = ["#########", "#########"] + ["###......"] * 7
@@ -73,6 +74,7 @@ MID = play(11, 14)
 MID2 = play(3, 30)
 OVER = finished()
 REC = record(5, 4)
+END = endgame(1, 3)       # proven by the endgame solver at once
 
 
 def _solve(**kw) -> pb.SolvePlacementRequest:
@@ -181,6 +183,9 @@ CASES = [
     # ------------------------------------------------------------ SuggestMove (every wire form of a position)
     ("move", "SuggestMove", _move(), OK, None),
     ("move-late", "SuggestMove", _move(state=positions.to_message(MID2), top=2), OK, None),
+    ("move-proven", "SuggestMove", _move(state=positions.to_message(END), top=None), OK, None),
+    ("move-proven-top", "SuggestMove", _move(state=positions.to_message(END), top=1, iterations=None,
+                                             time_limit=d(2.0)), OK, None),
     ("move-state-json", "SuggestMove", _move(state=None, state_json=json.dumps(MID.to_json())), OK, None),
     ("move-all", "SuggestMove", _move(top=0, iterations=25), OK, None),
     ("move-over", "SuggestMove", _move(state=positions.to_message(OVER)), "FAILED_PRECONDITION", "state"),
@@ -370,3 +375,47 @@ def test_a_bad_position_names_the_same_field_in_every_python_client(faces):
 def test_patch_table_is_the_same(faces):
     stub, http, embedded, _ = faces
     assert len(embedded.list_patches()) == len(PATCHES) == len(stub.ListPatches(pb.ListPatchesRequest()).patches)
+
+
+# ---------------------------------------------------------------- proven endgame answers, every face
+
+def _margins(state) -> dict[str, int]:
+    r = exact.solve(state, time_limit=30.0, all_moves=True)
+    assert r.proven
+    return {m.action.to_str(): m.margin for m in r.moves}
+
+
+def test_every_face_carries_the_proven_margins(faces):
+    stub, http, embedded, _ = faces
+    request = _move(state=positions.to_message(END), top=None)
+    want = _margins(END)
+    for face, (code, answer) in {"grpc": via_grpc(stub, "SuggestMove", request),
+                                 "http": via_http(http, "SuggestMove", request),
+                                 "embedded": via_embedded(embedded, "SuggestMove", request)}.items():
+        assert code == "OK", (face, answer)
+        assert answer["proven"] is True and answer["iterations"] == 0, (face, answer)
+        got = {engine.parse_action(s["move"]["text"]).to_str(): s["proven_margin"] for s in answer["suggestions"]}
+        assert got == want, face
+        assert all(s["win_chance"] in (0.0, 0.5, 1.0) for s in answer["suggestions"])
+    raw = http.post("/api/v1/suggest-move", json=protojson.to_dict(request)).json()
+    assert raw["proven"] is True and all("proven_margin" in s for s in raw["suggestions"])
+    mid = http.post("/api/v1/suggest-move", json=protojson.to_dict(_move())).json()
+    assert mid["proven"] is False and not any("proven_margin" in s for s in mid["suggestions"])
+
+
+def test_every_face_reviews_the_end_of_a_game_in_points(faces):
+    stub, http, embedded, _ = faces
+    start, actions, states = greedy_game(1)
+    request = pb.AnalyzeGameRequest(record=pb.GameRecord(edition=pb.EDITION_REVISED, circle=list(start.circle),
+                                                         actions=[a.to_str() for a in actions]),
+                                    iterations=5, seed=1)
+    for face, (code, answer) in {"grpc": via_grpc(stub, "AnalyzeGame", request),
+                                 "http": via_http(http, "AnalyzeGame", request),
+                                 "embedded": via_embedded(embedded, "AnalyzeGame", request)}.items():
+        assert code == "OK", (face, answer)
+        assert len(answer) == len(actions)
+        for ply in answer[-3:]:
+            assert "loss_points" in ply, (face, ply)
+            assert ply["loss_points"] == ply["margin_best"] - ply["margin_played"] >= 0
+            assert ply["margin_best"] == max(_margins(states[ply["ply"]]).values())
+        assert "loss_points" not in answer[0]

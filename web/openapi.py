@@ -171,6 +171,12 @@ def _range(lo: float, hi: float, what: str = "") -> dict:
     return out
 
 
+PROVEN_MARGIN = ("present only when the endgame solver proved it: the final score of the player to move minus "
+                 "the other's after this move, both playing perfectly to maximise their own margin (score = "
+                 "buttons + 7 for the bonus tile - 2 per empty cell); 0 is a tie on points, decided by the tie rule "
+                 "(who reached the last space first: the reason says)")
+
+
 def field_rules() -> dict[str, dict]:
     """``"Message.field"`` → what to add to the field's schema (``items``: to a list's item schema;
     ``replace``: the whole schema)."""
@@ -232,6 +238,16 @@ def field_rules() -> dict[str, dict]:
         "AnalyzeGameRequest.large_loss": _range(0, MAX_LARGE_LOSS, f"a loss of at least this much win chance "
                                                                    f"is a large mistake; 0 means "
                                                                    f"{DEFAULT_LARGE_LOSS:g}"),
+        "SuggestMoveResponse.proven": {"description": "true when the endgame solver proved the value of every "
+                                                      "returned move (each then has proven_margin)"},
+        "MoveSuggestion.proven_margin": {"description": PROVEN_MARGIN},
+        "AnalyzeGameResponse.loss_points": {"minimum": 0, "description": "present only where the endgame solver "
+                                            "proved both values: the exact loss in points, margin_best - "
+                                            "margin_played"},
+        "AnalyzeGameResponse.margin_played": {"description": "present only when proven: the mover's final margin "
+                                              "in points after the move played, perfect play"},
+        "AnalyzeGameResponse.margin_best": {"description": "present only when proven: the mover's final margin in "
+                                            "points after the best move (the position's game value)"},
         "SolvePuzzleRequest.pieces": {"minItems": 1, "maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
                                       "description": f"1-{MAX_PIECES} piece shapes; each used at most once"},
         "SolvePuzzleRequest.max_tilings": _range(0, MAX_TILINGS, f"how many tilings to find, 0-{MAX_TILINGS}; "

@@ -158,18 +158,20 @@ class Move(_message.Message):
     def __init__(self, kind: _Optional[_Union[MoveKind, str]] = ..., patch_id: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[Cell, _Mapping]]] = ..., text: _Optional[str] = ...) -> None: ...
 
 class MoveSuggestion(_message.Message):
-    __slots__ = ("move", "value", "reason", "win_chance", "margin_buttons")
+    __slots__ = ("move", "value", "reason", "win_chance", "margin_buttons", "proven_margin")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
     MARGIN_BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_MARGIN_FIELD_NUMBER: _ClassVar[int]
     move: Move
     value: float
     reason: str
     win_chance: float
     margin_buttons: float
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., reason: _Optional[str] = ..., win_chance: _Optional[float] = ..., margin_buttons: _Optional[float] = ...) -> None: ...
+    proven_margin: int
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., reason: _Optional[str] = ..., win_chance: _Optional[float] = ..., margin_buttons: _Optional[float] = ..., proven_margin: _Optional[int] = ...) -> None: ...
 
 class SolvePlacementRequest(_message.Message):
     __slots__ = ("board", "patches", "objective", "time_limit", "seed")
@@ -298,18 +300,20 @@ class SuggestMoveRequest(_message.Message):
     def __init__(self, state_json: _Optional[str] = ..., top: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., iterations: _Optional[int] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class SuggestMoveResponse(_message.Message):
-    __slots__ = ("suggestions", "player", "solve_time", "iterations", "searched")
+    __slots__ = ("suggestions", "player", "solve_time", "iterations", "searched", "proven")
     SUGGESTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     SEARCHED_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
     suggestions: _containers.RepeatedCompositeFieldContainer[MoveSuggestion]
     player: int
     solve_time: _duration_pb2.Duration
     iterations: int
     searched: bool
-    def __init__(self, suggestions: _Optional[_Iterable[_Union[MoveSuggestion, _Mapping]]] = ..., player: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ...) -> None: ...
+    proven: bool
+    def __init__(self, suggestions: _Optional[_Iterable[_Union[MoveSuggestion, _Mapping]]] = ..., player: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ..., proven: _Optional[bool] = ...) -> None: ...
 
 class AnalyzeGameRequest(_message.Message):
     __slots__ = ("record", "iterations", "time_per_move", "seed", "large_loss")
@@ -326,7 +330,7 @@ class AnalyzeGameRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ..., iterations: _Optional[int] = ..., time_per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., large_loss: _Optional[float] = ...) -> None: ...
 
 class AnalyzeGameResponse(_message.Message):
-    __slots__ = ("ply", "player", "played", "best", "value_played", "value_best", "loss", "large")
+    __slots__ = ("ply", "player", "played", "best", "value_played", "value_best", "loss", "large", "loss_points", "margin_played", "margin_best")
     PLY_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -335,6 +339,9 @@ class AnalyzeGameResponse(_message.Message):
     VALUE_BEST_FIELD_NUMBER: _ClassVar[int]
     LOSS_FIELD_NUMBER: _ClassVar[int]
     LARGE_FIELD_NUMBER: _ClassVar[int]
+    LOSS_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_BEST_FIELD_NUMBER: _ClassVar[int]
     ply: int
     player: int
     played: Move
@@ -343,7 +350,10 @@ class AnalyzeGameResponse(_message.Message):
     value_best: float
     loss: float
     large: bool
-    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ...) -> None: ...
+    loss_points: int
+    margin_played: int
+    margin_best: int
+    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ..., loss_points: _Optional[int] = ..., margin_played: _Optional[int] = ..., margin_best: _Optional[int] = ...) -> None: ...
 
 class SolvePuzzleRequest(_message.Message):
     __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit")

@@ -164,7 +164,7 @@ def test_summary_and_dataclasses():
     assert s == {0: PlayerSummary(1, 0.1, 1), 1: PlayerSummary(2, 0.15, 1)}
     assert json.loads(json.dumps(bad.to_json())) == {
         "ply": 4, "player": 1, "played": "advance", "best": "advance", "value_played": 0.2, "value_best": 0.5,
-        "loss": 0.3, "large": True}
+        "loss": 0.3, "large": True, "margin_played": None, "margin_best": None, "loss_points": None}
     assert "?? large mistake" in bad.to_str() and "??" not in r.to_str()
 
 

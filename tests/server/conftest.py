@@ -58,3 +58,26 @@ def state_json(state) -> str:
 
 MIDGAME_BOARD = [".........", ".........", ".........", "###......", "#.##...#.",
                  "#########", "#########", "##.#####.", "#####.###"]
+
+
+def greedy_game(seed: int):
+    """(start, actions, states) of a seeded greedy-vs-greedy game played to its end: ``states[i]`` is the
+    position before ``actions[i]``."""
+    from quiltsolve import engine
+    from quiltsolve.engine.players import GreedyPlayer
+
+    state = engine.new_game(seed)
+    start, greedy = state.clone(), GreedyPlayer()
+    actions, states = [], []
+    while not state.is_terminal():
+        action = greedy.choose(state)
+        states.append(state.clone())
+        actions.append(action)
+        state.apply_action(action)
+    return start, actions, states
+
+
+def endgame(seed: int = 1, back: int = 3):
+    """A position ``back`` plies before the end of a seeded greedy game: small enough for the endgame
+    solver to prove at once (seed 1, back 3 has a won move and a tie on points won on the tie rule)."""
+    return greedy_game(seed)[2][-back]

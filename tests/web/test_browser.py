@@ -332,6 +332,31 @@ def test_paste_a_position_and_see_a_clear_error(pages, base_url, http):
     assert all(a == "#" or b == "." for ra, rb in zip(shown, pasted) for a, b in zip(ra, rb))
 
 
+def test_a_proven_hint_shows_the_exact_margins(pages, base_url, http):
+    state = engine.new_game(1)
+    states = []
+    while not state.is_terminal():
+        states.append(state.clone())
+        state.apply_action(GreedyPlayer().choose(state))
+    end = next(s for s in reversed(states[-6:]) if s.current_player() == 0 and not s.leather_to_place)
+    page = pages()
+    open_page(page, base_url, "play")
+    page.wait_for_selector("#page-play[data-busy='0']", state="attached")
+    page.click("#play-paste-toggle")
+    page.fill("#play-paste-text", json.dumps(end.to_json()))
+    page.click("#play-paste button[type=submit]")
+    wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game().start !== null", what="the position")
+    page.keyboard.press("h")
+    page.wait_for_selector("#play-hint-list li .proven")
+    g = game(page)
+    hint = page.evaluate("() => window.quiltsolveDebug.hint")
+    api = http.post("/api/v1/suggest-move", json={"state": g["state"], **hint}).json()
+    assert api["proven"] is True
+    shown = page.evaluate("() => [...document.querySelectorAll('#play-hint-list li')].map(li => li.dataset.provenMargin)")
+    assert shown == [str(s["proven_margin"]) for s in api["suggestions"]]
+    assert "proven" in page.text_content("#play-hint-info")
+
+
 # ---------------------------------------------------------------- review
 
 def test_review_plots_one_point_per_move(pages, base_url, http, shots_dir):
@@ -365,6 +390,9 @@ def test_review_plots_one_point_per_move(pages, base_url, http, shots_dir):
     assert marked == [x["ply"] for x in api if x["large"]]
     page.keyboard.press("End")
     assert page.get_attribute("#page-review", "data-step") == str(n)
+    if "loss_points" in api[-1]:      # the last move proven: its loss in points beside the loss in win chance
+        n_points = api[-1]["loss_points"]
+        assert f"{n_points} point" in page.text_content("#review-info")
     page.keyboard.press("ArrowLeft")
     assert page.get_attribute("#page-review", "data-step") == str(n - 1)
     page.locator("#review-plot circle.pt").nth(9).click()

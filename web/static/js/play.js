@@ -391,7 +391,9 @@ async function showHint() {
     const r = await post('suggest-move', { state: g.state, ...HINT }, { deadlineMs: 30000 });
     if (game !== g) return;
     hint = { suggestions: r.suggestions, selected: 0 };
-    $('play-hint-info').textContent = 'your chance of winning after each move, best first';
+    $('play-hint-info').textContent = r.proven
+      ? 'proven by the endgame solver: the exact final margin (points, perfect play) after each move, best first'
+      : 'your chance of winning after each move, best first';
   } catch (e) {
     $('play-hint-info').textContent = '';
     showMessage(msg, e);
@@ -416,6 +418,14 @@ function renderHint() {
     li.querySelector('.pct').textContent = `${pct}%`;
     li.querySelector('.bar i').style.width = `${pct}%`;
     li.querySelector('.what').textContent = moveLabel(s.move);
+    if (s.proven_margin !== undefined && s.proven_margin !== null) {
+      li.dataset.provenMargin = String(s.proven_margin);
+      const m = document.createElement('span');
+      m.className = 'proven';
+      m.textContent = `${s.proven_margin > 0 ? '+' : ''}${s.proven_margin} pts`;
+      m.title = 'proven: the final margin in points after this move, both playing perfectly';
+      li.querySelector('.what').append(' ', m);
+    }
     li.querySelector('.why').textContent = s.reason;
     const play = document.createElement('button');
     play.type = 'button';

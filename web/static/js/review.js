@@ -201,7 +201,7 @@ function info() {
   box.appendChild(head);
   if (!r) { box.appendChild(document.createTextNode('(being reviewed…)')); return; }
   const body = document.createElement('span');
-  body.textContent = `Win chance after it ${pct(r.value_played)}; best was ${label(r.best)} (${pct(r.value_best)}), loss ${pct(r.loss)}. `;
+  body.textContent = `Win chance after it ${pct(r.value_played)}; best was ${label(r.best)} (${pct(r.value_best)}), loss ${pct(r.loss)}${points(r)}. `;
   box.appendChild(body);
   if (r.large) {
     const bad = document.createElement('span');
@@ -210,6 +210,15 @@ function info() {
     box.appendChild(bad);
   }
 }
+
+// The exact loss in points where the endgame solver proved both moves (loss_points is absent otherwise).
+function points(r) {
+  if (r.loss_points === undefined || r.loss_points === null) return '';
+  const n = r.loss_points;
+  return ` and ${n} point${n === 1 ? '' : 's'} (proven: ${signed(r.margin_played)} against ${signed(r.margin_best)})`;
+}
+
+function signed(n) { return n === undefined || n === null ? '?' : `${n > 0 ? '+' : ''}${n}`; }
 
 function mistakes() {
   const list = $('review-mistakes');
@@ -223,7 +232,7 @@ function mistakes() {
   }
   for (const r of bad) {
     const li = document.createElement('li');
-    li.textContent = `Move ${r.ply + 1} (player ${r.player + 1}): ${label(r.played)} lost ${pct(r.loss)}; best was ${label(r.best)}`;
+    li.textContent = `Move ${r.ply + 1} (player ${r.player + 1}): ${label(r.played)} lost ${pct(r.loss)}${points(r)}; best was ${label(r.best)}`;
     li.tabIndex = 0;
     li.dataset.ply = r.ply;
     li.addEventListener('click', () => go(r.ply + 1));

@@ -1,0 +1,517 @@
+/* quiltsolve.engine._endgame: the exact endgame solver's alpha-beta in C (engine/endgame.py drives it).
+ *
+ * The same algorithm as engine/endgame.py's pure-Python _Search, step for step:
+ *   - fail-soft alpha-beta on player 0's margin (player 0 maximises, player 1 minimises);
+ *   - a node is counted on entry; every CHECK_EVERY nodes the stop token then the deadline are looked at;
+ *   - terminal -> margin; ply >= max_plies -> abort "horizon";
+ *   - the table: probe, cut on its bounds, narrow the window, its move first; store lo/hi merged;
+ *   - children (endgame_children): the same order and the same rule-R1 pruning as _children().
+ * With no table replacement (table_full false in both) both count the same nodes and find the same moves.
+ * The game rules are engine/_core/state.h (the compiled core's, which mirrors engine/state.py);
+ * board measures are policy.h's.
+ *
+ * The table is a fixed array of entries (4-way buckets, key as engine/endgame.py _key: rule R3) holding the full key, so a hash collision never
+ * gives a wrong value. The GIL is released during a search and taken back every CHECK_EVERY nodes only
+ * to call stop.is_set().
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <time.h>
+#include "state.h"
+#include "policy.h"
+
+#define EG_CHECK_EVERY 1024
+#define EG_INF (1 << 20)
+#define EG_MAX_DEPTH 400
+
+enum { EG_OK = 0, EG_TIME = 1, EG_STOPPED = 2, EG_HORIZON = 3, EG_ERROR = 4, EG_DEEP = 5 };
+
+static qs_tables T;
+static int tables_ready = 0;
+
+typedef struct {
+    qs_mask board[2];
+    int16_t buttons[2];
+    uint8_t position[2], income[2], bonus[2];
+    uint8_t cur, pending, nleather, ncircle;
+    uint8_t circle[QS_MAX_PATCHES];
+} eg_key;
+
+typedef struct {
+    eg_key key;
+    uint64_t work;
+    int32_t lo, hi;
+    uint8_t used, move_kind, move_arg;
+    uint16_t move_index;        /* buy: index in PATCH_MASKS[pid]; leather: the cell */
+    int8_t has_move;
+} eg_entry;
+
+typedef struct {
+    PyObject_HEAD
+    eg_entry *table;
+    uint64_t size, mask;
+    uint64_t nodes;
+    int table_full;
+    int max_plies;               /* -1: none */
+    double deadline;             /* < 0: none */
+    PyObject *stop;              /* or NULL */
+    int abort;
+    qs_action *levels[EG_MAX_DEPTH];
+} Searcher;
+
+static double now_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int margin(const qs_state *s) { return qs_score(&T, s, 0) - qs_score(&T, s, 1); }
+
+static void make_key(const qs_state *s, eg_key *k) {
+    memset(k, 0, sizeof *k);
+    for (int i = 0; i < 2; i++) {
+        const qs_player *p = &s->p[i];
+        int done = p->position == T.end && !(s->pending && s->cur == i);   /* rule R3 */
+        k->board[i] = done ? (qs_mask)qs_popcount(p->board) : p->board;
+        k->income[i] = done ? 0 : (uint8_t)p->income;
+        k->buttons[i] = (int16_t)p->buttons;
+        k->position[i] = (uint8_t)p->position;
+        k->bonus[i] = (uint8_t)p->bonus;
+    }
+    k->cur = (uint8_t)s->cur;
+    k->pending = (uint8_t)s->pending;
+    k->nleather = (uint8_t)s->nleather;
+    k->ncircle = (uint8_t)s->ncircle;
+    memcpy(k->circle, s->circle, (size_t)s->ncircle);
+}
+
+static uint64_t hash_key(const eg_key *k) {
+    const unsigned char *b = (const unsigned char *)k;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    size_t n = sizeof *k, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        h ^= w;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    for (; i < n; i++) { h ^= b[i]; h *= 0x94D049BB133111EBULL; }
+    h ^= h >> 29;
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 32);
+}
+
+#define EG_BUCKET 4
+
+static eg_entry *probe(Searcher *S, const eg_key *k, uint64_t h) {
+    uint64_t i = h & S->mask & ~(uint64_t)(EG_BUCKET - 1);
+    for (uint64_t j = i; j < i + EG_BUCKET; j++) {
+        eg_entry *e = &S->table[j];
+        if (e->used && !memcmp(&e->key, k, sizeof *k)) return e;
+    }
+    return NULL;
+}
+
+static void set_move(eg_entry *e, const qs_action *m) {
+    if (!m) return;
+    e->has_move = 1;
+    e->move_kind = (uint8_t)m->kind;
+    e->move_arg = (uint8_t)m->arg;
+    e->move_index = 0;
+    if (m->kind == QS_BUY) e->move_index = (uint16_t)qs_mask_index(&T, m->arg, m->mask);
+    else if (m->kind == QS_LEATHER) e->move_index = (uint16_t)m->arg;
+}
+
+static void get_move(const eg_entry *e, qs_action *m) {
+    m->kind = e->move_kind;
+    m->arg = e->move_arg;
+    if (m->kind == QS_BUY) m->mask = T.masks[m->arg][e->move_index];
+    else if (m->kind == QS_LEATHER) m->mask = (qs_mask)1 << m->arg;
+    else m->mask = 0;
+}
+
+static void store(Searcher *S, const eg_key *k, uint64_t h, int lo, int hi, const qs_action *move, uint64_t work) {
+    uint64_t i = h & S->mask & ~(uint64_t)(EG_BUCKET - 1);
+    eg_entry *e = NULL;
+    for (uint64_t j = i; j < i + EG_BUCKET; j++) {
+        eg_entry *x = &S->table[j];
+        if (!x->used) { if (!e) e = x; }
+        else if (!memcmp(&x->key, k, sizeof *k)) {
+            if (lo > x->lo) x->lo = lo;
+            if (hi < x->hi) x->hi = hi;
+            if (move) set_move(x, move);
+            x->work += work;
+            return;
+        }
+    }
+    if (!e) {
+        S->table_full = 1;
+        e = &S->table[i];
+        for (uint64_t j = i + 1; j < i + EG_BUCKET; j++)
+            if (S->table[j].work < e->work) e = &S->table[j];
+    }
+    memset(e, 0, sizeof *e);
+    e->key = *k;
+    e->used = 1;
+    e->lo = lo;
+    e->hi = hi;
+    e->work = work;
+    set_move(e, move);
+}
+
+/* ------------------------------------------------------------------ children (engine/endgame.py _children) */
+static int bonus_reachable(qs_mask board, int leathers) {
+    for (int i = 0; i < T.n_bonus; i++)
+        if (qs_popcount(T.bonus_masks[i] & ~board) <= leathers) return 1;
+    return 0;
+}
+
+static int last_leather_cell(const qs_state *s) {
+    qs_mask board = s->p[s->cur].board;
+    qs_mask empty = T.full ^ board;
+    if (s->bonus_open) {
+        int k = s->pending, best_n = 82;
+        qs_mask best_w = 0;
+        for (int i = 0; i < T.n_bonus; i++) {
+            int n = qs_popcount(T.bonus_masks[i] & empty);
+            if (n < best_n) { best_w = T.bonus_masks[i]; best_n = n; }
+        }
+        if (best_n > 0 && best_n <= k) return qs_lowbit(best_w & empty);
+    }
+    return qs_lowbit(empty);
+}
+
+/* Stable sort of n actions by score, best first (a counting sort: scores lie in [lo, hi]). */
+static void sort_by_score(qs_action *a, int *sc, int n, qs_action *tmp) {
+    if (n < 2) return;
+    int lo = sc[0], hi = sc[0];
+    for (int i = 1; i < n; i++) { if (sc[i] < lo) lo = sc[i]; if (sc[i] > hi) hi = sc[i]; }
+    int w = hi - lo + 1;
+    int cnt[256];
+    if (w > 256) {   /* never with the board measures used; keep it correct anyway: stable insertion */
+        for (int i = 1; i < n; i++) {
+            qs_action x = a[i];
+            int v = sc[i], j = i;
+            while (j > 0 && sc[j - 1] < v) { a[j] = a[j - 1]; sc[j] = sc[j - 1]; j--; }
+            a[j] = x; sc[j] = v;
+        }
+        return;
+    }
+    memset(cnt, 0, sizeof(int) * (size_t)w);
+    for (int i = 0; i < n; i++) cnt[hi - sc[i]]++;
+    int pos = 0;
+    for (int j = 0; j < w; j++) { int c = cnt[j]; cnt[j] = pos; pos += c; }
+    for (int i = 0; i < n; i++) tmp[cnt[hi - sc[i]]++] = a[i];
+    memcpy(a, tmp, sizeof(qs_action) * (size_t)n);
+}
+
+static int endgame_children(const qs_state *s, qs_action *out) {
+    const qs_player *p = &s->p[s->cur];
+    qs_mask board = p->board;
+    int n = 0;
+    static __thread int sc[QS_MAX_ACTIONS];
+    static __thread qs_action tmp[QS_MAX_ACTIONS];
+    if (s->pending) {
+        if (p->position == T.end) {
+            int c = last_leather_cell(s);
+            out[0].kind = QS_LEATHER; out[0].arg = c; out[0].mask = (qs_mask)1 << c;
+            return 1;
+        }
+        /* _search_policy.leather_scores */
+        qs_mask empty = T.full ^ board;
+        int near_full = s->bonus_open && qs_popcount(board) >= 48;
+        qs_mask open1 = qs_one_open(&T, empty);
+        qs_mask e = empty;
+        while (e) {
+            qs_mask c = e & (~e + 1);
+            e ^= c;
+            qs_mask nb = qs_neighbours(&T, c) & empty;
+            int v = (4 - qs_popcount(nb)) - 3 * qs_popcount(nb & open1);
+            if (near_full) {
+                qs_mask after = board | c;
+                for (int i = 0; i < T.n_bonus; i++)
+                    if ((after & T.bonus_masks[i]) == T.bonus_masks[i]) { v += 100; break; }
+            }
+            int cell = qs_lowbit(c);
+            out[n].kind = QS_LEATHER; out[n].arg = cell; out[n].mask = c; sc[n] = v; n++;
+        }
+        sort_by_score(out, sc, n, tmp);
+        return n;
+    }
+    double rates[3];
+    int pids[3];
+    int no = qs_buy_rates(&T, s, rates, pids);
+    int advanced = 0, have_planes = 0;
+    qs_mask b0 = 0, b1 = 0, b2 = 0;
+    for (int j = 0; j < no; j++) {
+        int pid = pids[j];
+        const qs_mask *ms = T.masks[pid];
+        int nm = T.n_masks[pid];
+        int first = n;
+        for (int i = 0; i < nm; i++)
+            if (!(ms[i] & board)) { out[n].kind = QS_BUY; out[n].arg = pid; out[n].mask = ms[i]; n++; }
+        if (n == first) continue;
+        if (!advanced && rates[j] <= T.advance_rate) {
+            /* advance goes before this patch's placements */
+            memmove(out + first + 1, out + first, sizeof(qs_action) * (size_t)(n - first));
+            out[first].kind = QS_ADVANCE; out[first].arg = 0; out[first].mask = 0;
+            first++; n++;
+            advanced = 1;
+        }
+        if (p->position + T.time[pid] >= T.end) {
+            /* rule R1: one placement */
+            int pick = first;
+            if (s->bonus_open) {
+                int target = p->position + T.time[pid];
+                if (target > T.end) target = T.end;
+                int taken = 0;
+                for (int i = 0; i < s->nleather; i++) if (s->leather[i] <= target) taken++;
+                int empty_after = T.board_cells - qs_popcount(board) - qs_popcount(out[first].mask);
+                int leathers = taken < empty_after ? taken : empty_after;
+                for (int i = first; i < n; i++)
+                    if (bonus_reachable(board | out[i].mask, leathers)) { pick = i; break; }
+            }
+            out[first] = out[pick];
+            n = first + 1;
+            continue;
+        }
+        if (!have_planes) { qs_contact_planes(&T, board, &b0, &b1, &b2); have_planes = 1; }
+        for (int i = first; i < n; i++) {
+            qs_mask m = out[i].mask;
+            sc[i - first] = qs_popcount(m & b0) + 2 * qs_popcount(m & b1) + 4 * qs_popcount(m & b2);
+        }
+        sort_by_score(out + first, sc, n - first, tmp);
+    }
+    if (!advanced) { out[n].kind = QS_ADVANCE; out[n].arg = 0; out[n].mask = 0; n++; }
+    return n;
+}
+
+static int same_action(const qs_action *a, const qs_action *b) {
+    return a->kind == b->kind && a->arg == b->arg && a->mask == b->mask;
+}
+
+/* ------------------------------------------------------------------ the search */
+static int check_limits(Searcher *S) {
+    if (S->stop) {
+        PyGILState_STATE g = PyGILState_Ensure();
+        PyObject *r = PyObject_CallMethod(S->stop, "is_set", NULL);
+        int set = r ? PyObject_IsTrue(r) : -1;
+        Py_XDECREF(r);
+        if (set < 0) PyErr_Clear();
+        PyGILState_Release(g);
+        if (set != 0) return EG_STOPPED;
+    }
+    if (S->deadline >= 0 && now_monotonic() >= S->deadline) return EG_TIME;
+    return EG_OK;
+}
+
+static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
+    S->nodes++;
+    if (!(S->nodes % EG_CHECK_EVERY)) {
+        int r = check_limits(S);
+        if (r) { S->abort = r; return 0; }
+    }
+    if (s->over) return margin(s);
+    if (S->max_plies >= 0 && ply >= S->max_plies) { S->abort = EG_HORIZON; return 0; }
+    if (ply >= EG_MAX_DEPTH) { S->abort = EG_DEEP; return 0; }
+    eg_key key;
+    make_key(s, &key);
+    uint64_t h = hash_key(&key);
+    eg_entry *e = probe(S, &key, h);
+    qs_action tt;
+    int have_tt = 0;
+    if (e) {
+        int lo = e->lo, hi = e->hi;
+        if (lo == hi || lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+        if (e->has_move) { get_move(e, &tt); have_tt = 1; }
+    }
+    uint64_t start = S->nodes;
+    if (!S->levels[ply]) {
+        S->levels[ply] = (qs_action *)malloc(sizeof(qs_action) * QS_MAX_ACTIONS);
+        if (!S->levels[ply]) { S->abort = EG_ERROR; return 0; }
+    }
+    qs_action *acts = S->levels[ply];
+    int n = endgame_children(s, acts);
+    if (have_tt && !same_action(&acts[0], &tt)) {
+        for (int i = 1; i < n; i++)
+            if (same_action(&acts[i], &tt)) {
+                memmove(acts + 1, acts, sizeof(qs_action) * (size_t)i);
+                acts[0] = tt;
+                break;
+            }
+    }
+    int best_i = -1, best;
+    if (s->cur == 0) {
+        best = -EG_INF;
+        int a = alpha;
+        for (int i = 0; i < n; i++) {
+            qs_state c = *s;
+            qs_apply_unchecked(&T, &c, &acts[i]);
+            int v = ab(S, &c, a, beta, ply + 1);
+            if (S->abort) return 0;
+            if (v > best) {
+                best = v; best_i = i;
+                if (v > a) { a = v; if (a >= beta) break; }
+            }
+        }
+    } else {
+        best = EG_INF;
+        int b = beta;
+        for (int i = 0; i < n; i++) {
+            qs_state c = *s;
+            qs_apply_unchecked(&T, &c, &acts[i]);
+            int v = ab(S, &c, alpha, b, ply + 1);
+            if (S->abort) return 0;
+            if (v < best) {
+                best = v; best_i = i;
+                if (v < b) { b = v; if (alpha >= b) break; }
+            }
+        }
+    }
+    const qs_action *bm = best_i >= 0 ? &acts[best_i] : NULL;
+    uint64_t work = S->nodes - start;
+    if (best <= alpha) store(S, &key, h, -EG_INF, best, bm, work);
+    else if (best >= beta) store(S, &key, h, best, EG_INF, bm, work);
+    else store(S, &key, h, best, best, bm, work);
+    return best;
+}
+
+/* ------------------------------------------------------------------ the Python type */
+static void Searcher_dealloc(Searcher *S) {
+    free(S->table);
+    for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
+    Py_XDECREF(S->stop);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
+    long long table_bytes;
+    int max_plies;
+    double deadline;
+    PyObject *stop;
+    if (!PyArg_ParseTuple(args, "LidO", &table_bytes, &max_plies, &deadline, &stop)) return -1;
+    if (!tables_ready) { PyErr_SetString(PyExc_RuntimeError, "engine._endgame: _init_tables() was not called"); return -1; }
+    uint64_t n = EG_BUCKET;
+    while ((long long)(n * 2 * sizeof(eg_entry)) <= table_bytes) n *= 2;
+    free(S->table);
+    S->table = (eg_entry *)calloc((size_t)n, sizeof(eg_entry));
+    if (!S->table) { PyErr_NoMemory(); return -1; }
+    S->size = n;
+    S->mask = n - 1;
+    S->nodes = 0;
+    S->table_full = 0;
+    S->max_plies = max_plies;
+    S->deadline = deadline;
+    Py_XDECREF(S->stop);
+    S->stop = NULL;
+    if (stop != Py_None) { Py_INCREF(stop); S->stop = stop; }
+    S->abort = 0;
+    return 0;
+}
+
+static PyObject *Searcher_ab(Searcher *S, PyObject *args) {
+    PyObject *st;
+    int alpha, beta, ply;
+    if (!PyArg_ParseTuple(args, "Oiii", &st, &alpha, &beta, &ply)) return NULL;
+    qs_state s;
+    if (qs_state_from_py(&T, st, &s) < 0) return NULL;
+    S->abort = 0;
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = ab(S, &s, alpha, beta, ply);
+    Py_END_ALLOW_THREADS
+    if (S->abort == EG_ERROR) return PyErr_NoMemory();
+    if (S->abort == EG_DEEP) { PyErr_SetString(PyExc_RuntimeError, "endgame search deeper than 400 plies"); return NULL; }
+    return Py_BuildValue("(ii)", S->abort, v);
+}
+
+static PyObject *Searcher_children(Searcher *S, PyObject *st) {
+    qs_state s;
+    if (qs_state_from_py(&T, st, &s) < 0) return NULL;
+    qs_action *buf = (qs_action *)malloc(sizeof(qs_action) * QS_MAX_ACTIONS);
+    if (!buf) return PyErr_NoMemory();
+    int n = s.over ? 0 : endgame_children(&s, buf);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *a = qs_action_to_py(&buf[i]);
+        if (!a) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, a);
+    }
+    free(buf);
+    return out;
+}
+
+static PyObject *Searcher_probe_move(Searcher *S, PyObject *st) {
+    qs_state s;
+    if (qs_state_from_py(&T, st, &s) < 0) return NULL;
+    eg_key key;
+    make_key(&s, &key);
+    eg_entry *e = probe(S, &key, hash_key(&key));
+    if (!e || !e->has_move) Py_RETURN_NONE;
+    qs_action m;
+    get_move(e, &m);
+    return qs_action_to_py(&m);
+}
+
+static PyObject *Searcher_get_nodes(Searcher *S, void *c) { return PyLong_FromUnsignedLongLong(S->nodes); }
+static PyObject *Searcher_get_full(Searcher *S, void *c) { return PyBool_FromLong(S->table_full); }
+static PyObject *Searcher_get_slots(Searcher *S, void *c) { return PyLong_FromUnsignedLongLong(S->size); }
+
+static PyMethodDef Searcher_methods[] = {
+    {"ab", (PyCFunction)Searcher_ab, METH_VARARGS,
+     "ab(state_tuple, alpha, beta, ply) -> (abort code, value): 0 ok, 1 time, 2 stopped, 3 horizon."},
+    {"children", (PyCFunction)Searcher_children, METH_O, "The searched actions of a state, in order."},
+    {"probe_move", (PyCFunction)Searcher_probe_move, METH_O, "The table's best move of a state, or None."},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyGetSetDef Searcher_getset[] = {
+    {"nodes", (getter)Searcher_get_nodes, NULL, "nodes searched", NULL},
+    {"table_full", (getter)Searcher_get_full, NULL, "an entry of another position was replaced", NULL},
+    {"slots", (getter)Searcher_get_slots, NULL, "table entries", NULL},
+    {NULL, NULL, NULL, NULL, NULL}
+};
+
+static PyTypeObject SearcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "quiltsolve.engine._endgame.Searcher",
+    .tp_basicsize = sizeof(Searcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Searcher(table_bytes, max_plies (-1 none), deadline (monotonic, < 0 none), stop or None)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Searcher_init,
+    .tp_dealloc = (destructor)Searcher_dealloc,
+    .tp_methods = Searcher_methods,
+    .tp_getset = Searcher_getset,
+};
+
+static PyObject *py_init_tables(PyObject *self, PyObject *arg) {
+    qs_tables t;
+    if (qs_tables_from_py(&t, arg) < 0) return NULL;
+    if (tables_ready)
+        for (int i = 0; i < t.n_patches; i++) free(t.masks[i]);
+    else { T = t; tables_ready = 1; }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"_init_tables", py_init_tables, METH_O, "Fill the rule tables (engine.core.core_tables())."},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_endgame",
+                                    "The exact endgame solver's search in C (engine/endgame.py).", -1, methods};
+
+PyMODINIT_FUNC PyInit__endgame(void) {
+    if (PyType_Ready(&SearcherType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&SearcherType);
+    if (PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) { Py_DECREF(&SearcherType); Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(eg_entry)) < 0) { Py_DECREF(m); return NULL; }
+    return m;
+}

@@ -1,0 +1,18 @@
+# Type stub of the compiled endgame search (engine/_core/endgame.c); the driver is engine/endgame.py.
+from typing import Any
+
+_State = tuple[Any, ...]
+_Action = tuple[int, int, int]
+
+ENTRY_BYTES: int
+
+def _init_tables(tables: tuple[Any, ...], /) -> None: ...
+
+class Searcher:
+    nodes: int
+    table_full: bool
+    slots: int
+    def __init__(self, table_bytes: int, max_plies: int, deadline: float, stop: Any, /) -> None: ...
+    def ab(self, state: _State, alpha: int, beta: int, ply: int, /) -> tuple[int, int]: ...
+    def children(self, state: _State, /) -> list[_Action]: ...
+    def probe_move(self, state: _State, /) -> _Action | None: ...

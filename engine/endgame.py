@@ -1,0 +1,616 @@
+"""The exact endgame solver: the game-theoretic value of a position under perfect play.
+
+:func:`solve` searches the whole remaining game tree of a position with
+fail-soft alpha-beta over plain minimax on the final margin (player 0's score
+minus player 1's; player 0 maximises, player 1 minimises — the same player
+may act several plies in a row, so there is no negamax sign flip) and a
+transposition table. Every placement is generated exactly (each legal mask,
+each empty leather cell); the only placements left out are the ones the
+pruning rules below prove cannot change the value.
+
+The result is reported from the point of view of the player to move at the
+root: ``value`` = that player's final score minus the other's when both
+play perfectly to maximise their own margin (score = buttons + 7 for the
+bonus tile − 2 per empty cell). On a 0 the tie rule (who reached space 53
+first) decides the winner; the value does not encode it.
+
+>>> from quiltsolve.engine import GameState, new_game
+>>> s = new_game(1)
+>>> r = solve(s, time_limit=0.05)          # a whole game is far out of reach
+>>> r.proven, r.value, r.reason in ("time", "solved")
+(False, None, True)
+
+Proof policy
+------------
+``proven`` is True only when the search finished: a time limit, a ``stop``
+token or the ``max_plies`` horizon stop the search by an exception, the
+partial values are thrown away and the answer is ``proven=False`` with
+``value=None`` and no moves. Because of that every entry of the
+transposition table is an exact bound of the *game-theoretic* value (no
+entry ever depends on a horizon), so entries need no depth field: the
+``max_plies`` horizon is a guard, not an evaluation — the first node reached
+at ``max_plies`` plies from the root that is not terminal ends the search
+with reason ``"horizon"``.
+
+Transposition table
+-------------------
+A fixed array of ``table_bytes // ENTRY_BYTES`` slots (``ENTRY_BYTES`` is the
+estimated size of one stored Python entry, key included; the C table's
+entries are ``_endgame.ENTRY_BYTES`` = 112 bytes), in buckets of
+``BUCKET`` = 4 slots, indexed by the hash of the position's key (both boards,
+buttons, positions, income, bonus, the circle, the player to move, pending
+leather, the leather spaces left — all that the value depends on, rule R3).
+The full key is stored and compared, so a hash collision can never return a
+wrong value. An entry holds a lower and an upper bound of the value and the
+best move found. A new key goes to a free slot of its bucket, else replaces
+the slot whose subtree took the fewest nodes to search (depth preference by
+work); ``table_full`` says that an entry of another position was replaced.
+
+Move ordering
+-------------
+The table's best move first; then, on a turn, the patches in front of the
+token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
+*advance* where the greedy player would put it (before the first patch whose
+rate does not beat 1 button per space), each patch's placements by snugness
+(sides touching covered cells or the edge, :func:`engine.board.contacts`);
+leather cells by :func:`engine.players._search_policy.leather_scores`.
+
+Pruning rules (each provably safe)
+----------------------------------
+*R1 — the last move of a player on space 53.* A player whose token stands on
+53 never acts again except the leather placements of the move that took
+them there (a player on 53 is never behind, so ``_end_turn`` never gives them
+the turn). Their final score is buttons + 7·bonus − 2·empty; their buttons are
+fixed, and every remaining placement of theirs covers the same number of
+cells, so only whether they end up with the bonus tile can differ.
+The opponent's game does not look at this player's board at all except
+through ``bonus_open``. Getting the bonus is never worse for them: for every
+opponent strategy, the margin with it is ``m + 7 − o`` and without it
+``m − o − 7·[the opponent completes a window]``, and the opponent's moves and
+their effects are otherwise the same. So:
+
+- a **buy** that moves its player to 53: of all placements of that patch only
+  one is searched, one after which the bonus is still reachable by that
+  player this move (the bonus is open and some 7×7 window misses at most as
+  many cells as leather patches the move takes, counting the buy itself), if
+  any placement allows that, else the first legal placement. The placement
+  chosen is the best placement of that patch: with ``all_moves`` a buy of
+  that patch is reported with this placement.
+- a **leather placement** by a player on 53: one cell only — the first
+  missing cell of a window that misses no more cells than leather patches
+  are left to place (if the bonus is open and there is one), else the first
+  empty cell.
+
+*R2 — transpositions.* Positions with the same key have the same value
+(the key holds everything the rules look at from there on); the table
+returns it instead of searching again.
+
+*R3 — what the key leaves out.* ``first_to_end`` (only the tie rule reads
+it, never the margin) and each player's bought-patch list and leather count
+(nothing reads them). And for a player on space 53 who has no leather left
+to place, the key holds the number of covered cells instead of the board
+and no income: by R1's argument that player never places, moves or earns
+again, so the rest of the game reads their board only through its count
+(their score) and their bonus flag (in the key). Such positions are the same
+game and share one entry.
+
+``all_moves=True`` gives every distinct root move its exact value: *advance*,
+each leather cell, and each patch — root buys of the same patch are collapsed
+to the best placement of that patch (its value is the maximum over its
+placements, found by a search of its placements with that patch's own
+alpha-beta window). Without it only the best move is searched exactly and
+only it is returned.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from quiltsolve.solver import PATCH_MASKS
+
+from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .board import contact_planes
+from .core import action_of, core_tables
+from .players._search_policy import leather_scores
+from .players.greedy import ADVANCE_RATE, GREEDY_RATES
+from .state import COST, TIME, GameState
+from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
+
+__all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
+           "Stop", "c_available", "solve"]
+
+ENTRY_BYTES = 384
+"""Estimated bytes of one table entry in the pure-Python table (key tuple, bounds, move, slot)."""
+BUCKET = 4
+"""Slots per bucket of the transposition table."""
+MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
+"""The smallest ``table_bytes``: one bucket."""
+BACKENDS = ("c", "python")
+CHECK_EVERY = 1024
+"""Nodes between two looks at the clock and the stop token."""
+INF = 1 << 20
+
+
+class EndgameArgumentError(ValueError):
+    """A bad argument to :func:`solve`; the message names it."""
+
+
+class Stop(Protocol):
+    """Anything with ``is_set()`` (e.g. ``quiltsolve.solver.StopToken``)."""
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ProvenMove:
+    """A root move and its exact value."""
+
+    action: Action
+    """A legal action of the position (an exact placement)."""
+    margin: int
+    """The game value after this action, for the player to move in the position asked about."""
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """What :func:`solve` found."""
+
+    proven: bool
+    """True only if the whole search finished (the value is exact)."""
+    value: int | None
+    """Final score of the player to move minus the other's under perfect play; None if not proven."""
+    moves: tuple[ProvenMove, ...]
+    """Proven root moves, best first (all distinct ones with ``all_moves``); empty if not proven."""
+    line: tuple[Action, ...]
+    """A principal variation reaching ``value``, to the end of the game (empty if not proven)."""
+    nodes: int
+    """Nodes searched."""
+    table_full: bool
+    """The transposition table filled up (entries of other positions were replaced)."""
+    elapsed: float
+    """Seconds."""
+    reason: str
+    """``"solved"``, ``"horizon"`` (max_plies), ``"time"``, ``"stopped"`` or ``"terminal"``."""
+
+
+def c_available() -> bool:
+    """Whether the compiled solver (``quiltsolve.engine._endgame``) is importable."""
+    return _C is not None
+
+
+try:  # the optional compiled solver (built by setup.py when a compiler is present)
+    import quiltsolve.engine._endgame as _C
+except ImportError:  # pragma: no cover - depends on the build
+    _C = None  # type: ignore[assignment]
+else:
+    _C._init_tables(core_tables())
+
+
+class _Abort(Exception):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _margin(s: GameState) -> int:
+    a, b = s.players
+    return a.score() - b.score()
+
+
+def _key(s: GameState) -> tuple[Any, ...]:
+    """The table key of ``s``: what its value depends on (rule R3 in the module docstring)."""
+    a, b = s.players
+    ka = (a.board, a.income) if a.position != END or (s.leather_to_place and s.current_player() == 0) \
+        else (a.board.bit_count(), 0)
+    kb = (b.board, b.income) if b.position != END or (s.leather_to_place and s.current_player() == 1) \
+        else (b.board.bit_count(), 0)
+    return (ka, a.buttons, a.position, a.bonus, kb, b.buttons, b.position, b.bonus, s._circle,
+            s.current_player(), s.leather_to_place, s.leather)
+
+
+def _bonus_reachable(board: int, leathers: int) -> bool:
+    """Whether some 7×7 window misses at most ``leathers`` cells of ``board``."""
+    for w in BONUS_MASKS:
+        if (w & ~board).bit_count() <= leathers:
+            return True
+    return False
+
+
+def _leather_taken(s: GameState, target: int) -> int:
+    """Leather patches a move of the current player to ``target`` takes (before the room limit)."""
+    n = 0
+    for x in s.leather:
+        if x <= target:
+            n += 1
+    return n
+
+
+def _last_buy_placement(s: GameState, pid: int, masks: list[int]) -> int:
+    """Rule R1 for a buy that moves its player to 53: the one placement searched."""
+    if not s.bonus_open:
+        return masks[0]
+    p = s.players[s.current_player()]
+    target = min(END, p.position + TIME[pid])
+    empty_after = 81 - p.board.bit_count() - masks[0].bit_count()
+    leathers = min(_leather_taken(s, target), empty_after)
+    for m in masks:
+        if _bonus_reachable(p.board | m, leathers):
+            return m
+    return masks[0]
+
+
+def _last_leather_cell(s: GameState) -> int:
+    """Rule R1 for a leather placement by a player on 53: the one cell searched (bit index)."""
+    board = s.players[s.current_player()].board
+    empty = FULL ^ board
+    if s.bonus_open:
+        k = s.leather_to_place
+        best_w, best_n = 0, 82
+        for w in BONUS_MASKS:
+            n = (w & empty).bit_count()
+            if n < best_n:
+                best_w, best_n = w, n
+        if 0 < best_n <= k:
+            miss = best_w & empty
+            return (miss & -miss).bit_length() - 1
+    return (empty & -empty).bit_length() - 1
+
+
+def _children(s: GameState) -> list[Action]:
+    """The actions searched at ``s`` (pruned by R1 only), in the heuristic order."""
+    p = s.players[s.current_player()]
+    board = p.board
+    if s.leather_to_place:
+        if p.position == END:
+            return [LEATHER_ACTIONS[_last_leather_cell(s)]]
+        return [LEATHER_ACTIONS[i] for _, i in leather_scores(board, s.bonus_open)]
+    rates = GREEDY_RATES[PAYOUTS_AFTER[p.position]]
+    buttons = p.buttons
+    opts = [(rates[pid], pid) for pid in s.front_patches() if COST[pid] <= buttons]
+    opts.sort(key=lambda x: -x[0])
+    out: list[Action] = []
+    advanced = False
+    planes: tuple[int, int, int] | None = None
+    for rate, pid in opts:
+        masks = [m for m in PATCH_MASKS[pid] if not m & board]
+        if not masks:
+            continue
+        if not advanced and rate <= ADVANCE_RATE:
+            out.append(ADVANCE)
+            advanced = True
+        if p.position + TIME[pid] >= END:
+            out.append(Buy(pid, _last_buy_placement(s, pid, masks)))
+            continue
+        if planes is None:
+            planes = contact_planes(board)
+        b0, b1, b2 = planes
+        scored = [((m & b0).bit_count() + 2 * (m & b1).bit_count() + 4 * (m & b2).bit_count(), m) for m in masks]
+        scored.sort(key=lambda x: -x[0])
+        out.extend(Buy(pid, m) for _, m in scored)
+    if not advanced:
+        out.append(ADVANCE)
+    return out
+
+
+class _Search:
+    """One solve: the table, the counters and the alpha-beta recursion."""
+
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+        n = BUCKET
+        while n * 2 * ENTRY_BYTES <= table_bytes:
+            n *= 2
+        self.size = n
+        self.mask = n - 1
+        # slot: (key, lo, hi, move, work) or None
+        self.table: list[tuple[Any, int, int, Action | None, int] | None] = [None] * n
+        self.table_full = False
+        self.nodes = 0
+        self.deadline = deadline
+        self.stop = stop
+        self.max_plies = max_plies
+
+    # ------------------------------------------------------------- table
+    def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
+        i = hash(key) & self.mask & ~(BUCKET - 1)
+        table = self.table
+        for j in range(i, i + BUCKET):
+            e = table[j]
+            if e is not None and e[0] == key:
+                return e
+        return None
+
+    def store(self, key: Any, lo: int, hi: int, move: Action | None, work: int) -> None:
+        i = hash(key) & self.mask & ~(BUCKET - 1)
+        table = self.table
+        free = -1
+        for j in range(i, i + BUCKET):
+            e = table[j]
+            if e is None:
+                if free < 0:
+                    free = j
+            elif e[0] == key:
+                table[j] = (key, max(lo, e[1]), min(hi, e[2]), move if move is not None else e[3], e[4] + work)
+                return
+        if free < 0:
+            self.table_full = True
+            free = i
+            for j in range(i + 1, i + BUCKET):
+                if table[j][4] < table[free][4]:  # type: ignore[index]
+                    free = j
+        table[free] = (key, lo, hi, move, work)
+
+    def probe_move(self, s: GameState) -> Action | None:
+        e = self.probe(_key(s))
+        return None if e is None else e[3]
+
+    def children(self, s: GameState) -> list[Action]:
+        return _children(s)
+
+    # ------------------------------------------------------------ search
+    def check(self) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise _Abort("stopped")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _Abort("time")
+
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft alpha-beta: the value if inside (alpha, beta), else a bound on the side it fell."""
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY:
+            self.check()
+        if s.is_terminal():
+            return _margin(s)
+        if self.max_plies is not None and ply >= self.max_plies:
+            raise _Abort("horizon")
+        key = _key(s)
+        e = self.probe(key)
+        tt_move = None
+        if e is not None:
+            lo, hi = e[1], e[2]
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            tt_move = e[3]
+        start = self.nodes
+        acts = _children(s)
+        if tt_move is not None and acts[0] != tt_move:
+            try:
+                acts.remove(tt_move)
+                acts.insert(0, tt_move)
+            except ValueError:
+                pass
+        best_move: Action | None = None
+        if s.current_player() == 0:
+            best = -INF
+            a = alpha
+            for act in acts:
+                c = s.clone()
+                c.apply_action(act)
+                v = self.ab(c, a, beta, ply + 1)
+                if v > best:
+                    best, best_move = v, act
+                    if v > a:
+                        a = v
+                        if a >= beta:
+                            break
+        else:
+            best = INF
+            b = beta
+            for act in acts:
+                c = s.clone()
+                c.apply_action(act)
+                v = self.ab(c, alpha, b, ply + 1)
+                if v < best:
+                    best, best_move = v, act
+                    if v < b:
+                        b = v
+                        if alpha >= b:
+                            break
+        if best <= alpha:
+            self.store(key, -INF, best, best_move, self.nodes - start)
+        elif best >= beta:
+            self.store(key, best, INF, best_move, self.nodes - start)
+        else:
+            self.store(key, best, best, best_move, self.nodes - start)
+        return best
+
+
+_ABORTS = {1: "time", 2: "stopped", 3: "horizon"}
+
+
+class _CSearch:
+    """The compiled search (``engine/_core/endgame.c``) behind the same three calls as :class:`_Search`."""
+
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+        assert _C is not None
+        self._s = _C.Searcher(table_bytes, -1 if max_plies is None else max_plies,
+                              -1.0 if deadline is None else deadline, stop)
+
+    @property
+    def nodes(self) -> int:
+        return int(self._s.nodes)
+
+    @property
+    def table_full(self) -> bool:
+        return bool(self._s.table_full)
+
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
+        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply)
+        if code:
+            raise _Abort(_ABORTS[code])
+        return int(v)
+
+    def children(self, s: GameState) -> list[Action]:
+        return [action_of(a) for a in self._s.children(s.core_tuple())]
+
+    def probe_move(self, s: GameState) -> Action | None:
+        m = self._s.probe_move(s.core_tuple())
+        return None if m is None else action_of(m)
+
+
+class _Backend(Protocol):
+    """What the root logic needs from a search (the pure-Python :class:`_Search` or the compiled one)."""
+
+    nodes: int
+    table_full: bool
+
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
+
+    def children(self, s: GameState) -> list[Action]: ...
+
+    def probe_move(self, s: GameState) -> Action | None: ...
+
+
+def _line(search: _Backend, s: GameState, value: int, ply: int) -> list[Action]:
+    """A principal variation from ``s`` (``ply`` plies below the root) whose value is ``value`` (player 0's margin).
+
+    At each position the first child (table move first, then the search order) whose value a null-window
+    search shows to equal ``value`` is played.
+    """
+    out: list[Action] = []
+    s = s.clone()
+    while not s.is_terminal():
+        acts = search.children(s)
+        tt = search.probe_move(s)
+        if tt is not None and tt in acts:
+            acts.remove(tt)
+            acts.insert(0, tt)
+        chosen = None
+        for act in acts:
+            c = s.clone()
+            c.apply_action(act)
+            if s.current_player() == 0:
+                ok = search.ab(c, value - 1, value, ply + 1) >= value
+            else:
+                ok = search.ab(c, value, value + 1, ply + 1) <= value
+            if ok:
+                chosen = act
+                break
+        if chosen is None:  # pragma: no cover - would be a bug of the search
+            raise AssertionError("no child reaches the proven value")
+        out.append(chosen)
+        s.apply_action(chosen)
+        ply += 1
+    if _margin(s) != value:  # pragma: no cover
+        raise AssertionError("the principal variation does not reach the proven value")
+    return out
+
+
+def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_bytes: Any, all_moves: Any,
+                backend: Any) -> str:
+    if not isinstance(state, GameState):
+        raise EndgameArgumentError(f"state: must be a GameState, got {type(state).__name__}")
+    if max_plies is not None and (type(max_plies) is not int or max_plies < 0):
+        raise EndgameArgumentError(f"max_plies: must be None or an integer >= 0, got {max_plies!r}")
+    if time_limit is not None:
+        if type(time_limit) not in (int, float) or not math.isfinite(time_limit) or time_limit <= 0:
+            raise EndgameArgumentError(f"time_limit: must be None or a number of seconds > 0, got {time_limit!r}")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise EndgameArgumentError(f"stop: must have an is_set() method, got {type(stop).__name__}")
+    if type(table_bytes) is not int or table_bytes < MIN_TABLE_BYTES:
+        raise EndgameArgumentError(f"table_bytes: must be an integer >= {MIN_TABLE_BYTES}, got {table_bytes!r}")
+    if type(all_moves) is not bool:
+        raise EndgameArgumentError(f"all_moves: must be true or false, got {all_moves!r}")
+    if backend is not None and backend not in BACKENDS:
+        raise EndgameArgumentError(f"backend: must be None, 'c' or 'python', got {backend!r}")
+    if backend == "c" and _C is None:
+        raise EndgameArgumentError("backend: 'c' asked for but the compiled solver quiltsolve.engine._endgame "
+                                   "is not built")
+    return backend or ("c" if _C is not None else "python")
+
+
+def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
+    """(value for player 0, proven root moves best first)."""
+    if not all_moves:
+        v = search.ab(s, -INF, INF, 0)
+        move = search.probe_move(s)
+        assert move is not None
+        return v, [ProvenMove(move, sign * v)]
+    maxing = s.current_player() == 0
+    groups: list[list[Action]] = []
+    by_patch: dict[int, list[Action]] = {}
+    for act in search.children(s):
+        if type(act) is Buy:
+            if act.patch_id not in by_patch:
+                by_patch[act.patch_id] = []
+                groups.append(by_patch[act.patch_id])
+            by_patch[act.patch_id].append(act)
+        else:
+            groups.append([act])
+    moves: list[tuple[int, Action]] = []
+    for group in groups:
+        best: int | None = None
+        best_act = group[0]
+        for act in group:
+            c = s.clone()
+            c.apply_action(act)
+            if best is None:
+                v = search.ab(c, -INF, INF, 1)
+            elif maxing:
+                v = search.ab(c, best, INF, 1)     # only a better placement matters (exact when > best)
+                if v <= best:
+                    continue
+            else:
+                v = search.ab(c, -INF, best, 1)
+                if v >= best:
+                    continue
+            if best is None or (v > best if maxing else v < best):
+                best, best_act = v, act
+        assert best is not None
+        moves.append((best, best_act))
+    moves.sort(key=lambda x: -sign * x[0])   # stable: heuristic order on ties
+    return moves[0][0], [ProvenMove(a, sign * v) for v, a in moves]
+
+
+def solve(state: GameState, *, max_plies: int | None = None, time_limit: float | None = 1.0,
+          stop: Stop | None = None, table_bytes: int = 256 * 2**20, all_moves: bool = False,
+          backend: str | None = None) -> EndgameResult:
+    """The exact value of ``state`` under perfect play, or "not proven" (see the module docstring).
+
+    ``max_plies``: the deepest line searched, in plies (one action each, a
+    leather placement is one); None = no horizon. ``time_limit``: seconds
+    (None = no limit); ``stop``: a token whose ``is_set()`` ends the search;
+    ``table_bytes``: the transposition table's budget; ``all_moves``: every
+    distinct root move gets its exact value (root buys of one patch collapsed
+    to that patch's best placement); ``backend``: ``"c"``, ``"python"`` or
+    None (the compiled solver when built). A bad argument raises
+    :class:`EndgameArgumentError` (a ValueError) naming it.
+
+    >>> from quiltsolve.engine import new_game
+    >>> solve(new_game(1), time_limit=0.0)
+    Traceback (most recent call last):
+    ...
+    quiltsolve.engine.endgame.EndgameArgumentError: time_limit: must be None or a number of seconds > 0, got 0.0
+    """
+    t0 = time.monotonic()
+    chosen = _check_args(state, max_plies, time_limit, stop, table_bytes, all_moves, backend)
+    if state.is_terminal():
+        m = _margin(state)
+        sign = 1 if state.current_player() == 0 else -1
+        return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
+    deadline = None if time_limit is None else t0 + time_limit
+    search: _Backend
+    if chosen == "c":
+        search = _CSearch(table_bytes, deadline, stop, max_plies)
+    else:
+        search = _Search(table_bytes, deadline, stop, max_plies)
+    sign = 1 if state.current_player() == 0 else -1
+    try:
+        v, moves = _root_moves(search, state, sign, all_moves)
+        after = state.clone()
+        after.apply_action(moves[0].action)
+        line = [moves[0].action] + _line(search, after, v, 1)
+    except _Abort as e:
+        return EndgameResult(False, None, (), (), search.nodes, search.table_full, time.monotonic() - t0, e.reason)
+    return EndgameResult(True, sign * v, tuple(moves), tuple(line), search.nodes, search.table_full,
+                         time.monotonic() - t0, "solved")
+
+

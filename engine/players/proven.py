@@ -1,0 +1,246 @@
+"""Proven moves: the exact endgame solver's answer, as ranked :class:`MoveSuggestion` values.
+
+:func:`proven_moves` asks :func:`engine.endgame.solve` for the exact value
+of every distinct root move (``all_moves=True``: the buys of one patch
+collapsed to its best placement) within a time limit and, when the whole
+remaining game tree was searched, returns them ranked best first, each with
+``proven_margin`` set: the final score of the player to move minus the
+other's after that move, both sides playing perfectly to maximise their own
+margin (score = buttons + 7 for the bonus tile - 2 per empty cell). Its
+``win_chance`` is then certain: 1.0 for a won game, 0.0 for a lost one;
+where the margin is 0 the tie rule decides (whoever reached space 53 first:
+already known when someone has, else read off the move's principal line),
+and the reason says so. ``None`` when the solver could not finish in time
+(or was stopped): the caller searches instead.
+
+:func:`proof_limits` is what an answer spends on the attempt. With a fixed
+iteration budget (a reproducible answer) it is a node budget
+(:class:`NodeBudget`: :data:`PROOF_NODES` near the end, :data:`PROBE_NODES`
+before), so that whether a position is proven does not depend on the
+machine's speed. With a thinking time it is a share of it: :data:`PROOF_SHARE` (30%) near the end of the game
+(:func:`near_end`, a cheap test on the spaces left on the time track), and
+:data:`PROBE_SHARE` (10%) before it, which is still enough for a position
+whose remaining tree is small, whatever the plies left. Every position the
+solver finishes in that time is answered exactly; otherwise the search keeps
+the rest (:func:`engine.moves.rank_moves` does both).
+
+>>> from quiltsolve.engine import ADVANCE
+>>> proof_reason(3, None, 0), proof_reason(-2, None, 0), proof_reason(0, 0, 0)
+('proven: wins by 3 points', 'proven: loses by 2 points', 'proven: a tie on points, won on the tie rule (reached 53 first)')
+>>> proof_reason(0, 1, 0)
+'proven: a tie on points, lost on the tie rule (the opponent reached 53 first)'
+>>> proof_chance(0, None, 0), proof_chance(1, None, 0), proof_chance(-1, None, 1)
+(0.5, 1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..endgame import CHECK_EVERY
+from ..endgame import solve as solve_endgame
+from ..actions import Action
+from ..advisor import Stop
+from ..state import GameState
+from ..suggest import MoveSuggestion
+from ..track import END
+
+PROOF_SHARE = 0.3
+"""Part of an answer's thinking time given to the endgame solver first."""
+PROBE_SHARE = 0.1
+"""Part of it given to the solver before the end is near (:func:`near_end`): a small tree is still proven."""
+NEAR_END_SPACES = 30
+"""Spaces left on the time track (both players, added up) from which the end is near."""
+PROOF_NODES = 200_000
+"""With a fixed iteration budget: the solver's node budget near the end (a count, so the answer is reproducible)."""
+PROBE_NODES = 50_000
+"""With a fixed iteration budget: its node budget before the end is near."""
+
+
+@dataclass(frozen=True)
+class ProofLimits:
+    """What a proof attempt may spend: ``seconds`` (None: no time limit) and ``nodes`` (None: no node
+    budget; a count makes whether the position is proven a function of the position alone)."""
+
+    seconds: float | None
+    nodes: int | None
+
+
+class NodeBudget:
+    """A stop token that is set once the solver has searched about ``nodes`` positions (or ``stop`` is set).
+
+    Both solver backends look at their stop token every ``engine.endgame.CHECK_EVERY`` nodes, so counting
+    the looks counts the nodes: a budget in nodes, the same on every run and machine.
+
+    >>> b = NodeBudget(3 * CHECK_EVERY)
+    >>> [b.is_set() for _ in range(4)], b.spent
+    ([False, False, False, True], True)
+    """
+
+    def __init__(self, nodes: int, stop: Stop | None = None) -> None:
+        self.looks = max(1, nodes // CHECK_EVERY)
+        self.stop = stop
+        self.spent = False
+
+    def is_set(self) -> bool:
+        """Whether the solver must stop now: the budget is spent or the caller's token is set."""
+        if self.stop is not None and self.stop.is_set():
+            return True
+        if self.looks <= 0:
+            self.spent = True
+            return True
+        self.looks -= 1
+        return False
+
+
+@dataclass(frozen=True)
+class ProvenMoves:
+    """A proven answer: the moves best first (each with ``proven_margin``) and what the proof cost.
+
+    ``value``: the position's game value for the player to move (the best
+    move's margin); ``nodes`` and ``elapsed``: the solver's work (all the
+    calls: a tie on points may take one more, to follow a move's line).
+    """
+
+    moves: list[MoveSuggestion]
+    value: int
+    nodes: int
+    elapsed: float
+    table_full: bool
+
+
+def spaces_left(state: GameState) -> int:
+    """Time-track spaces both players still have to go, added up (0 when the game is over)."""
+    return sum(END - p.position for p in state.players)
+
+
+def near_end(state: GameState) -> bool:
+    """The cheap test: at most :data:`NEAR_END_SPACES` spaces left in all (then the proof gets
+    :data:`PROOF_SHARE` of the time; before that only :data:`PROBE_SHARE`, enough for a small tree)."""
+    return spaces_left(state) <= NEAR_END_SPACES
+
+
+def proof_limits(state: GameState, time_limit: float | None, iterations: int | None,
+                 default: float = 1.0) -> ProofLimits:
+    """What the proof attempt of an answer may spend. A thinking time (``time_limit``, default
+    ``default``): :data:`PROOF_SHARE` of it near the end (:func:`near_end`), :data:`PROBE_SHARE` before.
+    A fixed iteration count (a reproducible answer): a node budget instead, :data:`PROOF_NODES` or
+    :data:`PROBE_NODES`, and when a time limit caps the wall time, within the same share of it.
+
+    >>> from quiltsolve.engine import new_game
+    >>> s = new_game(0)
+    >>> proof_limits(s, None, None), proof_limits(s, 2.0, None)
+    (ProofLimits(seconds=0.1, nodes=None), ProofLimits(seconds=0.2, nodes=None))
+    >>> proof_limits(s, 60.0, 500), proof_limits(s, None, 500)
+    (ProofLimits(seconds=6.0, nodes=50000), ProofLimits(seconds=None, nodes=50000))
+    """
+    share = PROOF_SHARE if near_end(state) else PROBE_SHARE
+    if iterations is not None:
+        return ProofLimits(None if time_limit is None else share * time_limit,
+                           PROOF_NODES if share == PROOF_SHARE else PROBE_NODES)
+    return ProofLimits(share * (default if time_limit is None else time_limit), None)
+
+
+def proof_chance(margin: int, tie_winner: int | None, mover: int) -> float:
+    """The certain win chance of a proven margin for ``mover``: 1 or 0 (0.5 only for a tie on points
+    whose tie rule could not be followed)."""
+    if margin:
+        return 1.0 if margin > 0 else 0.0
+    if tie_winner is None:
+        return 0.5
+    return 1.0 if tie_winner == mover else 0.0
+
+
+def proof_reason(margin: int, tie_winner: int | None, mover: int) -> str:
+    """What a proven margin means, in words."""
+    if margin > 0:
+        return f"proven: wins by {margin} point{'s' if margin != 1 else ''}"
+    if margin < 0:
+        return f"proven: loses by {-margin} point{'s' if margin != -1 else ''}"
+    if tie_winner is None:
+        return f"proven: a tie on points; the tie rule (who reaches {END} first) decides"
+    if tie_winner == mover:
+        return f"proven: a tie on points, won on the tie rule (reached {END} first)"
+    return f"proven: a tie on points, lost on the tie rule (the opponent reached {END} first)"
+
+
+def line_end(state: GameState, line: tuple[Action, ...] | list[Action]) -> GameState | None:
+    """The position after playing ``line`` from ``state``: None unless it is a finished game."""
+    s = state.clone()
+    for a in line:
+        if s.is_terminal() or not s.is_legal(a):
+            return None
+        s.apply_action(a)
+    return s if s.is_terminal() else None
+
+
+def tie_winner(state: GameState, action: Action, line: tuple[Action, ...] | None) -> int | None:
+    """Who wins a tie on points after ``action``: whoever reached space 53 first — known already when
+    somebody has, else at the end of ``line`` (the principal line starting with ``action``); None when
+    neither says."""
+    if state.first_to_end is not None:
+        return state.first_to_end
+    if line and line[0] == action:
+        end = line_end(state, line)
+        if end is not None:
+            return end.first_to_end
+    return None
+
+
+def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | None = None,
+                 top: int | None = None, nodes: int | None = None) -> ProvenMoves | None:
+    """The moves of ``state`` with their proven values, best first, or None when not proven in time.
+
+    ``time_limit`` seconds for the whole attempt (a tie on points may take a
+    second solver call, within what is left; None: no time limit); ``nodes``
+    a budget in solver nodes instead or as well (:class:`NodeBudget`: then
+    whether the position is proven does not depend on the machine's speed);
+    ``stop`` ends it early (then None). Ranked by proven margin, then the
+    tie rule, then the solver's order; ``top`` keeps the best few. A
+    finished game: None (no move).
+    """
+    if state.is_terminal() or (time_limit is not None and time_limit <= 0) or (stop is not None and stop.is_set()):
+        return None
+    if nodes is not None:
+        stop = NodeBudget(nodes, stop)
+    result = solve_endgame(state, time_limit=time_limit, stop=stop, all_moves=True)
+    if not result.proven or not result.moves or result.value is None:
+        return None
+    mover = state.current_player()
+    nodes, elapsed = result.nodes, result.elapsed
+    ranked: list[tuple[int, float, int, MoveSuggestion]] = []
+    for i, pm in enumerate(result.moves):
+        winner: int | None = None
+        if pm.margin == 0:
+            winner = tie_winner(state, pm.action, result.line)
+            left = None if time_limit is None else time_limit - elapsed
+            if winner is None and (left is None or left > 0):
+                winner, n, took = _tie_after(state, pm.action, left, stop)
+                nodes += n
+                elapsed += took
+        chance = proof_chance(pm.margin, winner, mover)
+        m = MoveSuggestion(pm.action, chance, proof_reason(pm.margin, winner, mover), proven_margin=int(pm.margin))
+        ranked.append((-pm.margin, -chance, i, m))
+    ranked.sort(key=lambda r: r[:3])
+    moves = [r[3] for r in ranked]
+    return ProvenMoves(moves[:top] if top else moves, int(result.value), nodes, elapsed, result.table_full)
+
+
+def _tie_after(state: GameState, action: Action, time_limit: float | None,
+               stop: Stop | None) -> tuple[int | None, int, float]:
+    """(tie winner, nodes, seconds): the tie rule after ``action``, from the solved line of the position it
+    leads to."""
+    after = state.clone()
+    after.apply_action(action)
+    if after.is_terminal():
+        return after.first_to_end, 0, 0.0
+    r = solve_endgame(after, time_limit=time_limit, stop=stop)
+    if not r.proven:
+        return None, r.nodes, r.elapsed
+    end = line_end(after, r.line)
+    return (None if end is None else end.first_to_end), r.nodes, r.elapsed
+
+
+__all__ = ["NEAR_END_SPACES", "NodeBudget", "PROBE_NODES", "PROBE_SHARE", "PROOF_NODES", "PROOF_SHARE", "ProofLimits",
+           "ProvenMoves", "line_end", "near_end", "proof_chance", "proof_limits", "proof_reason", "proven_moves",
+           "spaces_left", "tie_winner"]
