@@ -32,6 +32,14 @@ kept for comparisons), but its iterations run in the compiled core
   move then depends only on the seed and the position. ``reuse`` is accepted
   and ignored.
 
+* **Exact endgames**: near the end of the game (``proven.near_end``) a move
+  first asks the exact endgame solver (:mod:`engine.endgame`, through
+  :func:`engine.players.proven.proven_moves`) with ``PROOF_SHARE`` of its
+  time (an iteration budget: ``PROOF_NODES_PER_ITERATION`` solver nodes per
+  iteration, so the move stays reproducible); when it finishes, the move of
+  perfect value is played (``last_proven``), else the search gets the rest
+  of the time. ``prove=False`` turns this off.
+
 Budget: ``time_limit`` seconds per move, or a fixed ``iterations`` count
 (then the search is reproducible for a fixed seed, with or without the C
 core: the random stream of a move is seeded from ``seed`` and the position).
@@ -74,6 +82,7 @@ from ..advisor import Advisor, SolverAdvisor, Stop
 from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
+from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
 from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, placement_score, tight_placement
 
 DEFAULT_TIME_LIMIT = 1.0
@@ -87,6 +96,7 @@ LOOKAHEAD = 6              # upcoming patches given to the advisor
 LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
 MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
+PROOF_NODES_PER_ITERATION = 20   # choose(): an iteration costs about as much as 20 solver nodes
 NODE_CAP = core.DEFAULT_NODE_CAP
 
 
@@ -178,7 +188,7 @@ class SearchPlayer:
                  advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
                  epsilon: float = EPSILON, time_cap: float | None = None, node_cap: int = NODE_CAP,
-                 pure: bool = False) -> None:
+                 pure: bool = False, prove: bool = True) -> None:
         if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
                                        or iterations < 1):
             raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
@@ -201,6 +211,8 @@ class SearchPlayer:
         self.epsilon = epsilon
         self.node_cap = node_cap
         self.pure = pure
+        self.prove = prove
+        self.last_proven = False
         self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
         self._cache = PlacementCache()
         self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
@@ -274,12 +286,13 @@ class SearchPlayer:
         return max(tops, key=lambda m: placement_score(board, m))
 
     # ------------------------------------------------------------- search
-    def _search(self, state: GameState, stop: Stop | None = None) -> core.CoreSearch:
+    def _search(self, state: GameState, stop: Stop | None = None, spent: float = 0.0) -> core.CoreSearch:
+        """The core's search of ``state``; ``spent`` seconds of the move's time are already used (the proof)."""
         if self._advisor() is not None:
             _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
         t0 = time.perf_counter()
         if self.time_limit is not None:      # a time budget (else iterations)
-            deadline: float | None = t0 + self.time_limit * TIME_SHARE
+            deadline: float | None = t0 + max(0.0, self.time_limit * TIME_SHARE - spent)
         else:
             deadline = None if self.time_cap is None else t0 + self.time_cap
         root_actions = _root_actions(state, self._root_masks(state, deadline, stop))
@@ -306,11 +319,36 @@ class SearchPlayer:
             return ADVANCE          # nothing affordable: advancing is the only move
         if pending and (state.players[state.current_player()].board.bit_count() == 80):
             return next(state.iter_legal_actions())
-        ranked = _ranked(self._search(state).children)
+        self.last_proven = False
+        spent = 0.0
+        if self.prove and near_end(state):
+            t0 = time.perf_counter()
+            proof = self._prove(state)
+            if proof is not None:
+                self.last_proven = True
+                return proof
+            spent = time.perf_counter() - t0
+        ranked = _ranked(self._search(state, spent=spent).children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
             return _fallback(state, self._cache)
         return ranked[0][1].action
+
+    def _prove(self, state: GameState) -> Action | None:
+        """The best move by the exact endgame solver, or None when it does not finish within this move's share.
+
+        A time budget gives the solver :data:`~engine.players.proven.PROOF_SHARE` of it; an iteration budget
+        gives it :data:`PROOF_NODES_PER_ITERATION` nodes per iteration (at most ``PROOF_NODES``), a count,
+        so the move stays reproducible and costs about what the iterations would.
+        """
+        if self.iterations is not None:
+            nodes: int | None = min(PROOF_NODES, PROOF_NODES_PER_ITERATION * self.iterations)
+            seconds = None if self.time_cap is None else PROOF_SHARE * self.time_cap
+        else:
+            nodes = None
+            seconds = PROOF_SHARE * (self.time_limit or DEFAULT_TIME_LIMIT)
+        answer = proven_moves(state, time_limit=seconds, nodes=nodes, top=1)
+        return None if answer is None else answer.moves[0].action
 
     def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
         """The root moves ranked by the search (see :func:`search_moves`)."""

@@ -180,3 +180,39 @@ def test_review_of_a_game_proves_its_end_and_not_its_start():
     first = review_move(new_game(1), ADVANCE, iterations=20)
     assert first.loss_points is None and first.margin_best is None and first.margin_played is None
     assert review_move(ENDGAME, ADVANCE, iterations=20, prove=False).loss_points is None
+
+
+@pytest.mark.parametrize("seed, back", [(0, 2), (1, 3), (2, 3)])
+def test_the_search_player_plays_a_proven_best_move_near_the_end(seed, back):
+    from quiltsolve.engine.players import SearchPlayer
+
+    state = greedy_states(seed)[0][-back]
+    assert near_end(state)
+    exact = solver.solve(state, time_limit=30.0, all_moves=True)
+    assert exact.proven
+    for player in (SearchPlayer(iterations=2000, seed=3), SearchPlayer(time_limit=5.0, seed=3, lookahead=False)):
+        action = player.choose(state)
+        assert player.last_proven
+        after = state.clone()
+        after.apply_action(action)
+        mover = state.current_player()
+        value_after = solver.solve(after, time_limit=30.0)
+        assert value_after.proven
+        # value_after is for the player to move after the action: turn it into the root mover's view
+        v = value_after.value if after.is_terminal() or after.current_player() == mover else -value_after.value
+        if after.is_terminal():
+            s = after.scores()
+            v = s[mover] - s[1 - mover]
+        assert v == exact.value
+
+
+def test_the_search_player_does_not_prove_when_told_not_to_or_far_from_the_end():
+    from quiltsolve.engine.players import SearchPlayer
+
+    state = greedy_states(0)[0][-2]
+    p = SearchPlayer(iterations=50, seed=1, prove=False)
+    p.choose(state)
+    assert not p.last_proven and p.last_iterations == 50
+    q = SearchPlayer(iterations=50, seed=1)
+    q.choose(new_game(5))
+    assert not q.last_proven and q.last_iterations == 50
