@@ -95,7 +95,7 @@ again, so the rest of the game reads their board only through its count
 game and share one entry.
 
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
-each leather cell, and each patch — root buys of the same patch are collapsed
+each leather cell (all of them, R1 is not applied to the root's leather), and each patch — root buys of the same patch are collapsed
 to the best placement of that patch (its value is the maximum over its
 placements, found by a search of its placements with that patch's own
 alpha-beta window). Without it only the best move is searched exactly and
@@ -537,7 +537,12 @@ def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> t
     maxing = s.current_player() == 0
     groups: list[list[Action]] = []
     by_patch: dict[int, list[Action]] = {}
-    for act in search.children(s):
+    if s.leather_to_place:   # every cell, even where rule R1 would search one
+        acts: list[Action] = [LEATHER_ACTIONS[i] for _, i in leather_scores(
+            s.players[s.current_player()].board, s.bonus_open)]
+    else:
+        acts = search.children(s)
+    for act in acts:
         if type(act) is Buy:
             if act.patch_id not in by_patch:
                 by_patch[act.patch_id] = []
