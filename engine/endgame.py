@@ -141,7 +141,9 @@ class EndgameArgumentError(ValueError):
 class Stop(Protocol):
     """Anything with ``is_set()`` (e.g. ``quiltsolve.solver.StopToken``)."""
 
-    def is_set(self) -> bool: ...
+    def is_set(self) -> bool:
+        """True once the search should end."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -459,8 +461,11 @@ class _CSearch:
 class _Backend(Protocol):
     """What the root logic needs from a search (the pure-Python :class:`_Search` or the compiled one)."""
 
-    nodes: int
-    table_full: bool
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def table_full(self) -> bool: ...
 
     def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
 
