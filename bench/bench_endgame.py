@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
 from quiltsolve.engine import GameState, make_player, new_game
@@ -75,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", default="search:0.1,search:1", help="players to judge, comma-separated")
     ap.add_argument("--backend", choices=("c", "python"), default=None, help="solver backend (default: C if built)")
     args = ap.parse_args(argv)
+    if args.games < 1 or args.far < 0 or not args.time_limit > 0:
+        print("bench_endgame: --games must be >= 1, --far >= 0 and --time-limit > 0", file=sys.stderr)
+        return 2
     backend = args.backend or ("c" if c_available() else "python")
     print(f"solver backend: {backend}; games: {args.games} x {args.game_player} self-play from seed {args.seed}; "
           f"time limit {args.time_limit:g} s")
