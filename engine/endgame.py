@@ -1,7 +1,9 @@
 """The exact endgame solver: the game-theoretic value of a position under perfect play.
 
 :func:`solve` searches the whole remaining game tree of a position with
-fail-soft alpha-beta over plain minimax on the final margin (player 0's score
+fail-soft alpha-beta (principal variation search: the first child with the
+whole window, the others with a null window first, searched again with the
+whole window when they fail high) over plain minimax on the final margin (player 0's score
 minus player 1's; player 0 maximises, player 1 minimises — the same player
 may act several plies in a row, so there is no negamax sign flip) and a
 transposition table. Every placement is generated exactly (each legal mask,
@@ -393,10 +395,15 @@ class _Search:
         if s.current_player() == 0:
             best = -INF
             a = alpha
-            for act in acts:
+            for i, act in enumerate(acts):
                 c = s.clone()
                 c.apply_action(act)
-                v = self.ab(c, a, beta, ply + 1)
+                if not i:
+                    v = self.ab(c, a, beta, ply + 1)
+                else:  # principal variation search: a null window first, the full one if it fails high
+                    v = self.ab(c, a, a + 1, ply + 1)
+                    if a < v < beta:
+                        v = self.ab(c, a, beta, ply + 1)
                 if v > best:
                     best, best_move = v, act
                     if v > a:
@@ -406,10 +413,15 @@ class _Search:
         else:
             best = INF
             b = beta
-            for act in acts:
+            for i, act in enumerate(acts):
                 c = s.clone()
                 c.apply_action(act)
-                v = self.ab(c, alpha, b, ply + 1)
+                if not i:
+                    v = self.ab(c, alpha, b, ply + 1)
+                else:
+                    v = self.ab(c, b - 1, b, ply + 1)
+                    if alpha < v < b:
+                        v = self.ab(c, alpha, b, ply + 1)
                 if v < best:
                     best, best_move = v, act
                     if v < b:

@@ -1,7 +1,7 @@
 /* quiltsolve.engine._endgame: the exact endgame solver's alpha-beta in C (engine/endgame.py drives it).
  *
  * The same algorithm as engine/endgame.py's pure-Python _Search, step for step:
- *   - fail-soft alpha-beta on player 0's margin (player 0 maximises, player 1 minimises);
+ *   - fail-soft alpha-beta (PVS: null window after the first child) on player 0's margin (0 max, 1 min);
  *   - a node is counted on entry; every CHECK_EVERY nodes the stop token then the deadline are looked at;
  *   - terminal -> margin; ply >= max_plies -> abort "horizon";
  *   - the table: probe, cut on its bounds, narrow the window, its move first; store lo/hi merged;
@@ -351,7 +351,12 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
         for (int i = 0; i < n; i++) {
             qs_state c = *s;
             qs_apply_unchecked(&T, &c, &acts[i]);
-            int v = ab(S, &c, a, beta, ply + 1);
+            int v;
+            if (i == 0) v = ab(S, &c, a, beta, ply + 1);
+            else {   /* principal variation search: a null window first, the full one if it fails high */
+                v = ab(S, &c, a, a + 1, ply + 1);
+                if (!S->abort && v > a && v < beta) v = ab(S, &c, a, beta, ply + 1);
+            }
             if (S->abort) return 0;
             if (v > best) {
                 best = v; best_i = i;
@@ -364,7 +369,12 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
         for (int i = 0; i < n; i++) {
             qs_state c = *s;
             qs_apply_unchecked(&T, &c, &acts[i]);
-            int v = ab(S, &c, alpha, b, ply + 1);
+            int v;
+            if (i == 0) v = ab(S, &c, alpha, b, ply + 1);
+            else {
+                v = ab(S, &c, b - 1, b, ply + 1);
+                if (!S->abort && v < b && v > alpha) v = ab(S, &c, alpha, b, ply + 1);
+            }
             if (S->abort) return 0;
             if (v < best) {
                 best = v; best_i = i;
