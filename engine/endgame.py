@@ -107,7 +107,9 @@ only it is returned.
 from __future__ import annotations
 
 import math
+import os
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -115,7 +117,7 @@ from quiltsolve.solver import PATCH_MASKS
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .board import contact_planes
-from .core import action_of, core_tables
+from .core import PURE_PYTHON_ENV, action_of, core_tables
 from .players._search_policy import leather_scores
 from .players.greedy import ADVANCE_RATE, GREEDY_RATES
 from .state import COST, TIME, GameState
@@ -124,8 +126,8 @@ from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
            "Stop", "c_available", "solve"]
 
-ENTRY_BYTES = 384
-"""Estimated bytes of one table entry in the pure-Python table (key tuple, bounds, move, slot)."""
+ENTRY_BYTES = 512
+"""Bytes of one entry of the pure-Python table, key tuple, bounds, move and slot (measured ≈ 420, rounded up)."""
 BUCKET = 4
 """Slots per bucket of the transposition table."""
 MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
@@ -189,6 +191,10 @@ try:  # the optional compiled solver (built by setup.py when a compiler is prese
     import quiltsolve.engine._endgame as _C
 except ImportError:  # pragma: no cover - depends on the build
     _C = None  # type: ignore[assignment]
+    if os.environ.get(PURE_PYTHON_ENV) != "1":
+        warnings.warn("quiltsolve.engine._endgame is not built: the endgame solver runs in pure Python "
+                      "(same answers, about 40x slower); install with a C compiler to build it", RuntimeWarning,
+                      stacklevel=2)
 else:
     _C._init_tables(core_tables())
 
@@ -541,7 +547,9 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
     if backend == "c" and _C is None:
         raise EndgameArgumentError("backend: 'c' asked for but the compiled solver quiltsolve.engine._endgame "
                                    "is not built")
-    return backend or ("c" if _C is not None else "python")
+    if backend is None:
+        return "c" if _C is not None and os.environ.get(PURE_PYTHON_ENV) != "1" else "python"
+    return backend
 
 
 def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
@@ -603,7 +611,7 @@ def solve(state: GameState, *, max_plies: int | None = None, time_limit: float |
     ``table_bytes``: the transposition table's budget; ``all_moves``: every
     distinct root move gets its exact value (root buys of one patch collapsed
     to that patch's best placement); ``backend``: ``"c"``, ``"python"`` or
-    None (the compiled solver when built). A bad argument raises
+    None (the compiled solver when built, unless ``QUILTSOLVE_PURE_PYTHON=1``). A bad argument raises
     :class:`EndgameArgumentError` (a ValueError) naming it.
 
     >>> from quiltsolve.engine import new_game
