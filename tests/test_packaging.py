@@ -269,7 +269,8 @@ def test_makefile_stamp_names_the_interpreter(tmp_path):
     assert not up_to_date()
     stamp = venv / f".installed-{_py_id()}"
     stamp.touch()
-    inputs = [ROOT / "pyproject.toml", ROOT / "constraints.txt", ROOT / "setup.py", *ROOT.glob("solver/*.c")]
+    inputs = [ROOT / "pyproject.toml", ROOT / "constraints.txt", ROOT / "setup.py", *ROOT.glob("solver/*.c"),
+              *ROOT.glob("engine/_core/*")]
     newest = max(f.stat().st_mtime for f in inputs)
     os.utime(stamp, (newest + 1, newest + 1))
     assert up_to_date()                                       # made by this python: nothing to do

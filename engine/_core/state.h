@@ -1,6 +1,6 @@
 /* quiltsolve compiled game core: the game state and the rules, in C.
  *
- * Self-contained header (only <stdint.h>, <string.h>; the Python helpers at
+ * Self-contained header (only <stdint.h>, <stdlib.h>, <string.h>; the Python helpers at
  * the bottom are compiled only when <Python.h> was included first).
  * Every function is `static inline`; include it from any C file.
  *
@@ -21,7 +21,7 @@
  *                                                   order = GameState.iter_legal_actions
  *   int qs_num_legal_actions(T, s)
  *   int qs_apply(T, s, const qs_action *a)       -> QS_OK, or a QS_ERR_* code (state unchanged)
- *   int qs_apply_unchecked(T, s, a)              the same without the legality checks (a must be legal)
+ *   void qs_apply_unchecked(T, s, a)             the same without the legality checks (a must be legal)
  *   void qs_advance(T, s) / qs_buy(T, s, pid, mask) / qs_leather(T, s, cell)   unchecked moves
  *   int qs_score(T, s, player), int qs_winner(T, s)   (winner: -1 while not over)
  *   int qs_circle_index(s, pid)                  index in the circle, -1 if absent
@@ -39,6 +39,15 @@
  *   (edition_index, current_player, leather_to_place, first_to_end (-1 = none), bonus_open, over,
  *    circle (tuple of pids), leather_spaces (tuple), player0, player1)
  *   player = (board_lo64, board_hi64, buttons, position, income, leather, bonus, patches (tuple of pids))
+ *
+ * Using it from another extension (e.g. the endgame solver):
+ *   #define PY_SSIZE_T_CLEAN
+ *   #include <Python.h>
+ *   #include "state.h"                  setup.py: include_dirs=["engine/_core"], depends=[".../state.h"]
+ *   static qs_tables T;                 filled once: an _init_tables(t) entry point doing
+ *                                       qs_tables_from_py(&T, t), called by Python with engine.core.core_tables()
+ *   qs_state s; qs_state_from_py(&T, state.core_tuple(), &s);   then qs_legal_actions / qs_apply / qs_score ...
+ *   T is read-only after that, so any thread may use it (release the GIL around pure-C work).
  *
  * The tables tuple (engine.core.core_tables()):
  *   (patch_masks: tuple per patch of tuple of int masks, cost, time, income, area: tuples,
@@ -427,6 +436,15 @@ static inline int qs_state_from_py(const qs_tables *T, PyObject *tup, qs_state *
         if (qs__u8_tuple(PyTuple_GET_ITEM(pt, 7), T->n_patches, T->n_patches - 1, "patches", p->patches,
                          &p->npatches) < 0)
             return -1;
+    }
+    /* what the functions above rely on (a GameState always has it) */
+    if (s->p[0].npatches + s->p[1].npatches + s->ncircle > T->n_patches) {
+        PyErr_SetString(PyExc_ValueError, "core tuple: more patches on the boards and in the circle than exist");
+        return -1;
+    }
+    if (s->pending > T->board_cells - qs_popcount(s->p[s->cur].board)) {
+        PyErr_SetString(PyExc_ValueError, "core tuple: leather_to_place exceeds the empty cells of the player to move");
+        return -1;
     }
     return 0;
 }

@@ -23,10 +23,7 @@ from quiltsolve.engine.players.search import SearchPlayer, search_moves
 from quiltsolve.engine.state import GameState
 from quiltsolve.solver import PATCH_MASKS
 
-try:
-    from quiltsolve.engine import _core as C
-except ImportError:  # pragma: no cover - depends on the build
-    C = None
+C = core.c_module()   # the extension, or None when it is not built
 
 needs_c = pytest.mark.skipif(C is None, reason="the compiled core (engine._core) is not built")
 
@@ -206,7 +203,11 @@ def test_bad_tuples_are_value_errors():
         C.search(t, [(0, 0, 0)] * 9, 0, 1, -1.0, 0, None, 0.5, 0.25, 0.1, 100)
     with pytest.raises(ValueError):
         C.search(t, [(2, 0, 1)], 0, 1, -1.0, 0, None, 0.5, 0.25, 0.1, 100)   # not legal: no leather pending
+    with pytest.raises(ValueError, match="budget"):
+        C.search(t, [(0, 0, 0)], 0, -1, -1.0, 0, None, 0.5, 0.25, 0.1, 100)
     for pure in (False, True):
+        with pytest.raises(ValueError, match="budget"):
+            core.run_search(new_game(1), [ADVANCE], seed=0, pure=pure)
         with pytest.raises(ValueError, match="root action"):
             core.run_search(new_game(1), [LEATHER_ACTIONS[0]], seed=0, iterations=1, pure=pure)
 
