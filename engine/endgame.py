@@ -50,7 +50,8 @@ work); ``table_full`` says that an entry of another position was replaced.
 
 Move ordering
 -------------
-The table's best move first; then, on a turn, the patches in front of the
+The table's best move first; then the *killer* of the ply (the last move
+that made a cut-off at that depth, if it is among the children); then, on a turn, the patches in front of the
 token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
 *advance* where the greedy player would put it (before the first patch whose
 rate does not beat 1 button per space), each patch's placements by snugness
@@ -321,6 +322,7 @@ class _Search:
         self.deadline = deadline
         self.stop = stop
         self.max_plies = max_plies
+        self.killers: dict[int, Action] = {}
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -397,6 +399,13 @@ class _Search:
                 acts.insert(0, tt_move)
             except ValueError:
                 pass
+        killer = self.killers.get(ply)
+        if killer is not None:   # the last move that cut off at this ply, right after the table's move
+            at = 1 if tt_move is not None else 0
+            for i in range(at + 1, len(acts)):
+                if acts[i] == killer:
+                    acts.insert(at, acts.pop(i))
+                    break
         best_move: Action | None = None
         if s.current_player() == 0:
             best = -INF
@@ -415,6 +424,7 @@ class _Search:
                     if v > a:
                         a = v
                         if a >= beta:
+                            self.killers[ply] = act
                             break
         else:
             best = INF
@@ -433,6 +443,7 @@ class _Search:
                     if v < b:
                         b = v
                         if alpha >= b:
+                            self.killers[ply] = act
                             break
         if best <= alpha:
             self.store(key, -INF, best, best_move, self.nodes - start)

@@ -4,7 +4,8 @@
  *   - fail-soft alpha-beta (PVS: null window after the first child) on player 0's margin (0 max, 1 min);
  *   - a node is counted on entry; every CHECK_EVERY nodes the stop token then the deadline are looked at;
  *   - terminal -> margin; ply >= max_plies -> abort "horizon";
- *   - the table: probe, cut on its bounds, narrow the window, its move first; store lo/hi merged;
+ *   - the table: probe, cut on its bounds, narrow the window, its move first, then the ply's killer;
+ *     store lo/hi merged;
  *   - children (endgame_children): the same order and the same rule-R1 pruning as _children().
  * With no table replacement (table_full false in both) both count the same nodes and find the same moves.
  * The game rules are engine/_core/state.h (the compiled core's, which mirrors engine/state.py);
@@ -57,6 +58,8 @@ typedef struct {
     PyObject *stop;              /* or NULL */
     int abort;
     qs_action *levels[EG_MAX_DEPTH];
+    qs_action killer[EG_MAX_DEPTH];
+    int has_killer[EG_MAX_DEPTH];
 } Searcher;
 
 static double now_monotonic(void) {
@@ -344,6 +347,16 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
                 break;
             }
     }
+    if (S->has_killer[ply]) {   /* the last move that cut off at this ply, right after the table's move */
+        int at = have_tt ? 1 : 0;
+        for (int i = at + 1; i < n; i++)
+            if (same_action(&acts[i], &S->killer[ply])) {
+                qs_action k = acts[i];
+                memmove(acts + at + 1, acts + at, sizeof(qs_action) * (size_t)(i - at));
+                acts[at] = k;
+                break;
+            }
+    }
     int best_i = -1, best;
     if (s->cur == 0) {
         best = -EG_INF;
@@ -360,7 +373,7 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
             if (S->abort) return 0;
             if (v > best) {
                 best = v; best_i = i;
-                if (v > a) { a = v; if (a >= beta) break; }
+                if (v > a) { a = v; if (a >= beta) { S->killer[ply] = acts[i]; S->has_killer[ply] = 1; break; } }
             }
         }
     } else {
@@ -378,7 +391,7 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
             if (S->abort) return 0;
             if (v < best) {
                 best = v; best_i = i;
-                if (v < b) { b = v; if (alpha >= b) break; }
+                if (v < b) { b = v; if (alpha >= b) { S->killer[ply] = acts[i]; S->has_killer[ply] = 1; break; } }
             }
         }
     }
