@@ -3,10 +3,10 @@
 :func:`solve` searches the whole remaining game tree of a position with
 fail-soft alpha-beta (principal variation search: the first child with the
 whole window, the others with a null window first, searched again with the
-whole window when they fail high) over plain minimax on the final margin (player 0's score
-minus player 1's; player 0 maximises, player 1 minimises — the same player
-may act several plies in a row, so there is no negamax sign flip) and a
-transposition table. Every placement is generated exactly (each legal mask,
+whole window when they fail high) over plain minimax on the final margin
+(player 0's score minus player 1's; player 0 maximises, player 1 minimises —
+the same player may act several plies in a row, so there is no negamax sign
+flip) and a transposition table. Every placement is generated exactly (each legal mask,
 each empty leather cell); the only placements left out are the ones the
 pruning rules below prove cannot change the value.
 
@@ -51,8 +51,8 @@ work); ``table_full`` says that an entry of another position was replaced.
 Move ordering
 -------------
 The table's best move first; then the *killer* of the ply (the last move
-that made a cut-off at that depth, if it is among the children); then, on a turn, the patches in front of the
-token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
+that made a cut-off at that depth, if it is among the children); then, on a
+turn, the patches in front of the token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
 *advance* where the greedy player would put it (before the first patch whose
 rate does not beat 1 button per space), each patch's placements by snugness
 (sides touching covered cells or the edge, :func:`engine.board.contacts`);
@@ -65,7 +65,9 @@ Pruning rules (each provably safe)
 them there (a player on 53 is never behind, so ``_end_turn`` never gives them
 the turn). Their final score is buttons + 7·bonus − 2·empty; their buttons are
 fixed, and every remaining placement of theirs covers the same number of
-cells, so only whether they end up with the bonus tile can differ.
+cells, so only whether they end up with the bonus tile can differ: two
+placements after which they get it (or two after which they do not) lead
+to the same score for them and the same game for the opponent.
 The opponent's game does not look at this player's board at all except
 through ``bonus_open``. Getting the bonus is never worse for them: for every
 opponent strategy, the margin with it is ``m + 7 − o`` and without it
@@ -98,11 +100,25 @@ again, so the rest of the game reads their board only through its count
 game and share one entry.
 
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
-each leather cell (all of them, R1 is not applied to the root's leather), and each patch — root buys of the same patch are collapsed
-to the best placement of that patch (its value is the maximum over its
+each leather cell (all of them: R1 is not applied to the root's leather),
+and each patch — root buys of the same patch are collapsed to the best
+placement of that patch (its value is the maximum over its
 placements, found by a search of its placements with that patch's own
 alpha-beta window). Without it only the best move is searched exactly and
 only it is returned.
+
+Backends
+--------
+``backend="c"`` runs the alpha-beta in ``engine/_core/endgame.c`` (extension
+``quiltsolve.engine._endgame``, on the game core's ``engine/_core/state.h``),
+``"python"`` in :class:`_Search` here; the root logic, ``all_moves`` and the
+principal variation (:func:`_line`) are shared Python. Both search the same
+children in the same order with the same table semantics, so whenever
+neither table replaced an entry they give the same value, moves, line and
+node count (``tests/engine/test_endgame.py`` checks it). The C search
+releases the GIL and takes it back every ``CHECK_EVERY`` nodes only to call
+``stop.is_set()``; ``QUILTSOLVE_PURE_PYTHON=1`` makes the default the
+Python search.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@
  * The game rules are engine/_core/state.h (the compiled core's, which mirrors engine/state.py);
  * board measures are policy.h's.
  *
- * The table is a fixed array of entries (4-way buckets, key as engine/endgame.py _key: rule R3) holding the full key, so a hash collision never
+ * The table is a fixed array of entries (4-way buckets; the key as engine/endgame.py _key, rule R3)
+ * holding the full key, so a hash collision never
  * gives a wrong value. The GIL is released during a search and taken back every CHECK_EVERY nodes only
  * to call stop.is_set().
  */
