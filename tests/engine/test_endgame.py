@@ -15,7 +15,7 @@ import pytest
 
 from quiltsolve.engine import Buy, GameState, make_player, new_game
 from quiltsolve.engine.endgame import (
-    MIN_TABLE_BYTES, EndgameArgumentError, EndgameResult, c_available, solve,
+    CHECK_EVERY, MIN_TABLE_BYTES, EndgameArgumentError, EndgameResult, c_available, solve,
 )
 from quiltsolve.engine.track import BONUS_MASKS, END
 from quiltsolve.solver import StopToken
@@ -191,6 +191,7 @@ def test_stop_token(backend: str) -> None:
     tok.set()
     r = solve(_mid_game(), time_limit=None, stop=tok, backend=backend)
     assert (r.proven, r.value, r.moves, r.reason) == (False, None, (), "stopped")
+    assert r.nodes == CHECK_EVERY       # the token is looked at every CHECK_EVERY nodes
 
 
 @needs_c
@@ -217,6 +218,16 @@ def test_max_plies(brute_set: list[tuple[GameState, int]], backend: str) -> None
     assert (r.proven, r.value, r.reason) == (False, None, "horizon")
     r = solve(s, time_limit=None, max_plies=200, backend=backend)
     assert (r.proven, r.value) == (True, v) and len(r.line) >= plies - 0
+
+
+@needs_c
+def test_both_backends_stop_at_the_same_node(brute_set: list[tuple[GameState, int]]) -> None:
+    """A horizon or a stop token ends both searches after the same nodes."""
+    for s, _ in brute_set[::25]:
+        for plies in (1, 2, 3):
+            rp = solve(s, time_limit=None, max_plies=plies, backend="python")
+            rc = solve(s, time_limit=None, max_plies=plies, backend="c")
+            assert (rp.proven, rp.value, rp.reason, rp.nodes) == (rc.proven, rc.value, rc.reason, rc.nodes)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
