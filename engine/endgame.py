@@ -1,10 +1,12 @@
 """The exact endgame solver: the game-theoretic value of a position under perfect play.
 
 :func:`solve` searches the whole remaining game tree of a position with
-fail-soft alpha-beta over plain minimax on the final margin (player 0's score
-minus player 1's; player 0 maximises, player 1 minimises — the same player
-may act several plies in a row, so there is no negamax sign flip) and a
-transposition table. Every placement is generated exactly (each legal mask,
+fail-soft alpha-beta (principal variation search: the first child with the
+whole window, the others with a null window first, searched again with the
+whole window when they fail high) over plain minimax on the final margin
+(player 0's score minus player 1's; player 0 maximises, player 1 minimises —
+the same player may act several plies in a row, so there is no negamax sign
+flip) and a transposition table. Every placement is generated exactly (each legal mask,
 each empty leather cell); the only placements left out are the ones the
 pruning rules below prove cannot change the value.
 
@@ -48,8 +50,9 @@ work); ``table_full`` says that an entry of another position was replaced.
 
 Move ordering
 -------------
-The table's best move first; then, on a turn, the patches in front of the
-token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
+The table's best move first; then the *killer* of the ply (the last move
+that made a cut-off at that depth, if it is among the children); then, on a
+turn, the patches in front of the token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
 *advance* where the greedy player would put it (before the first patch whose
 rate does not beat 1 button per space), each patch's placements by snugness
 (sides touching covered cells or the edge, :func:`engine.board.contacts`);
@@ -62,7 +65,9 @@ Pruning rules (each provably safe)
 them there (a player on 53 is never behind, so ``_end_turn`` never gives them
 the turn). Their final score is buttons + 7·bonus − 2·empty; their buttons are
 fixed, and every remaining placement of theirs covers the same number of
-cells, so only whether they end up with the bonus tile can differ.
+cells, so only whether they end up with the bonus tile can differ: two
+placements after which they get it (or two after which they do not) lead
+to the same score for them and the same game for the opponent.
 The opponent's game does not look at this player's board at all except
 through ``bonus_open``. Getting the bonus is never worse for them: for every
 opponent strategy, the margin with it is ``m + 7 − o`` and without it
@@ -95,17 +100,33 @@ again, so the rest of the game reads their board only through its count
 game and share one entry.
 
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
-each leather cell, and each patch — root buys of the same patch are collapsed
-to the best placement of that patch (its value is the maximum over its
+each leather cell (all of them: R1 is not applied to the root's leather),
+and each patch — root buys of the same patch are collapsed to the best
+placement of that patch (its value is the maximum over its
 placements, found by a search of its placements with that patch's own
 alpha-beta window). Without it only the best move is searched exactly and
 only it is returned.
+
+Backends
+--------
+``backend="c"`` runs the alpha-beta in ``engine/_core/endgame.c`` (extension
+``quiltsolve.engine._endgame``, on the game core's ``engine/_core/state.h``),
+``"python"`` in :class:`_Search` here; the root logic, ``all_moves`` and the
+principal variation (:func:`_line`) are shared Python. Both search the same
+children in the same order with the same table semantics, so whenever
+neither table replaced an entry they give the same value, moves, line and
+node count (``tests/engine/test_endgame.py`` checks it). The C search
+releases the GIL and takes it back every ``CHECK_EVERY`` nodes only to call
+``stop.is_set()``; ``QUILTSOLVE_PURE_PYTHON=1`` makes the default the
+Python search.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -113,7 +134,7 @@ from quiltsolve.solver import PATCH_MASKS
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .board import contact_planes
-from .core import action_of, core_tables
+from .core import PURE_PYTHON_ENV, action_of, core_tables
 from .players._search_policy import leather_scores
 from .players.greedy import ADVANCE_RATE, GREEDY_RATES
 from .state import COST, TIME, GameState
@@ -122,8 +143,8 @@ from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
            "Stop", "c_available", "solve"]
 
-ENTRY_BYTES = 384
-"""Estimated bytes of one table entry in the pure-Python table (key tuple, bounds, move, slot)."""
+ENTRY_BYTES = 512
+"""Bytes of one entry of the pure-Python table, key tuple, bounds, move and slot (measured ≈ 420, rounded up)."""
 BUCKET = 4
 """Slots per bucket of the transposition table."""
 MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
@@ -141,7 +162,9 @@ class EndgameArgumentError(ValueError):
 class Stop(Protocol):
     """Anything with ``is_set()`` (e.g. ``quiltsolve.solver.StopToken``)."""
 
-    def is_set(self) -> bool: ...
+    def is_set(self) -> bool:
+        """True once the search should end."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -185,6 +208,10 @@ try:  # the optional compiled solver (built by setup.py when a compiler is prese
     import quiltsolve.engine._endgame as _C
 except ImportError:  # pragma: no cover - depends on the build
     _C = None  # type: ignore[assignment]
+    if os.environ.get(PURE_PYTHON_ENV) != "1":
+        warnings.warn("quiltsolve.engine._endgame is not built: the endgame solver runs in pure Python "
+                      "(same answers, about 40x slower); install with a C compiler to build it", RuntimeWarning,
+                      stacklevel=2)
 else:
     _C._init_tables(core_tables())
 
@@ -311,6 +338,7 @@ class _Search:
         self.deadline = deadline
         self.stop = stop
         self.max_plies = max_plies
+        self.killers: dict[int, Action] = {}
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -387,32 +415,51 @@ class _Search:
                 acts.insert(0, tt_move)
             except ValueError:
                 pass
+        killer = self.killers.get(ply)
+        if killer is not None:   # the last move that cut off at this ply, right after the table's move
+            at = 1 if tt_move is not None else 0
+            for i in range(at + 1, len(acts)):
+                if acts[i] == killer:
+                    acts.insert(at, acts.pop(i))
+                    break
         best_move: Action | None = None
         if s.current_player() == 0:
             best = -INF
             a = alpha
-            for act in acts:
+            for i, act in enumerate(acts):
                 c = s.clone()
                 c.apply_action(act)
-                v = self.ab(c, a, beta, ply + 1)
+                if not i:
+                    v = self.ab(c, a, beta, ply + 1)
+                else:  # principal variation search: a null window first, the full one if it fails high
+                    v = self.ab(c, a, a + 1, ply + 1)
+                    if a < v < beta:
+                        v = self.ab(c, a, beta, ply + 1)
                 if v > best:
                     best, best_move = v, act
                     if v > a:
                         a = v
                         if a >= beta:
+                            self.killers[ply] = act
                             break
         else:
             best = INF
             b = beta
-            for act in acts:
+            for i, act in enumerate(acts):
                 c = s.clone()
                 c.apply_action(act)
-                v = self.ab(c, alpha, b, ply + 1)
+                if not i:
+                    v = self.ab(c, alpha, b, ply + 1)
+                else:
+                    v = self.ab(c, b - 1, b, ply + 1)
+                    if alpha < v < b:
+                        v = self.ab(c, alpha, b, ply + 1)
                 if v < best:
                     best, best_move = v, act
                     if v < b:
                         b = v
                         if alpha >= b:
+                            self.killers[ply] = act
                             break
         if best <= alpha:
             self.store(key, -INF, best, best_move, self.nodes - start)
@@ -459,8 +506,11 @@ class _CSearch:
 class _Backend(Protocol):
     """What the root logic needs from a search (the pure-Python :class:`_Search` or the compiled one)."""
 
-    nodes: int
-    table_full: bool
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def table_full(self) -> bool: ...
 
     def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
 
@@ -524,7 +574,9 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
     if backend == "c" and _C is None:
         raise EndgameArgumentError("backend: 'c' asked for but the compiled solver quiltsolve.engine._endgame "
                                    "is not built")
-    return backend or ("c" if _C is not None else "python")
+    if backend is None:
+        return "c" if _C is not None and os.environ.get(PURE_PYTHON_ENV) != "1" else "python"
+    return backend
 
 
 def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
@@ -537,7 +589,12 @@ def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> t
     maxing = s.current_player() == 0
     groups: list[list[Action]] = []
     by_patch: dict[int, list[Action]] = {}
-    for act in search.children(s):
+    if s.leather_to_place:   # every cell, even where rule R1 would search one
+        acts: list[Action] = [LEATHER_ACTIONS[i] for _, i in leather_scores(
+            s.players[s.current_player()].board, s.bonus_open)]
+    else:
+        acts = search.children(s)
+    for act in acts:
         if type(act) is Buy:
             if act.patch_id not in by_patch:
                 by_patch[act.patch_id] = []
@@ -581,7 +638,7 @@ def solve(state: GameState, *, max_plies: int | None = None, time_limit: float |
     ``table_bytes``: the transposition table's budget; ``all_moves``: every
     distinct root move gets its exact value (root buys of one patch collapsed
     to that patch's best placement); ``backend``: ``"c"``, ``"python"`` or
-    None (the compiled solver when built). A bad argument raises
+    None (the compiled solver when built, unless ``QUILTSOLVE_PURE_PYTHON=1``). A bad argument raises
     :class:`EndgameArgumentError` (a ValueError) naming it.
 
     >>> from quiltsolve.engine import new_game

@@ -1,16 +1,18 @@
 /* quiltsolve.engine._endgame: the exact endgame solver's alpha-beta in C (engine/endgame.py drives it).
  *
  * The same algorithm as engine/endgame.py's pure-Python _Search, step for step:
- *   - fail-soft alpha-beta on player 0's margin (player 0 maximises, player 1 minimises);
+ *   - fail-soft alpha-beta (PVS: null window after the first child) on player 0's margin (0 max, 1 min);
  *   - a node is counted on entry; every CHECK_EVERY nodes the stop token then the deadline are looked at;
  *   - terminal -> margin; ply >= max_plies -> abort "horizon";
- *   - the table: probe, cut on its bounds, narrow the window, its move first; store lo/hi merged;
+ *   - the table: probe, cut on its bounds, narrow the window, its move first, then the ply's killer;
+ *     store lo/hi merged;
  *   - children (endgame_children): the same order and the same rule-R1 pruning as _children().
  * With no table replacement (table_full false in both) both count the same nodes and find the same moves.
  * The game rules are engine/_core/state.h (the compiled core's, which mirrors engine/state.py);
  * board measures are policy.h's.
  *
- * The table is a fixed array of entries (4-way buckets, key as engine/endgame.py _key: rule R3) holding the full key, so a hash collision never
+ * The table is a fixed array of entries (4-way buckets; the key as engine/endgame.py _key, rule R3)
+ * holding the full key, so a hash collision never
  * gives a wrong value. The GIL is released during a search and taken back every CHECK_EVERY nodes only
  * to call stop.is_set().
  */
@@ -57,6 +59,8 @@ typedef struct {
     PyObject *stop;              /* or NULL */
     int abort;
     qs_action *levels[EG_MAX_DEPTH];
+    qs_action killer[EG_MAX_DEPTH];
+    int has_killer[EG_MAX_DEPTH];
 } Searcher;
 
 static double now_monotonic(void) {
@@ -344,6 +348,16 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
                 break;
             }
     }
+    if (S->has_killer[ply]) {   /* the last move that cut off at this ply, right after the table's move */
+        int at = have_tt ? 1 : 0;
+        for (int i = at + 1; i < n; i++)
+            if (same_action(&acts[i], &S->killer[ply])) {
+                qs_action k = acts[i];
+                memmove(acts + at + 1, acts + at, sizeof(qs_action) * (size_t)(i - at));
+                acts[at] = k;
+                break;
+            }
+    }
     int best_i = -1, best;
     if (s->cur == 0) {
         best = -EG_INF;
@@ -351,11 +365,16 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
         for (int i = 0; i < n; i++) {
             qs_state c = *s;
             qs_apply_unchecked(&T, &c, &acts[i]);
-            int v = ab(S, &c, a, beta, ply + 1);
+            int v;
+            if (i == 0) v = ab(S, &c, a, beta, ply + 1);
+            else {   /* principal variation search: a null window first, the full one if it fails high */
+                v = ab(S, &c, a, a + 1, ply + 1);
+                if (!S->abort && v > a && v < beta) v = ab(S, &c, a, beta, ply + 1);
+            }
             if (S->abort) return 0;
             if (v > best) {
                 best = v; best_i = i;
-                if (v > a) { a = v; if (a >= beta) break; }
+                if (v > a) { a = v; if (a >= beta) { S->killer[ply] = acts[i]; S->has_killer[ply] = 1; break; } }
             }
         }
     } else {
@@ -364,11 +383,16 @@ static int ab(Searcher *S, const qs_state *s, int alpha, int beta, int ply) {
         for (int i = 0; i < n; i++) {
             qs_state c = *s;
             qs_apply_unchecked(&T, &c, &acts[i]);
-            int v = ab(S, &c, alpha, b, ply + 1);
+            int v;
+            if (i == 0) v = ab(S, &c, alpha, b, ply + 1);
+            else {
+                v = ab(S, &c, b - 1, b, ply + 1);
+                if (!S->abort && v < b && v > alpha) v = ab(S, &c, alpha, b, ply + 1);
+            }
             if (S->abort) return 0;
             if (v < best) {
                 best = v; best_i = i;
-                if (v < b) { b = v; if (alpha >= b) break; }
+                if (v < b) { b = v; if (alpha >= b) { S->killer[ply] = acts[i]; S->has_killer[ply] = 1; break; } }
             }
         }
     }
