@@ -576,7 +576,7 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
                                    "is not built")
     if backend is None:
         return "c" if _C is not None and os.environ.get(PURE_PYTHON_ENV) != "1" else "python"
-    return backend
+    return str(backend)
 
 
 def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
