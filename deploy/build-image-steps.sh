@@ -49,9 +49,11 @@ if not index.is_file():
     sys.exit("smoke: the web app's static/index.html is not installed")
 ext = importlib.util.find_spec("quiltsolve.solver._exactcover")
 core = importlib.util.find_spec("quiltsolve.engine._core")
+endgame = importlib.util.find_spec("quiltsolve.engine._endgame")
 print(f"smoke: python {sys.version.split()[0]}, server at {main.__file__}, web app at {index}, "
       f"C search {'compiled' if ext else 'absent (pure-Python fallback)'}, "
-      f"game core {'compiled' if core else 'absent (pure-Python fallback)'}")
+      f"game core {'compiled' if core else 'absent (pure-Python fallback)'}, "
+      f"endgame solver {'compiled' if endgame else 'absent (pure-Python fallback)'}")
 EOF
 }
 
@@ -85,16 +87,16 @@ wheels)
 import sys, zipfile
 wheel, require = sys.argv[1], sys.argv[2] == "1"
 names = zipfile.ZipFile(wheel).namelist()
-ext = [n for n in names if n.startswith("quiltsolve/solver/_exactcover") and n.endswith(".so")]
-core = [n for n in names if n.startswith("quiltsolve/engine/_core") and n.endswith(".so")]
-print(f"wheel {wheel.rsplit('/', 1)[-1]}: C search {ext[0] if ext else 'not compiled'}, "
-      f"game core {core[0] if core else 'not compiled'}")
-if require and not ext:
-    sys.exit("build-image-steps: a C compiler is present but the wheel has no quiltsolve/solver/_exactcover*.so "
-             "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
-if require and not core:
-    sys.exit("build-image-steps: a C compiler is present but the wheel has no quiltsolve/engine/_core*.so "
-             "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
+# Every C extension setup.py builds: (path prefix in the wheel, what it is).
+extensions = [("quiltsolve/solver/_exactcover", "C search"), ("quiltsolve/engine/_core", "game core"),
+              ("quiltsolve/engine/_endgame", "endgame solver")]
+found = {prefix: [n for n in names if n.startswith(prefix) and n.endswith(".so")] for prefix, _ in extensions}
+print(f"wheel {wheel.rsplit('/', 1)[-1]}: "
+      + ", ".join(f"{what} {found[p][0] if found[p] else 'not compiled'}" for p, what in extensions))
+for prefix, what in extensions:
+    if require and not found[prefix]:
+        sys.exit(f"build-image-steps: a C compiler is present but the wheel has no {prefix}*.so "
+                 "(see the compiler's messages above); QUILTSOLVE_REQUIRE_EXTENSION=0 accepts the fallback")
 EOF
     cp "$src/constraints.txt" "$out/constraints.txt"
     cp "$here/healthcheck.py" "$here/build-image-steps.sh" "$out/"

@@ -150,6 +150,10 @@ def test_the_c_search_is_compiled_when_a_compiler_is_present(installed):
     core = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("quiltsolve/engine/_core") and n.endswith(".so")]
     assert core, "a compiler is present but the wheel has no compiled game core"
     assert "game core compiled" in installed["install_log"]
+    endgame = [n for n in zipfile.ZipFile(wheel).namelist()
+               if n.startswith("quiltsolve/engine/_endgame") and n.endswith(".so")]
+    assert endgame, "a compiler is present but the wheel has no compiled endgame solver"
+    assert "endgame solver compiled" in installed["install_log"]
 
 
 def test_the_venv_holds_the_installed_server_only(installed, tmp_path):
