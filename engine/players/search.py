@@ -74,16 +74,16 @@ from dataclasses import dataclass
 from typing import Union
 
 from quiltsolve import solver
-from quiltsolve.solver import StopToken
 
 from .. import core
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
-from ..advisor import Advisor, SolverAdvisor, Stop
-from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
+from ..advisor import Advisor, Stop
+from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
-from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, placement_score, tight_placement
+from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, tight_placement
+from .root_placement import LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, RootPlacement, ensure_imports  # noqa: F401
 
 DEFAULT_TIME_LIMIT = 1.0
 TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
@@ -92,9 +92,6 @@ MARGIN_WEIGHT = 0.25
 MARGIN_SCALE = core.MARGIN_SCALE
 EPSILON = 0.1
 LEATHER_CHOICES = 5        # leather cells searched when the root has one pending
-LOOKAHEAD = 6              # upcoming patches given to the advisor
-LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
-MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
 PROOF_NODES_PER_ITERATION = 20   # choose(): an iteration costs about as much as 20 solver nodes
 NODE_CAP = core.DEFAULT_NODE_CAP
@@ -173,7 +170,7 @@ def _reason(state: GameState, ch: core.CoreChild) -> str:
             f"mean margin {ch.margin / ch.n:+.1f}")
 
 
-class SearchPlayer:
+class SearchPlayer(RootPlacement):
     """UCT over advance / buy-at-the-best-placement on the compiled core; see the module docstring.
 
     ``time_limit`` seconds per move, unless ``iterations`` is given (then a
@@ -214,9 +211,7 @@ class SearchPlayer:
         self.prove = prove
         self.last_proven = False
         self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
-        self._cache = PlacementCache()
-        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
-        self._auto_advisor: SolverAdvisor | None = None
+        self._init_root_placement()
         self.last_iterations = 0
         self.last_nodes = 0
 
@@ -224,72 +219,11 @@ class SearchPlayer:
         budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
         return f"SearchPlayer({budget}, seed={self.seed})"
 
-    # ----------------------------------------------------------- placement
-    def _advisor(self) -> Advisor | None:
-        if not self.lookahead:
-            return None
-        if self.advisor is not None:
-            return self.advisor
-        if self.iterations is not None:
-            return None     # keep fixed-iteration play reproducible: no time-limited solver calls
-        if self._auto_advisor is None:
-            self._auto_advisor = SolverAdvisor(seed=self.seed)
-        return self._auto_advisor
-
-    def _root_masks(self, state: GameState, deadline: float | None, stop: Stop | None) -> dict[int, int]:
-        """Placement of each buyable patch at the root: the advisor's lookahead when it has time."""
-        out: dict[int, int] = {}
-        if state.leather_to_place or state.is_terminal():
-            return out
-        advisor = self._advisor()
-        board = state.players[state.current_player()].board
-        pids = [pid for _, pid in buy_rates(state)]
-        for k, pid in enumerate(pids):
-            mask = None
-            if advisor is not None and (stop is None or not stop.is_set()):
-                upcoming = state.patches_after(pid, LOOKAHEAD)
-                key = (board, pid, upcoming)
-                mask = self._look_cache.get(key)
-                if mask is None:
-                    budget = None
-                    if deadline is not None:
-                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
-                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
-                        mask = self._ask_advisor(advisor, board, pid, upcoming, budget, stop)
-                        if mask is not None:
-                            if len(self._look_cache) > 10_000:
-                                self._look_cache.clear()
-                            self._look_cache[key] = mask
-            if mask is None:
-                mask = tight_placement(board, pid, self._cache)
-            if mask is not None:
-                out[pid] = mask
-        return out
-
-    @staticmethod
-    def _ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
-                     stop: Stop | None) -> int | None:
-        try:
-            if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
-                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
-            else:
-                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
-        except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
-            return None
-        shapes = MASK_SETS[pid]
-        legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]
-        if not legal:
-            return None
-        best_v = max(r.value for r in legal)
-        # Among the placements that keep the most upcoming cells packable, the snuggest.
-        tops = [r.placement.mask for r in legal if r.value == best_v]
-        return max(tops, key=lambda m: placement_score(board, m))
-
     # ------------------------------------------------------------- search
     def _search(self, state: GameState, stop: Stop | None = None, spent: float = 0.0) -> core.CoreSearch:
         """The core's search of ``state``; ``spent`` seconds of the move's time are already used (the proof)."""
         if self._advisor() is not None:
-            _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
+            ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
         t0 = time.perf_counter()
         if self.time_limit is not None:      # a time budget (else iterations)
             deadline: float | None = t0 + max(0.0, self.time_limit * TIME_SHARE - spent)
@@ -409,7 +343,7 @@ def search(state: GameState, *, time_limit: float | None = None, top: int | None
     (``wall_time`` then includes them).
     """
     t0 = time.perf_counter()
-    _ensure_imports(advisor is None and iterations is None)
+    ensure_imports(advisor is None and iterations is None)
     if iterations is None:
         player = SearchPlayer(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
                               seed=seed, advisor=advisor, reuse=False)
@@ -440,19 +374,7 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
                   advisor=advisor).moves
 
 
-_warm = {"imports": False, "done": False}
-
-
-def _ensure_imports(lookahead: bool) -> None:
-    """The solver's lookahead (and with it OR-Tools): imported once, off the clock.
-
-    ``solver.rank_placements`` is a lazy attribute of ``solver``: its first
-    use imports the lookahead module and OR-Tools (0.5-1.6 s).
-    """
-    if _warm["imports"] or not lookahead:
-        return
-    solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
-    _warm["imports"] = True
+_warm = {"done": False}
 
 
 def warm_up(*, freeze_gc: bool = True) -> None:
@@ -468,7 +390,7 @@ def warm_up(*, freeze_gc: bool = True) -> None:
     """
     if _warm["done"]:
         return
-    _ensure_imports(True)
+    ensure_imports(True)
     # (The solver's per-shape tables that these calls do not build cost ~0.1 ms each on first use.)
     solver.rank_placements(0, 0, [1, 2, 3], time_limit=0.05)
     solver.rank_placements(0, 0, [1, 2, 3], square7=True, time_limit=0.05)

@@ -49,60 +49,41 @@ iterations per second.
 >>> a = SearchPlayerV1(iterations=40, seed=1).choose(s)
 >>> s.is_legal(a), a == SearchPlayerV1(iterations=40, seed=1).choose(s)
 (True, True)
->>> [m.action.to_str().split()[0] for m in search_moves(s, iterations=40)][:1] in (['buy'], ['advance'])
+>>> [m.action.to_str().split()[0] for m in SearchPlayerV1(iterations=40).search_moves(s)][:1] in (['buy'], ['advance'])
 True
->>> r = search(s, iterations=40)
->>> r.searched, r.iterations, r.moves == search_moves(s, iterations=40)
-(True, 40, True)
 
-:func:`search` is :func:`search_moves` with a report (:class:`SearchResult`:
-the moves, the root iterations run, whether it searched at all, the wall
-time). The first call in a process pays one-time imports (the solver's
-lookahead and OR-Tools, 0.5-1.6 s) before its clock starts; a server calls
-:func:`warm_up` once at start so that no request pays them.
+Only the player is kept: the module functions of 0.2 (``search``,
+``search_moves``, ``warm_up``) are :mod:`engine.players.search`'s, on the
+new search; the root placements are :mod:`engine.players.root_placement`'s,
+shared with it.
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 import time
-from dataclasses import dataclass
 from typing import Union
 
-from quiltsolve import solver
-from quiltsolve.solver import StopToken
-
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
-from ..advisor import Advisor, SolverAdvisor, Stop
-from ..state import AREA, COST, INCOME, MASK_SETS, TIME, GameState, new_game
+from ..advisor import Advisor, Stop
+from ..state import AREA, COST, INCOME, TIME, GameState
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from ._search_policy import (
-    PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, placement_score, playout,
-    state_key, tight_placement,
+    PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, playout, state_key, tight_placement,
+)
+from .root_placement import RootPlacement, ensure_imports
+from .search import (
+    DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, PRIOR, TIME_SHARE, SearchInputError,
+    parse_budget,
 )
 
-DEFAULT_TIME_LIMIT = 1.0
-TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
-EXPLORATION = 0.5
-MARGIN_WEIGHT = 0.25
-MARGIN_SCALE = 10.0
-EPSILON = 0.1
-LEATHER_CHOICES = 5        # leather cells searched when the root has one pending
-LOOKAHEAD = 6              # upcoming patches given to the advisor
-LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
-MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
-PRIOR = 2.0                # pseudo-visits at the parent's mean when ranking moves
+MARGIN_SCALE = 10.0        # (search's is the core's, the same value)
 
 
 Move = Union[str, int, tuple[str, int]]
 """A macro move of the tree: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
-
-
-class SearchInputError(ValueError):
-    """A bad budget or seed for the search."""
 
 
 class _Node:
@@ -267,7 +248,7 @@ def _reason(state: GameState, ch: _Node) -> str:
             f"mean margin {ch.margin / ch.n:+.1f}")
 
 
-class SearchPlayerV1:
+class SearchPlayerV1(RootPlacement):
     """UCT over advance / buy-at-the-best-placement, greedy playouts; see the module docstring.
 
     ``time_limit`` seconds per move, unless ``iterations`` is given (then a
@@ -300,81 +281,18 @@ class SearchPlayerV1:
         self.margin_weight = margin_weight
         self.epsilon = epsilon
         self.name = f"search-v1:{self.time_limit:g}" if iterations is None else f"search-v1:{iterations}it"
-        self._cache = PlacementCache()
-        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self._init_root_placement()
         self._tree: _Node | None = None
-        self._auto_advisor: SolverAdvisor | None = None
         self.last_iterations = 0
 
     def __repr__(self) -> str:
         budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
         return f"SearchPlayerV1({budget}, seed={self.seed})"
 
-    # ----------------------------------------------------------- placement
-    def _advisor(self) -> Advisor | None:
-        if not self.lookahead:
-            return None
-        if self.advisor is not None:
-            return self.advisor
-        if self.iterations is not None:
-            return None     # keep fixed-iteration play reproducible: no time-limited solver calls
-        if self._auto_advisor is None:
-            self._auto_advisor = SolverAdvisor(seed=self.seed)
-        return self._auto_advisor
-
-    def _root_masks(self, state: GameState, deadline: float | None, stop: Stop | None) -> dict[int, int]:
-        """Placement of each buyable patch at the root: the advisor's lookahead when it has time."""
-        out: dict[int, int] = {}
-        if state.leather_to_place or state.is_terminal():
-            return out
-        advisor = self._advisor()
-        board = state.players[state.current_player()].board
-        pids = [pid for _, pid in buy_rates(state)]
-        for k, pid in enumerate(pids):
-            mask = None
-            if advisor is not None and (stop is None or not stop.is_set()):
-                upcoming = state.patches_after(pid, LOOKAHEAD)
-                key = (board, pid, upcoming)
-                mask = self._look_cache.get(key)
-                if mask is None:
-                    budget = None
-                    if deadline is not None:
-                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
-                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
-                        mask = self._ask_advisor(advisor, board, pid, upcoming, budget, stop)
-                        if mask is not None:
-                            if len(self._look_cache) > 10_000:
-                                self._look_cache.clear()
-                            self._look_cache[key] = mask
-            if mask is None:
-                mask = tight_placement(board, pid, self._cache)
-            if mask is not None:
-                out[pid] = mask
-        return out
-
-    @staticmethod
-    def _ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
-                     stop: Stop | None) -> int | None:
-        try:
-            if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
-                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
-            else:
-                res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
-        except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
-            return None
-        shapes = MASK_SETS[pid]
-        legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]
-        if not legal:
-            return None
-        best_v = max(r.value for r in legal)
-        # Among the placements that keep the most upcoming cells packable, the snuggest.
-        tops = [r.placement.mask for r in legal if r.value == best_v]
-        return max(tops, key=lambda m: placement_score(board, m))
-
     # ------------------------------------------------------------- search
     def _search(self, state: GameState, stop: Stop | None = None, reuse_tree: bool = False) -> tuple[_Node, int]:
         if self._advisor() is not None:
-            _ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
+            ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
         t0 = time.perf_counter()
         if self.time_limit is not None:      # a time budget (else iterations)
             deadline: float | None = t0 + self.time_limit * TIME_SHARE
@@ -488,126 +406,10 @@ def _fallback(state: GameState, cache: PlacementCache) -> Action:
     return ADVANCE
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What :func:`search` did: the ranked moves and how they were found.
-
-    ``moves``: the suggestions, best first (what :func:`search_moves`
-    returns). ``iterations``: root iterations actually run. ``searched``:
-    False only when no iteration ran and ``moves`` holds the greedy
-    fallback ("not searched (stopped)"), or when the game is over (no
-    moves). ``wall_time``: seconds spent in the call.
-    """
-
-    moves: list[MoveSuggestion]
-    iterations: int
-    searched: bool
-    wall_time: float
-
-
-def search(state: GameState, *, time_limit: float | None = None, top: int | None = None, seed: int = 0,
-           stop: Stop | None = None, iterations: int | None = None, advisor: Advisor | None = None) -> SearchResult:
-    """Rank the moves of ``state`` for the player to move (see :func:`search_moves`) and report the search.
-
-    ``time_limit`` (default 1 s) and ``stop`` are honoured within a few ms:
-    the root placements are asked of the advisor with the time left and the
-    token. One-time imports (:func:`warm_up`) are done before the clock
-    starts, so a cold process still searches for its whole budget
-    (``wall_time`` then includes them).
-    """
-    t0 = time.perf_counter()
-    _ensure_imports(advisor is None and iterations is None)
-    if iterations is None:
-        player = SearchPlayerV1(time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
-                              seed=seed, advisor=advisor, reuse=False)
-    else:
-        player = SearchPlayerV1(iterations=iterations, seed=seed, advisor=advisor, reuse=False, time_cap=time_limit)
-    moves, n, searched = player._suggest(state, stop, top)
-    return SearchResult(moves, n, searched, time.perf_counter() - t0)
-
-
-def search_moves(state: GameState, *, time_limit: float | None = None, seed: int = 0, stop: Stop | None = None,
-                 advisor: Advisor | None = None,
-                 top: int | None = None, iterations: int | None = None) -> list[MoveSuggestion]:
-    """Rank the moves of ``state`` for the player to move with :class:`SearchPlayerV1`'s search.
-
-    One suggestion per root move — advance, each affordable patch at its
-    chosen placement, or (leather pending) the best few cells — best first.
-    ``win_chance`` is the estimated chance of winning (the mean playout reward,
-    shrunk towards the position's mean for rarely visited moves; ``margin_buttons``
-    is None: the mean margin is in the reason), and
-    ``reason`` says what the move does and how it fared. ``time_limit`` is the
-    thinking time in seconds (default 1 s); ``iterations`` instead gives a
-    fixed, reproducible budget, and then ``time_limit``, when given, only caps
-    the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
-    checked between iterations. Empty for a finished game. (:func:`search`
-    also reports how many iterations ran.)
-    """
-    return search(state, time_limit=time_limit, top=top, seed=seed, stop=stop, iterations=iterations,
-                  advisor=advisor).moves
-
-
-_warm = {"imports": False, "done": False}
-
-
-def _ensure_imports(lookahead: bool) -> None:
-    """The solver's lookahead (and with it OR-Tools): imported once, off the clock.
-
-    ``solver.rank_placements`` is a lazy attribute of ``solver``: its first
-    use imports the lookahead module and OR-Tools (0.5-1.6 s).
-    """
-    if _warm["imports"] or not lookahead:
-        return
-    solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
-    _warm["imports"] = True
-
-
-def warm_up(*, freeze_gc: bool = True) -> None:
-    """Do every one-time cost of the search now, so that a later call spends
-    its whole budget searching: the imports (solver lookahead, OR-Tools), the
-    solver's tables for every patch, one lookahead and a tiny search on a
-    fresh position. Idempotent; about 0.5-2 s the first time.
-
-    ``freeze_gc``: then ``gc.freeze()`` the objects loaded so far (modules,
-    OR-Tools): the collector's full passes no longer scan them, which cuts
-    pauses of 30-70 ms in the middle of a timed search to a few ms. Meant for
-    a process that serves searches (a server worker).
-    """
-    if _warm["done"]:
-        return
-    _ensure_imports(True)
-    # (The solver's per-shape tables that these calls do not build cost ~0.1 ms each on first use.)
-    solver.rank_placements(0, 0, [1, 2, 3], time_limit=0.05)
-    solver.rank_placements(0, 0, [1, 2, 3], square7=True, time_limit=0.05)
-    state = new_game(0)
-    SearchPlayerV1(time_limit=0.05, seed=0, reuse=False).search_moves(state)
-    SearchPlayerV1(iterations=5, seed=0, reuse=False).search_moves(state)
-    if freeze_gc:
-        gc.collect()
-        gc.freeze()
-    _warm["done"] = True
-
-
 def make_search_v1(arg: str | None, seed: int, advisor: Advisor | None = None) -> SearchPlayerV1:
     """The ``search-v1[:S]`` / ``search-v1:Nit`` spec's factory."""
-    time_limit = DEFAULT_TIME_LIMIT
-    iterations = None
-    if arg is not None:
-        text = arg.strip().lower()
-        try:
-            if text.endswith("it"):
-                iterations = int(text[:-2])
-            else:
-                time_limit = float(text)
-        except ValueError:
-            raise ValueError(f"search-v1 player takes seconds per move (search-v1:1.0) or iterations (search-v1:500it), "
-                             f"not {arg!r}") from None
-        if iterations is not None and not 1 <= iterations <= 10_000_000:
-            raise ValueError(f"search iterations must be in 1..10000000, not {arg}")
-        if iterations is None and not 0 < time_limit <= 3600:
-            raise ValueError(f"search time limit must be in (0, 3600] s, not {arg}")
+    time_limit, iterations = parse_budget(arg, "search-v1")
     return SearchPlayerV1(time_limit=time_limit, iterations=iterations, seed=seed, advisor=advisor)
 
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayerV1", "SearchResult",
-           "make_search_v1", "search", "search_moves", "warm_up"]
+__all__ = ["SearchPlayerV1", "make_search_v1"]

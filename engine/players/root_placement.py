@@ -1,0 +1,130 @@
+"""Where the search players put the patches they may buy at the root: the solver's lookahead when there is time.
+
+:class:`RootPlacement` is the part ``search`` and ``search-v1`` share: for
+each affordable patch at the root it asks the advisor (``engine.advisor``;
+by default the in-process :class:`~engine.advisor.SolverAdvisor`) which
+placement keeps most of the next :data:`LOOKAHEAD` patches packable, with at
+most :data:`LOOKAHEAD_SHARE` of the move's time left, ties broken by
+snugness; the answers are cached per ``(board, patch, upcoming)``. Without an
+advisor, with too little time (under :data:`MIN_LOOKAHEAD_TIME` per call) or
+when the advisor fails, the snug placement
+(:func:`engine.players._search_policy.tight_placement`) stands in. A fixed
+iteration budget asks no advisor of its own (a time-limited solver call
+would make the move depend on the machine's speed).
+
+:func:`ensure_imports` imports the solver's lookahead (and OR-Tools) once,
+off a move's clock.
+"""
+
+from __future__ import annotations
+
+import time
+
+from quiltsolve import solver
+from quiltsolve.solver import StopToken
+
+from ..advisor import Advisor, SolverAdvisor, Stop
+from ..state import MASK_SETS, GameState
+from ._search_policy import PlacementCache, buy_rates, placement_score, tight_placement
+
+LOOKAHEAD = 6              # upcoming patches given to the advisor
+LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
+MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
+LOOK_CACHE_LIMIT = 10_000  # cached lookahead answers before the cache is emptied
+
+_imported = {"lookahead": False}
+
+
+def ensure_imports(lookahead: bool) -> None:
+    """The solver's lookahead (and with it OR-Tools): imported once, off the clock.
+
+    ``solver.rank_placements`` is a lazy attribute of ``solver``: its first
+    use imports the lookahead module and OR-Tools (0.5-1.6 s).
+    """
+    if _imported["lookahead"] or not lookahead:
+        return
+    solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
+    _imported["lookahead"] = True
+
+
+class RootPlacement:
+    """The root placements of a search player (a mixin).
+
+    The player sets ``lookahead``, ``advisor``, ``iterations``, ``seed``
+    and calls :meth:`_init_root_placement` in its ``__init__``.
+    """
+
+    lookahead: bool
+    advisor: Advisor | None
+    iterations: int | None
+    seed: int
+    _cache: PlacementCache
+
+    def _init_root_placement(self) -> None:
+        self._cache = PlacementCache()
+        self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self._auto_advisor: SolverAdvisor | None = None
+
+    def _advisor(self) -> Advisor | None:
+        if not self.lookahead:
+            return None
+        if self.advisor is not None:
+            return self.advisor
+        if self.iterations is not None:
+            return None     # keep fixed-iteration play reproducible: no time-limited solver calls
+        if self._auto_advisor is None:
+            self._auto_advisor = SolverAdvisor(seed=self.seed)
+        return self._auto_advisor
+
+    def _root_masks(self, state: GameState, deadline: float | None, stop: Stop | None) -> dict[int, int]:
+        """Placement of each buyable patch at the root: the advisor's lookahead when it has time."""
+        out: dict[int, int] = {}
+        if state.leather_to_place or state.is_terminal():
+            return out
+        advisor = self._advisor()
+        board = state.players[state.current_player()].board
+        pids = [pid for _, pid in buy_rates(state)]
+        for k, pid in enumerate(pids):
+            mask = None
+            if advisor is not None and (stop is None or not stop.is_set()):
+                upcoming = state.patches_after(pid, LOOKAHEAD)
+                key = (board, pid, upcoming)
+                mask = self._look_cache.get(key)
+                if mask is None:
+                    budget = None
+                    if deadline is not None:
+                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
+                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
+                        mask = ask_advisor(advisor, board, pid, upcoming, budget, stop)
+                        if mask is not None:
+                            if len(self._look_cache) > LOOK_CACHE_LIMIT:
+                                self._look_cache.clear()
+                            self._look_cache[key] = mask
+            if mask is None:
+                mask = tight_placement(board, pid, self._cache)
+            if mask is not None:
+                out[pid] = mask
+        return out
+
+
+def ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
+                stop: Stop | None) -> int | None:
+    """The advisor's placement of ``pid`` on ``board`` (the snuggest of its best), or None when it has none."""
+    try:
+        if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
+            res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
+        else:
+            res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
+    except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
+        return None
+    shapes = MASK_SETS[pid]
+    legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]
+    if not legal:
+        return None
+    best_v = max(r.value for r in legal)
+    # Among the placements that keep the most upcoming cells packable, the snuggest.
+    tops = [r.placement.mask for r in legal if r.value == best_v]
+    return max(tops, key=lambda m: placement_score(board, m))
+
+
+__all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "RootPlacement", "ask_advisor", "ensure_imports"]
