@@ -71,7 +71,7 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass
-from typing import Union
+from typing import Protocol, Sequence, TypeVar, Union
 
 from quiltsolve import solver
 
@@ -137,7 +137,26 @@ def _root_actions(state: GameState, root_masks: dict[int, int]) -> list[Action]:
     return out
 
 
-def _ranked(children: list[core.CoreChild]) -> list[tuple[float, core.CoreChild]]:
+class SearchedMove(Protocol):
+    """A root move's statistics, as :func:`ranked_moves` and :func:`move_reason` read them
+    (``core.CoreChild``; ``search-v1``'s tree nodes)."""
+
+    @property
+    def action(self) -> Action | None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def w(self) -> float: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def margin(self) -> float: ...
+
+
+_Child = TypeVar("_Child", bound=SearchedMove)
+
+
+def ranked_moves(children: Sequence[_Child]) -> list[tuple[float, _Child]]:
     """Root children by shrunk mean reward, best first (ties: more visits, then move order)."""
     total_n = sum(ch.n for ch in children)
     total_w = sum(ch.w for ch in children)
@@ -150,7 +169,8 @@ def _ranked(children: list[core.CoreChild]) -> list[tuple[float, core.CoreChild]
     return [(v, ch) for v, _, _, ch in out]
 
 
-def _reason(state: GameState, ch: core.CoreChild) -> str:
+def move_reason(state: GameState, ch: SearchedMove) -> str:
+    """What a searched root move does and how it fared in its playouts."""
     a = ch.action
     cur = state.current_player()
     p = state.players[cur]
@@ -262,7 +282,7 @@ class SearchPlayer(RootPlacement):
                 self.last_proven = True
                 return proof
             spent = time.perf_counter() - t0
-        ranked = _ranked(self._search(state, spent=spent).children)
+        ranked = ranked_moves(self._search(state, spent=spent).children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
             return _fallback(state, self._cache)
@@ -294,8 +314,8 @@ class SearchPlayer(RootPlacement):
         if state.is_terminal():
             return [], 0, False
         res = self._search(state, stop)
-        ranked = _ranked(res.children)
-        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked]
+        ranked = ranked_moves(res.children)
+        out = [MoveSuggestion(ch.action, round(v, 4), move_reason(state, ch)) for v, ch in ranked]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
@@ -430,5 +450,6 @@ def make_search(arg: str | None, seed: int, advisor: Advisor | None = None) -> S
     return SearchPlayer(time_limit=time_limit, iterations=iterations, seed=seed, advisor=advisor)
 
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "SearchResult", "make_search",
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "SearchResult", "SearchedMove", "make_search",
+           "move_reason", "ranked_moves",
            "parse_budget", "search", "search_moves", "warm_up"]

@@ -65,18 +65,17 @@ import random
 import time
 from typing import Union
 
-from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
+from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from ..advisor import Advisor, Stop
-from ..state import AREA, COST, INCOME, TIME, GameState
+from ..state import GameState
 from ..suggest import MoveSuggestion
-from ..track import END, PAYOUTS_AFTER
 from ._search_policy import (
     PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, playout, state_key, tight_placement,
 )
 from .root_placement import RootPlacement, ensure_imports
 from .search import (
-    DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, PRIOR, TIME_SHARE, SearchInputError,
-    parse_budget,
+    DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE, SearchInputError,
+    move_reason, parse_budget, ranked_moves,
 )
 
 MARGIN_SCALE = 10.0        # (search's is the core's, the same value)
@@ -215,39 +214,6 @@ class _Search:
         return done
 
 
-def _ranked(root: _Node) -> list[tuple[float, _Node]]:
-    """Root children by shrunk mean reward, best first (ties: more visits, then move order)."""
-    total_n = sum(ch.n for ch in root.children)
-    total_w = sum(ch.w for ch in root.children)
-    mean = total_w / total_n if total_n else 0.5
-    out = []
-    for i, ch in enumerate(root.children):
-        v = (ch.w + PRIOR * mean) / (ch.n + PRIOR)
-        out.append((v, ch.n, -i, ch))
-    out.sort(key=lambda x: (-x[0], -x[1], -x[2]))
-    return [(v, ch) for v, _, _, ch in out]
-
-
-def _reason(state: GameState, ch: _Node) -> str:
-    a = ch.action
-    cur = state.current_player()
-    p = state.players[cur]
-    if type(a) is Advance:
-        d = min(state.players[1 - cur].position + 1, END) - p.position
-        head = f"advance {d} space{'s' if d != 1 else ''} (+{d} buttons)"
-    elif type(a) is Buy:
-        pid = a.patch_id
-        head = (f"buy {pid} ({COST[pid]} buttons, {TIME[pid]} time, {AREA[pid]} cells, "
-                f"+{INCOME[pid]} income × {PAYOUTS_AFTER[p.position]} paydays)")
-    else:
-        assert type(a) is PlaceLeather
-        head = f"leather {a.cell[0]},{a.cell[1]}"
-    if ch.n == 0:
-        return f"{head}: not searched"
-    return (f"{head}: won {ch.wins / ch.n:.0%} of {ch.n} playouts, "
-            f"mean margin {ch.margin / ch.n:+.1f}")
-
-
 class SearchPlayerV1(RootPlacement):
     """UCT over advance / buy-at-the-best-placement, greedy playouts; see the module docstring.
 
@@ -357,7 +323,7 @@ class SearchPlayerV1(RootPlacement):
         if pending and (state.players[state.current_player()].board.bit_count() == 80):
             return next(state.iter_legal_actions())
         root, _ = self._search(state, None, reuse_tree=self.reuse)
-        ranked = _ranked(root)
+        ranked = ranked_moves(root.children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
             return _fallback(state, self._cache)
@@ -376,8 +342,8 @@ class SearchPlayerV1(RootPlacement):
         if state.is_terminal():
             return [], 0, False
         root, n = self._search(state, stop, reuse_tree=False)
-        ranked = _ranked(root)
-        out = [MoveSuggestion(ch.action, round(v, 4), _reason(state, ch)) for v, ch in ranked if ch.action is not None]
+        ranked = ranked_moves(root.children)
+        out = [MoveSuggestion(ch.action, round(v, 4), move_reason(state, ch)) for v, ch in ranked if ch.action is not None]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
