@@ -1,6 +1,7 @@
 """Where the search players put the patches they may buy at the root: the solver's lookahead when there is time.
 
-:class:`RootPlacement` is the part ``search`` and ``search-v1`` share: for
+:class:`RootPlacement` is the part ``search`` and ``search-v1`` share (with
+their budget checks and settings, :meth:`RootPlacement._init_search`): for
 each affordable patch at the root it asks the advisor (``engine.advisor``;
 by default the in-process :class:`~engine.advisor.SolverAdvisor`) which
 placement keeps most of the next :data:`LOOKAHEAD` patches packable, with at
@@ -47,20 +48,48 @@ def ensure_imports(lookahead: bool) -> None:
     _imported["lookahead"] = True
 
 
-class RootPlacement:
-    """The root placements of a search player (a mixin).
+class SearchInputError(ValueError):
+    """A bad budget or seed for the search."""
 
-    The player sets ``lookahead``, ``advisor``, ``iterations``, ``seed``
-    and calls :meth:`_init_root_placement` in its ``__init__``.
+
+class RootPlacement:
+    """What the search players share (a base class): their budget and settings, and the root placements.
+
+    The player calls :meth:`_init_search` first in its ``__init__``.
     """
 
-    lookahead: bool
-    advisor: Advisor | None
+    time_limit: float | None
     iterations: int | None
+    time_cap: float | None
     seed: int
+    advisor: Advisor | None
+    lookahead: bool
     _cache: PlacementCache
 
-    def _init_root_placement(self) -> None:
+    def _init_search(self, name: str, time_limit: float, iterations: int | None, seed: int, advisor: Advisor | None,
+                     reuse: bool, lookahead: bool, exploration: float, margin_weight: float, epsilon: float,
+                     time_cap: float | None) -> None:
+        """Check the budget and seed (:class:`SearchInputError`) and set the settings every search player has."""
+        if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
+                                       or iterations < 1):
+            raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
+        if iterations is None and not (isinstance(time_limit, (int, float)) and 0 < time_limit <= 3600):
+            raise SearchInputError(f"search time limit must be in (0, 3600] seconds, not {time_limit!r}")
+        if not isinstance(seed, int):
+            raise SearchInputError(f"search seed must be an integer, not {seed!r}")
+        self.time_limit = float(time_limit) if iterations is None else None
+        self.iterations = iterations
+        # With an iteration budget, an optional wall-clock cap (a server's time limit).
+        self.time_cap = time_cap
+        self.seed = seed
+        self.advisor = advisor
+        self.reuse = reuse
+        self.lookahead = lookahead
+        self.exploration = exploration
+        self.margin_weight = margin_weight
+        self.epsilon = epsilon
+        self.name = f"{name}:{self.time_limit:g}" if iterations is None else f"{name}:{iterations}it"
+        self.last_iterations = 0
         self._cache = PlacementCache()
         self._look_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._auto_advisor: SolverAdvisor | None = None
@@ -127,4 +156,5 @@ def ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...
     return max(tops, key=lambda m: placement_score(board, m))
 
 
-__all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "RootPlacement", "ask_advisor", "ensure_imports"]
+__all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "RootPlacement", "SearchInputError", "ask_advisor",
+           "ensure_imports"]

@@ -83,7 +83,7 @@ from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
 from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, tight_placement
-from .root_placement import LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, RootPlacement, ensure_imports  # noqa: F401
+from .root_placement import LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, RootPlacement, SearchInputError, ensure_imports  # noqa: F401
 
 DEFAULT_TIME_LIMIT = 1.0
 TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
@@ -99,10 +99,6 @@ NODE_CAP = core.DEFAULT_NODE_CAP
 
 Move = Union[str, int, tuple[str, int]]
 """A root move: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
-
-
-class SearchInputError(ValueError):
-    """A bad budget or seed for the search."""
 
 
 def _macro_moves(state: GameState) -> list[Move]:
@@ -206,33 +202,14 @@ class SearchPlayer(RootPlacement):
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
                  epsilon: float = EPSILON, time_cap: float | None = None, node_cap: int = NODE_CAP,
                  pure: bool = False, prove: bool = True) -> None:
-        if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
-                                       or iterations < 1):
-            raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
-        if iterations is None and not (isinstance(time_limit, (int, float)) and 0 < time_limit <= 3600):
-            raise SearchInputError(f"search time limit must be in (0, 3600] seconds, not {time_limit!r}")
-        if not isinstance(seed, int):
-            raise SearchInputError(f"search seed must be an integer, not {seed!r}")
+        self._init_search("search", time_limit, iterations, seed, advisor, reuse, lookahead, exploration,
+                          margin_weight, epsilon, time_cap)
         if not isinstance(node_cap, int) or isinstance(node_cap, bool) or not 1 <= node_cap <= 10_000_000:
             raise SearchInputError(f"search node_cap must be an integer in 1..10000000, not {node_cap!r}")
-        self.time_limit = float(time_limit) if iterations is None else None
-        self.iterations = iterations
-        # With an iteration budget, an optional wall-clock cap (a server's time limit).
-        self.time_cap = time_cap
-        self.seed = seed
-        self.advisor = advisor
-        self.reuse = reuse
-        self.lookahead = lookahead
-        self.exploration = exploration
-        self.margin_weight = margin_weight
-        self.epsilon = epsilon
         self.node_cap = node_cap
         self.pure = pure
         self.prove = prove
         self.last_proven = False
-        self.name = f"search:{self.time_limit:g}" if iterations is None else f"search:{iterations}it"
-        self._init_root_placement()
-        self.last_iterations = 0
         self.last_nodes = 0
 
     def __repr__(self) -> str:

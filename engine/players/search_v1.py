@@ -74,7 +74,7 @@ from ._search_policy import (
 )
 from .root_placement import RootPlacement, ensure_imports
 from .search import (
-    DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE, SearchInputError,
+    DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE,
     move_reason, parse_budget, ranked_moves,
 )
 
@@ -228,28 +228,9 @@ class SearchPlayerV1(RootPlacement):
                  advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
                  epsilon: float = EPSILON, time_cap: float | None = None) -> None:
-        if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
-                                       or iterations < 1):
-            raise SearchInputError(f"search iterations must be a positive integer, not {iterations!r}")
-        if iterations is None and not (isinstance(time_limit, (int, float)) and 0 < time_limit <= 3600):
-            raise SearchInputError(f"search time limit must be in (0, 3600] seconds, not {time_limit!r}")
-        if not isinstance(seed, int):
-            raise SearchInputError(f"search seed must be an integer, not {seed!r}")
-        self.time_limit = float(time_limit) if iterations is None else None
-        self.iterations = iterations
-        # With an iteration budget, an optional wall-clock cap (a server's time limit).
-        self.time_cap = time_cap
-        self.seed = seed
-        self.advisor = advisor
-        self.reuse = reuse
-        self.lookahead = lookahead
-        self.exploration = exploration
-        self.margin_weight = margin_weight
-        self.epsilon = epsilon
-        self.name = f"search-v1:{self.time_limit:g}" if iterations is None else f"search-v1:{iterations}it"
-        self._init_root_placement()
+        self._init_search("search-v1", time_limit, iterations, seed, advisor, reuse, lookahead, exploration,
+                          margin_weight, epsilon, time_cap)
         self._tree: _Node | None = None
-        self.last_iterations = 0
 
     def __repr__(self) -> str:
         budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
