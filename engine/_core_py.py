@@ -26,20 +26,17 @@ import math
 import time
 from typing import Any, Protocol
 
-from quiltsolve.solver import PATCH_MASKS
-
-from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .actions import ADVANCE, Action, Buy
 from .errors import IllegalActionError
 from .players._search_policy import PlacementCache, buy_rates, place_pending_leather, playout, tight_placement
 from .players.greedy import ADVANCE_RATE
-from .state import COST, GameState
-from .track import BOARD_CELLS
+from .players.random_player import RANDOM_TRIES, random_action
+from .state import GameState
 
 __all__ = ["MARGIN_SCALE", "RANDOM_TRIES", "Rng", "Stop", "playouts", "random_playout", "search"]
 
 M64 = (1 << 64) - 1
 MARGIN_SCALE = 10.0
-RANDOM_TRIES = 8
 _TWO_M53 = 2.0 ** -53
 
 
@@ -94,39 +91,8 @@ class Rng:
 def random_playout(state: GameState, rng: Rng) -> GameState:
     """Play ``state`` (in place) to the end with :class:`RandomPlayer`'s policy on ``rng``; return it."""
     rand = rng.random
-    players = state.players
     while not state.is_terminal():
-        p = players[state.current_player()]
-        board = p.board
-        if state.leather_to_place:
-            cell = -1
-            for _ in range(RANDOM_TRIES):
-                i = int(rand() * BOARD_CELLS)
-                if not board >> i & 1:
-                    cell = i
-                    break
-            if cell < 0:
-                free = [i for i in range(BOARD_CELLS) if not board >> i & 1]
-                cell = free[int(rand() * len(free))]
-            state.apply_action(LEATHER_ACTIONS[cell])
-            continue
-        options: list[Action] = [ADVANCE]
-        buttons = p.buttons
-        for pid in state.front_patches():
-            if COST[pid] > buttons:
-                continue
-            masks = PATCH_MASKS[pid]
-            n = len(masks)
-            for _ in range(RANDOM_TRIES):
-                m = masks[int(rand() * n)]
-                if not m & board:
-                    options.append(Buy(pid, m))
-                    break
-            else:
-                fits = [m for m in masks if not m & board]
-                if fits:
-                    options.append(Buy(pid, fits[int(rand() * len(fits))]))
-        state.apply_action(options[int(rand() * len(options))])
+        state.apply_action(random_action(state, rand))
     return state
 
 
