@@ -20,13 +20,15 @@ off a move's clock.
 from __future__ import annotations
 
 import time
+from typing import Union
 
 from quiltsolve import solver
 from quiltsolve.solver import StopToken
 
+from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..advisor import Advisor, SolverAdvisor, Stop
 from ..state import MASK_SETS, GameState
-from ._search_policy import PlacementCache, buy_rates, placement_score, tight_placement
+from ._search_policy import PlacementCache, buy_rates, leather_scores, placement_score, tight_placement
 
 LOOKAHEAD = 6              # upcoming patches given to the advisor
 LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor
@@ -34,6 +36,53 @@ MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 LOOK_CACHE_LIMIT = 10_000  # cached lookahead answers before the cache is emptied
 
 _imported = {"lookahead": False}
+
+Move = Union[str, int, tuple[str, int]]
+"""A macro move of the search: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
+
+
+def macro_moves(state: GameState, leather_choices: int) -> list[Move]:
+    """The moves of ``state`` best-first by the greedy measure: 'a' (advance), patch ids, or the best
+    ``leather_choices`` cells ('L', cell) when a leather patch is pending."""
+    if state.leather_to_place:
+        cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
+        return [("L", i) for _, i in cells[:leather_choices]]
+    out: list[Move] = []
+    advanced = False
+    for rate, pid in buy_rates(state):
+        if rate <= 1.0 and not advanced:
+            out.append("a")
+            advanced = True
+        out.append(pid)
+    if not advanced:
+        out.append("a")
+    return out
+
+
+def forced_move(state: GameState) -> Action | None:
+    """The move when there is nothing to search: advancing with nothing affordable, or the last empty
+    cell for a leather patch; else None. ValueError for a finished game."""
+    if state.is_terminal():
+        raise ValueError("the game is over: there is no move to choose")
+    pending = state.leather_to_place
+    if not pending and not buy_rates(state):
+        return ADVANCE          # nothing affordable: advancing is the only move
+    if pending and (state.players[state.current_player()].board.bit_count() == 80):
+        return next(state.iter_legal_actions())
+    return None
+
+
+def greedy_first_move(state: GameState, cache: PlacementCache) -> Action:
+    """The first move in the greedy order (a search stopped before it tried anything answers it)."""
+    for move in macro_moves(state, 1):
+        if type(move) is tuple:
+            return LEATHER_ACTIONS[move[1]]
+        if type(move) is not int:
+            return ADVANCE
+        m = tight_placement(state.players[state.current_player()].board, move, cache)
+        if m is not None:
+            return Buy(move, m)
+    return ADVANCE
 
 
 def ensure_imports(lookahead: bool) -> None:
@@ -156,5 +205,5 @@ def ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...
     return max(tops, key=lambda m: placement_score(board, m))
 
 
-__all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "RootPlacement", "SearchInputError", "ask_advisor",
-           "ensure_imports"]
+__all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "Move", "RootPlacement", "SearchInputError",
+           "ask_advisor", "ensure_imports", "forced_move", "greedy_first_move", "macro_moves"]

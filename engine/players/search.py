@@ -71,7 +71,7 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass
-from typing import Protocol, Sequence, TypeVar, Union
+from typing import Protocol, Sequence, TypeVar
 
 from quiltsolve import solver
 
@@ -82,8 +82,11 @@ from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
-from ._search_policy import PlacementCache, buy_rates, key_seed, leather_scores, tight_placement
-from .root_placement import LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, RootPlacement, SearchInputError, ensure_imports  # noqa: F401
+from ._search_policy import key_seed
+from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
+    LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
+    greedy_first_move, macro_moves,
+)
 
 DEFAULT_TIME_LIMIT = 1.0
 TIME_SHARE = 0.97          # of the time limit spent iterating (the rest: ranking, replying)
@@ -97,31 +100,10 @@ PROOF_NODES_PER_ITERATION = 20   # choose(): an iteration costs about as much as
 NODE_CAP = core.DEFAULT_NODE_CAP
 
 
-Move = Union[str, int, tuple[str, int]]
-"""A root move: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
-
-
-def _macro_moves(state: GameState) -> list[Move]:
-    """The root's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
-    if state.leather_to_place:
-        cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
-        return [("L", i) for _, i in cells[:LEATHER_CHOICES]]
-    out: list[Move] = []
-    advanced = False
-    for rate, pid in buy_rates(state):
-        if rate <= 1.0 and not advanced:
-            out.append("a")
-            advanced = True
-        out.append(pid)
-    if not advanced:
-        out.append("a")
-    return out
-
-
 def _root_actions(state: GameState, root_masks: dict[int, int]) -> list[Action]:
     """The root's moves as actions, in the order the search tries them (buys that fit nowhere left out)."""
     out: list[Action] = []
-    for move in _macro_moves(state):
+    for move in macro_moves(state, LEATHER_CHOICES):
         if type(move) is tuple:
             out.append(LEATHER_ACTIONS[move[1]])
         elif type(move) is int:
@@ -243,13 +225,9 @@ class SearchPlayer(RootPlacement):
 
     def choose(self, state: GameState) -> Action:
         """The best root move after this move's search."""
-        if state.is_terminal():
-            raise ValueError("the game is over: there is no move to choose")
-        pending = state.leather_to_place
-        if not pending and not buy_rates(state):
-            return ADVANCE          # nothing affordable: advancing is the only move
-        if pending and (state.players[state.current_player()].board.bit_count() == 80):
-            return next(state.iter_legal_actions())
+        forced = forced_move(state)
+        if forced is not None:
+            return forced
         self.last_proven = False
         spent = 0.0
         if self.prove and near_end(state):
@@ -262,7 +240,7 @@ class SearchPlayer(RootPlacement):
         ranked = ranked_moves(self._search(state, spent=spent).children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
-            return _fallback(state, self._cache)
+            return greedy_first_move(state, self._cache)
         return ranked[0][1].action
 
     def _prove(self, state: GameState) -> Action | None:
@@ -295,21 +273,8 @@ class SearchPlayer(RootPlacement):
         out = [MoveSuggestion(ch.action, round(v, 4), move_reason(state, ch)) for v, ch in ranked]
         searched = bool(out)
         if not out:
-            out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
+            out = [MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
         return (out[:top] if top else out), res.iterations, searched
-
-
-def _fallback(state: GameState, cache: PlacementCache) -> Action:
-    """The first move in the greedy order (used when the search was stopped at once)."""
-    for move in _macro_moves(state):
-        if type(move) is tuple:
-            return LEATHER_ACTIONS[move[1]]
-        if type(move) is not int:
-            return ADVANCE
-        m = tight_placement(state.players[state.current_player()].board, move, cache)
-        if m is not None:
-            return Buy(move, m)
-    return ADVANCE
 
 
 @dataclass(frozen=True)

@@ -63,26 +63,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Union
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from ..advisor import Advisor, Stop
 from ..state import GameState
 from ..suggest import MoveSuggestion
 from ._search_policy import (
-    PlacementCache, buy_rates, key_seed, leather_scores, place_pending_leather, playout, state_key, tight_placement,
+    PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement,
 )
-from .root_placement import RootPlacement, ensure_imports
+from .root_placement import Move, RootPlacement, ensure_imports, forced_move, greedy_first_move, macro_moves
 from .search import (
     DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE,
     move_reason, parse_budget, ranked_moves,
 )
 
 MARGIN_SCALE = 10.0        # (search's is the core's, the same value)
-
-
-Move = Union[str, int, tuple[str, int]]
-"""A macro move of the tree: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
 
 
 class _Node:
@@ -98,24 +93,6 @@ class _Node:
         self.w = 0.0                # sum of rewards for ``mover``
         self.wins = 0               # playouts ``mover`` won
         self.margin = 0.0           # sum of final margins for ``mover``
-
-
-def _macro_moves(state: GameState, root_leather: bool = False) -> list[Move]:
-    """The node's moves, best-first by the greedy measure: 'a' (advance), patch ids, or ('L', cell)."""
-    if state.leather_to_place:
-        cells = leather_scores(state.players[state.current_player()].board, state.bonus_open)
-        return [("L", i) for _, i in cells[:LEATHER_CHOICES if root_leather else 1]]
-    rates = buy_rates(state)
-    out: list[Move] = []
-    advanced = False
-    for rate, pid in rates:
-        if rate <= 1.0 and not advanced:
-            out.append("a")
-            advanced = True
-        out.append(pid)
-    if not advanced:
-        out.append("a")
-    return out
 
 
 class _Search:
@@ -178,7 +155,7 @@ class _Search:
                 if node.state.is_terminal():
                     break
                 if node.untried is None:
-                    node.untried = _macro_moves(node.state, node is root)[::-1]
+                    node.untried = macro_moves(node.state, LEATHER_CHOICES if node is root else 1)[::-1]
                 if node.untried:
                     child = None
                     while node.untried and child is None:
@@ -265,7 +242,7 @@ class SearchPlayerV1(RootPlacement):
                 root.n = sum(ch.n for ch in keep)
         if root.untried is None:
             have = {_move_of(ch.action) for ch in root.children if ch.action is not None}
-            root.untried = [m for m in _macro_moves(state, True)[::-1] if m not in have]
+            root.untried = [m for m in macro_moves(state, LEATHER_CHOICES)[::-1] if m not in have]
         srch = _Search(root, rng, self._cache, root_masks, self.exploration, self.margin_weight, self.epsilon)
         # time budgets: one playout per root move even if the root lookahead ate the time
         at_least = len(root.untried) + len(root.children) if self.iterations is None else 0
@@ -296,18 +273,14 @@ class SearchPlayerV1(RootPlacement):
 
     def choose(self, state: GameState) -> Action:
         """The best root move after this move's search (continuing the kept tree when ``reuse``)."""
-        if state.is_terminal():
-            raise ValueError("the game is over: there is no move to choose")
-        pending = state.leather_to_place
-        if not pending and not buy_rates(state):
-            return ADVANCE          # nothing affordable: advancing is the only move
-        if pending and (state.players[state.current_player()].board.bit_count() == 80):
-            return next(state.iter_legal_actions())
+        forced = forced_move(state)
+        if forced is not None:
+            return forced
         root, _ = self._search(state, None, reuse_tree=self.reuse)
         ranked = ranked_moves(root.children)
         if not ranked:
             # Stopped before any expansion: the greedy order's first move.
-            return _fallback(state, self._cache)
+            return greedy_first_move(state, self._cache)
         best = ranked[0][1]
         self._tree = best if self.reuse else None
         assert best.action is not None      # a child of the root
@@ -327,7 +300,7 @@ class SearchPlayerV1(RootPlacement):
         out = [MoveSuggestion(ch.action, round(v, 4), move_reason(state, ch)) for v, ch in ranked if ch.action is not None]
         searched = bool(out)
         if not out:
-            out = [MoveSuggestion(_fallback(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
+            out = [MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
         return (out[:top] if top else out), n, searched
 
 
@@ -338,19 +311,6 @@ def _move_of(action: Action) -> Move:
     if type(action) is Buy:
         return action.patch_id
     return "a"
-
-
-def _fallback(state: GameState, cache: PlacementCache) -> Action:
-    """The first move in the greedy order (used when the search was stopped at once)."""
-    for move in _macro_moves(state, True):
-        if type(move) is tuple:
-            return LEATHER_ACTIONS[move[1]]
-        if type(move) is not int:
-            return ADVANCE
-        m = tight_placement(state.players[state.current_player()].board, move, cache)
-        if m is not None:
-            return Buy(move, m)
-    return ADVANCE
 
 
 def make_search_v1(arg: str | None, seed: int, advisor: Advisor | None = None) -> SearchPlayerV1:
