@@ -9,7 +9,14 @@ most :data:`LOOKAHEAD_SHARE` of the move's time left, ties broken by
 snugness; the answers are cached per ``(board, patch, upcoming)``. Without an
 advisor, with too little time (under :data:`MIN_LOOKAHEAD_TIME` per call) or
 when the advisor fails, the snug placement
-(:func:`engine.players._search_policy.tight_placement`) stands in. A fixed
+(:func:`engine.players._search_policy.tight_placement`) stands in.
+
+A player whose ``look_proven_only`` is true (``search``; ``search-v1`` keeps
+the 0.2 behaviour) also takes the snug placement when the lookahead ran out
+of time before it had proven every placement's value: such a ranking only
+knows the placements it reached (in mask order, so near one corner of the
+board), and trusting it cost ``search:0.1`` three games in four against
+itself when it was given the lookahead (measured, docs/players.md). A fixed
 iteration budget asks no advisor of its own (a time-limited solver call
 would make the move depend on the machine's speed).
 
@@ -23,7 +30,7 @@ import time
 from typing import Union
 
 from quiltsolve import solver
-from quiltsolve.solver import StopToken
+from quiltsolve.solver import SolveStatus, StopToken
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..advisor import Advisor, SolverAdvisor, Stop
@@ -114,6 +121,9 @@ class RootPlacement:
     advisor: Advisor | None
     lookahead: bool
     _cache: PlacementCache
+    look_share: float = LOOKAHEAD_SHARE       # settings of the root lookahead (class attributes, for tuning)
+    min_look_time: float = MIN_LOOKAHEAD_TIME
+    look_proven_only: bool = False            # only a complete (OPTIMAL) ranking is used
 
     def _init_search(self, name: str, time_limit: float, iterations: int | None, seed: int, advisor: Advisor | None,
                      reuse: bool, lookahead: bool, exploration: float, margin_weight: float, epsilon: float,
@@ -171,14 +181,17 @@ class RootPlacement:
                 if mask is None:
                     budget = None
                     if deadline is not None:
-                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
-                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
-                        mask = ask_advisor(advisor, board, pid, upcoming, budget, stop)
-                        if mask is not None:
+                        budget = self.look_share * (deadline - time.perf_counter()) / (len(pids) - k)
+                    if budget is None or budget >= self.min_look_time:
+                        mask = ask_advisor(advisor, board, pid, upcoming, budget, stop, self.look_proven_only)
+                        # look_proven_only: an unfinished ranking is remembered as 0 ("snug"), so that the
+                        # same question is not asked again at the same cost
+                        keep = mask if mask is not None or not self.look_proven_only else 0
+                        if keep is not None and (mask is not None or stop is None or not stop.is_set()):
                             if len(self._look_cache) > LOOK_CACHE_LIMIT:
                                 self._look_cache.clear()
-                            self._look_cache[key] = mask
-            if mask is None:
+                            self._look_cache[key] = keep
+            if not mask:
                 mask = tight_placement(board, pid, self._cache)
             if mask is not None:
                 out[pid] = mask
@@ -186,14 +199,17 @@ class RootPlacement:
 
 
 def ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...], budget: float | None,
-                stop: Stop | None) -> int | None:
-    """The advisor's placement of ``pid`` on ``board`` (the snuggest of its best), or None when it has none."""
+                stop: Stop | None, proven_only: bool = False) -> int | None:
+    """The advisor's placement of ``pid`` on ``board`` (the snuggest of its best), or None when it has none
+    (``proven_only``: also None unless every placement's value was proven)."""
     try:
         if isinstance(stop, StopToken) and isinstance(advisor, SolverAdvisor):   # the in-process one can be cancelled
             res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2, stop=stop)
         else:
             res = advisor.suggest_placement(board, pid, list(upcoming), time_limit=budget or 0.2)
     except Exception:  # noqa: BLE001 - any advisor failure (bad answer, RPC error): snug placement
+        return None
+    if proven_only and res.status is not SolveStatus.OPTIMAL:
         return None
     shapes = MASK_SETS[pid]
     legal = [r for r in res.ranked if r.placement.mask in shapes and not r.placement.mask & board]

@@ -10,8 +10,10 @@ kept for comparisons), but its iterations run in the compiled core
   the root it is the solver's lookahead placement (``rank_placements``
   through the advisor: the placement that keeps most of the upcoming
   patches packable, ties broken by snugness), cached per
-  ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
-  is unavailable or the budget too short for it, the snuggest placement
+  ``(board, patch, upcoming)``, used only when the lookahead proved every
+  placement's value in its time (``look_proven_only``); inside the tree, and
+  whenever the lookahead is unavailable, unfinished or the budget too short
+  for it, the snuggest placement
   (:func:`engine.players._search_policy.tight_placement`). Won leather
   patches are placed by a fast heuristic as part of the move that took
   them; only when the root itself has a leather patch pending are the best
@@ -189,6 +191,7 @@ class SearchPlayer(RootPlacement):
         if not isinstance(node_cap, int) or isinstance(node_cap, bool) or not 1 <= node_cap <= 10_000_000:
             raise SearchInputError(f"search node_cap must be an integer in 1..10000000, not {node_cap!r}")
         self.node_cap = node_cap
+        self.look_proven_only = True   # an unfinished lookahead ranking is worse than the snug placement
         self.pure = pure
         self.prove = prove
         self.last_proven = False

@@ -197,3 +197,39 @@ def test_bench_players_smoke(capsys):
     out = capsys.readouterr().out
     assert "search:0.01 vs greedy | 2 |" in out
     assert main(["--tables", "nope"]) == 2
+
+
+class _UnfinishedAdvisor:
+    """An advisor whose ranking ran out of time (FEASIBLE): its best placement is the least snug one."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def suggest_placement(self, board, patch_id, upcoming, *, square7=False, time_limit=None):
+        from quiltsolve.engine.players._search_policy import placement_score
+        from quiltsolve.solver import PATCH_MASKS, LookaheadResult, PlacedPatch, RankedPlacement, SolveStatus
+
+        self.asked += 1
+        worst = min((m for m in PATCH_MASKS[patch_id] if not m & board), key=lambda m: placement_score(board, m))
+        ranked = (RankedPlacement(PlacedPatch(patch_id, 0, worst), 10, 10, False),)
+        return LookaheadResult(SolveStatus.FEASIBLE, ranked, 0.0)
+
+
+def test_search_ignores_an_unfinished_lookahead_and_asks_it_once():
+    """``search`` takes the snug placement when the lookahead did not prove its ranking (and remembers
+    that, per board, patch and upcoming patches); ``search-v1`` keeps trusting it, as in 0.2."""
+    from quiltsolve.engine.players._search_policy import tight_placement
+    from quiltsolve.engine.players.search_v1 import SearchPlayerV1
+
+    s = new_game(6)
+    adv = _UnfinishedAdvisor()
+    player = SearchPlayer(iterations=30, seed=0, advisor=adv)
+    board = s.players[0].board
+    for _ in range(2):
+        moves = player.search_moves(s)
+        buys = [m.action for m in moves if isinstance(m.action, Buy)]
+        assert buys and all(b.mask == tight_placement(board, b.patch_id) for b in buys)
+    assert adv.asked == len(buys)          # the second search asked nothing again
+    v1 = SearchPlayerV1(iterations=30, seed=0, advisor=_UnfinishedAdvisor())
+    worst = {b.patch_id: b.mask for b in (m.action for m in v1.search_moves(s)) if isinstance(b, Buy)}
+    assert worst and all(m != tight_placement(board, pid) for pid, m in worst.items())
