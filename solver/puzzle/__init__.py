@@ -41,7 +41,7 @@ stop token, status codes), ``problem`` (``PuzzleProblem``, ``solve_puzzle``), ``
 (``generate_puzzle``: puzzles with exactly one solution).
 """
 
-from .generate import GeneratedPuzzle, generate_puzzle
+from .generate import GeneratedPuzzle, generate_puzzle, plan_puzzle
 from .problem import PrepareInterrupted, PuzzleProblem, check_options, solve_puzzle
 from .region import TRANSFORM_NAMES, parse_pieces, parse_region, region_symmetries
 from .result import CountTally
@@ -49,4 +49,4 @@ from .search import ENGINES, HAVE_C_SEARCH, check_engine
 
 __all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH", "ENGINES", "PuzzleProblem", "CountTally",
            "PrepareInterrupted", "check_options", "check_engine", "parse_region", "parse_pieces", "TRANSFORM_NAMES",
-           "generate_puzzle", "GeneratedPuzzle"]
+           "generate_puzzle", "GeneratedPuzzle", "plan_puzzle"]

@@ -39,7 +39,7 @@ from .region import parse_pieces, parse_region
 from .search import search_once
 
 __all__ = ["FAMILIES", "DIFFICULTIES", "DIFFICULTY_BANDS", "PENTOMINOES", "TETROMINOES", "DEFAULT_SIZES",
-           "GeneratedPuzzle", "generate_puzzle", "difficulty_label", "family_pieces"]
+           "GeneratedPuzzle", "generate_puzzle", "plan_puzzle", "difficulty_label", "family_pieces"]
 
 # The 12 free pentominoes (as in docs/puzzle.md and PuzzleProblem's doctest) and the 5 free tetrominoes.
 PENTOMINOES = ("#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
@@ -162,7 +162,7 @@ class _Budget(Exception):
     pass
 
 
-def _random_tiling(cells: frozenset, height: int, width: int, types: Sequence[_Type], holes: int,
+def _random_tiling(cells: frozenset, types: Sequence[_Type], holes: int,
                    min_pieces: int, rng: random.Random, node_budget: int):
     """A random tiling of ``cells`` by pool pieces and at most ``holes`` holes
     (cells left out), with at least ``min_pieces`` pieces: ``(pieces as
@@ -285,33 +285,23 @@ def _box(size, region) -> tuple[tuple[str, ...], bool]:
     return tuple("." * w for _ in range(h)), True
 
 
-def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family: str | None = "pentominoes",
-                    pieces: Sequence[str] | None = None, difficulty: str | None = None, seed: int = 0,
-                    time_limit: float = 10.0, stop: StopToken | None = None) -> GeneratedPuzzle:
-    """A puzzle whose tilings, up to the region's symmetries, number exactly one.
+@dataclass(frozen=True)
+class _Plan:
+    rows: tuple[str, ...]       # the box or region
+    cells: frozenset            # its cells to tile
+    types: tuple[_Type, ...]    # the pool
+    holes: int                  # at most this many cells left out
+    min_pieces: int
 
-    ``size`` (height, width): the region is that box with some cells cut out
-    (holes, ``#``; for patches the pre-filled quilt cells); ``region`` (rows
-    as ``solve_puzzle`` takes them): the region is exactly that and only the
-    pieces are chosen. Neither: the family's ``DEFAULT_SIZES`` box.
-    ``family``: ``pentominoes`` (each of the 12 at most once),
-    ``tetrominoes`` (the 5, any number of copies), ``patches`` (the 33
-    Patchwork patches, each at most once; at least 10 on a 9x9 quilt), or
-    ``pieces``: shape strings (each copy at most once) instead of a family.
-    ``difficulty``: ``easy``, ``medium`` or ``hard`` (``DIFFICULTY_BANDS``),
-    None for any. Same ``seed``, same arguments: same puzzle (unless the
-    time limit cuts the search at a different attempt).
-    """
-    t0 = time.perf_counter()
+
+def plan_puzzle(*, size: tuple[int, int] | None = None, region=None, family: str | None = "pentominoes",
+                pieces: Sequence[str] | None = None, difficulty: str | None = None) -> _Plan:
+    """The checked inputs of :func:`generate_puzzle` (``SolverInputError``
+    when they cannot make a puzzle): what the service checks a request with."""
     if (family is None) == (pieces is None):
         raise SolverInputError("give a piece family or pieces, not both")
     if difficulty is not None and difficulty not in DIFFICULTY_BANDS:
         raise SolverInputError(f"unknown difficulty {difficulty!r}; use one of {', '.join(DIFFICULTIES)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SolverInputError(f"seed must be an int >= 0, not {seed!r}")
-    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not math.isfinite(time_limit)
-            or time_limit <= 0):
-        raise SolverInputError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if pieces is None:
         texts, unlimited = family_pieces(family)
     else:
@@ -320,7 +310,6 @@ def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family:
     if size is None and region is None:
         size = DEFAULT_SIZES[kind]
     rows, free = _box(size, region)
-    height, width = len(rows), len(rows[0])
     cells = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == ".")
     types = _types(texts, unlimited, len(cells))
     min_area = min(t.area for t in types)
@@ -342,6 +331,35 @@ def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family:
             raise SolverInputError(f"no choice of the pieces covers exactly the region's {len(cells)} cells")
     if holes < 0 or len(cells) < min_area:
         raise SolverInputError(f"the region has {len(cells)} cells; the smallest piece has {min_area}")
+    return _Plan(rows, cells, tuple(types), holes, min_pieces)
+
+
+def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family: str | None = "pentominoes",
+                    pieces: Sequence[str] | None = None, difficulty: str | None = None, seed: int = 0,
+                    time_limit: float = 10.0, stop: StopToken | None = None) -> GeneratedPuzzle:
+    """A puzzle whose tilings, up to the region's symmetries, number exactly one.
+
+    ``size`` (height, width): the region is that box with some cells cut out
+    (holes, ``#``; for patches the pre-filled quilt cells); ``region`` (rows
+    as ``solve_puzzle`` takes them): the region is exactly that and only the
+    pieces are chosen. Neither: the family's ``DEFAULT_SIZES`` box.
+    ``family``: ``pentominoes`` (each of the 12 at most once),
+    ``tetrominoes`` (the 5, any number of copies), ``patches`` (the 33
+    Patchwork patches, each at most once; at least 10 on a 9x9 quilt), or
+    ``pieces``: shape strings (each copy at most once) instead of a family.
+    ``difficulty``: ``easy``, ``medium`` or ``hard`` (``DIFFICULTY_BANDS``),
+    None for any. Same ``seed``, same arguments: same puzzle (unless the
+    time limit cuts the search at a different attempt).
+    """
+    t0 = time.perf_counter()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SolverInputError(f"seed must be an int >= 0, not {seed!r}")
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not math.isfinite(time_limit)
+            or time_limit <= 0):
+        raise SolverInputError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    plan = plan_puzzle(size=size, region=region, family=family, pieces=pieces, difficulty=difficulty)
+    rows, cells, types = plan.rows, plan.cells, plan.types
+    height, width = len(rows), len(rows[0])
     band = DIFFICULTY_BANDS[difficulty] if difficulty else (0, math.inf)
     deadline = t0 + time_limit
     rng = random.Random(seed)
@@ -350,7 +368,7 @@ def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family:
     attempts = 0
     while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
         attempts += 1
-        tiling = _random_tiling(cells, height, width, types, holes, min_pieces, rng, TILING_NODES)
+        tiling = _random_tiling(cells, types, plan.holes, plan.min_pieces, rng, TILING_NODES)
         if tiling is None:
             continue
         placed, hole_cells = tiling
