@@ -232,11 +232,13 @@ class PlacementServicer:
         texts = list(result.pieces)
         width = result.width
         response = pb.GeneratePuzzleResponse(
-            status=convert.solve_status(result.status), region=pb.Region(rows=result.rows), pieces=texts,
+            status=convert.solve_status(result.status), pieces=texts,
             count=min(result.count, INT64_MAX), distinct=min(result.distinct, INT64_MAX),
             difficulty_nodes=min(result.nodes, INT64_MAX), difficulty=convert.difficulty_value(result.difficulty),
             width=width, height=result.height, attempts=result.attempts,
             solve_time=convert.duration(result.wall_time))
+        if result.rows:  # none when time ran out
+            response.region.rows.extend(result.rows)
         if result.solution:
             response.solution.CopyFrom(pb.Tiling(placements=[_piece_message(p, texts, width)
                                                              for p in result.solution]))
