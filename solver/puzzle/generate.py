@@ -35,7 +35,7 @@ from ..stop import StopToken
 from ..types import PlacedPatch, SolverInputError, SolveStatus
 from .clock import DONE, ENOUGH
 from .problem import PrepareInterrupted, PuzzleProblem
-from .region import parse_pieces, parse_region
+from .region import TRANSFORMS, parse_pieces, parse_region
 from .search import search_once
 
 __all__ = ["FAMILIES", "DIFFICULTIES", "DIFFICULTY_BANDS", "PENTOMINOES", "TETROMINOES", "DEFAULT_SIZES",
@@ -372,6 +372,11 @@ def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family:
         if tiling is None:
             continue
         placed, hole_cells = tiling
+        if plan.holes:
+            # the tiling fills cells in scan order, so its holes gather towards the end: turn
+            # the box by one of its symmetries at random to spread that over its sides
+            f = TRANSFORMS[rng.choice(range(8) if height == width else (0, 2, 4, 5))]
+            hole_cells = [f(r, c, height, width) for r, c in hole_cells]
         grid = [list(r) for r in rows]
         for r, c in hole_cells:
             grid[r][c] = "#"
