@@ -459,6 +459,59 @@ def test_solve_a_pentomino_puzzle_and_check_the_tiling_cell_by_cell(pages, base_
     assert "2339 distinct" in page.text_content("#pz-status")
 
 
+GEN = "window.quiltsolveGenerate"
+
+
+def test_new_puzzle_place_a_piece_show_the_solution_and_check(pages, base_url, http, shots_dir):
+    page = pages()
+    open_page(page, base_url, "puzzles")
+    page.select_option("#gen-family", "PIECE_FAMILY_PATCHES")
+    page.fill("#gen-seed", "4")
+    page.click("#gen-new")
+    page.wait_for_selector("#gen-status[data-status=SOLVE_STATUS_OPTIMAL]")
+    assert page.input_value("#gen-seed") == "5"   # the next click makes another puzzle
+    puzzle = page.evaluate(f"() => {GEN}.puzzle()")
+    api = http.post("/api/v1/generate-puzzle", json={"family": "PIECE_FAMILY_PATCHES", "seed": 4}).json()
+    assert puzzle["rows"] == api["region"]["rows"] and len(puzzle["pieces"]) == len(api["pieces"]) >= 10
+    # drag-free placement as on the Play page: pick piece 0 up from the tray, turn it (R, F) into its
+    # orientation in the solution, move over the board and click
+    cells = puzzle["solution"][0]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    want = sorted([r - r0, c - c0] for r, c in cells)
+    page.click("#gen-tray figure[data-piece='0']")
+    for turn in range(8):
+        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    assert sorted(page.evaluate(f"() => {GEN}.held().orient")) == want
+    h = max(r for r, _ in want) + 1
+    w = max(c for _, c in want) + 1
+    page.click(f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']")
+    assert page.get_attribute("#gen-board", "data-placed") == "1"
+    assert page.locator("#gen-tray figure[data-piece='0']").count() == 0
+    drawn = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"0\"]')]"
+                          ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])")
+    assert sorted(drawn) == sorted(cells)
+    page.click("#gen-check")
+    assert page.get_attribute("#gen-verdict", "data-complete") == "false"
+    assert "Not complete" in page.text_content("#gen-verdict")
+    # the solution: every region cell covered once, every piece used; then the check says complete
+    page.click("#gen-solution")
+    assert page.get_attribute("#gen-board", "data-placed") == str(len(puzzle["pieces"]))
+    owners = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell')]"
+                           ".map((x) => [Number(x.dataset.r), Number(x.dataset.c), x.dataset.piece])")
+    region = {(r, c) for r, row in enumerate(puzzle["rows"]) for c, ch in enumerate(row) if ch == "."}
+    assert {(r, c) for r, c, p in owners if p != ""} == region
+    for i, shape in enumerate(api["pieces"]):
+        mine = [(r, c) for r, c, p in owners if p == str(i)]
+        assert Shape.from_cells(mine) in Shape.parse(shape).orientations(), (i, shape)
+    page.click("#gen-check")
+    assert page.get_attribute("#gen-verdict", "data-complete") == "true"
+    page.screenshot(path=str(shots_dir / "web-new-puzzle.png"), full_page=True)
+    page.click("#gen-clear")
+    assert page.get_attribute("#gen-board", "data-placed") == "0"
+
+
 def test_bad_pieces_show_the_field_not_a_blank_page(pages, base_url):
     page = pages()
     open_page(page, base_url, "puzzles")
