@@ -492,6 +492,28 @@ def test_new_puzzle_place_a_piece_show_the_solution_and_check(pages, base_url, h
     drawn = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"0\"]')]"
                           ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])")
     assert sorted(drawn) == sorted(cells)
+    # piece 1 by drag: turned in hand first, then dragged from its tray card onto the board
+    cells = puzzle["solution"][1]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    want = sorted([r - r0, c - c0] for r, c in cells)
+    page.click("#gen-tray figure[data-piece='1']")
+    for turn in range(8):
+        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    h = max(r for r, _ in want) + 1
+    w = max(c for _, c in want) + 1
+    card = page.locator("#gen-tray figure[data-piece='1']").bounding_box()
+    target = page.locator(f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']")
+    box = target.bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+    assert page.get_attribute("#gen-board", "data-placed") == "2"
+    drawn = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"1\"]')]"
+                          ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])")
+    assert sorted(drawn) == sorted(cells)
     page.click("#gen-check")
     assert page.get_attribute("#gen-verdict", "data-complete") == "false"
     assert "Not complete" in page.text_content("#gen-verdict")

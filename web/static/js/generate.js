@@ -6,13 +6,13 @@
 import { post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawCells, markCells, pieceColor, shapeIcon } from './draw.js';
+import { dragCancel, dragEnd, dragMove, dragging, startCardDrag } from './drag.js';
 
 const $ = (id) => document.getElementById(id);
 let puzzle = null;        // {rows, pieces: [cells], solution: [[cells] by piece], h, w, quilt}
 let placed = new Map();   // piece index → its cells on the board
 let held = null;          // {i, orient, pos}
 let board = null;         // drawCells handle
-let drag = null;
 let msg = null;
 
 export function init() {
@@ -25,7 +25,7 @@ export function init() {
   $('gen-clear').addEventListener('click', () => { placed = new Map(); held = null; render(); });
   const svg = $('gen-board');
   svg.addEventListener('pointermove', (e) => {
-    if (!held || drag) return;
+    if (!held || dragging()) return;
     const rc = board && board.cellAt(e);
     if (rc) { setPos(rc); drawOverlay(); }
   });
@@ -203,7 +203,7 @@ function renderTray() {
     f.addEventListener('pointerdown', (e) => startDrag(e, f, i));
     f.addEventListener('pointermove', moveDrag);
     f.addEventListener('pointerup', endDrag);
-    f.addEventListener('pointercancel', () => { drag = null; });
+    f.addEventListener('pointercancel', dragCancel);
     f.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pickUp(i); render(); } });
     tray.appendChild(f);
   });
@@ -212,25 +212,17 @@ function renderTray() {
 function startDrag(e, card, i) {
   if (e.button > 0) return;
   if (!held || held.i !== i) { pickUp(i); renderTray(); drawOverlay(); }
-  e.preventDefault();
-  try { card.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
-  drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+  startCardDrag(e, card);
 }
 
 function moveDrag(e) {
-  if (!drag || e.pointerId !== drag.id || !held) return;
-  if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 6) drag.moved = true;
-  const rc = board && board.cellAt(e);
-  if (rc) { setPos(rc); drawOverlay(); }
+  if (!held) return;
+  dragMove(e, (ev) => board && board.cellAt(ev), (rc) => { setPos(rc); drawOverlay(); });
 }
 
 function endDrag(e) {
-  if (!drag || e.pointerId !== drag.id) return;
-  const d = drag;
-  drag = null;
-  if (!d.moved || !held) { renderTray(); return; }
-  const rc = board && board.cellAt(e);
-  if (!rc) { renderTray(); return; }
+  const rc = dragEnd(e, (ev) => board && board.cellAt(ev));
+  if (!rc || !held) { renderTray(); return; }
   setPos(rc);
   put();
 }
