@@ -265,22 +265,23 @@ PUZZLE_DIFFICULTIES: dict[int, str] = {pb.PUZZLE_DIFFICULTY_EASY: "easy", pb.PUZ
                                        pb.PUZZLE_DIFFICULTY_HARD: "hard"}
 
 
-def piece_family(value: int, field: str = "family") -> str | None:
-    """A family name; None when unset."""
-    if value in PIECE_FAMILIES:
-        return PIECE_FAMILIES[value]
-    if value == pb.PIECE_FAMILY_UNSPECIFIED:
+def _optional_enum(value: int, names: dict[int, str], field: str) -> str | None:
+    """An enum value's name in ``names``; None when unset (0, the UNSPECIFIED value)."""
+    if value in names:
+        return names[value]
+    if value == 0:
         return None
     raise BadRequest(field, f"unknown value {value}")
+
+
+def piece_family(value: int, field: str = "family") -> str | None:
+    """A family name; None when unset."""
+    return _optional_enum(value, PIECE_FAMILIES, field)
 
 
 def puzzle_difficulty(value: int, field: str = "difficulty") -> str | None:
     """A difficulty band's name; None (any) when unset."""
-    if value in PUZZLE_DIFFICULTIES:
-        return PUZZLE_DIFFICULTIES[value]
-    if value == pb.PUZZLE_DIFFICULTY_UNSPECIFIED:
-        return None
-    raise BadRequest(field, f"unknown value {value}")
+    return _optional_enum(value, PUZZLE_DIFFICULTIES, field)
 
 
 def difficulty_value(name: str) -> int:

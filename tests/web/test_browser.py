@@ -462,6 +462,28 @@ def test_solve_a_pentomino_puzzle_and_check_the_tiling_cell_by_cell(pages, base_
 GEN = "window.quiltsolveGenerate"
 
 
+def hold_as_in_solution(page, puzzle, i: int):
+    """Pick piece ``i`` up from the tray and turn it (R, F) into its orientation in the solution;
+    the board cell to point at to put it there (the piece is held by its centre)."""
+    cells = puzzle["solution"][i]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    want = sorted([r - r0, c - c0] for r, c in cells)
+    page.click(f"#gen-tray figure[data-piece='{i}']")
+    for turn in range(8):
+        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    assert sorted(page.evaluate(f"() => {GEN}.held().orient")) == want
+    h = max(r for r, _ in want) + 1
+    w = max(c for _, c in want) + 1
+    return f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']"
+
+
+def drawn_cells(page, i: int) -> list:
+    return sorted(page.evaluate(f"() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"{i}\"]')]"
+                                ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])"))
+
+
 def test_new_puzzle_place_a_piece_show_the_solution_and_check(pages, base_url, http, shots_dir):
     page = pages()
     open_page(page, base_url, "puzzles")
@@ -473,47 +495,20 @@ def test_new_puzzle_place_a_piece_show_the_solution_and_check(pages, base_url, h
     puzzle = page.evaluate(f"() => {GEN}.puzzle()")
     api = http.post("/api/v1/generate-puzzle", json={"family": "PIECE_FAMILY_PATCHES", "seed": 4}).json()
     assert puzzle["rows"] == api["region"]["rows"] and len(puzzle["pieces"]) == len(api["pieces"]) >= 10
-    # drag-free placement as on the Play page: pick piece 0 up from the tray, turn it (R, F) into its
-    # orientation in the solution, move over the board and click
-    cells = puzzle["solution"][0]
-    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
-    want = sorted([r - r0, c - c0] for r, c in cells)
-    page.click("#gen-tray figure[data-piece='0']")
-    for turn in range(8):
-        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
-            break
-        page.keyboard.press("f" if turn == 3 else "r")
-    assert sorted(page.evaluate(f"() => {GEN}.held().orient")) == want
-    h = max(r for r, _ in want) + 1
-    w = max(c for _, c in want) + 1
-    page.click(f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']")
+    # as on the Play page: pick piece 0 up from the tray, turn it, move over the board and click
+    page.click(hold_as_in_solution(page, puzzle, 0))
     assert page.get_attribute("#gen-board", "data-placed") == "1"
     assert page.locator("#gen-tray figure[data-piece='0']").count() == 0
-    drawn = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"0\"]')]"
-                          ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])")
-    assert sorted(drawn) == sorted(cells)
+    assert drawn_cells(page, 0) == sorted(puzzle["solution"][0])
     # piece 1 by drag: turned in hand first, then dragged from its tray card onto the board
-    cells = puzzle["solution"][1]
-    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
-    want = sorted([r - r0, c - c0] for r, c in cells)
-    page.click("#gen-tray figure[data-piece='1']")
-    for turn in range(8):
-        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
-            break
-        page.keyboard.press("f" if turn == 3 else "r")
-    h = max(r for r, _ in want) + 1
-    w = max(c for _, c in want) + 1
+    target = page.locator(hold_as_in_solution(page, puzzle, 1)).bounding_box()
     card = page.locator("#gen-tray figure[data-piece='1']").bounding_box()
-    target = page.locator(f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']")
-    box = target.bounding_box()
     page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
     page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     page.mouse.up()
     assert page.get_attribute("#gen-board", "data-placed") == "2"
-    drawn = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"1\"]')]"
-                          ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])")
-    assert sorted(drawn) == sorted(cells)
+    assert drawn_cells(page, 1) == sorted(puzzle["solution"][1])
     page.click("#gen-check")
     assert page.get_attribute("#gen-verdict", "data-complete") == "false"
     assert "Not complete" in page.text_content("#gen-verdict")
