@@ -329,7 +329,7 @@ _DIFFICULTIES = {"easy": pb.PUZZLE_DIFFICULTY_EASY, "medium": pb.PUZZLE_DIFFICUL
                  "hard": pb.PUZZLE_DIFFICULTY_HARD}
 
 
-def _choice(value: str | None, names: dict[str, int], field: str) -> int:
+def _choice(value: str | None, names: dict[str, Any], field: str) -> Any:
     """An enum given by name (None: unset)."""
     if value is None:
         return 0

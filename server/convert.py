@@ -284,6 +284,6 @@ def puzzle_difficulty(value: int, field: str = "difficulty") -> str | None:
     return _optional_enum(value, PUZZLE_DIFFICULTIES, field)
 
 
-def difficulty_value(name: str) -> int:
+def difficulty_value(name: str) -> Any:
     """A band's name as the enum value (UNSPECIFIED for none)."""
     return {v: k for k, v in PUZZLE_DIFFICULTIES.items()}.get(name, pb.PUZZLE_DIFFICULTY_UNSPECIFIED)

@@ -298,15 +298,16 @@ def plan_puzzle(*, size: tuple[int, int] | None = None, region=None, family: str
                 pieces: Sequence[str] | None = None, difficulty: str | None = None) -> _Plan:
     """The checked inputs of :func:`generate_puzzle` (``SolverInputError``
     when they cannot make a puzzle): what the service checks a request with."""
-    if (family is None) == (pieces is None):
-        raise SolverInputError("give a piece family or pieces, not both")
+    if pieces is not None:
+        if family is not None:
+            raise SolverInputError("give a piece family or pieces, not both")
+        texts, unlimited, kind = tuple(pieces), False, "shapes"
+    elif family is None:
+        raise SolverInputError("give a piece family or pieces")
+    else:
+        (texts, unlimited), kind = family_pieces(family), family
     if difficulty is not None and difficulty not in DIFFICULTY_BANDS:
         raise SolverInputError(f"unknown difficulty {difficulty!r}; use one of {', '.join(DIFFICULTIES)}")
-    if pieces is None:
-        texts, unlimited = family_pieces(family)
-    else:
-        texts, unlimited = tuple(pieces), False
-    kind = family if pieces is None else "shapes"
     if size is None and region is None:
         size = DEFAULT_SIZES[kind]
     rows, free = _box(size, region)
