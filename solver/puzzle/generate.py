@@ -254,10 +254,14 @@ def _unique(problem: PuzzleProblem, deadline: float, stop: StopToken | None):
     return result.distinct == 1, result
 
 
-def _solve_nodes(problem: PuzzleProblem) -> int:
-    """Search nodes to find the solution without hints: one pass of the find search."""
-    status, _raw, _num, sols, nodes = search_once(problem.tables, count=False, max_tilings=1, time_limit=60.0)
-    return nodes
+def _solve_nodes(problem: PuzzleProblem, deadline: float, stop: StopToken | None) -> int | None:
+    """Search nodes to find the solution without hints: one pass of the find search (None: out of time)."""
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0:
+        return None
+    status, _raw, _num, sols, nodes = search_once(problem.tables, count=False, max_tilings=1, time_limit=remaining,
+                                                  stop=stop)
+    return nodes if status == ENOUGH else None
 
 
 def _band_distance(nodes: int, band: tuple[float, float]) -> float:
@@ -399,7 +403,9 @@ def generate_puzzle(*, size: tuple[int, int] | None = None, region=None, family:
             break
         if not verdict:
             continue
-        nodes = _solve_nodes(problem)
+        nodes = _solve_nodes(problem, deadline, stop)
+        if nodes is None:
+            break
         found = GeneratedPuzzle(status=SolveStatus.OPTIMAL, rows=prows, pieces=ptexts, solution=result.tilings[0],
                                 count=result.count, distinct=result.distinct, nodes=nodes,
                                 difficulty=difficulty_label(nodes), attempts=attempts, width=width, height=height)
