@@ -154,6 +154,16 @@ def test_rectangle_runs_out_of_time():
     # the 6x10 rectangle has 2339 distinct pentomino tilings: never unique
     g = generate_puzzle(region=["." * 10] * 6, family="pentominoes", seed=0, time_limit=0.5)
     assert g.status is SolveStatus.UNKNOWN and g.rows == () and g.solution == () and g.attempts >= 1
+    assert g.wall_time < 5  # stopped by its time limit (a loose bound: the machine may be busy)
+
+
+def test_a_set_stop_token_ends_it_at_once():
+    from quiltsolve.solver import StopToken
+
+    stop = StopToken()
+    stop.set()
+    g = generate_puzzle(family="patches", seed=1, time_limit=30.0, stop=stop)
+    assert g.status is SolveStatus.UNKNOWN and g.attempts == 0 and g.wall_time < 5
 
 
 @pytest.mark.parametrize("kwargs, message", [
