@@ -20,6 +20,7 @@ import grpc.aio
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
@@ -147,6 +148,14 @@ class AsyncPlacementClient:
         """As :meth:`clients.PlacementClient.solve_puzzle`."""
         call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
         return wire.puzzle_result(await self._call(call), call.context)
+
+    async def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,
+                        family: str | None = None, pieces: Sequence[PatchSpec | Shape] | None = None,
+                        difficulty: str | None = None, seed: int = 0,
+                        time_limit: float | None = None) -> GeneratedPuzzle:
+        """As :meth:`clients.PlacementClient.generate_puzzle`."""
+        call = wire.generate_puzzle_call(size, region, family, pieces, difficulty, seed, time_limit)
+        return wire.generated_puzzle(await self._call(call))
 
     async def list_patches(self) -> list[Patch]:
         """As :meth:`clients.PlacementClient.list_patches`."""

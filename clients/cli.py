@@ -5,6 +5,7 @@
     suggest next board.txt --patch 5 --upcoming 7,9,13 --json
     suggest move state.json --top 3
     suggest puzzle region.txt --piece "###/.#." --piece "##" --count
+    suggest generate --pieces patches --seed 7
     suggest patches
 
 Exit codes: 0 answer found, 1 no placement possible / infeasible / no move,
@@ -90,6 +91,17 @@ def _whole(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``--size HxW``: only parsed here; the range is the service's check."""
+    h, sep, w = text.lower().partition("x")
+    try:
+        if sep:
+            return int(h), int(w)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"not HxW (e.g. 9x9): {text[:40]!r}")
 
 
 def _int_range(low: int, high: int) -> Callable[[str], int]:
@@ -297,6 +309,28 @@ def build_parser() -> argparse.ArgumentParser:
     pz.add_argument("--ray", metavar="auto|local|ADDRESS",
                     help="with --count: split the count over a Ray cluster (docs/ray.md)")
     pz.set_defaults(func=cmd_puzzle)
+
+    gp = add("generate", "make a puzzle with exactly one solution (up to the region's symmetries), seeded",
+             ["suggest generate --pieces pentominoes --seed 7",
+              "suggest generate --pieces patches --difficulty hard --svg quilt.svg",
+              "suggest generate --size 6x6 --pieces tetrominoes --json",
+              "suggest generate --region region.txt --piece '###' --piece '##' --piece '#' --piece '#'"])
+    where = gp.add_mutually_exclusive_group()
+    where.add_argument("--size", type=_size, metavar="HxW",
+                       help="the box the region is cut from (default 9x9; 6x6 for tetrominoes; 8x8 for --piece)")
+    where.add_argument("--region", metavar="REGION",
+                       help="tile exactly this region (a file, - for stdin, or inline); only the pieces are chosen")
+    what = gp.add_mutually_exclusive_group()
+    what.add_argument("--pieces", choices=("pentominoes", "tetrominoes", "patches"), default=None,
+                      help="the piece family: the 12 pentominoes (each once), the 5 tetrominoes (any number), "
+                           "the 33 Patchwork patches (each once, at least 10 on a 9x9 quilt); default pentominoes")
+    a = what.add_argument("--piece", action="append", metavar="SHAPE",
+                          help="a shape to choose from instead (each copy used at most once); repeat")
+    a.completer = _patch_ids  # type: ignore[attr-defined]
+    gp.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
+                    help="search nodes to solve it: easy < 1000, medium < 20000, hard more (default any)")
+    gp.add_argument("--seed", type=_whole, default=0, metavar="N", help="random seed (default 0)")
+    gp.set_defaults(func=cmd_generate)
 
     pa = add("patches", "draw the 33 standard patches with their costs",
              ["suggest patches", "suggest patches --json", "suggest patches --svg patches.svg"])
@@ -680,6 +714,62 @@ def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
         else:
             out.console.print("no tiling")
     return EXIT_OK if found else EXIT_NONE
+
+
+def cmd_generate(args: argparse.Namespace, client: Any, out: Out) -> int:
+    """``suggest generate``: a puzzle with exactly one solution."""
+    region = region_rows(read_text(args.region)) if args.region is not None else None
+    family = None if args.piece else (args.pieces or "pentominoes")
+    res = client.generate_puzzle(size=args.size, region=region, family=family,
+                                 pieces=piece_texts(args.piece) if args.piece else None,
+                                 difficulty=args.difficulty, seed=args.seed, time_limit=args.time_limit)
+    found = bool(res.rows)
+    height, width = res.height, res.width
+    holes = sum(1 << (r * width + c) for r, row in enumerate(res.rows) for c, ch in enumerate(row) if ch == "#")
+    # a quilt's left-out cells are pre-filled ('#'); other regions' are outside the puzzle (blank)
+    quilt = family == "patches"
+    cut = {"fixed": holes} if quilt else {"outside": holes}
+    tiling = sorted(res.solution, key=lambda p: p.key)
+    pieces = [(p.mask, p.key) for p in tiling]
+    ids = {p.shape.canonical(): p.id for p in PATCHES}
+
+    def label(i: int) -> str:
+        shape = Shape.parse(res.pieces[i])
+        return f"patch {ids[shape.canonical()]}" if quilt else f"piece {i}"
+
+    difficulty = f"{res.difficulty} ({res.nodes} search nodes to solve it without hints)"
+    title = f"{res.status.value}: one solution, {difficulty}" if found else res.status.value
+    if found:
+        out.svg(lambda: svg(height, width, pieces=pieces, title=title,
+                            legend=[LegendEntry(label(i), t) for i, t in enumerate(res.pieces)], **cut))
+    if args.json:
+        obj: dict[str, Any] = {
+            "status": res.status.value, "width": width, "height": height, "region": list(res.rows),
+            "pieces": list(res.pieces),
+            "solution": [{"piece": p.key, "shape": res.pieces[p.key], "orientation": p.orientation,
+                          "cells": _cells(p.mask, width)} for p in tiling],
+            "count": res.count, "distinct": res.distinct, "difficulty": res.nodes,
+            "difficulty_band": res.difficulty or None, "attempts": res.attempts,
+            "wall_time": round(res.wall_time, 4)}
+        out.json(obj)
+        return EXIT_OK if found else EXIT_NONE
+    status = {"OPTIMAL": "OPTIMAL (one solution, proven)",
+              "FEASIBLE": "FEASIBLE (one solution, proven; not of the difficulty asked: the closest found)",
+              "UNKNOWN": "UNKNOWN (time ran out before a puzzle with one solution was found)"}[res.status.value]
+    out.console.print(f"status: {status}")
+    if not found:
+        out.console.print(f"random tilings tried: {res.attempts}")
+        return EXIT_NONE
+    cells = sum(row.count(".") for row in res.rows)
+    out.console.print(f"puzzle: tile the {cells} '.' cells with these {len(res.pieces)} pieces"
+                      + (" ('#' cells are pre-filled)" if quilt else ""))
+    out.console.print(grid_text(height, width, **cut))
+    _legend(out, [f"{label(i)} {t}" for i, t in enumerate(res.pieces)])
+    out.console.print("solution:")
+    out.console.print(grid_text(height, width, pieces=pieces, **cut))
+    out.console.print(f"tilings: {res.distinct} up to the region's symmetries ({res.count} in all); "
+                      f"difficulty: {difficulty}")
+    return EXIT_OK
 
 
 def cmd_patches(args: argparse.Namespace, client: Any, out: Out) -> int:

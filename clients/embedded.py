@@ -29,6 +29,7 @@ from quiltsolve.server.observe import SERVICE, CallRecord
 from quiltsolve.server.service import PlacementServicer
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
@@ -150,6 +151,14 @@ class EmbeddedClient:
         """As :meth:`clients.PlacementClient.solve_puzzle`."""
         call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
         return wire.puzzle_result(self._call(call), call.context)
+
+    def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,
+                        family: str | None = None, pieces: Sequence[PatchSpec | Shape] | None = None,
+                        difficulty: str | None = None, seed: int = 0,
+                        time_limit: float | None = None) -> GeneratedPuzzle:
+        """As :meth:`clients.PlacementClient.generate_puzzle`."""
+        call = wire.generate_puzzle_call(size, region, family, pieces, difficulty, seed, time_limit)
+        return wire.generated_puzzle(self._call(call))
 
     def list_patches(self) -> list[Patch]:
         """The 33 standard patches, by id."""

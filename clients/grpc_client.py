@@ -29,6 +29,7 @@ import grpc
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
 from . import errors, wire
@@ -178,6 +179,18 @@ class PlacementClient:
         one), or ``count`` the tilings; ``mirror``: pieces may be flipped."""
         call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
         return wire.puzzle_result(self._call(call), call.context)
+
+    def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,
+                        family: str | None = None, pieces: Sequence[PatchSpec | Shape] | None = None,
+                        difficulty: str | None = None, seed: int = 0,
+                        time_limit: float | None = None) -> GeneratedPuzzle:
+        """A puzzle whose tilings, up to the region's symmetries, number exactly one
+        (``solver.puzzle.generate_puzzle``): cut from a ``size`` (height, width) box, or the given
+        ``region``; pieces from a ``family`` (pentominoes, tetrominoes, patches; the default
+        pentominoes) or the given ``pieces``; ``difficulty`` easy, medium or hard (None: any).
+        ``status`` UNKNOWN when time ran out before one was found."""
+        call = wire.generate_puzzle_call(size, region, family, pieces, difficulty, seed, time_limit)
+        return wire.generated_puzzle(self._call(call))
 
     def list_patches(self) -> list[Patch]:
         """The 33 standard patches, by id."""

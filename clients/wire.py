@@ -32,6 +32,7 @@ from quiltsolve.server.errors import GAME_OVER, field_of
 from quiltsolve.solver.geometry import BOARD_SIZE, Board, Shape, mask_of
 from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT
 from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import (
     LookaheadResult, Objective, PlacedPatch, PlacementResult, PuzzleResult, RankedPlacement,
     SolveStatus,
@@ -320,6 +321,49 @@ def solve_puzzle_call(region: Sequence[str] | str, pieces: Sequence[PatchSpec | 
         no_mirror=not mirror, allow_unused=not use_all, max_tilings=int32(max_tilings, "max_tilings"),
         time_limit=_duration(tl))
     return Call("SolvePuzzle", req, tl, rows)
+
+
+_FAMILIES = {"pentominoes": pb.PIECE_FAMILY_PENTOMINOES, "tetrominoes": pb.PIECE_FAMILY_TETROMINOES,
+             "patches": pb.PIECE_FAMILY_PATCHES}
+_DIFFICULTIES = {"easy": pb.PUZZLE_DIFFICULTY_EASY, "medium": pb.PUZZLE_DIFFICULTY_MEDIUM,
+                 "hard": pb.PUZZLE_DIFFICULTY_HARD}
+
+
+def _choice(value: str | None, names: dict[str, Any], field: str) -> Any:
+    """An enum given by name (None: unset)."""
+    if value is None:
+        return 0
+    if value not in names:
+        raise errors.InvalidArgument(f"{field}: {value!r}; expected one of {', '.join(names)}", field=field)
+    return names[value]
+
+
+def generate_puzzle_call(size: tuple[int, int] | None, region: Sequence[str] | str | None, family: str | None,
+                         pieces: Sequence[PatchSpec | Shape] | None, difficulty: str | None, seed: int,
+                         time_limit: float | None) -> Call:
+    """The ``GeneratePuzzle`` call for :meth:`PlacementClient.generate_puzzle`."""
+    height, width = (0, 0) if size is None else size
+    tl = seconds(time_limit, "time_limit")
+    req = pb.GeneratePuzzleRequest(height=int32(height, "height"), width=int32(width, "width"),
+                                   family=_choice(family, _FAMILIES, "family"),
+                                   difficulty=_choice(difficulty, _DIFFICULTIES, "difficulty"),
+                                   seed=int32(seed, "seed"), time_limit=_duration(tl))
+    if region is not None:
+        req.region.rows.extend(region_rows(region))
+    if pieces is not None:
+        req.pieces.extend(piece_texts(pieces))
+    return Call("GeneratePuzzle", req, tl)
+
+
+def generated_puzzle(r: pb.GeneratePuzzleResponse) -> GeneratedPuzzle:
+    """A ``GeneratePuzzleResponse`` as a :class:`solver.puzzle.GeneratedPuzzle` (the solution's keys index
+    the pieces)."""
+    names = {v: k for k, v in _DIFFICULTIES.items()}
+    return GeneratedPuzzle(
+        status=_STATUS.get(r.status, SolveStatus.UNKNOWN), rows=tuple(r.region.rows), pieces=tuple(r.pieces),
+        solution=tuple(_placed(p, r.width, key=p.patch_index) for p in r.solution.placements),
+        count=r.count, distinct=r.distinct, nodes=r.difficulty_nodes, difficulty=names.get(r.difficulty, ""),
+        attempts=r.attempts, wall_time=_seconds(r.solve_time), width=r.width, height=r.height)
 
 
 def list_patches_call() -> Call:

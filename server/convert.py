@@ -254,3 +254,36 @@ def solve_status(status: Any) -> Any:
 def patch_message(p: Any) -> pb.Patch:
     return pb.Patch(id=p.id, shape=p.shape.to_str(), rows=p.shape.rows(), buttons=p.buttons,
                     time=p.time, income=p.income, area=p.shape.area)
+
+
+# ------------------------------------------------------- GeneratePuzzle
+
+# The enum values of GeneratePuzzle and their solver.puzzle.generate names (UNSPECIFIED: the default / any).
+PIECE_FAMILIES: dict[int, str] = {pb.PIECE_FAMILY_PENTOMINOES: "pentominoes", pb.PIECE_FAMILY_TETROMINOES: "tetrominoes",
+                                  pb.PIECE_FAMILY_PATCHES: "patches"}
+PUZZLE_DIFFICULTIES: dict[int, str] = {pb.PUZZLE_DIFFICULTY_EASY: "easy", pb.PUZZLE_DIFFICULTY_MEDIUM: "medium",
+                                       pb.PUZZLE_DIFFICULTY_HARD: "hard"}
+
+
+def _optional_enum(value: int, names: dict[int, str], field: str) -> str | None:
+    """An enum value's name in ``names``; None when unset (0, the UNSPECIFIED value)."""
+    if value in names:
+        return names[value]
+    if value == 0:
+        return None
+    raise BadRequest(field, f"unknown value {value}")
+
+
+def piece_family(value: int, field: str = "family") -> str | None:
+    """A family name; None when unset."""
+    return _optional_enum(value, PIECE_FAMILIES, field)
+
+
+def puzzle_difficulty(value: int, field: str = "difficulty") -> str | None:
+    """A difficulty band's name; None (any) when unset."""
+    return _optional_enum(value, PUZZLE_DIFFICULTIES, field)
+
+
+def difficulty_value(name: str) -> Any:
+    """A band's name as the enum value (UNSPECIFIED for none)."""
+    return {v: k for k, v in PUZZLE_DIFFICULTIES.items()}.get(name, pb.PUZZLE_DIFFICULTY_UNSPECIFIED)

@@ -28,6 +28,7 @@ from quiltsolve import engine
 import quiltsolve.engine.moves
 import quiltsolve.engine.review
 from quiltsolve import solver
+import quiltsolve.solver.puzzle
 from quiltsolve.solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
 
 # What a job raises for input its request's checks could not see (the client's, INVALID_ARGUMENT),
@@ -144,6 +145,26 @@ class PuzzleJob(Job):
         return solver.solve_puzzle(list(self.rows), list(self.pieces), count=self.count, mirror=self.mirror,
                                    use_all=self.use_all, max_tilings=self.max_tilings, time_limit=time_limit,
                                    stop=stop)
+
+
+@dataclass(frozen=True)
+class GenerateJob(Job):
+    """``solver.puzzle.generate_puzzle``: a puzzle with exactly one tiling (checked by the service first,
+    with ``plan_puzzle``)."""
+
+    kind: ClassVar[str] = "generate"
+    size: tuple[int, int] | None
+    region: tuple[str, ...] | None
+    family: str | None
+    pieces: tuple[str, ...] | None
+    difficulty: str | None
+    seed: int
+
+    def run(self, time_limit: float, stop: StopToken) -> quiltsolve.solver.puzzle.GeneratedPuzzle:
+        return quiltsolve.solver.puzzle.generate_puzzle(
+            size=self.size, region=None if self.region is None else list(self.region), family=self.family,
+            pieces=None if self.pieces is None else list(self.pieces), difficulty=self.difficulty, seed=self.seed,
+            time_limit=time_limit, stop=stop)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ from typing import Any, Callable, Iterator, Protocol
 
 from quiltsolve import engine
 from quiltsolve import solver
+import quiltsolve.solver.puzzle
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
-from quiltsolve.solver import BOARD_SIZE, cells_of
+from quiltsolve.solver import BOARD_SIZE, BoardError, ShapeError, SolverInputError, cells_of
 from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
                            MAX_UPCOMING_COPIES)
@@ -25,7 +26,7 @@ from quiltsolve.engine.suggest import MoveSuggestion
 from . import convert, positions
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition
-from .jobs import Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
+from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
 
 INT64_MAX = 2**63 - 1
 
@@ -95,6 +96,7 @@ class PlacementServicer:
             "SuggestPlacement": self.suggest_placement,
             "SuggestMove": self.suggest_move,
             "SolvePuzzle": self.solve_puzzle,
+            "GeneratePuzzle": self.generate_puzzle,
             "ListPatches": self.list_patches,
             "AnalyzeGame": self.analyze_game,
         }[name]
@@ -223,6 +225,59 @@ class PlacementServicer:
         if result.distinct is not None:
             response.distinct = min(result.distinct, INT64_MAX)
         return response
+
+    def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:
+        job, limit, field = generate_job(request)
+        result = self.core.run_job(call, job, limit, field)
+        texts = list(result.pieces)
+        width = result.width
+        response = pb.GeneratePuzzleResponse(
+            status=convert.solve_status(result.status), pieces=texts,
+            count=min(result.count, INT64_MAX), distinct=min(result.distinct, INT64_MAX),
+            difficulty_nodes=min(result.nodes, INT64_MAX), difficulty=convert.difficulty_value(result.difficulty),
+            width=width, height=result.height, attempts=result.attempts,
+            solve_time=convert.duration(result.wall_time))
+        if result.rows:  # none when time ran out
+            response.region.rows.extend(result.rows)
+        if result.solution:
+            response.solution.CopyFrom(pb.Tiling(placements=[_piece_message(p, texts, width)
+                                                             for p in result.solution]))
+        call.record.extra.update(attempts=result.attempts)
+        return response
+
+
+def generate_job(request: pb.GeneratePuzzleRequest) -> tuple[GenerateJob, float, str]:
+    """The checked job of a GeneratePuzzle request, its time limit and the field its inputs came in
+    (BadRequest naming the field)."""
+    has_region = request.HasField("region")
+    if has_region and (request.height or request.width):
+        raise BadRequest("region", "give a region or height and width, not both")
+    size = None
+    if request.height or request.width:
+        for name in ("height", "width"):
+            v = getattr(request, name)
+            if not 1 <= v <= convert.MAX_GRID:
+                raise BadRequest(name, f"{v}; must be 1-{convert.MAX_GRID} (both 0: the default box)")
+        size = (request.height, request.width)
+    rows = tuple(convert.region_rows(request.region)) if has_region else None
+    family = convert.piece_family(request.family)
+    pieces = None
+    if request.pieces:
+        if family is not None:
+            raise BadRequest("pieces", "give a family or pieces, not both")
+        pieces = tuple(s.to_str() for s in convert.pieces(request.pieces))
+    elif family is None:
+        family = "pentominoes"
+    difficulty = convert.puzzle_difficulty(request.difficulty)
+    seed = convert.seed(request.seed)
+    limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
+    field = "region" if has_region else "pieces" if pieces is not None else "family"
+    try:
+        solver.puzzle.plan_puzzle(size=size, region=rows, family=family, pieces=pieces, difficulty=difficulty)
+    except (SolverInputError, ShapeError, BoardError) as e:
+        raise BadRequest(field, str(e)) from None
+    job = GenerateJob(size=size, region=rows, family=family, pieces=pieces, difficulty=difficulty, seed=seed)
+    return job, limit, field
 
 
 def puzzle_job(request: pb.SolvePuzzleRequest) -> tuple[PuzzleJob, float]:

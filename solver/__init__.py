@@ -29,6 +29,8 @@ _LAZY = {
     "rank_placements": "lookahead",
     "solve_puzzle": "puzzle",
     "PuzzleProblem": "puzzle",
+    "generate_puzzle": "puzzle",
+    "GeneratedPuzzle": "puzzle",
     "validate_placements": "validate",
     "validate_tiling": "validate",
     "ValidationError": "validate",

@@ -37,7 +37,8 @@ FULL_BUT_TWO = ["#" * 9] * 8 + ["#######.."]
 REGION = ["....."] * 3
 PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
 PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
-        "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game"}
+        "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game",
+        "GeneratePuzzle": "generate-puzzle"}
 
 
 def finished(seed: int = 4) -> engine.GameState:
@@ -107,6 +108,12 @@ def _puzzle(**kw) -> pb.SolvePuzzleRequest:
     base = {"region": pb.Region(rows=REGION), "pieces": PIECES, "mode": pb.PUZZLE_MODE_FIND}
     base.update(kw)
     return pb.SolvePuzzleRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _generate(**kw) -> pb.GeneratePuzzleRequest:
+    base = {"family": pb.PIECE_FAMILY_PENTOMINOES, "seed": 3, "time_limit": {"seconds": 30}}
+    base.update(kw)
+    return pb.GeneratePuzzleRequest(**{k: v for k, v in base.items() if v is not None})
 
 
 def _bad_row(msg: pb.GameState) -> None:
@@ -244,6 +251,27 @@ CASES = [
     ("puzzle-bad-piece", "SolvePuzzle", _puzzle(pieces=["#.#"]), "INVALID_ARGUMENT", "pieces[0]"),
     ("puzzle-mode", "SolvePuzzle", _puzzle(mode=pb.PUZZLE_MODE_UNSPECIFIED), "INVALID_ARGUMENT", "mode"),
     ("puzzle-max", "SolvePuzzle", _puzzle(max_tilings=-1), "INVALID_ARGUMENT", "max_tilings"),
+    # ------------------------------------------------------------ GeneratePuzzle
+    ("generate", "GeneratePuzzle", _generate(), OK, None),
+    ("generate-patches", "GeneratePuzzle", _generate(family=pb.PIECE_FAMILY_PATCHES, seed=1), OK, None),
+    ("generate-tetrominoes-box", "GeneratePuzzle", _generate(family=pb.PIECE_FAMILY_TETROMINOES, height=5, width=6,
+                                                             difficulty=pb.PUZZLE_DIFFICULTY_EASY), OK, None),
+    ("generate-shapes", "GeneratePuzzle", _generate(family=None, pieces=PIECES + ["##", "#/#", "###"]), OK, None),
+    ("generate-region", "GeneratePuzzle", _generate(family=None, region=pb.Region(rows=REGION), pieces=PIECES),
+     OK, None),
+    ("generate-both", "GeneratePuzzle", _generate(pieces=PIECES), "INVALID_ARGUMENT", "pieces"),
+    ("generate-size-and-region", "GeneratePuzzle", _generate(height=5, width=5, region=pb.Region(rows=REGION)),
+     "INVALID_ARGUMENT", "region"),
+    ("generate-half-size", "GeneratePuzzle", _generate(height=5), "INVALID_ARGUMENT", "width"),
+    ("generate-too-tall", "GeneratePuzzle", _generate(height=21, width=5), "INVALID_ARGUMENT", "height"),
+    ("generate-family", "GeneratePuzzle", _generate(family=9), "INVALID_ARGUMENT", "family"),
+    ("generate-difficulty", "GeneratePuzzle", _generate(difficulty=7), "INVALID_ARGUMENT", "difficulty"),
+    ("generate-seed", "GeneratePuzzle", _generate(seed=-1), "INVALID_ARGUMENT", "seed"),
+    ("generate-time", "GeneratePuzzle", _generate(time_limit={"seconds": 61}), "INVALID_ARGUMENT", "time_limit"),
+    ("generate-bad-piece", "GeneratePuzzle", _generate(family=None, pieces=["#.#"]), "INVALID_ARGUMENT",
+     "pieces[0]"),
+    ("generate-area", "GeneratePuzzle", _generate(region=pb.Region(rows=["...."])), "INVALID_ARGUMENT", "region"),
+    ("generate-tiny-box", "GeneratePuzzle", _generate(height=2, width=2), "INVALID_ARGUMENT", "family"),
     # ------------------------------------------------------------ ListPatches
     ("patches", "ListPatches", pb.ListPatchesRequest(), OK, None),
 ]
@@ -322,7 +350,7 @@ def test_every_face_gives_the_same_answer(faces, name, method, request_, code, f
 def test_enough_cases_of_every_kind():
     methods = {c[1] for c in CASES}
     assert len(CASES) >= 60 and methods == {"SolvePlacement", "SuggestPlacement", "SuggestMove", "AnalyzeGame",
-                                            "SolvePuzzle", "ListPatches"}
+                                            "SolvePuzzle", "ListPatches", "GeneratePuzzle"}
     assert sum(c[3] is OK for c in CASES) >= 20 and sum(c[3] is not OK for c in CASES) >= 40
 
 

@@ -77,6 +77,9 @@ RANGES = {
     "AnalyzeGameRequest.iterations": (1, MAX_ITERATIONS),
     "SolvePuzzleRequest.pieces": (1, MAX_PIECES),
     "SolvePuzzleRequest.max_tilings": (0, MAX_TILINGS),
+    "GeneratePuzzleRequest.height": (1, MAX_GRID),
+    "GeneratePuzzleRequest.width": (1, MAX_GRID),
+    "GeneratePuzzleRequest.pieces": (1, MAX_PIECES),
 }
 
 TIME_LIMITS = {
@@ -85,6 +88,7 @@ TIME_LIMITS = {
     "SuggestMoveRequest.time_limit": DEFAULT_SUGGEST_LIMIT,
     "AnalyzeGameRequest.time_per_move": DEFAULT_REVIEW_LIMIT,
     "SolvePuzzleRequest.time_limit": DEFAULT_SOLVE_LIMIT,
+    "GeneratePuzzleRequest.time_limit": DEFAULT_SOLVE_LIMIT,
 }
 
 
@@ -125,3 +129,13 @@ def test_other_stated_limits():
     text = COMMENTS["AnalyzeGameRequest.large_loss"]
     assert f"at most {MAX_LARGE_LOSS:g}" in text and f"0 means {DEFAULT_LARGE_LOSS:g}" in text, text
     assert f"{solver.LEATHER_PATCH_ID} for the 1x1 leather" in COMMENTS["PatchRef.id"]
+
+
+def test_stated_difficulty_bands_are_the_generator_s():
+    from quiltsolve.solver.puzzle.generate import DIFFICULTY_BANDS
+    text = PROTO.read_text()
+    easy, medium, hard = (DIFFICULTY_BANDS[k] for k in ("easy", "medium", "hard"))
+    assert easy[0] == 0 and easy[1] == medium[0] and medium[1] == hard[0]
+    assert f"Fewer than {easy[1]} search nodes." in text
+    assert f"{medium[0]} to {medium[1] - 1} search nodes." in text
+    assert f"{hard[0]} search nodes or more." in text

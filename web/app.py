@@ -41,6 +41,7 @@ RPCS = {
     "suggest-placement": ("SuggestPlacement", "Ranks the placements of one patch by lookahead."),
     "suggest-move": ("SuggestMove", "Ranks the legal moves of a game position (win chances)."),
     "solve-puzzle": ("SolvePuzzle", "Tiles a region with pieces, or counts the tilings."),
+    "generate-puzzle": ("GeneratePuzzle", "Makes a puzzle with exactly one solution (seeded)."),
     "analyze-game": ("AnalyzeGame", "Reviews a game move by move (NDJSON stream; ?format=json for a list)."),
 }
 HELPERS = {

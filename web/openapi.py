@@ -253,6 +253,14 @@ def field_rules() -> dict[str, dict]:
         "SolvePuzzleRequest.max_tilings": _range(0, MAX_TILINGS, f"how many tilings to find, 0-{MAX_TILINGS}; "
                                                                  "0 means 1"),
         "SolvePuzzleRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SOLVE_LIMIT)},
+        "GeneratePuzzleRequest.height": _range(0, MAX_GRID, f"rows of the box the region is cut from, 1-{MAX_GRID}; "
+                                                            "0 (with width 0) means the family's default box"),
+        "GeneratePuzzleRequest.width": _range(0, MAX_GRID, f"columns of the box, 1-{MAX_GRID}; 0 with height 0"),
+        "GeneratePuzzleRequest.pieces": {"maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
+                                         "description": f"0-{MAX_PIECES} piece shapes to choose from (each used at "
+                                                        "most once), instead of a family"},
+        "GeneratePuzzleRequest.seed": seed,
+        "GeneratePuzzleRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SOLVE_LIMIT)},
         "GameState.players": {"minItems": 2, "maxItems": 2, "description": "exactly two; player 0 moved first"},
         "GameState.circle": {"maxItems": N_PATCHES, "uniqueItems": True, "items": _ids(),
                              "description": "patch ids still in the circle, clockwise from the one after the "
@@ -304,6 +312,10 @@ MESSAGE_RULES = {
     "SuggestMoveRequest": {"anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
                            "description": "state is required (or the deprecated state_json). A finished game is "
                                           "FAILED_PRECONDITION (409)."},
+    "GeneratePuzzleRequest": {"description": "Not expressible here, also checked: a region, or height and width "
+                                             "(both set or both 0), not both; a family or pieces, not both; the "
+                                             "box or region holds at least one piece (a region: some choice of "
+                                             "the pieces covers exactly its cells)."},
     "GameState": {"description": "a game position; every rule of the game is checked on arrival (incomes match "
                                  "the patches, boards cover what was bought, the leather spaces left, whose turn "
                                  "it is, ...): the bounds here are what JSON Schema can say"},

@@ -42,6 +42,20 @@ class Edition(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EDITION_UNSPECIFIED: _ClassVar[Edition]
     EDITION_REVISED: _ClassVar[Edition]
     EDITION_ORIGINAL: _ClassVar[Edition]
+
+class PieceFamily(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PIECE_FAMILY_UNSPECIFIED: _ClassVar[PieceFamily]
+    PIECE_FAMILY_PENTOMINOES: _ClassVar[PieceFamily]
+    PIECE_FAMILY_TETROMINOES: _ClassVar[PieceFamily]
+    PIECE_FAMILY_PATCHES: _ClassVar[PieceFamily]
+
+class PuzzleDifficulty(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PUZZLE_DIFFICULTY_UNSPECIFIED: _ClassVar[PuzzleDifficulty]
+    PUZZLE_DIFFICULTY_EASY: _ClassVar[PuzzleDifficulty]
+    PUZZLE_DIFFICULTY_MEDIUM: _ClassVar[PuzzleDifficulty]
+    PUZZLE_DIFFICULTY_HARD: _ClassVar[PuzzleDifficulty]
 OBJECTIVE_UNSPECIFIED: Objective
 OBJECTIVE_COVER: Objective
 OBJECTIVE_SQUARE7: Objective
@@ -60,6 +74,14 @@ MOVE_KIND_LEATHER: MoveKind
 EDITION_UNSPECIFIED: Edition
 EDITION_REVISED: Edition
 EDITION_ORIGINAL: Edition
+PIECE_FAMILY_UNSPECIFIED: PieceFamily
+PIECE_FAMILY_PENTOMINOES: PieceFamily
+PIECE_FAMILY_TETROMINOES: PieceFamily
+PIECE_FAMILY_PATCHES: PieceFamily
+PUZZLE_DIFFICULTY_UNSPECIFIED: PuzzleDifficulty
+PUZZLE_DIFFICULTY_EASY: PuzzleDifficulty
+PUZZLE_DIFFICULTY_MEDIUM: PuzzleDifficulty
+PUZZLE_DIFFICULTY_HARD: PuzzleDifficulty
 
 class Board(_message.Message):
     __slots__ = ("rows",)
@@ -400,3 +422,51 @@ class ListPatchesResponse(_message.Message):
     PATCHES_FIELD_NUMBER: _ClassVar[int]
     patches: _containers.RepeatedCompositeFieldContainer[Patch]
     def __init__(self, patches: _Optional[_Iterable[_Union[Patch, _Mapping]]] = ...) -> None: ...
+
+class GeneratePuzzleRequest(_message.Message):
+    __slots__ = ("height", "width", "region", "family", "pieces", "difficulty", "seed", "time_limit")
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    REGION_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    PIECES_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    height: int
+    width: int
+    region: Region
+    family: PieceFamily
+    pieces: _containers.RepeatedScalarFieldContainer[str]
+    difficulty: PuzzleDifficulty
+    seed: int
+    time_limit: _duration_pb2.Duration
+    def __init__(self, height: _Optional[int] = ..., width: _Optional[int] = ..., region: _Optional[_Union[Region, _Mapping]] = ..., family: _Optional[_Union[PieceFamily, str]] = ..., pieces: _Optional[_Iterable[str]] = ..., difficulty: _Optional[_Union[PuzzleDifficulty, str]] = ..., seed: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class GeneratePuzzleResponse(_message.Message):
+    __slots__ = ("status", "region", "pieces", "solution", "count", "distinct", "difficulty_nodes", "difficulty", "width", "height", "attempts", "solve_time")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    REGION_FIELD_NUMBER: _ClassVar[int]
+    PIECES_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_NODES_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    status: SolveStatus
+    region: Region
+    pieces: _containers.RepeatedScalarFieldContainer[str]
+    solution: Tiling
+    count: int
+    distinct: int
+    difficulty_nodes: int
+    difficulty: PuzzleDifficulty
+    width: int
+    height: int
+    attempts: int
+    solve_time: _duration_pb2.Duration
+    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., region: _Optional[_Union[Region, _Mapping]] = ..., pieces: _Optional[_Iterable[str]] = ..., solution: _Optional[_Union[Tiling, _Mapping]] = ..., count: _Optional[int] = ..., distinct: _Optional[int] = ..., difficulty_nodes: _Optional[int] = ..., difficulty: _Optional[_Union[PuzzleDifficulty, str]] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., attempts: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...

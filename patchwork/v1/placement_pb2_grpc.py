@@ -61,6 +61,11 @@ class PlacementServiceStub:
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.SerializeToString,
                 response_deserializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleResponse.FromString,
                 _registered_method=True)
+        self.GeneratePuzzle = channel.unary_unary(
+                '/patchwork.v1.PlacementService/GeneratePuzzle',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleResponse.FromString,
+                _registered_method=True)
         self.ListPatches = channel.unary_unary(
                 '/patchwork.v1.PlacementService/ListPatches',
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.ListPatchesRequest.SerializeToString,
@@ -111,6 +116,14 @@ class PlacementServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GeneratePuzzle(self, request, context):
+        """Makes a puzzle whose tilings, up to the region's symmetries, number
+        exactly one: a region and a piece list, with the solution and the proof.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListPatches(self, request, context):
         """Lists the 33 standard patches with their costs, time, income and shape.
         """
@@ -145,6 +158,11 @@ def add_PlacementServiceServicer_to_server(servicer, server):
                     servicer.SolvePuzzle,
                     request_deserializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.FromString,
                     response_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleResponse.SerializeToString,
+            ),
+            'GeneratePuzzle': grpc.unary_unary_rpc_method_handler(
+                    servicer.GeneratePuzzle,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleResponse.SerializeToString,
             ),
             'ListPatches': grpc.unary_unary_rpc_method_handler(
                     servicer.ListPatches,
@@ -289,6 +307,33 @@ class PlacementService:
             '/patchwork.v1.PlacementService/SolvePuzzle',
             patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.SerializeToString,
             patchwork_dot_v1_dot_placement__pb2.SolvePuzzleResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GeneratePuzzle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.PlacementService/GeneratePuzzle',
+            patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.GeneratePuzzleResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -37,13 +37,16 @@ Modules (each does one job): ``region`` (input parsing, symmetries),
 ``tables`` (the flat placement tables and their cache), ``search`` (the C
 search ``solver._exactcover`` and its pure-Python twin, restarts), ``result``
 (tilings as ``PlacedPatch`` tuples, count tallies), ``clock`` (time limit,
-stop token, status codes), ``problem`` (``PuzzleProblem``, ``solve_puzzle``).
+stop token, status codes), ``problem`` (``PuzzleProblem``, ``solve_puzzle``), ``generate``
+(``generate_puzzle``: puzzles with exactly one solution).
 """
 
+from .generate import GeneratedPuzzle, generate_puzzle, plan_puzzle
 from .problem import PrepareInterrupted, PuzzleProblem, check_options, solve_puzzle
 from .region import TRANSFORM_NAMES, parse_pieces, parse_region, region_symmetries
 from .result import CountTally
 from .search import ENGINES, HAVE_C_SEARCH, check_engine
 
 __all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH", "ENGINES", "PuzzleProblem", "CountTally",
-           "PrepareInterrupted", "check_options", "check_engine", "parse_region", "parse_pieces", "TRANSFORM_NAMES"]
+           "PrepareInterrupted", "check_options", "check_engine", "parse_region", "parse_pieces", "TRANSFORM_NAMES",
+           "generate_puzzle", "GeneratedPuzzle", "plan_puzzle"]

@@ -232,6 +232,81 @@ def test_puzzle_infeasible_exit_1(cli):
     assert r.code == 1
 
 
+# --------------------------------------------------------------- generate
+def _counted(rows, pieces):
+    """The puzzle re-counted by the solver, and the solution checked without it."""
+    from quiltsolve.solver import solve_puzzle
+
+    r = solve_puzzle(rows, pieces, count=True, max_tilings=0, time_limit=30.0)
+    return r.status.name, r.distinct
+
+
+def test_generate_json_is_a_unique_puzzle(cli):
+    from quiltsolve.solver import PlacedPatch, Shape, mask_of
+    from quiltsolve.solver.validate import validate_tiling
+
+    r = cli("generate", "--pieces", "patches", "--seed", "3", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["status"] == "OPTIMAL" and d["distinct"] == 1 and d["difficulty"] > 0
+    assert len(d["region"]) == 9 and len(d["pieces"]) >= 10
+    assert _counted(d["region"], d["pieces"]) == ("OPTIMAL", 1)
+    # the solution has the shape of one of `suggest puzzle --json`'s tilings
+    puzzle = cli("puzzle", "/".join(d["region"]), *[a for p in d["pieces"] for a in ("--piece", p)], "--json")
+    assert set(d["solution"][0]) == set(puzzle.json()["tilings"][0][0])
+    w, h = d["width"], d["height"]
+    region = mask_of(((r, c) for r in range(h) for c in range(w) if d["region"][r][c] == "."), w)
+    placed = [PlacedPatch(p["piece"], p["orientation"], mask_of(map(tuple, p["cells"]), w), w) for p in d["solution"]]
+    validate_tiling(region, w, h, [Shape.parse(p) for p in d["pieces"]], placed)
+    again = cli("generate", "--pieces", "patches", "--seed", "3", "--json").json()
+    assert {**again, "wall_time": 0} == {**d, "wall_time": 0}
+
+
+def test_generate_human_and_svg(cli, tmp_path):
+    svg = tmp_path / "g.svg"
+    r = cli("generate", "--size", "6x6", "--pieces", "tetrominoes", "--seed", "1", "--svg", str(svg))
+    assert r.code == 0, r.err
+    assert "OPTIMAL" in r.out and "solution:" in r.out and "A = piece 0" in r.out and "search nodes" in r.out
+    assert svg.read_text().startswith("<svg")
+
+
+def test_generate_given_shapes_and_region(cli):
+    r = cli("generate", "--region", "...../...../.....", "--piece", "####/#...", "--piece", "###/.#./.#.",
+            "--piece", ".#../####", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["region"] == ["....."] * 3 and sorted(d["pieces"]) == sorted(["####/#...", "###/.#./.#.", ".#../####"])
+    assert _counted(d["region"], d["pieces"]) == ("OPTIMAL", 1)
+
+
+def test_generate_unknown_exit_1(cli):
+    # the 6x10 rectangle has 2339 distinct tilings by the 12 pentominoes: never one
+    r = cli("generate", "--region", "/".join(["." * 10] * 6), "--time-limit", "0.3", "--json")
+    assert r.code == 1
+    assert r.json()["status"] == "UNKNOWN" and r.json()["region"] == []
+    r = cli("generate", "--region", "/".join(["." * 10] * 6), "--time-limit", "0.3")
+    assert r.code == 1 and "UNKNOWN" in r.out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--size", "9"], "HxW"),
+    (["--size", "21x5"], "height"),
+    (["--size", "5x5", "--region", "....."], "not allowed with"),
+    (["--pieces", "patches", "--piece", "##"], "not allowed with"),
+    (["--pieces", "hexominoes"], "invalid choice"),
+    (["--difficulty", "insane"], "invalid choice"),
+    (["--seed", "-1"], "seed"),
+    (["--time-limit", "61"], "time_limit"),
+    (["--region", "...."], "covers exactly"),
+    (["--piece", "#.#"], "pieces[0]"),
+])
+def test_generate_bad_input_exit_2(cli, argv, words):
+    r = cli("generate", *argv)
+    assert r.code == 2
+    one_line_error(r)
+    assert words in r.err
+
+
 # -------------------------------------------------------------- bad input
 @pytest.mark.parametrize("argv, stdin, needle", [
     (["place", "-", "--patch", "99"], "\n".join(EMPTY), "unknown patch id 99"),
@@ -265,11 +340,11 @@ def test_bad_input_exit_2(cli, argv, stdin, needle):
 
 
 # ----------------------------------------------------- service unavailable
-@pytest.mark.parametrize("command", ["patches", "place", "puzzle"])
+@pytest.mark.parametrize("command", ["patches", "place", "puzzle", "generate"])
 def test_closed_port_exit_3(cli, closed_port, command):
     args = {"patches": ["patches"], "place": ["place", "-", "--patch", "1"],
-            "puzzle": ["puzzle", "-", "--piece", "##"]}[command]
-    stdin = {"patches": None, "place": "\n".join(EMPTY), "puzzle": "..\n"}[command]
+            "puzzle": ["puzzle", "-", "--piece", "##"], "generate": ["generate"]}[command]
+    stdin = {"patches": None, "place": "\n".join(EMPTY), "puzzle": "..\n", "generate": None}[command]
     # gRPC retries UNAVAILABLE (3 times by default, ~0.7 s) within the deadline.
     r = cli(*args, "--server", f"127.0.0.1:{closed_port}", "--deadline", "5", stdin=stdin)
     assert r.code == 3
@@ -278,7 +353,7 @@ def test_closed_port_exit_3(cli, closed_port, command):
 
 
 # ------------------------------------------------------------------- help
-@pytest.mark.parametrize("command", ["place", "next", "move", "puzzle", "patches"])
+@pytest.mark.parametrize("command", ["place", "next", "move", "puzzle", "patches", "generate"])
 def test_help_has_example(cli, command):
     r = cli(command, "--help")
     assert r.code == 0

@@ -58,6 +58,17 @@ def test_solve_puzzle_same_answer(remote, embedded, count):
         assert a.tilings == b.tilings
 
 
+@pytest.mark.parametrize("kw", [dict(family="patches", seed=2), dict(size=(5, 6), family="tetrominoes", seed=1),
+                                dict(region=["....."] * 3, pieces=["####/#...", "###/.#./.#.", ".#../####"])])
+def test_generate_puzzle_same_answer(remote, embedded, kw):
+    from quiltsolve.solver.puzzle import GeneratedPuzzle
+
+    a = embedded.generate_puzzle(time_limit=30, **kw)
+    b = remote.generate_puzzle(time_limit=30, **kw)
+    assert isinstance(b, GeneratedPuzzle) and a.status.name == "OPTIMAL" and a.distinct == 1
+    assert a == b.replace_time(a.wall_time)
+
+
 def test_list_patches_same(remote, embedded):
     assert remote.list_patches() == embedded.list_patches() == list(PATCHES)
 

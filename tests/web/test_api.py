@@ -141,6 +141,27 @@ def test_solve_puzzle_find_and_count(http):
     assert r.status_code == 200 and (r.json()["count"], r.json()["distinct"]) == ("4", "1")  # int64 as strings
 
 
+def test_generate_puzzle_answers_a_unique_puzzle(http):
+    body = {"family": "PIECE_FAMILY_PATCHES", "seed": 5, "difficulty": "PUZZLE_DIFFICULTY_MEDIUM"}
+    r = http.post("/api/v1/generate-puzzle", json=body)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["status"] == "SOLVE_STATUS_OPTIMAL" and got["distinct"] == "1"  # int64 as strings
+    assert got["difficulty"] == "PUZZLE_DIFFICULTY_MEDIUM" and 1000 <= int(got["difficulty_nodes"]) < 20000
+    rows, pieces = got["region"]["rows"], got["pieces"]
+    assert len(rows) == 9 and len(pieces) >= 10
+    # the service's own count of the puzzle (SolvePuzzle), and the solution covers the region
+    count = http.post("/api/v1/solve-puzzle", json={"region": {"rows": rows}, "pieces": pieces,
+                                                    "mode": "PUZZLE_MODE_COUNT"}).json()
+    assert count["status"] == "SOLVE_STATUS_OPTIMAL" and count["distinct"] == "1" and count["count"] == got["count"]
+    cells = sorted((c["row"], c["col"]) for p in got["solution"]["placements"] for c in p["cells"])
+    assert cells == [(r, c) for r in range(9) for c in range(9) if rows[r][c] == "."]
+    assert sorted(p["patch_index"] for p in got["solution"]["placements"]) == list(range(len(pieces)))
+    assert r.json() | {"solve_time": None} == http.post("/api/v1/generate-puzzle", json=body).json() | {"solve_time": None}
+    bad = http.post("/api/v1/generate-puzzle", json={"height": 3})
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "width"
+
+
 def test_analyze_game_streams_one_line_per_move(http):
     record = full_record(5)
     n = 8

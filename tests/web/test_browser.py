@@ -459,6 +459,76 @@ def test_solve_a_pentomino_puzzle_and_check_the_tiling_cell_by_cell(pages, base_
     assert "2339 distinct" in page.text_content("#pz-status")
 
 
+GEN = "window.quiltsolveGenerate"
+
+
+def hold_as_in_solution(page, puzzle, i: int):
+    """Pick piece ``i`` up from the tray and turn it (R, F) into its orientation in the solution;
+    the board cell to point at to put it there (the piece is held by its centre)."""
+    cells = puzzle["solution"][i]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    want = sorted([r - r0, c - c0] for r, c in cells)
+    page.click(f"#gen-tray figure[data-piece='{i}']")
+    for turn in range(8):
+        if sorted(page.evaluate(f"() => {GEN}.held().orient")) == want:
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    assert sorted(page.evaluate(f"() => {GEN}.held().orient")) == want
+    h = max(r for r, _ in want) + 1
+    w = max(c for _, c in want) + 1
+    return f"#gen-board rect.cell[data-r='{r0 + (h - 1) // 2}'][data-c='{c0 + (w - 1) // 2}']"
+
+
+def drawn_cells(page, i: int) -> list:
+    return sorted(page.evaluate(f"() => [...document.querySelectorAll('#gen-board rect.cell[data-piece=\"{i}\"]')]"
+                                ".map((x) => [Number(x.dataset.r), Number(x.dataset.c)])"))
+
+
+def test_new_puzzle_place_a_piece_show_the_solution_and_check(pages, base_url, http, shots_dir):
+    page = pages()
+    open_page(page, base_url, "puzzles")
+    page.select_option("#gen-family", "PIECE_FAMILY_PATCHES")
+    page.fill("#gen-seed", "4")
+    page.click("#gen-new")
+    page.wait_for_selector("#gen-status[data-status=SOLVE_STATUS_OPTIMAL]")
+    assert page.input_value("#gen-seed") == "5"   # the next click makes another puzzle
+    puzzle = page.evaluate(f"() => {GEN}.puzzle()")
+    api = http.post("/api/v1/generate-puzzle", json={"family": "PIECE_FAMILY_PATCHES", "seed": 4}).json()
+    assert puzzle["rows"] == api["region"]["rows"] and len(puzzle["pieces"]) == len(api["pieces"]) >= 10
+    # as on the Play page: pick piece 0 up from the tray, turn it, move over the board and click
+    page.click(hold_as_in_solution(page, puzzle, 0))
+    assert page.get_attribute("#gen-board", "data-placed") == "1"
+    assert page.locator("#gen-tray figure[data-piece='0']").count() == 0
+    assert drawn_cells(page, 0) == sorted(puzzle["solution"][0])
+    # piece 1 by drag: turned in hand first, then dragged from its tray card onto the board
+    target = page.locator(hold_as_in_solution(page, puzzle, 1)).bounding_box()
+    card = page.locator("#gen-tray figure[data-piece='1']").bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+    page.mouse.up()
+    assert page.get_attribute("#gen-board", "data-placed") == "2"
+    assert drawn_cells(page, 1) == sorted(puzzle["solution"][1])
+    page.click("#gen-check")
+    assert page.get_attribute("#gen-verdict", "data-complete") == "false"
+    assert "Not complete" in page.text_content("#gen-verdict")
+    # the solution: every region cell covered once, every piece used; then the check says complete
+    page.click("#gen-solution")
+    assert page.get_attribute("#gen-board", "data-placed") == str(len(puzzle["pieces"]))
+    owners = page.evaluate("() => [...document.querySelectorAll('#gen-board rect.cell')]"
+                           ".map((x) => [Number(x.dataset.r), Number(x.dataset.c), x.dataset.piece])")
+    region = {(r, c) for r, row in enumerate(puzzle["rows"]) for c, ch in enumerate(row) if ch == "."}
+    assert {(r, c) for r, c, p in owners if p != ""} == region
+    for i, shape in enumerate(api["pieces"]):
+        mine = [(r, c) for r, c, p in owners if p == str(i)]
+        assert Shape.from_cells(mine) in Shape.parse(shape).orientations(), (i, shape)
+    page.click("#gen-check")
+    assert page.get_attribute("#gen-verdict", "data-complete") == "true"
+    page.screenshot(path=str(shots_dir / "web-new-puzzle.png"), full_page=True)
+    page.click("#gen-clear")
+    assert page.get_attribute("#gen-board", "data-placed") == "0"
+
+
 def test_bad_pieces_show_the_field_not_a_blank_page(pages, base_url):
     page = pages()
     open_page(page, base_url, "puzzles")

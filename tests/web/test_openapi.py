@@ -201,7 +201,8 @@ def _cap_cost(path: str, body: dict, headers: dict, rnd: random.Random) -> None:
     """Keep a search short: either small time limits and budgets in the body, or (half the time)
     the generated ones as they are under a short X-Deadline-Ms (then a 504 is a fair answer)."""
     limit = "time_per_move" if path == "analyze-game" else "time_limit"
-    if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game"):
+    if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game",
+                    "generate-puzzle"):
         return
     if rnd.random() < 0.5:
         body[limit] = _small_time(rnd) if path != "analyze-game" else "0.01s"  # unset means 0.2-10 s
@@ -251,6 +252,27 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
             rows[0] = "." + rows[0][1:]
         body["region"]["rows"] = rows
         body["pieces"] = [polyomino(rnd, 5, convert_grid) for _ in body["pieces"]]
+    if path == "generate-puzzle":
+        # documented in words: a region or a box (height and width both set or both 0), a family or
+        # pieces, and room for at least one piece (a region: some choice of the pieces covers it)
+        if "pieces" in body and body.get("family", "PIECE_FAMILY_UNSPECIFIED") != "PIECE_FAMILY_UNSPECIFIED":
+            del body["pieces"]
+        if body.get("pieces"):
+            body["pieces"] = ["#"] + [polyomino(rnd, 5, convert_grid) for _ in body["pieces"][1:]]
+        if "region" in body:
+            body.pop("height", None), body.pop("width", None)
+            rows = [row[:8] for row in body["region"]["rows"][:8]]
+            width = len(rows[0])
+            rows = [(row + "." * width)[:width] for row in rows]
+            if not any("." in row for row in rows):
+                rows[0] = "." + rows[0][1:]
+            body["region"]["rows"] = rows
+            # monominoes, one per cell, cover any region (at most 64 cells, the most pieces)
+            body["pieces"] = ["#"] * sum(row.count(".") for row in rows)
+            body.pop("family", None)
+        elif body.get("height") or body.get("width"):
+            body["height"] = max(5, min(int(body.get("height") or 5), convert_grid))
+            body["width"] = max(5, min(int(body.get("width") or 5), convert_grid))
     if path.startswith("game/") and "state" in body:
         position = _position(rnd)
         body["state"] = web_game.state_dict(position)

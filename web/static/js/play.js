@@ -4,6 +4,7 @@
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, icon, markCells, patchColor, shapeIcon } from './draw.js';
+import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
@@ -15,7 +16,6 @@ let held = null;         // the patch in hand: {pid, slot, orient, pos, ghosts}
 let hint = null;         // {suggestions, selected}
 let busy = false;
 let stuck = false;       // the engine's last move failed: offer a retry
-let drag = null;
 let lastPointer = 'mouse';
 let quilt = null;        // drawing handle of the human's quilt
 let circleDrawnFor = null;
@@ -540,7 +540,7 @@ function renderCircle() {
       card.addEventListener('pointerdown', (e) => startDrag(e, card, i + 1));
       card.addEventListener('pointermove', (e) => moveDrag(e));
       card.addEventListener('pointerup', (e) => endDrag(e));
-      card.addEventListener('pointercancel', () => { drag = null; });
+      card.addEventListener('pointercancel', dragCancel);
     }
     box.appendChild(card);
   });
@@ -562,25 +562,17 @@ function startDrag(e, card, slot) {
   lastPointer = e.pointerType || 'mouse';
   if (!held || held.slot !== slot) pick(slot);
   if (!held) return;
-  e.preventDefault();
-  try { card.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
-  drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+  startCardDrag(e, card);
 }
 
 function moveDrag(e) {
-  if (!drag || e.pointerId !== drag.id || !held) return;
-  if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 6) drag.moved = true;
-  const rc = quilt && quilt.cellAt(e);
-  if (rc) { setPos(rc); drawOverlay(); }
+  if (!held) return;
+  dragMove(e, (ev) => quilt && quilt.cellAt(ev), (rc) => { setPos(rc); drawOverlay(); });
 }
 
 function endDrag(e) {
-  if (!drag || e.pointerId !== drag.id) return;
-  const d = drag;
-  drag = null;
-  if (!d.moved || !held) return;
-  const rc = quilt && quilt.cellAt(e);
-  if (!rc) return;
+  const rc = dragEnd(e, (ev) => quilt && quilt.cellAt(ev));
+  if (!rc || !held) return;
   setPos(rc);
   drawOverlay();
   placeHeld();

@@ -3,6 +3,7 @@
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { drawCells, el, pieceColor, shapeIcon } from './draw.js';
+import * as Generate from './generate.js';
 
 const $ = (id) => document.getElementById(id);
 export const PENTOMINOES = [
@@ -62,6 +63,7 @@ export async function init() {
   });
   svg.addEventListener('focus', () => drawRegion());
   svg.addEventListener('blur', () => drawRegion());
+  Generate.init();
 }
 
 function resize(nh, nw, reset = false) {
