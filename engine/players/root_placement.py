@@ -121,9 +121,7 @@ class RootPlacement:
     advisor: Advisor | None
     lookahead: bool
     _cache: PlacementCache
-    look_share: float = LOOKAHEAD_SHARE       # settings of the root lookahead (class attributes, for tuning)
-    min_look_time: float = MIN_LOOKAHEAD_TIME
-    look_proven_only: bool = False            # only a complete (OPTIMAL) ranking is used
+    look_proven_only: bool = False            # only a complete (OPTIMAL) lookahead ranking is used
 
     def _init_search(self, name: str, time_limit: float, iterations: int | None, seed: int, advisor: Advisor | None,
                      reuse: bool, lookahead: bool, exploration: float, margin_weight: float, epsilon: float,
@@ -181,13 +179,13 @@ class RootPlacement:
                 if mask is None:
                     budget = None
                     if deadline is not None:
-                        budget = self.look_share * (deadline - time.perf_counter()) / (len(pids) - k)
-                    if budget is None or budget >= self.min_look_time:
+                        budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
+                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
                         mask = ask_advisor(advisor, board, pid, upcoming, budget, stop, self.look_proven_only)
-                        # look_proven_only: an unfinished ranking is remembered as 0 ("snug"), so that the
-                        # same question is not asked again at the same cost
-                        keep = mask if mask is not None or not self.look_proven_only else 0
-                        if keep is not None and (mask is not None or stop is None or not stop.is_set()):
+                        keep = mask
+                        if mask is None and self.look_proven_only and (stop is None or not stop.is_set()):
+                            keep = 0    # unfinished: remembered as "snug", not asked again at the same cost
+                        if keep is not None:
                             if len(self._look_cache) > LOOK_CACHE_LIMIT:
                                 self._look_cache.clear()
                             self._look_cache[key] = keep

@@ -181,6 +181,8 @@ class SearchPlayer(RootPlacement):
     tree reuse). ``pure=True`` runs the pure-Python core (same answers).
     """
 
+    look_proven_only = True   # an unfinished lookahead ranking is worse than the snug placement
+
     def __init__(self, time_limit: float = DEFAULT_TIME_LIMIT, iterations: int | None = None, seed: int = 0,
                  advisor: Advisor | None = None, *, reuse: bool = True, lookahead: bool = True,
                  exploration: float = EXPLORATION, margin_weight: float = MARGIN_WEIGHT,
@@ -191,7 +193,6 @@ class SearchPlayer(RootPlacement):
         if not isinstance(node_cap, int) or isinstance(node_cap, bool) or not 1 <= node_cap <= 10_000_000:
             raise SearchInputError(f"search node_cap must be an integer in 1..10000000, not {node_cap!r}")
         self.node_cap = node_cap
-        self.look_proven_only = True   # an unfinished lookahead ranking is worse than the snug placement
         self.pure = pure
         self.prove = prove
         self.last_proven = False
