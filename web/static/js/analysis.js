@@ -39,6 +39,7 @@ const mover = () => (cur && cur.view ? cur.view.current_player : 0);
 
 export async function init() {
   msg = $('an-msg');
+  $('an-budget').value = String(DEFAULT_BUDGET);
   P = {};
   for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
   bind();
@@ -308,10 +309,11 @@ async function go(node) {
     return;
   }
   if (cur !== node) return;
+  evaluate(node);   // the request goes first: the server thinks while the page draws
   writeHash();
   save();
   render();
-  evaluate(node);
+  renderRecent();
 }
 
 function writeHash() {
@@ -492,6 +494,8 @@ function renderEval() {
       box.appendChild(li);
     });
     sec.dataset.evaluated = cur.notation;
+    if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
+    sec.dataset.evaluatedAt = String(e.drawnAt);
   }
   const fill = bar.querySelector('i');
   fill.style.width = first === null ? '50%' : pct(first);
@@ -592,7 +596,6 @@ function render() {
   drawOverlay();
   renderMoves();
   renderEval();
-  renderRecent();
 }
 
 // The last move outlined; the engine's best moves as numbered ghosts on the mover's quilt (a click plays one);

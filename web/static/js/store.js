@@ -3,7 +3,7 @@
 // dropped first. Storage refused or full (private windows, quota): the page goes on without it.
 //
 //   saveRecent(kind, id, title, data)  → true if kept (an item with the same id is replaced, moved to the front)
-//   listRecent(kind?)                  → [{id, kind, title, date, size}] newest first (no data)
+//   listRecent(kind?)                  → [{id, kind, title, date}] newest first (no data)
 //   loadRecent(id)                     → {id, kind, title, date, data} or null
 //   removeRecent(id)
 
@@ -52,7 +52,7 @@ export function saveRecent(kind, id, title, data) {
 
 export function listRecent(kind = null) {
   return read().filter((it) => !kind || it.kind === kind)
-    .map(({ id, kind: k, title, date, data }) => ({ id, kind: k, title, date, size: JSON.stringify(data).length }));
+    .map(({ id, kind: k, title, date }) => ({ id, kind: k, title, date }));
 }
 
 export function loadRecent(id) {
