@@ -535,8 +535,9 @@ function ownersAt(node) {
 
 function statusText() {
   const v = cur.view;
-  if (v.terminal) return `Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
-  const who = `Player ${v.current_player + 1}`;
+  const after = cur.parent ? `After move ${cur.ply} (player ${cur.player + 1}: ${moveName(cur.move)}${onMainLine(cur) ? '' : ', a variation'}). ` : '';
+  if (v.terminal) return `${after}Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
+  const who = `${after}Player ${v.current_player + 1}`;
   if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
   if (held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
   return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
@@ -686,8 +687,14 @@ function renderMoves() {
     return;
   }
   renderLine(ol, root.children[0], 0);
+  // The current move kept in view inside the list (never scrolling the page away from the board).
   const current = ol.querySelector('[aria-current]');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+    }
+  }
 }
 
 // ------------------------------------------------------------------ Recent
