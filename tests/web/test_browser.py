@@ -786,6 +786,13 @@ def test_a_position_link_opens_the_same_board_elsewhere(pages, base_url, http):
     assert d2["line"] == d["line"] == "advance~advance"
     assert other.input_value("#an-notation") == d["notation"]
     assert other.get_attribute("#an-moves [aria-current]", "data-move") == "advance"
+    # Typed by hand with a bare '+' (and %20 for blanks): decodeURIComponent keeps the '+'.
+    from urllib.parse import quote
+
+    typed = pages()
+    typed.goto(f"{base_url}/#analysis?pos={quote(start.to_notation(), safe='+,')}")
+    typed.wait_for_selector("body[data-ready=analysis]", state="attached")
+    assert board_settled(typed, "")["notation"] == start.to_notation()
     # A reload of the first page shows it again.
     page.reload()
     page.wait_for_selector("body[data-ready=analysis]", state="attached")
@@ -797,6 +804,28 @@ def test_a_position_link_opens_the_same_board_elsewhere(pages, base_url, http):
     bad.wait_for_selector("#an-msg:not([hidden])")
     assert bad.get_attribute("#an-msg", "data-field") == "text"
     assert "pos" in bad.text_content("#an-msg")
+
+
+def test_a_leather_patch_is_placed_on_the_board_by_keys(pages, base_url):
+    state = engine.new_game(2)
+    while not state.leather_to_place:
+        state.apply_action(GreedyPlayer().choose(state))
+    page = pages()
+    page.goto(analysis_url(base_url, state.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(page, "")
+    me = state.current_player()
+    page.keyboard.press("1")
+    page.wait_for_selector(f"#an-quilt-{me}[data-held='-1']", state="attached")
+    page.wait_for_selector(f"#an-quilt-{me} .ghost[data-rank='1']", state="attached")
+    page.keyboard.press("ArrowDown")   # the first arrow shows it in the middle; the keys move the patch, not the board
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute(f"#an-quilt-{me}", "data-pos") == "4,5"
+    assert page.evaluate(f"{ANALYSIS}.path") == ""
+    page.keyboard.press("g")
+    d = board_settled(page, "0")
+    assert d["line"].startswith("leather ")
+    assert d["notation"] == notation_after(state, [d["line"]])
 
 
 def test_a_game_is_resumed_after_a_reload_and_new_game_asks_first(pages, base_url):
