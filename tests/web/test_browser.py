@@ -777,6 +777,11 @@ def test_a_position_link_opens_the_same_board_elsewhere(pages, base_url, http):
     d = board_settled(page, "0.0")
     href = page.evaluate("location.href")
     assert "%2B" in href and "+" not in href.split("#", 1)[1]
+    # "Copy link" copies that very link.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.click("#an-copy-link")
+    page.wait_for_selector("#an-copy-link:has-text('Copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == href
     # Another browser (nothing stored): the link alone gives the same position and the same move.
     other = pages()
     other.goto(href)
@@ -804,6 +809,29 @@ def test_a_position_link_opens_the_same_board_elsewhere(pages, base_url, http):
     bad.wait_for_selector("#an-msg:not([hidden])")
     assert bad.get_attribute("#an-msg", "data-field") == "text"
     assert "pos" in bad.text_content("#an-msg")
+
+
+def test_the_evaluation_is_aborted_when_the_position_changes(pages, base_url):
+    start = engine.new_game(12)
+    page = pages()
+    page.goto(analysis_url(base_url, start.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(page, "")
+    page.evaluate("""() => { window.__aborted = []; const f = window.fetch;
+        window.fetch = (url, init) => { if (String(url).endsWith('suggest-move') && init && init.signal)
+            init.signal.addEventListener('abort', () => window.__aborted.push(init.body)); return f(url, init); }; }""")
+    held = []
+    page.route("**/api/v1/suggest-move", lambda route: held.append(route))   # never answered: still thinking
+    page.keyboard.press("a")
+    wait_for(page, f"{ANALYSIS}.path === '0' && {ANALYSIS}.evaluated !== {ANALYSIS}.notation", what="the move")
+    wait_for(page, "document.getElementById('an-evalbar').classList.contains('pending')", what="pending")
+    page.keyboard.press("ArrowLeft")   # the root's evaluation is known: no new request, the old one aborted
+    d = board_settled(page, "")
+    aborted = page.evaluate("() => window.__aborted.map(b => JSON.parse(b).state)")
+    assert len(aborted) == 1 and len(held) == 1
+    assert page.get_attribute("#an-evalbar", "aria-valuetext").startswith("player 1: ")
+    assert d["notation"] == start.to_notation()
+    page.unroute("**/api/v1/suggest-move")
 
 
 def test_a_leather_patch_is_placed_on_the_board_by_keys(pages, base_url):
