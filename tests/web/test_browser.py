@@ -923,10 +923,15 @@ def test_analysis_from_review_and_play_and_on_a_phone(pages, base_url, http):
     new_game(page, base_url, seed=8)
     page.keyboard.press("a")
     idle_after(page, 0)
-    notation = game(page)["view"]["notation"]
+    g = game(page)
     page.click("#play-analyse")
     page.wait_for_selector("body[data-ready=analysis]", state="attached")
-    assert board_settled(page, "")["notation"] == notation
+    # The whole game: the deal as the root, the moves so far as the main line, the board on the last one.
+    plies = len(g["record"]["actions"])
+    d = board_settled(page, ".".join(["0"] * plies))
+    assert d["notation"] == g["view"]["notation"] and d["line"] == "~".join(g["record"]["actions"])
+    tree = page.evaluate("() => window.quiltsolveAnalysis.tree()")
+    assert tree["n"] == engine.new_game(8).to_notation()
     # Review: the selected move's position.
     record = {**full_game_record(9)}
     open_page(page, base_url, "review")
@@ -939,7 +944,11 @@ def test_analysis_from_review_and_play_and_on_a_phone(pages, base_url, http):
     page.click("#review-analyse")
     page.wait_for_selector("body[data-ready=analysis]", state="attached")
     start = engine.GameState.from_circle(record["circle"])
-    assert board_settled(page, "")["notation"] == notation_after(start, record["actions"][:3])
+    d = board_settled(page, "0.0.0")
+    assert d["notation"] == notation_after(start, record["actions"][:3])
+    assert d["line"] == "~".join(record["actions"][:3])
+    page.keyboard.press("ArrowLeft")   # the game's earlier moves are there to step back through
+    assert board_settled(page, "0.0")["notation"] == notation_after(start, record["actions"][:2])
     phone = pages(PHONE, touch=True)
     phone.goto(analysis_url(base_url, start.to_notation()))
     phone.wait_for_selector("body[data-ready=analysis]", state="attached")

@@ -263,6 +263,7 @@ async function start(state, view, line) {
   root.owners = unknownOwners(view);
   // Walk the line, playing the moves the tree does not have yet.
   let node = root;
+  if (line.length) setBusy(true, `Playing the line (${line.length} moves)…`);
   for (let i = 0; i < line.length; i++) {
     const next = await child(node, line[i]);
     if (!next) {
@@ -271,6 +272,7 @@ async function start(state, view, line) {
     }
     node = next;
   }
+  setBusy(false);
   await go(node);
   return true;
 }

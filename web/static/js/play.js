@@ -92,7 +92,11 @@ function bind() {
     if (unfinished() && !window.confirm('Start a new game? The unfinished one stays under Recent on the Analysis page.')) return;
     newGame();
   });
-  $('play-analyse').addEventListener('click', () => { if (game) location.hash = analysisHash(game.view.notation); });
+  // The board gets the whole game: its first position, and the moves as the main line up to now.
+  $('play-analyse').addEventListener('click', () => {
+    if (!game) return;
+    location.hash = game.rootNotation ? analysisHash(game.rootNotation, game.record.actions) : analysisHash(game.view.notation);
+  });
   $('play-copy-link').addEventListener('click', async () => {
     if (!game) return;
     flash($('play-copy-link'), await copyText(analysisLink(game.view.notation)) ? 'Copied' : 'Copy failed');
@@ -160,7 +164,7 @@ async function newGame() {
   try {
     const r = await post('game/new', { seed });
     $('play-seed').value = String(r.record.seed);
-    start({ state: r.state, view: r.view, record: r.record, start: null, owners: blankOwners() });
+    start({ state: r.state, view: r.view, record: r.record, start: null, owners: blankOwners(), rootNotation: r.view.notation });
   } catch (e) { showMessage(msg, e); setBusy(false); return; }
   await engineTurns();
 }
@@ -188,9 +192,11 @@ async function loadPosition(text) {
     let owners = blankOwners();
     let record = { edition: r.view.edition, actions: [] };
     let startPos = null;
+    let rootNotation = r.view.notation;
     if (r.kind === 'record') {
       record = r.record;
       const rep = await post('game/replay', { record: r.record });
+      rootNotation = rep.views[0].notation;
       for (const p of rep.plies) addOwner(owners, p.player, p.move);
     } else {
       startPos = { kind: r.kind, state: r.state, notation: r.view.notation };
@@ -198,7 +204,7 @@ async function loadPosition(text) {
     }
     $('play-paste').hidden = true;
     $('play-paste-toggle').setAttribute('aria-expanded', 'false');
-    start({ state: r.state, view: r.view, record, start: startPos, owners });
+    start({ state: r.state, view: r.view, record, start: startPos, owners, rootNotation });
   } catch (e) { showMessage(msg, e); setBusy(false); render(); return; }
   await engineTurns();
 }

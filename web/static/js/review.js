@@ -288,7 +288,7 @@ function plot() {
 // position of the selected move on the analysis board.
 function hookRecentAndAnalysis() {
   $('review-analyse').addEventListener('click', () => {
-    if (data) location.hash = analysisHash(data.views[step].notation);
+    if (data) location.hash = analysisHash(data.views[0].notation, data.record.actions.slice(0, step));
   });
   const recall = (hash) => {
     const m = /^#review\?recent=([^&]+)/.exec(hash);
