@@ -49,7 +49,8 @@ export async function init() {
 // restarted browser finds it again: the newest unfinished one is resumed when the page opens.
 function save() {
   if (!game || (!game.record.actions.length && !game.start)) return;
-  const { history, ...rest } = game;
+  const { history: undoHistory, ...rest } = game;   // the undo history is not kept
+  void undoHistory;
   const n = game.record.actions.length;
   const what = game.start ? 'from a position' : `deal ${game.record.seed}`;
   const title = `Game v ${game.strength}, ${what}, ${n} move${n === 1 ? '' : 's'}${game.view.terminal ? ', over' : ''}`;
