@@ -12,7 +12,11 @@ and drives the Play page with Playwright on Debian's Chromium:
 * hint latency: the ``h`` key → the ranked list and the drawn hint (the
   default hint: SuggestMove with 300 iterations);
 * bytes: every response of a page load (HTML, CSS, JS modules, API
-  answers), as sent (gzip for static files) and decoded.
+  answers), as sent (gzip for static files) and decoded;
+* the analysis board: a move played (the engine's first choice, clicked)
+  → the new position's evaluation drawn (suggest-move, top 3, at the
+  board's default budget, ``DEFAULT_BUDGET`` in ``analysis.js``; target:
+  p90 ≤ 300 ms on 2 cores), p50 / p90 / max over many new positions.
 
 Without Chromium it prints the API-side latencies only.
 
@@ -25,12 +29,15 @@ from bench import print_measures
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from urllib.parse import quote
 
 import httpx
 
@@ -45,6 +52,20 @@ def _start(workers: int) -> tuple[subprocess.Popen, str]:
         proc.kill()
         raise SystemExit(f"bench_web: the server did not start: {line!r}")
     return proc, line.rsplit(" ", 1)[1].strip().rstrip("/")
+
+
+def _budget() -> int:
+    """The analysis board's default budget (iterations), read from the page's module."""
+    text = (ROOT / "web" / "static" / "js" / "analysis.js").read_text()
+    return int(re.search(r"DEFAULT_BUDGET = (\d+)", text).group(1))
+
+
+def _percentiles(values: list[float]) -> str:
+    if not values:
+        return "-"
+    v = sorted(values)
+    at = lambda q: v[min(len(v) - 1, round(q * (len(v) - 1)))] * 1000  # noqa: E731
+    return f"{at(0.5):,.0f} / {at(0.9):,.0f} / {v[-1] * 1000:,.0f}"
 
 
 def _ms(values: list[float]) -> str:
@@ -62,14 +83,16 @@ def _chromium() -> str | None:
     return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
 
 
-def _wait(page, js: str, timeout: float = 120.0) -> None:
+def _wait(page, js: str, timeout: float = 120.0, every: float = 0.005) -> None:
     t0 = time.perf_counter()
     while not page.evaluate(js):
         if time.perf_counter() - t0 > timeout:
             raise TimeoutError(js)
-        time.sleep(0.005)
+        time.sleep(every)
 
 
+SETTLED = ("(() => { const d = document.getElementById('page-analysis').dataset; "
+           "return d.busy === '0' && !!d.notation && d.evaluated === d.notation && d.path === %r; })()")
 IDLE = ("(() => { const d = document.getElementById('page-play').dataset; "
         "return d.busy === '0' && (d.turn === 'human' || d.turn === 'over') && Number(d.plies) > %d; })()")
 
@@ -130,8 +153,38 @@ def _browser_rows(url: str, runs: int) -> list[tuple[str, str, str]]:
                     page.keyboard.press("Escape")
                 rows.append(("hint latency (ms, p50 / p90)", _ms(hints), "SuggestMove, 300 iterations"))
             ctx.close()
+        rows.append(_analysis_row(browser, url, max(20, 3 * runs)))
         browser.close()
     return rows
+
+
+def _analysis_row(browser, url: str, runs: int) -> tuple[str, str, str]:
+    """New positions on the analysis board, each evaluated and drawn: the engine's first choice clicked."""
+    times = []
+    seed = 3
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    while len(times) < runs:
+        notation = httpx.post(f"{url}/api/v1/game/new", json={"seed": seed}).json()["view"]["notation"]
+        seed += 1
+        page.goto(f"{url}/#analysis?pos={quote(notation, safe='')}")
+        page.wait_for_selector("body[data-ready=analysis]", state="attached", timeout=60_000)
+        _wait(page, "(() => { const d = document.getElementById('page-analysis').dataset; "
+                    "return d.busy === '0' && d.evaluated === d.notation && d.notation === %s && d.line === ''; })()"
+              % repr(notation))
+        for ply in range(1, 16):
+            if len(times) >= runs or page.evaluate("document.getElementById('page-analysis').dataset.turn") == "over":
+                break
+            # Timed inside the page: from the click to the new position's evaluation first drawn.
+            t0 = page.evaluate("() => { const t = performance.now(); "
+                               "document.querySelector('#an-best li').click(); return t; }")
+            # Polled slowly (the time is the page's own): the poll would otherwise take CPU from what it times.
+            _wait(page, SETTLED % ".".join(["0"] * ply), every=0.05)
+            drawn = float(page.evaluate("document.getElementById('page-analysis').dataset.evaluatedAt"))
+            times.append((drawn - t0) / 1000)
+    ctx.close()
+    return ("analysis: move → evaluation drawn (ms, p50 / p90 / max)", _percentiles(times),
+            f"{len(times)} new positions, {_budget()} iterations (the default), target p90 <= 300")
 
 
 def _api_rows(url: str, runs: int) -> list[tuple[str, str, str]]:
@@ -142,6 +195,12 @@ def _api_rows(url: str, runs: int) -> list[tuple[str, str, str]]:
             t0 = time.perf_counter()
             c.post("/api/v1/game/engine-move", json={"state": g["state"], "strength": "greedy"}).raise_for_status()
             t.append(time.perf_counter() - t0)
+        a = []
+        for _ in range(max(1, runs // 2)):
+            t0 = time.perf_counter()
+            c.post("/api/v1/suggest-move", json={"state": g["state"], "top": 3, "iterations": _budget(),
+                                                 "seed": 0}).raise_for_status()
+            a.append(time.perf_counter() - t0)
         h = []
         for _ in range(max(1, runs // 2)):
             t0 = time.perf_counter()
@@ -150,6 +209,7 @@ def _api_rows(url: str, runs: int) -> list[tuple[str, str, str]]:
         page = c.get("/")
     return [("API engine-move greedy (ms, p50 / p90)", _ms(t), "HTTP round trip"),
             ("API suggest-move, 300 iterations (ms)", _ms(h), "the hint's request"),
+            (f"API suggest-move, top 3, {_budget()} iterations (ms)", _ms(a), "the analysis board's request"),
             ("index.html bytes", f"{len(page.content):,}", "")]
 
 

@@ -644,3 +644,326 @@ def test_cancelling_the_token_dialog_shows_why_and_asks_again_later(token_pages,
     page.reload()  # nothing was stored: the next call asks again
     page.wait_for_selector("#token-dialog[open]")
     assert page.get_attribute("#token-dialog", "data-rejected") == "false"
+
+
+# ---------------------------------------------------------------- the analysis board, links, what is kept
+
+ANALYSIS = "document.getElementById('page-analysis').dataset"
+
+
+def analysis_url(base_url: str, notation: str, line: list[str] = ()) -> str:
+    from urllib.parse import quote
+
+    url = f"{base_url}/#analysis?pos={quote(notation, safe='')}"
+    if line:
+        url += f"&line={quote('~'.join(line), safe='')}"
+    return url
+
+
+def board_settled(page, path: str | None = None) -> dict:
+    """Wait until the board shows a node (``path``: its child indices, '' the root) and its evaluation is drawn."""
+    want = "" if path is None else f" && d.path === {json.dumps(path)}"
+    wait_for(page, f"(() => {{ const d = {ANALYSIS}; return d.busy === '0' && !!d.notation "
+                   f"&& d.evaluated === d.notation{want}; }})()", what=f"the board at {path!r}, evaluated")
+    return page.evaluate(f"() => ({{...{ANALYSIS}}})")
+
+
+def notation_after(start: engine.GameState, moves: list[str]) -> str:
+    state = start.clone()
+    for m in moves:
+        state.apply_action(engine.parse_action(m))
+    return state.to_notation()
+
+
+def tree_moves(page) -> list[str]:
+    return page.evaluate("() => [...document.querySelectorAll('#an-moves .mv-btn')].map(b => b.dataset.move)")
+
+
+def test_analysis_variation_by_clicks_navigated_by_keys_and_deleted(pages, base_url, http, shots_dir):
+    page = pages()
+    start = engine.new_game(7)
+    page.goto(analysis_url(base_url, start.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    d = board_settled(page, "")
+    assert d["notation"] == start.to_notation() == page.input_value("#an-notation")
+    assert page.get_attribute("#an-board", "data-notation") == start.to_notation()
+    # The engine's best three, as the API ranks them at the board's budget, listed and drawn as ghosts.
+    budget = page.evaluate("() => window.quiltsolveAnalysis.budget()")
+    api = http.post("/api/v1/suggest-move", json={"state": game_state_json(http, start), "top": 3,
+                                                   "iterations": budget, "seed": 0}).json()["suggestions"]
+    listed = page.evaluate("() => [...document.querySelectorAll('#an-best li')].map(li => li.dataset.move)")
+    assert listed == [s["move"]["text"] for s in api]
+    drawn = page.evaluate("() => [...document.querySelectorAll('#an-quilt-0 .engine-ghost')].map(g => g.dataset.move)")
+    assert set(drawn) == {s["move"]["text"] for s in api if s["move"]["cells"]}
+    first = float(page.get_attribute("#an-evalbar", "data-first"))
+    assert abs(first - api[0]["win_chance"]) < 1e-3   # player 1 is to move
+
+    # Main line: advance (a click on the button); back (←); a variation: patch 1 picked up and put on a ghost.
+    page.click("#an-advance")
+    board_settled(page, "0")
+    page.keyboard.press("ArrowLeft")
+    board_settled(page, "")
+    view = http.post("/api/v1/game/view", json={"state": game_state_json(http, start)}).json()["view"]
+    slot = next(a["slot"] for a in view["available"] if a["buyable"])
+    page.click(f"#an-circle .patch-card[data-slot='{slot}']")
+    ghost = page.wait_for_selector("#an-quilt-0 .ghost[data-rank='1']:not(.engine-ghost)", state="attached")
+    cells = ghost.get_attribute("data-cells")
+    page.locator("#an-quilt-0 .ghost[data-rank='1']:not(.engine-ghost) rect").first.click()
+    d = board_settled(page, "1")
+    buy = f"buy {view['available'][slot - 1]['id']} {cells}"
+    assert d["line"] == buy
+    assert d["notation"] == notation_after(start, [buy])
+    assert tree_moves(page) == ["advance", buy]
+    assert page.locator("#an-moves > li ol.variation .mv-btn").get_attribute("data-move") == buy
+    # One more move in the variation, by key (player 2 advances).
+    page.keyboard.press("a")
+    d = board_settled(page, "1.0")
+    assert d["notation"] == notation_after(start, [buy, "advance"])
+    assert page.get_attribute("#an-moves [aria-current]", "data-path") == "1.0"
+    page.screenshot(path=str(shots_dir / "web-analysis.png"), full_page=True)
+
+    # Keys: Shift+← leaves the variation, → follows the main line, ↑ / ↓ first and last, ← steps back.
+    page.keyboard.press("Shift+ArrowLeft")
+    board_settled(page, "")
+    page.keyboard.press("ArrowRight")
+    assert board_settled(page, "0")["notation"] == notation_after(start, ["advance"])
+    page.keyboard.press("ArrowUp")
+    board_settled(page, "")
+    page.click("#an-moves .mv-btn[data-path='1.0']")
+    board_settled(page, "1.0")
+    page.keyboard.press("ArrowLeft")
+    board_settled(page, "1")
+    page.keyboard.press("ArrowUp")
+    board_settled(page, "")
+    page.keyboard.press("End")
+    board_settled(page, "0")
+
+    # Promote the variation (it becomes the main line), then delete it from its first move.
+    page.click("#an-moves .mv-btn[data-path='1']")
+    board_settled(page, "1")
+    page.click("#an-promote")
+    board_settled(page, "0")
+    assert tree_moves(page) == [buy, "advance", "advance"]
+    page.keyboard.press("Delete")
+    board_settled(page, "")
+    assert tree_moves(page) == ["advance"]
+    assert page.locator("#an-moves ol.variation").count() == 0
+    tree = page.evaluate("() => window.quiltsolveAnalysis.tree()")
+    assert [c["m"] for c in tree["c"]] == ["advance"] and tree["n"] == start.to_notation()
+
+
+def game_state_json(http, state: engine.GameState) -> dict:
+    return http.post("/api/v1/game/load", json={"text": state.to_notation()}).json()["state"]
+
+
+def bonus_position() -> engine.GameState:
+    """A position (greedy against greedy) where a player holds the 7×7 bonus: its notation has a '+'."""
+    state = engine.new_game(1)
+    while state.bonus_owner is None:
+        state.apply_action(GreedyPlayer().choose(state))
+    assert not state.is_terminal() and "+" in state.to_notation()
+    return state
+
+
+def test_a_position_link_opens_the_same_board_elsewhere(pages, base_url, http):
+    start = bonus_position()
+    page = pages()
+    page.goto(analysis_url(base_url, start.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(page, "")
+    page.keyboard.press("a")
+    board_settled(page, "0")
+    page.keyboard.press("a")
+    d = board_settled(page, "0.0")
+    href = page.evaluate("location.href")
+    assert "%2B" in href and "+" not in href.split("#", 1)[1]
+    # "Copy link" copies that very link.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.click("#an-copy-link")
+    page.wait_for_selector("#an-copy-link:has-text('Copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == href
+    # Another browser (nothing stored): the link alone gives the same position and the same move.
+    other = pages()
+    other.goto(href)
+    other.wait_for_selector("body[data-ready=analysis]", state="attached")
+    d2 = board_settled(other, "0.0")
+    assert d2["notation"] == d["notation"] == notation_after(start, ["advance", "advance"])
+    assert d2["line"] == d["line"] == "advance~advance"
+    assert other.input_value("#an-notation") == d["notation"]
+    assert other.get_attribute("#an-moves [aria-current]", "data-move") == "advance"
+    # Typed by hand with a bare '+' (and %20 for blanks): decodeURIComponent keeps the '+'.
+    from urllib.parse import quote
+
+    typed = pages()
+    typed.goto(f"{base_url}/#analysis?pos={quote(start.to_notation(), safe='+,')}")
+    typed.wait_for_selector("body[data-ready=analysis]", state="attached")
+    assert board_settled(typed, "")["notation"] == start.to_notation()
+    # A reload of the first page shows it again.
+    page.reload()
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    assert board_settled(page, "0.0")["notation"] == d["notation"]
+    # A link with a bad position says which field is wrong; the page stays usable.
+    bad = pages()
+    bad.goto(f"{base_url}/#analysis?pos={'r%200%2C5%2C-%2C0%20nonsense'}")
+    bad.wait_for_selector("body[data-ready=analysis]", state="attached")
+    bad.wait_for_selector("#an-msg:not([hidden])")
+    assert bad.get_attribute("#an-msg", "data-field") == "text"
+    assert "pos" in bad.text_content("#an-msg")
+
+
+def test_the_evaluation_is_aborted_when_the_position_changes(pages, base_url):
+    start = engine.new_game(12)
+    page = pages()
+    page.goto(analysis_url(base_url, start.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(page, "")
+    page.evaluate("""() => { window.__aborted = []; const f = window.fetch;
+        window.fetch = (url, init) => { if (String(url).endsWith('suggest-move') && init && init.signal)
+            init.signal.addEventListener('abort', () => window.__aborted.push(init.body)); return f(url, init); }; }""")
+    held = []
+    page.route("**/api/v1/suggest-move", lambda route: held.append(route))   # never answered: still thinking
+    page.keyboard.press("a")
+    wait_for(page, f"{ANALYSIS}.path === '0' && {ANALYSIS}.evaluated !== {ANALYSIS}.notation", what="the move")
+    wait_for(page, "document.getElementById('an-evalbar').classList.contains('pending')", what="pending")
+    page.keyboard.press("ArrowLeft")   # the root's evaluation is known: no new request, the old one aborted
+    d = board_settled(page, "")
+    aborted = page.evaluate("() => window.__aborted.map(b => JSON.parse(b).state)")
+    assert len(aborted) == 1 and len(held) == 1
+    assert page.get_attribute("#an-evalbar", "aria-valuetext").startswith("player 1: ")
+    assert d["notation"] == start.to_notation()
+    page.unroute("**/api/v1/suggest-move")
+
+
+def test_a_leather_patch_is_placed_on_the_board_by_keys(pages, base_url):
+    state = engine.new_game(2)
+    while not state.leather_to_place:
+        state.apply_action(GreedyPlayer().choose(state))
+    page = pages()
+    page.goto(analysis_url(base_url, state.to_notation()))
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(page, "")
+    me = state.current_player()
+    page.keyboard.press("1")
+    page.wait_for_selector(f"#an-quilt-{me}[data-held='-1']", state="attached")
+    page.wait_for_selector(f"#an-quilt-{me} .ghost[data-rank='1']", state="attached")
+    page.keyboard.press("ArrowDown")   # the first arrow shows it in the middle; the keys move the patch, not the board
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute(f"#an-quilt-{me}", "data-pos") == "4,5"
+    assert page.evaluate(f"{ANALYSIS}.path") == ""
+    page.keyboard.press("g")
+    d = board_settled(page, "0")
+    assert d["line"].startswith("leather ")
+    assert d["notation"] == notation_after(state, [d["line"]])
+
+
+def test_a_game_is_resumed_after_a_reload_and_new_game_asks_first(pages, base_url):
+    page = pages()
+    new_game(page, base_url, seed=5)
+    page.keyboard.press("a")
+    idle_after(page, 0)
+    page.keyboard.press("a")
+    idle_after(page, 2)
+    before = game(page)
+    assert not before["view"]["terminal"]
+    page.reload()
+    page.wait_for_selector("body[data-ready=play]", state="attached")
+    wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game() !== null", what="the page")
+    after = game(page)
+    assert after["record"] == before["record"] and after["state"] == before["state"]
+    assert page.input_value("#play-seed") == "5"
+    # A closed tab: another page of the same browser finds it too.
+    again = page.context.new_page()
+    open_page(again, base_url, "play")
+    wait_for(again, f"{PLAY}.busy === '0'", what="the second tab")
+    assert game(again)["record"]["actions"] == before["record"]["actions"]
+    again.close()
+    # "New game" asks first: declined, the game stays; accepted, a new one is dealt.
+    page.once("dialog", lambda dlg: dlg.dismiss())
+    page.click("#play-new")
+    page.wait_for_timeout(300)
+    assert game(page)["record"]["actions"] == before["record"]["actions"]
+    page.fill("#play-seed", "6")
+    page.once("dialog", lambda dlg: dlg.accept())
+    page.click("#play-new")
+    wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game().record.seed === 6", what="the new game")
+    # The old game is listed under Recent (Analysis page) with its date, and comes back from there.
+    open_page(page, base_url, "analysis")
+    page.wait_for_selector("#an-recent li[data-kind=play]")
+    items = page.evaluate("() => [...document.querySelectorAll('#an-recent li')].map(li => [li.dataset.kind, "
+                          "li.textContent, li.querySelector('time').dateTime])")
+    assert any(k == "play" and "deal 5" in text and when for k, text, when in items), items
+    page.locator("#an-recent li[data-kind=play] a", has_text="deal 5").click()
+    wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game().record.seed === 5", what="the old game")
+    assert game(page)["record"]["actions"] == before["record"]["actions"]
+
+
+def test_the_store_is_versioned_bounded_and_drops_the_oldest_first(pages, base_url):
+    page = pages()
+    open_page(page, base_url, "analysis")
+    out = page.evaluate("""async () => {
+        const s = await import('/js/store.js');
+        const big = 'x'.repeat(Math.floor(s.MAX_CHARS / 5));
+        for (let i = 0; i < 8; i++) s.saveRecent('analysis', `t${i}`, `tree ${i}`, {blob: big});
+        const bounded = s.listRecent().map(it => it.id);
+        for (let i = 0; i < s.MAX_ITEMS + 5; i++) s.saveRecent('review', `r${i}`, `review ${i}`, {i});
+        const raw = JSON.parse(localStorage.getItem(s.STORE_KEY));
+        return {bounded, n: s.listRecent().length, max: s.MAX_ITEMS, version: raw.version, want: s.STORE_VERSION,
+                newest: s.listRecent()[0].id, one: s.loadRecent('r3'), chars: localStorage.getItem(s.STORE_KEY).length,
+                maxChars: s.MAX_CHARS};
+    }""")
+    # Five fifths do not fit with the list's own bytes: the newest four are kept, the oldest dropped.
+    assert out["bounded"] == ["t7", "t6", "t5", "t4"]
+    assert out["n"] == out["max"] and out["newest"] == f"r{out['max'] + 4}"
+    assert out["one"] is None   # r3 was among the oldest
+    assert out["version"] == out["want"] == 1 and out["chars"] <= out["maxChars"]
+
+
+def test_analysis_from_review_and_play_and_on_a_phone(pages, base_url, http):
+    page = pages()
+    new_game(page, base_url, seed=8)
+    page.keyboard.press("a")
+    idle_after(page, 0)
+    g = game(page)
+    page.click("#play-analyse")
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    # The whole game: the deal as the root, the moves so far as the main line, the board on the last one.
+    plies = len(g["record"]["actions"])
+    d = board_settled(page, ".".join(["0"] * plies))
+    assert d["notation"] == g["view"]["notation"] and d["line"] == "~".join(g["record"]["actions"])
+    tree = page.evaluate("() => window.quiltsolveAnalysis.tree()")
+    assert tree["n"] == engine.new_game(8).to_notation()
+    # Review: the selected move's position.
+    record = {**full_game_record(9)}
+    open_page(page, base_url, "review")
+    page.fill("#review-text", json.dumps(record))
+    page.click("#review-go")
+    page.wait_for_selector("#page-review[data-step='0']", state="attached")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#page-review[data-step='3']", state="attached")
+    page.click("#review-analyse")
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    start = engine.GameState.from_circle(record["circle"])
+    d = board_settled(page, "0.0.0")
+    assert d["notation"] == notation_after(start, record["actions"][:3])
+    assert d["line"] == "~".join(record["actions"][:3])
+    page.keyboard.press("ArrowLeft")   # the game's earlier moves are there to step back through
+    assert board_settled(page, "0.0")["notation"] == notation_after(start, record["actions"][:2])
+    phone = pages(PHONE, touch=True)
+    phone.goto(analysis_url(base_url, start.to_notation()))
+    phone.wait_for_selector("body[data-ready=analysis]", state="attached")
+    board_settled(phone, "")
+    overflow = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the analysis board is wider than a phone: {overflow}px"
+
+
+def full_game_record(seed: int) -> dict:
+    state = engine.new_game(seed)
+    circle = list(state.circle)
+    actions = []
+    players = [GreedyPlayer(), RandomPlayer(seed)]
+    while not state.is_terminal() and len(actions) < 12:
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    return {"edition": "revised", "seed": seed, "circle": circle, "actions": actions}

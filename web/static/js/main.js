@@ -7,6 +7,7 @@ const PAGES = {
   review: () => import('./review.js'),
   place: () => import('./place.js'),
   puzzles: () => import('./puzzle.js'),
+  analysis: () => import('./analysis.js'),
 };
 const started = {};
 const globalMsg = document.getElementById('global-msg');

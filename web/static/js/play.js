@@ -3,12 +3,18 @@
 
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
-import { clear, drawQuilt, drawTrack, icon, markCells, patchColor, shapeIcon } from './draw.js';
+import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
 import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
+import {
+  addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, drawGhosts, drawHand, fetchGhosts, fitsRows,
+  handCells, handMoveText, leatherHand, markHeldCard as markCard, newHand, nudgeHand, setHandPos, statsInto, turnHand,
+  unknownOwners,
+} from './hand.js';
+import { listRecent, loadRecent, saveRecent } from './store.js';
+import { analysisHash, analysisLink, copyText, flash } from './links.js';
 
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
-const GHOSTS = 3;
 
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
@@ -16,13 +22,11 @@ let held = null;         // the patch in hand: {pid, slot, orient, pos, ghosts}
 let hint = null;         // {suggestions, selected}
 let busy = false;
 let stuck = false;       // the engine's last move failed: offer a retry
-let lastPointer = 'mouse';
+let pointer = null;      // the quilt's pointer input (bindQuiltPointer)
 let quilt = null;        // drawing handle of the human's quilt
 let circleDrawnFor = null;
 let msg = null;
 
-const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
-const sameCell = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
 const section = () => $('page-play');
 
 // ------------------------------------------------------------------ set-up
@@ -34,11 +38,74 @@ export async function init() {
     for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
   } catch (e) { showMessage(msg, e); return; }
   bind();
-  await newGame();
+  const asked = resumeId(location.hash);
+  if (resume(asked) || (!asked && resume(latestUnfinished()))) await engineTurns();
+  else await newGame();
+}
+
+// ------------------------------------------------------------------ kept in the browser (store.js)
+
+// The game is saved after every move (the undo history is not), so a reload, a closed tab or a
+// restarted browser finds it again: the newest unfinished one is resumed when the page opens.
+function save() {
+  if (!game || (!game.record.actions.length && !game.start)) return;
+  const { history: undoHistory, ...rest } = game;   // the undo history is not kept
+  void undoHistory;
+  const n = game.record.actions.length;
+  const what = game.start ? 'from a position' : `deal ${game.record.seed}`;
+  const title = `Game v ${game.strength}, ${what}, ${n} move${n === 1 ? '' : 's'}${game.view.terminal ? ', over' : ''}`;
+  saveRecent('play', game.id, title, rest);
+}
+
+function latestUnfinished() {
+  const it = listRecent('play')[0];
+  const full = it && loadRecent(it.id);
+  return full && full.data && full.data.view && !full.data.view.terminal ? it.id : null;
+}
+
+function resumeId(hash) {
+  const m = /^#play\?resume=([^&]+)/.exec(hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+// Take up a saved game (by its Recent id); false when there is none.
+function resume(id) {
+  const it = id ? loadRecent(id) : null;
+  if (!it || it.kind !== 'play' || !it.data || !it.data.state || !it.data.view) return false;
+  game = { ...it.data, history: [] };
+  $('play-side').value = String(game.human);
+  $('play-strength').value = game.strength;
+  if (game.record.seed !== undefined) $('play-seed').value = String(game.record.seed);
+  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  showMessage(msg, game.view.terminal ? null : 'Your unfinished game is back where you left it.', 'info');
+  render();
+  return true;
+}
+
+function unfinished() {
+  return !!game && !game.view.terminal && game.record.actions.length > 0;
 }
 
 function bind() {
-  $('play-setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
+  $('play-setup').addEventListener('submit', (e) => {
+    e.preventDefault();
+    // The old game stays under Recent (Analysis page); still, a click should not end it unasked.
+    if (unfinished() && !window.confirm('Start a new game? The unfinished one stays under Recent on the Analysis page.')) return;
+    newGame();
+  });
+  // The board gets the whole game: its first position, and the moves as the main line up to now.
+  $('play-analyse').addEventListener('click', () => {
+    if (!game) return;
+    location.hash = game.rootNotation ? analysisHash(game.rootNotation, game.record.actions) : analysisHash(game.view.notation);
+  });
+  $('play-copy-link').addEventListener('click', async () => {
+    if (!game) return;
+    flash($('play-copy-link'), await copyText(analysisLink(game.view.notation)) ? 'Copied' : 'Copy failed');
+  });
+  window.addEventListener('hashchange', () => {
+    const id = resumeId(location.hash);
+    if (id && (!game || game.id !== id) && !busy && resume(id)) engineTurns();
+  });
   $('play-hint').addEventListener('click', () => showHint());
   $('play-undo').addEventListener('click', () => undo());
   $('play-download').addEventListener('click', () => download());
@@ -62,33 +129,8 @@ function bind() {
   $('play-advance').addEventListener('focus', () => showTarget(true));
   $('play-advance').addEventListener('blur', () => showTarget(false));
 
-  const svg = $('play-quilt-human');
-  svg.addEventListener('pointerdown', (e) => { lastPointer = e.pointerType || 'mouse'; });
-  svg.addEventListener('pointermove', (e) => {
-    if (!held || !canAct() || e.pointerType === 'touch') return;
-    if (e.target.closest && e.target.closest('.ghost')) {
-      // Over a ghost: the ghost is what a click places, so the patch in hand steps aside.
-      if (held.pos) { held.pos = null; drawOverlay(); }
-      return;
-    }
-    const rc = quilt && quilt.cellAt(e);
-    if (rc && (!held.pos || !sameCell(rc, held.hover))) { held.hover = rc; setPos(rc); drawOverlay(); }
-  });
-  svg.addEventListener('click', (e) => {
-    if (!held || !canAct() || e.target.closest('.ghost')) return;
-    const rc = quilt && quilt.cellAt(e);
-    if (!rc) return;
-    if (lastPointer === 'touch') {
-      // Touch: the first tap shows the patch there, a tap on the patch places it.
-      const cells = heldCells();
-      if (!cells || !cells.some(([r, c]) => r === rc[0] && c === rc[1])) { setPos(rc); drawOverlay(); return; }
-    } else {
-      setPos(rc);
-    }
-    placeHeld();
-  });
-  svg.addEventListener('keydown', (e) => {
-    if (e.key === ' ' && held) { e.preventDefault(); placeHeld(); }
+  pointer = bindQuiltPointer($('play-quilt-human'), {
+    hand: () => held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => placeHeld(),
   });
   document.addEventListener('keydown', onKey);
   window.quiltsolveDebug = { game: () => game, held: () => held, hint: HINT };
@@ -115,8 +157,6 @@ function onKey(e) {
 
 // ------------------------------------------------------------------ games
 
-function blankOwners() { return [Array(81).fill(null), Array(81).fill(null)]; }
-
 async function newGame() {
   showMessage(msg, null);
   const seedText = $('play-seed').value.trim();
@@ -125,7 +165,7 @@ async function newGame() {
   try {
     const r = await post('game/new', { seed });
     $('play-seed').value = String(r.record.seed);
-    start({ state: r.state, view: r.view, record: r.record, start: null, owners: blankOwners() });
+    start({ state: r.state, view: r.view, record: r.record, start: null, owners: blankOwners(), rootNotation: r.view.notation });
   } catch (e) { showMessage(msg, e); setBusy(false); return; }
   await engineTurns();
 }
@@ -133,6 +173,7 @@ async function newGame() {
 function start(g) {
   game = {
     ...g,
+    id: `play-${Date.now().toString(36)}`,
     human: Number($('play-side').value),
     strength: $('play-strength').value,
     engineSeed: (g.record.seed || 0) % 1000003,
@@ -152,27 +193,21 @@ async function loadPosition(text) {
     let owners = blankOwners();
     let record = { edition: r.view.edition, actions: [] };
     let startPos = null;
+    let rootNotation = r.view.notation;
     if (r.kind === 'record') {
       record = r.record;
       const rep = await post('game/replay', { record: r.record });
+      rootNotation = rep.views[0].notation;
       for (const p of rep.plies) addOwner(owners, p.player, p.move);
     } else {
       startPos = { kind: r.kind, state: r.state, notation: r.view.notation };
-      r.view.players.forEach((p, i) => p.rows.forEach((row, rr) => [...row].forEach((ch, cc) => {
-        if (ch === '#') owners[i][rr * 9 + cc] = '?';
-      })));
+      owners = unknownOwners(r.view);
     }
     $('play-paste').hidden = true;
     $('play-paste-toggle').setAttribute('aria-expanded', 'false');
-    start({ state: r.state, view: r.view, record, start: startPos, owners });
+    start({ state: r.state, view: r.view, record, start: startPos, owners, rootNotation });
   } catch (e) { showMessage(msg, e); setBusy(false); render(); return; }
   await engineTurns();
-}
-
-function addOwner(owners, player, move) {
-  const cells = S.fromMessage(move.cells);
-  if (move.kind === 'MOVE_KIND_BUY') for (const [r, c] of cells) owners[player][r * 9 + c] = `p${move.patch_id}`;
-  if (move.kind === 'MOVE_KIND_LEATHER') for (const [r, c] of cells) owners[player][r * 9 + c] = `L${r * 9 + c}`;
 }
 
 function describeMove(move, before, after, player) {
@@ -298,63 +333,41 @@ function pick(slot) {
   }
   showMessage(msg, null);
   if (held && held.slot === slot) return;
-  held = { pid: a.id, slot, orient: P[a.id].cells, pos: null, ghosts: [] };
+  held = newHand(a.id, slot, P[a.id].cells);
   requestGhosts(held);
   render();
 }
 
 function holdLeather() {
-  held = { pid: -1, slot: 0, orient: [[0, 0]], pos: null, ghosts: [] };
+  held = leatherHand();
   requestGhosts(held);
 }
 
 async function requestGhosts(h) {
-  const v = game.view;
-  const upcoming = (h.pid === -1 ? v.circle.slice(0, 6) : v.circle.slice(h.slot, h.slot + 6)).map((id) => ({ id }));
   try {
-    const r = await post('suggest-placement', {
-      board: { rows: v.players[game.human].rows }, patch: { id: h.pid }, upcoming,
-      objective: 'OBJECTIVE_COVER', top: GHOSTS, time_limit: '0.4s', seed: 0,
-    }, { deadlineMs: 5000 });
+    const ghosts = await fetchGhosts(game.view, game.human, h);
     if (held !== h) return;
-    h.ghosts = r.ranked.map((x) => S.fromMessage(x.placement.cells));
+    h.ghosts = ghosts;
     drawOverlay();
   } catch (e) {
     if (held === h) showMessage(msg, e);
   }
 }
 
-function size() { return S.size(held.orient); }
+function setPos(rc) { setHandPos(held, rc); }
 
-function setPos([r, c]) {
-  const { h, w } = size();
-  held.pos = [clamp(r - Math.floor((h - 1) / 2), 0, 9 - h), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
-}
+function heldCells() { return handCells(held); }
 
-function heldCells() {
-  if (!held || !held.pos) return null;
-  return held.orient.map(([r, c]) => [r + held.pos[0], c + held.pos[1]]);
-}
-
-function fits(cells) {
-  const rows = game.view.players[game.human].rows;
-  return !!cells && cells.every(([r, c]) => r >= 0 && c >= 0 && r < 9 && c < 9 && rows[r][c] === '.');
-}
+function fits(cells) { return fitsRows(game.view.players[game.human].rows, cells); }
 
 function turn(how) {
   if (!held || held.pid === -1) return;
-  const { h, w } = size();
-  const center = held.pos ? [held.pos[0] + Math.floor((h - 1) / 2), held.pos[1] + Math.floor((w - 1) / 2)] : null;
-  held.orient = how === 'rotate' ? S.rotate(held.orient) : S.flip(held.orient);
-  if (center) setPos(center);
+  turnHand(held, how);
   render();
 }
 
 function nudge(key) {
-  if (!held.pos) { setPos([4, 4]); drawOverlay(); return; }
-  const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
-  const { h, w } = size();
-  held.pos = [clamp(held.pos[0] + dr, 0, 9 - h), clamp(held.pos[1] + dc, 0, 9 - w)];
+  nudgeHand(held, key);
   drawOverlay();
 }
 
@@ -363,8 +376,7 @@ function placeHeld(cells = null) {
   cells = cells || heldCells();
   if (!cells) { showMessage(msg, 'Move the patch over your quilt first (pointer or arrow keys).', 'info'); return; }
   if (!fits(cells)) { showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info'); return; }
-  const text = held.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${held.pid} ${S.cellsText(cells)}`;
-  humanMove(text);
+  humanMove(handMoveText(held, cells));
 }
 
 // ------------------------------------------------------------------ hints
@@ -451,24 +463,7 @@ function setBusy(on, text = '') {
   for (const id of ['play-hint', 'play-undo', 'play-advance', 'play-new']) $(id).disabled = on && id !== 'play-new';
 }
 
-function statsHtml(box, p, who) {
-  box.innerHTML = '';
-  const add = (label, value, key) => {
-    const s = document.createElement('span');
-    s.innerHTML = `${label} <b></b>`;
-    s.querySelector('b').textContent = value;
-    s.dataset.stat = key;
-    box.appendChild(s);
-  };
-  add('buttons', p.buttons, 'buttons');
-  add('income', `+${p.income}`, 'income');
-  add('space', p.position, 'position');
-  add('score', p.score, 'score');
-  if (p.bonus) add('7×7', '★', 'bonus');
-  box.dataset.score = p.score;
-  box.dataset.buttons = p.buttons;
-  box.setAttribute('aria-label', `${who}: ${p.buttons} buttons, income ${p.income}, space ${p.position}, score ${p.score}`);
-}
+function statsHtml(box, p, who) { statsInto(box, p, who); }
 
 function statusText() {
   const v = game.view;
@@ -494,55 +489,8 @@ function renderCircle() {
   const box = $('play-circle');
   if (circleDrawnFor === v) { markHeldCard(); return; }
   circleDrawnFor = v;
-  clear(box);
-  const mark = document.createElement('span');
-  mark.className = 'token-mark';
-  mark.textContent = 'token ▸';
-  box.appendChild(mark);
-  const humanTurn = canActIgnoringBusy();
-  v.circle.forEach((pid, i) => {
-    const p = P[pid];
-    const front = i < 3;
-    const info = front ? v.available[i] : null;
-    const card = document.createElement('button');
-    card.type = 'button';
-    card.className = `patch-card ${front ? 'front' : 'far'}`;
-    card.setAttribute('role', 'listitem');
-    card.dataset.id = pid;
-    card.dataset.slot = front ? i + 1 : 0;
-    const buyable = front && info.buyable && humanTurn && v.leather_to_place === 0;
-    card.dataset.buyable = buyable ? 'true' : 'false';
-    if (buyable) card.classList.add('buyable');
-    if (front) {
-      const slot = document.createElement('span');
-      slot.className = 'slot';
-      slot.textContent = `${i + 1}`;
-      card.appendChild(slot);
-    }
-    card.appendChild(shapeIcon(p.cells, patchColor(pid), { income: p.income, minSide: 5 }));
-    const cost = document.createElement('span');
-    cost.className = 'cost';
-    cost.append(icon('button'), `${p.buttons}`, icon('time'), `${p.time}`);
-    if (p.income) {
-      const inc = document.createElement('span');
-      inc.className = 'inc';
-      inc.textContent = `+${p.income}`;
-      cost.append(inc);
-    }
-    card.appendChild(cost);
-    let label = `Patch ${pid}: ${p.buttons} buttons, ${p.time} time, income ${p.income}, ${p.area} cells`;
-    if (front) label += buyable ? `. Press ${i + 1} to pick it up.` : info.affordable ? '. It does not fit.' : '. Too expensive.';
-    card.setAttribute('aria-label', label);
-    card.title = label;
-    if (!front) { card.tabIndex = -1; card.setAttribute('aria-disabled', 'true'); }
-    if (front) {
-      card.addEventListener('click', () => pick(i + 1));
-      card.addEventListener('pointerdown', (e) => startDrag(e, card, i + 1));
-      card.addEventListener('pointermove', (e) => moveDrag(e));
-      card.addEventListener('pointerup', (e) => endDrag(e));
-      card.addEventListener('pointercancel', dragCancel);
-    }
-    box.appendChild(card);
+  drawCircle(box, v, P, canActIgnoringBusy(), {
+    pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel,
   });
   markHeldCard();
 }
@@ -551,15 +499,11 @@ function canActIgnoringBusy() {
   return !!game && !game.view.terminal && game.view.current_player === game.human;
 }
 
-function markHeldCard() {
-  for (const card of $('play-circle').querySelectorAll('.patch-card.front')) {
-    card.classList.toggle('held', !!held && held.slot === Number(card.dataset.slot));
-  }
-}
+function markHeldCard() { markCard($('play-circle'), held); }
 
 function startDrag(e, card, slot) {
   if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
-  lastPointer = e.pointerType || 'mouse';
+  pointer.setPointer(e.pointerType || 'mouse');
   if (!held || held.slot !== slot) pick(slot);
   if (!held) return;
   startCardDrag(e, card);
@@ -604,41 +548,11 @@ function drawOverlay() {
     && hint.suggestions[hint.selected].move.kind === 'MOVE_KIND_ADVANCE');
   const svg = $('play-quilt-human');
   if (held && canActIgnoringBusy()) {
-    // Drawn last-ranked first, so that the best ghost is on top where they overlap.
-    const taken = new Set();
-    const labelAt = held.ghosts.map((cells) => {
-      const free = cells.find(([r, c]) => !taken.has(r * 9 + c));
-      for (const [r, c] of cells) taken.add(r * 9 + c);
-      return free;
-    });
-    held.ghosts.map((cells, i) => [cells, i]).reverse().forEach(([cells, i]) => {
-      const g = markCells(ov, cells, 'ghost', { rank: i + 1, cells: S.cellsText(cells) });
-      if (labelAt[i]) {
-        const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
-        t.setAttribute('x', labelAt[i][1] + 0.5); t.setAttribute('y', labelAt[i][0] + 0.5);
-        t.textContent = String(i + 1);
-        g.appendChild(t);
-      }
-      g.setAttribute('tabindex', '0');
-      g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', `Place it on the solver's choice ${i + 1}`);
-      g.addEventListener('click', (e) => { e.stopPropagation(); placeHeld(cells); });
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); placeHeld(cells); } });
-    });
-    const cells = heldCells();
-    const ok = fits(cells);
-    if (cells) {
-      const g = markCells(ov, cells, `held-piece ${ok ? 'ok' : 'no'}`, { cells: S.cellsText(cells), legal: ok ? 'true' : 'false' });
-      if (ok) for (const rect of g.querySelectorAll('rect')) rect.style.fill = held.pid >= 0 ? patchColor(held.pid) : '#8a5a34';
-    }
-    svg.dataset.held = held.pid;
-    svg.dataset.orient = S.shapeText(held.orient);
-    svg.dataset.pos = held.pos ? held.pos.join(',') : '';
+    drawGhosts(ov, held.ghosts, (cells) => placeHeld(cells));
+    const ok = drawHand(ov, svg, held, v.players[me].rows);
     $('play-place').disabled = !ok || busy;
   } else {
-    delete svg.dataset.held;
-    delete svg.dataset.orient;
-    delete svg.dataset.pos;
+    clearHandMarks(svg);
     $('play-place').disabled = true;
   }
   void v;
@@ -687,6 +601,7 @@ function render() {
     status.classList.remove('busy');
     status.textContent = statusText();
   }
+  if (!busy) save();
   const log = $('play-log');
   clear(log);
   for (const item of game.log) {

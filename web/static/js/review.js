@@ -3,6 +3,8 @@
 import { patches as loadPatches, post, showMessage, stream } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, el, markCells } from './draw.js';
+import { analysisHash } from './links.js';
+import { listRecent, loadRecent, saveRecent } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 let P = null;
@@ -35,6 +37,7 @@ export async function init() {
     const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: data.plies.length };
     if (e.key in moves) { e.preventDefault(); go(moves[e.key]); }
   });
+  hookRecentAndAnalysis();
 }
 
 async function readFile() {
@@ -106,6 +109,7 @@ async function start(text) {
     data = await post('game/replay', { record });
   } catch (e) { showMessage(msg, e); return; }
   if (mine !== run) return;
+  remember(record);
   owners = [[Array(81).fill(null), Array(81).fill(null)]];
   for (const p of data.plies) {
     const next = owners[owners.length - 1].map((o) => o.slice());
@@ -276,4 +280,30 @@ function plot() {
     c.addEventListener('click', () => go(i + 1));
     if (r.large) el('circle', { cx: x(i), cy: y(v), r: 8, class: 'mistake', 'data-ply': i }, svg);
   }
+}
+
+// ------------------------------------------------------------------ Recent (store.js) and the analysis board
+
+// The reviewed record is kept under Recent (and reviewed again when it comes back); "Analyse" opens the
+// position of the selected move on the analysis board.
+function hookRecentAndAnalysis() {
+  $('review-analyse').addEventListener('click', () => {
+    if (data) location.hash = analysisHash(data.views[0].notation, data.record.actions.slice(0, step));
+  });
+  const recall = (hash) => {
+    const m = /^#review\?recent=([^&]+)/.exec(hash);
+    const it = m ? loadRecent(decodeURIComponent(m[1])) : (!data && listRecent('review')[0] ? loadRecent(listRecent('review')[0].id) : null);
+    if (!it || it.kind !== 'review' || !it.data || !it.data.record) return;
+    $('review-text').value = JSON.stringify(it.data.record);
+    start($('review-text').value);
+  };
+  window.addEventListener('hashchange', () => { if (location.hash.startsWith('#review?recent=')) recall(location.hash); });
+  recall(location.hash);
+}
+
+function remember(record) {
+  const n = (record.actions || []).length;
+  const who = Array.isArray(record.players) ? ` ${record.players.join(' v ')}` : '';
+  const id = `review:${record.seed ?? ''}:${(record.circle || []).join(',')}:${n}:${(record.actions || []).slice(-1)[0] || ''}`;
+  saveRecent('review', id, `Review${who}${record.seed !== undefined ? `, deal ${record.seed}` : ''}, ${n} moves`, { record });
 }

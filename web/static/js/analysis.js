@@ -1,0 +1,740 @@
+// Analysis: a board where any legal move of either side can be tried from any position. The moves made form a
+// tree (the main line and its variations), shown as a nested list and navigated with the keys players know;
+// the engine evaluates the current position (suggest-move at a stated budget, the fetch aborted when the
+// position changes). The position and the line live in the URL (links.js); the tree in localStorage (store.js).
+
+import { patches as loadPatches, describe, post, showMessage } from './api.js';
+import * as S from './shapes.js';
+import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
+import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
+import {
+  addOwner, bindQuiltPointer, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, drawHand, fetchGhosts, fitsRows,
+  handCells, handMoveText, leatherHand, markHeldCard, newHand, nudgeHand, setHandPos, statsInto, turnHand, unknownOwners,
+} from './hand.js';
+import { listRecent, loadRecent, removeRecent, saveRecent, shortDate } from './store.js';
+import { analysisHash, analysisLink, copyText, flash, parseAnalysisHash } from './links.js';
+
+const $ = (id) => document.getElementById(id);
+export const DEFAULT_BUDGET = 1000;   // iterations: bench_web measures the evaluation drawn at this budget
+export const TOP = 3;
+export const TREE_FORMAT = 1;
+
+let P = null;
+let root = null;        // the tree: nodes {move, player, ply, notation, state, view, children, parent, eval}
+let cur = null;         // the node on the board
+let held = null;        // the patch in hand (hand.js)
+let busy = false;       // a move is being played
+let evalAbort = null;   // the current evaluation's fetch
+let ghostAbort = null;
+let writtenHash = '';   // the hash this page wrote last (its own changes are not reloads)
+let circleFor = null;
+let quilts = [null, null];
+let pointers = [];
+let msg = null;
+
+const section = () => $('page-analysis');
+const mover = () => (cur && cur.view ? cur.view.current_player : 0);
+
+// ------------------------------------------------------------------ set-up
+
+export async function init() {
+  msg = $('an-msg');
+  $('an-budget').value = String(DEFAULT_BUDGET);
+  P = {};
+  for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
+  bind();
+  await openFromHash(location.hash);
+}
+
+function bind() {
+  $('an-copy').addEventListener('click', async () => {
+    flash($('an-copy'), await copyText($('an-notation').value) ? 'Copied' : 'Copy failed');
+  });
+  $('an-notation').addEventListener('focus', (e) => e.target.select());
+  $('an-copy-link').addEventListener('click', async () => {
+    if (!root) return;
+    flash($('an-copy-link'), await copyText(analysisLink(root.notation, lineOf(cur))) ? 'Copied' : 'Copy failed');
+  });
+  const toggle = $('an-paste-toggle');
+  toggle.addEventListener('click', () => {
+    const form = $('an-paste');
+    form.hidden = !form.hidden;
+    toggle.setAttribute('aria-expanded', String(!form.hidden));
+    if (!form.hidden) $('an-paste-text').focus();
+  });
+  $('an-paste-cancel').addEventListener('click', () => { $('an-paste').hidden = true; toggle.setAttribute('aria-expanded', 'false'); });
+  $('an-paste').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (await openText($('an-paste-text').value, [])) {
+      $('an-paste').hidden = true;
+      toggle.setAttribute('aria-expanded', 'false');
+    }
+  });
+  $('an-new').addEventListener('click', newDeal);
+  $('an-first').addEventListener('click', () => go(root));
+  $('an-prev').addEventListener('click', () => cur && cur.parent && go(cur.parent));
+  $('an-next').addEventListener('click', () => cur && cur.children[0] && go(cur.children[0]));
+  $('an-last').addEventListener('click', () => cur && go(endOfLine(cur)));
+  $('an-delete').addEventListener('click', () => deleteNode(cur));
+  $('an-promote').addEventListener('click', () => promote(cur));
+  $('an-budget').addEventListener('change', () => { if (cur) { cur.eval = null; evaluate(cur); } });
+  $('an-advance').addEventListener('click', () => playMove('advance'));
+  $('an-rotate').addEventListener('click', () => turn('rotate'));
+  $('an-flip').addEventListener('click', () => turn('flip'));
+  $('an-place').addEventListener('click', () => placeHeld());
+  $('an-cancel').addEventListener('click', () => { held = null; render(); });
+  pointers = [0, 1].map((i) => bindQuiltPointer($(`an-quilt-${i}`), {
+    hand: () => held, quilt: () => quilts[i], canAct: () => canAct() && mover() === i,
+    redraw: drawOverlay, place: () => placeHeld(),
+  }));
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('hashchange', () => {
+    if (location.hash.startsWith('#analysis') && location.hash !== writtenHash) openFromHash(location.hash);
+  });
+  window.quiltsolveAnalysis = {
+    tree: () => serialize(root), current: () => (cur ? { line: lineOf(cur), notation: cur.notation, eval: cur.eval } : null),
+    budget: () => Number($('an-budget').value),
+  };
+}
+
+function onKey(e) {
+  if (section().hidden || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !cur) return;
+  const t = e.target;
+  if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
+  const onButton = t && t.closest('button, [role=button], .ghost');
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const handled = () => e.preventDefault();
+  if (held) {
+    // While a patch is held the keys move it, as on the Play page.
+    if (k === 'r') { handled(); turn('rotate'); }
+    else if (k === 'f') { handled(); turn('flip'); }
+    else if (k === 'g') { handled(); if (held.ghosts.length) placeHeld(held.ghosts[0]); }
+    else if (k.startsWith('Arrow')) { handled(); nudgeHand(held, k); drawOverlay(); }
+    else if (k === 'Enter' && !onButton) { handled(); placeHeld(); }
+    else if (k === 'Escape') { handled(); held = null; render(); }
+    else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
+    return;
+  }
+  if (k === 'ArrowLeft' && e.shiftKey) { handled(); go(branchPoint(cur)); }
+  else if (k === 'ArrowLeft') { handled(); if (cur.parent) go(cur.parent); }
+  else if (k === 'ArrowRight') { handled(); if (cur.children[0]) go(cur.children[0]); }
+  else if (k === 'ArrowUp' || k === 'Home') { handled(); go(root); }
+  else if (k === 'ArrowDown' || k === 'End') { handled(); go(endOfLine(cur)); }
+  else if (k === 'Delete') { handled(); deleteNode(cur); }
+  else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
+  else if (k === 'a') { handled(); playMove('advance'); }
+}
+
+// ------------------------------------------------------------------ the tree
+
+function makeNode(parent, move, player, notation, state = null, view = null) {
+  return { move, player, ply: parent ? parent.ply + 1 : 0, notation, state, view, children: [], parent, eval: null };
+}
+
+function lineOf(node) {
+  const out = [];
+  for (let n = node; n && n.parent; n = n.parent) out.push(n.move);
+  return out.reverse();
+}
+
+function pathOf(node) {
+  const out = [];
+  for (let n = node; n && n.parent; n = n.parent) out.push(n.parent.children.indexOf(n));
+  return out.reverse().join('.');
+}
+
+function endOfLine(node) {
+  let n = node;
+  while (n.children[0]) n = n.children[0];
+  return n;
+}
+
+// Where the current variation leaves its parent line: the position before its first move (the root on the
+// main line).
+function branchPoint(node) {
+  for (let n = node; n.parent; n = n.parent) {
+    if (n.parent.children[0] !== n) return n.parent;
+  }
+  return root;
+}
+
+function onMainLine(node) {
+  for (let n = node; n.parent; n = n.parent) if (n.parent.children[0] !== n) return false;
+  return true;
+}
+
+function deleteNode(node) {
+  if (!node || !node.parent || busy) return;
+  const parent = node.parent;
+  parent.children.splice(parent.children.indexOf(node), 1);
+  go(parent);
+}
+
+// The variation holding node becomes the main line where it branches off.
+function promote(node) {
+  if (!node || busy) return;
+  for (let n = node; n.parent; n = n.parent) {
+    const sibs = n.parent.children;
+    const i = sibs.indexOf(n);
+    if (i > 0) { sibs.splice(i, 1); sibs.unshift(n); break; }
+  }
+  go(node);
+}
+
+function serialize(node) {
+  if (!node) return null;
+  const out = { m: node.move, p: node.player, n: node.notation, c: node.children.map(serialize) };
+  if (!node.parent) { delete out.m; delete out.p; }
+  return out;
+}
+
+function deserialize(obj, parent = null) {
+  const node = makeNode(parent, parent ? String(obj.m) : null, parent ? Number(obj.p) : null, String(obj.n));
+  node.children = (Array.isArray(obj.c) ? obj.c : []).map((c) => deserialize(c, node));
+  return node;
+}
+
+// A node's position: known when the move was played here, else loaded from its notation.
+async function loaded(node) {
+  if (node.state) return node;
+  const r = await post('game/load', { text: node.notation });
+  node.state = r.state;
+  node.view = r.view;
+  return node;
+}
+
+// ------------------------------------------------------------------ opening a board
+
+function treeId(notation) { return `analysis:${notation}`; }
+
+async function openFromHash(hash) {
+  const { pos, line } = parseAnalysisHash(hash);
+  if (pos) return openText(pos, line, 'pos');
+  const latest = listRecent('analysis')[0];
+  if (latest && await openStored(latest.id)) return true;
+  return newDeal();
+}
+
+async function newDeal() {
+  showMessage(msg, null);
+  try {
+    const r = await post('game/new', {});
+    return start(r.state, r.view, []);
+  } catch (e) { showMessage(msg, e); return false; }
+}
+
+async function openStored(id) {
+  const it = loadRecent(id);
+  if (!it || it.kind !== 'analysis' || !it.data || it.data.format !== TREE_FORMAT) return false;
+  return openText(it.data.tree.n, it.data.line || [], 'pos');
+}
+
+// Open text (a notation, state JSON or record) with the moves of line played from it; the stored tree of the
+// same position, if any, comes back with it.
+async function openText(text, line, field = 'text') {
+  showMessage(msg, null);
+  setBusy(true, 'Loading the position…');
+  let r;
+  try {
+    r = await post('game/load', { text });
+  } catch (e) {
+    setBusy(false);
+    const where = field === 'pos' ? 'The link’s position (pos) is not valid: ' : '';
+    showMessage(msg, `${where}${describe(e)}`);
+    if (e.field) msg.dataset.field = e.field;
+    if (!root) $('an-status').textContent = 'Load a position (Load position) or start a new deal.';
+    return false;
+  }
+  setBusy(false);
+  return start(r.state, r.view, line);
+}
+
+async function start(state, view, line) {
+  held = null;
+  circleFor = null;
+  const stored = loadRecent(treeId(view.notation));
+  if (stored && stored.data && stored.data.format === TREE_FORMAT && stored.data.tree.n === view.notation) {
+    root = deserialize(stored.data.tree);
+  } else {
+    root = makeNode(null, null, null, view.notation);
+  }
+  root.state = state;
+  root.view = view;
+  root.owners = unknownOwners(view);
+  // Walk the line, playing the moves the tree does not have yet.
+  let node = root;
+  if (line.length) setBusy(true, `Playing the line (${line.length} moves)…`);
+  for (let i = 0; i < line.length; i++) {
+    const next = await child(node, line[i]);
+    if (!next) {
+      showMessage(msg, `line: move ${i + 1} (${line[i]}) cannot be played here; the board shows the position before it.`);
+      break;
+    }
+    node = next;
+  }
+  setBusy(false);
+  await go(node);
+  return true;
+}
+
+// The child of node reached by move text (made if new); null when the move is illegal.
+async function child(node, text) {
+  const want = text.trim();
+  const known = node.children.find((c) => c.move === want);
+  if (known) return known;
+  try {
+    await loaded(node);
+    const r = await post('game/apply', { state: node.state, move: want });
+    const known2 = node.children.find((c) => c.move === r.move.text);
+    if (known2) return known2;
+    const c = makeNode(node, r.move.text, r.player, r.view.notation, r.state, r.view);
+    node.children.push(c);
+    return c;
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------ moving about
+
+async function go(node) {
+  if (!node) return;
+  cur = node;
+  held = null;
+  if (ghostAbort) ghostAbort.abort();
+  if (evalAbort) evalAbort.abort();
+  try {
+    await loaded(node);
+  } catch (e) {
+    if (cur === node) showMessage(msg, e);
+    return;
+  }
+  if (cur !== node) return;
+  evaluate(node);   // the request goes first: the server thinks while the page draws
+  writeHash();
+  save();
+  render();
+  renderRecent();
+}
+
+function writeHash() {
+  const h = analysisHash(root.notation, lineOf(cur));
+  writtenHash = h;
+  if (location.hash !== h && location.hash.startsWith('#analysis')) history.replaceState(null, '', h);
+}
+
+function save() {
+  const n = countNodes(root) - 1;
+  const title = `Analysis: ${root.notation.slice(0, 40)}${root.notation.length > 40 ? '…' : ''} (${n} move${n === 1 ? '' : 's'})`;
+  saveRecent('analysis', treeId(root.notation), title, { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) });
+}
+
+function countNodes(node) { return 1 + node.children.reduce((s, c) => s + countNodes(c), 0); }
+
+async function playMove(text) {
+  if (!canAct()) return;
+  showMessage(msg, null);
+  setBusy(true, 'Playing the move…');
+  const node = cur;
+  const next = await child(node, text);
+  setBusy(false);
+  if (cur !== node) return;
+  if (!next) { showMessage(msg, `move: “${text}” is not legal here.`); render(); return; }
+  await go(next);
+}
+
+function canAct() { return !!cur && !!cur.view && !busy && !cur.view.terminal; }
+
+// ------------------------------------------------------------------ the patch in hand
+
+function pick(slot) {
+  if (!canAct()) return;
+  const v = cur.view;
+  if (v.leather_to_place > 0) { holdLeather(); render(); return; }
+  const a = v.available[slot - 1];
+  if (!a) return;
+  if (!a.buyable) {
+    showMessage(msg, a.affordable ? `Patch ${a.id} does not fit anywhere on player ${v.current_player + 1}'s quilt.`
+      : `Patch ${a.id} costs ${a.buttons} buttons; player ${v.current_player + 1} has ${v.players[v.current_player].buttons}.`, 'info');
+    return;
+  }
+  showMessage(msg, null);
+  if (held && held.slot === slot) return;
+  held = newHand(a.id, slot, P[a.id].cells);
+  requestGhosts(held);
+  render();
+}
+
+function holdLeather() {
+  held = leatherHand();
+  requestGhosts(held);
+}
+
+async function requestGhosts(h) {
+  if (ghostAbort) ghostAbort.abort();
+  const ctl = new AbortController();
+  ghostAbort = ctl;
+  try {
+    const ghosts = await fetchGhosts(cur.view, mover(), h, { signal: ctl.signal });
+    if (held !== h) return;
+    h.ghosts = ghosts;
+    drawOverlay();
+  } catch (e) {
+    if (e.name !== 'AbortError' && held === h) showMessage(msg, e);
+  }
+}
+
+function turn(how) {
+  if (!held || held.pid === -1) return;
+  turnHand(held, how);
+  render();
+}
+
+function placeHeld(cells = null) {
+  if (!held || !canAct()) return;
+  cells = cells || handCells(held);
+  if (!cells) { showMessage(msg, 'Move the patch over the quilt first (pointer or arrow keys).', 'info'); return; }
+  if (!fitsRows(cur.view.players[mover()].rows, cells)) {
+    showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info');
+    return;
+  }
+  const text = handMoveText(held, cells);
+  held = null;
+  playMove(text);
+}
+
+function startDrag(e, card, slot) {
+  if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
+  pointers[mover()].setPointer(e.pointerType || 'mouse');
+  if (!held || held.slot !== slot) pick(slot);
+  if (!held) return;
+  startCardDrag(e, card);
+}
+
+function moveDrag(e) {
+  if (!held) return;
+  const q = quilts[mover()];
+  dragMove(e, (ev) => q && q.cellAt(ev), (rc) => { setHandPos(held, rc); drawOverlay(); });
+}
+
+function endDrag(e) {
+  const q = quilts[mover()];
+  const rc = dragEnd(e, (ev) => q && q.cellAt(ev));
+  if (!rc || !held) return;
+  setHandPos(held, rc);
+  drawOverlay();
+  placeHeld();
+}
+
+// ------------------------------------------------------------------ the engine's view
+
+async function evaluate(node) {
+  if (evalAbort) evalAbort.abort();
+  evalAbort = null;
+  const budget = Number($('an-budget').value) || DEFAULT_BUDGET;
+  if (node.view.terminal || (node.eval && node.eval.budget === budget)) { renderEval(); return; }
+  const ctl = new AbortController();
+  evalAbort = ctl;
+  section().dataset.evaluated = '';
+  renderEval();
+  const t0 = performance.now();
+  try {
+    const r = await post('suggest-move', { state: node.state, top: TOP, iterations: budget, seed: 0 },
+      { signal: ctl.signal, deadlineMs: 60000 });
+    node.eval = { budget, player: r.player, proven: r.proven, ms: Math.round(performance.now() - t0),
+      best: r.suggestions.map((s) => ({ move: s.move, win: s.win_chance, margin: s.proven_margin })) };
+  } catch (e) {
+    if (e.name === 'AbortError') return;
+    if (cur === node) showMessage(msg, e);
+    return;
+  } finally {
+    if (evalAbort === ctl) evalAbort = null;
+  }
+  if (cur !== node) return;
+  renderEval();
+  drawOverlay();
+}
+
+function pct(x) { return `${Math.round(x * 100)}%`; }
+
+function renderEval() {
+  const box = $('an-best');
+  const info = $('an-eval-info');
+  const bar = $('an-evalbar');
+  const sec = section();
+  clear(box);
+  const v = cur.view;
+  let first = 0.5;
+  if (v.terminal) {
+    first = v.winner === 0 ? 1 : 0;
+    info.textContent = `Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
+    sec.dataset.evaluated = cur.notation;
+  } else if (!cur.eval) {
+    info.textContent = `Evaluating (${$('an-budget').value} iterations)…`;
+    first = null;
+  } else {
+    const e = cur.eval;
+    const top = e.best[0];
+    first = e.player === 0 ? top.win : 1 - top.win;
+    info.textContent = e.proven
+      ? `Proven by the endgame solver: player ${e.player + 1} (to move) ${top.margin > 0 ? 'wins' : top.margin < 0 ? 'loses' : 'ties'} by ${Math.abs(top.margin)} with best play.`
+      : `Player ${e.player + 1} (to move) wins ${pct(top.win)} of the time with the best move (${e.budget} iterations, ${e.ms} ms).`;
+    e.best.forEach((s, i) => {
+      const li = document.createElement('li');
+      li.dataset.move = s.move.text;
+      li.dataset.win = s.win.toFixed(4);
+      li.tabIndex = 0;
+      li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span>';
+      li.querySelector('.pct').textContent = pct(s.win);
+      li.querySelector('.bar i').style.width = pct(s.win);
+      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${s.margin !== undefined && s.margin !== null ? ` (${s.margin > 0 ? '+' : ''}${s.margin} pts, proven)` : ''}`;
+      li.setAttribute('aria-label', `Engine choice ${i + 1}: ${moveName(s.move.text)}, ${pct(s.win)} to win. Press Enter to play it.`);
+      const play = () => playMove(s.move.text);
+      li.addEventListener('click', play);
+      li.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); play(); } });
+      box.appendChild(li);
+    });
+    sec.dataset.evaluated = cur.notation;
+    if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
+    sec.dataset.evaluatedAt = String(e.drawnAt);
+  }
+  const fill = bar.querySelector('i');
+  fill.style.width = first === null ? '50%' : pct(first);
+  bar.classList.toggle('pending', first === null);
+  bar.setAttribute('aria-valuenow', first === null ? '50' : String(Math.round(first * 100)));
+  bar.setAttribute('aria-valuetext', first === null ? 'being evaluated' : `player 1: ${pct(first)} to win`);
+  bar.dataset.first = first === null ? '' : first.toFixed(4);
+  $('an-evaltext').textContent = first === null ? '…' : `P1 ${pct(first)} · P2 ${pct(1 - first)}`;
+}
+
+// ------------------------------------------------------------------ drawing
+
+function setBusy(on, text = '') {
+  busy = on;
+  section().dataset.busy = on ? '1' : '0';
+  if (on) $('an-status').textContent = text;
+}
+
+function moveName(text) {
+  const w = text.split(/\s+/);
+  if (w[0] === 'buy') {
+    const cells = cellsOfMoveText(text);
+    const r = Math.min(...cells.map((c) => c[0])), c = Math.min(...cells.map((x) => x[1]));
+    return `buy ${w[1]} at ${r + 1},${c + 1}`;
+  }
+  if (w[0] === 'leather') { const [[r, c]] = cellsOfMoveText(text); return `leather at ${r + 1},${c + 1}`; }
+  return 'advance';
+}
+
+function ownersAt(node) {
+  const path = [];
+  for (let n = node; n.parent; n = n.parent) path.push(n);
+  const owners = root.owners.map((o) => o.slice());
+  for (const n of path.reverse()) addOwner(owners, n.player, { text: n.move });
+  return owners;
+}
+
+function statusText() {
+  const v = cur.view;
+  const after = cur.parent ? `After move ${cur.ply} (player ${cur.player + 1}: ${moveName(cur.move)}${onMainLine(cur) ? '' : ', a variation'}). ` : '';
+  if (v.terminal) return `${after}Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
+  const who = `${after}Player ${v.current_player + 1}`;
+  if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
+  if (held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
+  return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
+}
+
+function render() {
+  if (!cur || !cur.view) return;
+  const v = cur.view;
+  const sec = section();
+  const board = $('an-board');
+  sec.dataset.notation = cur.notation;
+  board.dataset.notation = cur.notation;
+  sec.dataset.line = lineOf(cur).join('~');
+  sec.dataset.path = pathOf(cur);
+  sec.dataset.turn = v.terminal ? 'over' : String(v.current_player);
+  $('an-notation').value = cur.notation;
+  const owners = ownersAt(cur);
+  for (const i of [0, 1]) {
+    const svg = $(`an-quilt-${i}`);
+    const mine = !v.terminal && v.current_player === i;
+    svg.classList.toggle('interactive', mine);
+    if (mine) {
+      svg.setAttribute('tabindex', '0');
+      svg.setAttribute('role', 'application');
+      svg.setAttribute('aria-label', `Player ${i + 1}'s quilt (to move). With a patch held: arrow keys move it, R rotates, F flips, Enter places.`);
+    } else {
+      svg.removeAttribute('tabindex');
+      svg.setAttribute('role', 'img');
+      svg.setAttribute('aria-label', `Player ${i + 1}'s quilt`);
+    }
+    quilts[i] = drawQuilt(svg, v.players[i].rows, owners[i], P);
+    statsInto($(`an-stats-${i}`), v.players[i], `Player ${i + 1}`);
+    $(`an-side-${i}`).classList.toggle('to-move', mine);
+  }
+  drawTrack($('an-track'), v, ['1', '2']);
+  if (circleFor !== v) {
+    circleFor = v;
+    drawCircle($('an-circle'), v, P, !v.terminal, { pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel });
+  }
+  markHeldCard($('an-circle'), held);
+  const adv = $('an-advance');
+  adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
+  adv.disabled = !v.advance || v.terminal || v.leather_to_place > 0;
+  $('an-held').hidden = !held;
+  if (held) {
+    $('an-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
+    $('an-rotate').disabled = held.pid === -1;
+    $('an-flip').disabled = held.pid === -1;
+  }
+  $('an-first').disabled = !cur.parent;
+  $('an-prev').disabled = !cur.parent;
+  $('an-next').disabled = !cur.children.length;
+  $('an-last').disabled = !cur.children.length;
+  $('an-delete').disabled = !cur.parent;
+  $('an-promote').disabled = onMainLine(cur);
+  if (!busy) $('an-status').textContent = statusText();
+  drawOverlay();
+  renderMoves();
+  renderEval();
+}
+
+// The last move outlined; the engine's best moves as numbered ghosts on the mover's quilt (a click plays one);
+// the patch in hand with the solver's spots for it.
+function drawOverlay() {
+  const v = cur.view;
+  for (const i of [0, 1]) {
+    const q = quilts[i];
+    if (!q) continue;
+    clear(q.overlay);
+    if (cur.parent && cur.player === i) {
+      const cells = cellsOfMoveText(cur.move);
+      if (cells.length) markCells(q.overlay, cells, 'last', { move: cur.move });
+    }
+  }
+  const me = mover();
+  const q = quilts[me];
+  const svg = $(`an-quilt-${me}`);
+  clearHandMarks($('an-quilt-0'));
+  clearHandMarks($('an-quilt-1'));
+  if (!q || v.terminal) { $('an-place').disabled = true; return; }
+  if (held) {
+    drawGhosts(q.overlay, held.ghosts, (cells) => placeHeld(cells));
+    $('an-place').disabled = !drawHand(q.overlay, svg, held, v.players[me].rows) || busy;
+  } else if (cur.eval) {
+    const best = cur.eval.best;
+    const g = best.map((s) => S.fromMessage(s.move.cells));
+    drawGhosts(q.overlay, g, (cells, i) => playMove(best[i].move.text),
+      (i) => `Engine choice ${i + 1}: ${moveName(best[i].move.text)}, ${pct(best[i].win)}; play it`);
+    for (const el of q.overlay.querySelectorAll('.ghost')) {
+      el.classList.add('engine-ghost');
+      el.dataset.move = best[Number(el.dataset.rank) - 1].move.text;
+    }
+    $('an-place').disabled = true;
+  }
+}
+
+function moveItem(node) {
+  const li = document.createElement('li');
+  li.className = 'mv';
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'mv-btn';
+  b.dataset.path = pathOf(node);
+  b.dataset.move = node.move;
+  const name = moveName(node.move);
+  b.innerHTML = '<span class="mv-num"></span> <span class="mv-p"></span> <span class="mv-name"></span>';
+  b.querySelector('.mv-num').textContent = `${node.ply}.`;
+  b.querySelector('.mv-p').textContent = `P${node.player + 1}`;
+  b.querySelector('.mv-name').textContent = name;
+  b.classList.add(`p${node.player}`);
+  b.setAttribute('aria-label', `Move ${node.ply}, player ${node.player + 1}: ${name}${node.eval ? `, ${pct(node.eval.best[0].win)} for the player to move after it` : ''}`);
+  if (node === cur) { b.setAttribute('aria-current', 'step'); li.classList.add('current'); }
+  b.addEventListener('click', () => go(node));
+  li.appendChild(b);
+  return li;
+}
+
+// The main line as a list; each move's alternatives as nested lists (variations) right after it.
+function renderLine(ol, first, depth) {
+  for (let n = first; n; n = n.children[0]) {
+    ol.appendChild(moveItem(n));
+    const parent = n.parent;
+    if (parent.children[0] === n && parent.children.length > 1) {
+      for (const alt of parent.children.slice(1)) {
+        const li = document.createElement('li');
+        li.className = 'var-item';
+        const sub = document.createElement('ol');
+        sub.className = 'variation';
+        sub.setAttribute('aria-label', `Variation at move ${alt.ply}: ${moveName(alt.move)}`);
+        sub.dataset.depth = String(depth + 1);
+        renderLine(sub, alt, depth + 1);
+        li.appendChild(sub);
+        ol.appendChild(li);
+      }
+    }
+  }
+}
+
+function renderMoves() {
+  const ol = $('an-moves');
+  clear(ol);
+  if (!root.children.length) {
+    const li = document.createElement('li');
+    li.className = 'empty';
+    li.textContent = 'No moves yet: make one on the board.';
+    ol.appendChild(li);
+    return;
+  }
+  renderLine(ol, root.children[0], 0);
+  // The current move kept in view inside the list (never scrolling the page away from the board).
+  const current = ol.querySelector('[aria-current]');
+  if (current) {
+    const top = current.offsetTop;
+    if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ Recent
+
+function renderRecent() {
+  const ul = $('an-recent');
+  clear(ul);
+  const items = listRecent();
+  if (!items.length) {
+    const li = document.createElement('li');
+    li.textContent = 'Nothing yet.';
+    ul.appendChild(li);
+    return;
+  }
+  for (const it of items) {
+    const li = document.createElement('li');
+    li.dataset.kind = it.kind;
+    li.dataset.id = it.id;
+    const a = document.createElement('a');
+    a.href = it.kind === 'play' ? `#play?resume=${encodeURIComponent(it.id)}`
+      : it.kind === 'review' ? `#review?recent=${encodeURIComponent(it.id)}` : '#analysis';
+    a.textContent = it.title;
+    if (it.kind === 'analysis') {
+      a.addEventListener('click', (e) => { e.preventDefault(); openStored(it.id); });
+    }
+    const when = document.createElement('time');
+    when.dateTime = it.date;
+    when.textContent = shortDate(it.date);
+    const kind = document.createElement('span');
+    kind.className = 'recent-kind';
+    kind.textContent = { play: 'game', review: 'review', analysis: 'analysis' }[it.kind];
+    const del = document.createElement('button');
+    del.type = 'button';
+    del.className = 'recent-del';
+    del.textContent = '×';
+    del.setAttribute('aria-label', `Forget ${it.title}`);
+    del.addEventListener('click', () => { removeRecent(it.id); renderRecent(); });
+    li.append(kind, ' ', a, ' ', when, ' ', del);
+    ul.appendChild(li);
+  }
+}

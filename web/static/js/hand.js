@@ -1,0 +1,259 @@
+// The patch in hand and the patch circle, shared by the Play page and the Analysis board: picking a patch up,
+// moving, turning and placing it on a quilt (pointer, touch, keys), the solver's ghosts, the circle's cards,
+// a player's stats. Each page keeps its own game; these functions take what they need as arguments.
+
+import { post } from './api.js';
+import * as S from './shapes.js';
+import { clear, icon, markCells, patchColor, shapeIcon } from './draw.js';
+
+const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+export const GHOSTS = 3;
+
+// A patch picked up from slot 1-3 (pid -1, slot 0: a leather patch to place).
+export function newHand(pid, slot, cells) {
+  return { pid, slot, orient: cells, pos: null, ghosts: [], hover: null };
+}
+
+export function leatherHand() { return newHand(-1, 0, [[0, 0]]); }
+
+export function handSize(h) { return S.size(h.orient); }
+
+// Centre the patch on cell [r, c], kept on the quilt.
+export function setHandPos(h, [r, c]) {
+  const { h: hh, w } = handSize(h);
+  h.pos = [clamp(r - Math.floor((hh - 1) / 2), 0, 9 - hh), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
+}
+
+export function handCells(h) {
+  if (!h || !h.pos) return null;
+  return h.orient.map(([r, c]) => [r + h.pos[0], c + h.pos[1]]);
+}
+
+export function fitsRows(rows, cells) {
+  return !!cells && cells.every(([r, c]) => r >= 0 && c >= 0 && r < 9 && c < 9 && rows[r][c] === '.');
+}
+
+// Rotate or flip the patch about its centre.
+export function turnHand(h, how) {
+  if (h.pid === -1) return;
+  const { h: hh, w } = handSize(h);
+  const center = h.pos ? [h.pos[0] + Math.floor((hh - 1) / 2), h.pos[1] + Math.floor((w - 1) / 2)] : null;
+  h.orient = how === 'rotate' ? S.rotate(h.orient) : S.flip(h.orient);
+  if (center) setHandPos(h, center);
+}
+
+// An arrow key: the first press shows the patch in the middle of the quilt, the next ones move it.
+export function nudgeHand(h, key) {
+  if (!h.pos) { setHandPos(h, [4, 4]); return; }
+  const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
+  const { h: hh, w } = handSize(h);
+  h.pos = [clamp(h.pos[0] + dr, 0, 9 - hh), clamp(h.pos[1] + dc, 0, 9 - w)];
+}
+
+// The move's text form for the patch put down on cells.
+export function handMoveText(h, cells) {
+  return h.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${h.pid} ${S.cellsText(cells)}`;
+}
+
+// The cells a move's text names ("buy 10 0,0;0,1", "leather 4,4"; none for "advance").
+export function cellsOfMoveText(text) {
+  const words = String(text).trim().split(/\s+/);
+  const part = words[0] === 'buy' ? words[2] : words[0] === 'leather' ? words[1] : null;
+  if (!part) return [];
+  return part.split(';').map((rc) => rc.split(',').map(Number));
+}
+
+// Quilt owners (keys drawn by drawQuilt) after a move, updated in place.
+export function addOwner(owners, player, move) {
+  const cells = move.cells ? S.fromMessage(move.cells) : cellsOfMoveText(move.text);
+  const kind = move.kind || (move.text.startsWith('buy') ? 'MOVE_KIND_BUY' : move.text.startsWith('leather') ? 'MOVE_KIND_LEATHER' : '');
+  const pid = move.patch_id ?? Number(move.text.split(/\s+/)[1]);
+  if (kind === 'MOVE_KIND_BUY') for (const [r, c] of cells) owners[player][r * 9 + c] = `p${pid}`;
+  if (kind === 'MOVE_KIND_LEATHER') for (const [r, c] of cells) owners[player][r * 9 + c] = `L${r * 9 + c}`;
+}
+
+export function blankOwners() { return [Array(81).fill(null), Array(81).fill(null)]; }
+
+// Owners of a position known only by its boards: every filled cell of unknown origin.
+export function unknownOwners(view) {
+  const owners = blankOwners();
+  view.players.forEach((p, i) => p.rows.forEach((row, rr) => [...row].forEach((ch, cc) => {
+    if (ch === '#') owners[i][rr * 9 + cc] = '?';
+  })));
+  return owners;
+}
+
+// The solver's best spots for the patch in hand on the mover's quilt (suggest-placement, the next patches
+// of the circle as lookahead): a list of cell lists, best first.
+export async function fetchGhosts(view, player, h, opts = {}) {
+  const upcoming = (h.pid === -1 ? view.circle.slice(0, 6) : view.circle.slice(h.slot, h.slot + 6)).map((id) => ({ id }));
+  const r = await post('suggest-placement', {
+    board: { rows: view.players[player].rows }, patch: { id: h.pid }, upcoming,
+    objective: 'OBJECTIVE_COVER', top: GHOSTS, time_limit: '0.4s', seed: 0,
+  }, { deadlineMs: 5000, signal: opts.signal });
+  return r.ranked.map((x) => S.fromMessage(x.placement.cells));
+}
+
+// Numbered ghosts (a click or Enter places the patch there), drawn last-ranked first so that the best is on
+// top where they overlap. ghosts: cell lists; onPlace(cells).
+export function drawGhosts(ov, ghosts, onPlace, label = (i) => `Place it on the solver's choice ${i + 1}`) {
+  const taken = new Set();
+  const labelAt = ghosts.map((cells) => {
+    const free = cells.find(([r, c]) => !taken.has(r * 9 + c));
+    for (const [r, c] of cells) taken.add(r * 9 + c);
+    return free;
+  });
+  ghosts.map((cells, i) => [cells, i]).reverse().forEach(([cells, i]) => {
+    if (!cells.length) return;
+    const g = markCells(ov, cells, 'ghost', { rank: i + 1, cells: S.cellsText(cells) });
+    if (labelAt[i]) {
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('x', labelAt[i][1] + 0.5); t.setAttribute('y', labelAt[i][0] + 0.5);
+      t.textContent = String(i + 1);
+      g.appendChild(t);
+    }
+    g.setAttribute('tabindex', '0');
+    g.setAttribute('role', 'button');
+    g.setAttribute('aria-label', label(i));
+    g.addEventListener('click', (e) => { e.stopPropagation(); onPlace(cells, i); });
+    g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); onPlace(cells, i); } });
+  });
+}
+
+// The patch in hand over the quilt (green where it fits, red where not); the svg's data-held/orient/pos say
+// what is held. Returns whether it can be put down where it is.
+export function drawHand(ov, svg, h, rows) {
+  const cells = handCells(h);
+  const ok = fitsRows(rows, cells);
+  if (cells) {
+    const g = markCells(ov, cells, `held-piece ${ok ? 'ok' : 'no'}`, { cells: S.cellsText(cells), legal: ok ? 'true' : 'false' });
+    if (ok) for (const rect of g.querySelectorAll('rect')) rect.style.fill = h.pid >= 0 ? patchColor(h.pid) : '#8a5a34';
+  }
+  svg.dataset.held = h.pid;
+  svg.dataset.orient = S.shapeText(h.orient);
+  svg.dataset.pos = h.pos ? h.pos.join(',') : '';
+  return ok;
+}
+
+export function clearHandMarks(svg) {
+  delete svg.dataset.held;
+  delete svg.dataset.orient;
+  delete svg.dataset.pos;
+}
+
+// Pointer input on a quilt: hovering shows the patch in hand there, a click puts it down (touch: the first
+// tap shows it, a tap on it puts it down). ctx: {hand(), quilt(), canAct(), redraw(), place()}.
+export function bindQuiltPointer(svg, ctx) {
+  let lastPointer = 'mouse';
+  svg.addEventListener('pointerdown', (e) => { lastPointer = e.pointerType || 'mouse'; });
+  svg.addEventListener('pointermove', (e) => {
+    const h = ctx.hand();
+    if (!h || !ctx.canAct() || e.pointerType === 'touch') return;
+    if (e.target.closest && e.target.closest('.ghost')) {
+      // Over a ghost: the ghost is what a click places, so the patch in hand steps aside.
+      if (h.pos) { h.pos = null; ctx.redraw(); }
+      return;
+    }
+    const q = ctx.quilt();
+    const rc = q && q.cellAt(e);
+    if (rc && (!h.pos || !(h.hover && h.hover[0] === rc[0] && h.hover[1] === rc[1]))) { h.hover = rc; setHandPos(h, rc); ctx.redraw(); }
+  });
+  svg.addEventListener('click', (e) => {
+    const h = ctx.hand();
+    if (!h || !ctx.canAct() || e.target.closest('.ghost')) return;
+    const q = ctx.quilt();
+    const rc = q && q.cellAt(e);
+    if (!rc) return;
+    if (lastPointer === 'touch') {
+      const cells = handCells(h);
+      if (!cells || !cells.some(([r, c]) => r === rc[0] && c === rc[1])) { setHandPos(h, rc); ctx.redraw(); return; }
+    } else {
+      setHandPos(h, rc);
+    }
+    ctx.place();
+  });
+  svg.addEventListener('keydown', (e) => {
+    if (e.key === ' ' && ctx.hand()) { e.preventDefault(); ctx.place(); }
+  });
+  return { lastPointer: () => lastPointer, setPointer: (p) => { lastPointer = p; } };
+}
+
+// A player's buttons, income, space and score, as spans with data-stat (and data-score on the box).
+export function statsInto(box, p, who) {
+  box.innerHTML = '';
+  const add = (label, value, key) => {
+    const s = document.createElement('span');
+    s.innerHTML = `${label} <b></b>`;
+    s.querySelector('b').textContent = value;
+    s.dataset.stat = key;
+    box.appendChild(s);
+  };
+  add('buttons', p.buttons, 'buttons');
+  add('income', `+${p.income}`, 'income');
+  add('space', p.position, 'position');
+  add('score', p.score, 'score');
+  if (p.bonus) add('7×7', '★', 'bonus');
+  box.dataset.score = p.score;
+  box.dataset.buttons = p.buttons;
+  box.setAttribute('aria-label', `${who}: ${p.buttons} buttons, income ${p.income}, space ${p.position}, score ${p.score}`);
+}
+
+// The patch circle from the token: the first three are cards that can be picked up (keys 1-3) when
+// canBuy; on: {pick(slot), down(e, card, slot), move(e), up(e), cancel()}.
+export function drawCircle(box, view, P, canBuy, on) {
+  clear(box);
+  const mark = document.createElement('span');
+  mark.className = 'token-mark';
+  mark.textContent = 'token ▸';
+  box.appendChild(mark);
+  view.circle.forEach((pid, i) => {
+    const p = P[pid];
+    const front = i < 3;
+    const info = front ? view.available[i] : null;
+    const card = document.createElement('button');
+    card.type = 'button';
+    card.className = `patch-card ${front ? 'front' : 'far'}`;
+    card.setAttribute('role', 'listitem');
+    card.dataset.id = pid;
+    card.dataset.slot = front ? i + 1 : 0;
+    const buyable = front && info.buyable && canBuy && view.leather_to_place === 0;
+    card.dataset.buyable = buyable ? 'true' : 'false';
+    if (buyable) card.classList.add('buyable');
+    if (front) {
+      const slot = document.createElement('span');
+      slot.className = 'slot';
+      slot.textContent = `${i + 1}`;
+      card.appendChild(slot);
+    }
+    card.appendChild(shapeIcon(p.cells, patchColor(pid), { income: p.income, minSide: 5 }));
+    const cost = document.createElement('span');
+    cost.className = 'cost';
+    cost.append(icon('button'), `${p.buttons}`, icon('time'), `${p.time}`);
+    if (p.income) {
+      const inc = document.createElement('span');
+      inc.className = 'inc';
+      inc.textContent = `+${p.income}`;
+      cost.append(inc);
+    }
+    card.appendChild(cost);
+    let label = `Patch ${pid}: ${p.buttons} buttons, ${p.time} time, income ${p.income}, ${p.area} cells`;
+    if (front) label += buyable ? `. Press ${i + 1} to pick it up.` : info.affordable ? '. It does not fit.' : '. Too expensive.';
+    card.setAttribute('aria-label', label);
+    card.title = label;
+    if (!front) { card.tabIndex = -1; card.setAttribute('aria-disabled', 'true'); }
+    if (front) {
+      card.addEventListener('click', () => on.pick(i + 1));
+      card.addEventListener('pointerdown', (e) => on.down(e, card, i + 1));
+      card.addEventListener('pointermove', (e) => on.move(e));
+      card.addEventListener('pointerup', (e) => on.up(e));
+      card.addEventListener('pointercancel', on.cancel);
+    }
+    box.appendChild(card);
+  });
+}
+
+export function markHeldCard(box, h) {
+  for (const card of box.querySelectorAll('.patch-card.front')) {
+    card.classList.toggle('held', !!h && h.slot === Number(card.dataset.slot));
+  }
+}
