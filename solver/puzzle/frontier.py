@@ -1,0 +1,352 @@
+"""Counting tilings by dynamic programming over a frontier (no enumeration).
+
+The region's cells are numbered in scan order along its shorter side (as
+the search numbers them, ``tables.py``). Every placement is listed under its
+*anchor*, its lowest cell; a placement covers cells up to ``reach`` ahead of
+its anchor. Sweeping the cells in order, the DP's state before cell ``i`` is
+
+* the *frontier*: which of the cells ``i .. i + reach - 1`` are already
+  covered (by placements anchored before ``i``; every cell before ``i`` is),
+* when some pieces come in limited copies, how many copies of each such
+  piece type are used,
+
+and the table maps each state to the number of ways to reach it (exact
+integers). At cell ``i`` a state whose frontier holds ``i`` moves on; one
+that does not must cover ``i`` with a placement anchored there that fits.
+After the last cell the count is the sum over the states whose copies
+satisfy ``use_all``. The work is (cells) x (states) x (placements per
+anchor), whatever the number of tilings: 20x20 dominoes (a 49-digit count)
+take about a second in C.
+
+Distinct tilings (up to the region's symmetries G) by Burnside, without
+enumerating: ``distinct = sum over g in G of fix(g) / |G|``, where ``fix(g)``,
+the number of tilings that ``g`` maps to themselves, is itself a frontier
+count on a smaller problem: a g-fixed tiling is a union of orbits of
+placements under the cyclic group <g>; so the cells become the orbits of
+cells (each named by its lowest cell), the placements the orbits of
+pairwise disjoint placements (an orbit of ``m`` placements uses ``m``
+copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
+
+>>> from .region import parse_pieces
+>>> frontier_count(("..", "..", ".."), parse_pieces(["##"]), (), True, True, True, engine="python")
+(3, 8)
+>>> frontier_count(("....",) * 4, (), parse_pieces(["##"]), True, True, True, engine="python")
+(36, 72)
+
+The C twin ``solver._frontier`` runs the same DP (same tables, same
+answers) with its state table in open addressing, values as multi-limb
+integers, the GIL released.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..geometry import Shape
+from ..stop import StopToken
+from ..types import CountTableFull, SolverInputError
+from .clock import Clock
+from .tables import PlacementTables, prepare_tables
+
+try:  # optional C DP; the pure-Python one gives the same answers
+    from .. import _frontier as frontier_c
+except ImportError:  # pragma: no cover - depends on the build
+    frontier_c = None
+
+__all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
+           "run_dp", "frontier_count", "PY_ENTRY_BYTES", "C_ENTRY_BYTES"]
+
+HAVE_C_FRONTIER = frontier_c is not None
+
+# The table bound: a frontier count whose state table would need more bytes
+# than this raises CountTableFull (the search may still count the puzzle).
+DEFAULT_TABLE_BYTES = 512 * 2**20
+
+# Bytes per state, as the bound counts them: a Python dict entry with its int
+# key and value (two tables, old and new, live during a step) ...
+PY_ENTRY_BYTES = 2 * (104 + 8)
+# ... and in C: two open-addressing tables (old and new) at most half full,
+# 16-byte keys and one 8-byte limb per value (times the limbs in use).
+C_ENTRY_BYTES = 2 * 2 * 16
+
+
+@dataclass(frozen=True)
+class FrontierProblem:
+    """One DP: ``n`` cells in sweep order, placements by anchor.
+
+    ``groups[a]`` holds the placements anchored at cell ``a`` as
+    ``(mask, slot, mult)``: ``mask`` has bit ``d`` for the cell ``a + d``
+    (bit 0 always set), ``slot`` is the tracked type (-1: not tracked) and
+    ``mult`` the copies it uses. Tracked type ``k`` may use at most
+    ``caps[k]`` copies, and with ``need_full[k]`` exactly that many (its
+    last anchor is ``last[k]``: past it, a state short of them is dropped).
+    """
+
+    n: int
+    reach: int
+    groups: tuple[tuple[tuple[int, int, int], ...], ...]
+    caps: tuple[int, ...]
+    need_full: tuple[bool, ...]
+    last: tuple[int, ...]
+
+    @property
+    def shifts(self) -> tuple[int, ...]:
+        """Bit offset of each tracked type's used-copies field in a state's copies word."""
+        out, at = [], 0
+        for c in self.caps:
+            out.append(at)
+            at += c.bit_length()
+        return tuple(out)
+
+    @property
+    def copy_bits(self) -> int:
+        return sum(c.bit_length() for c in self.caps)
+
+    @property
+    def placements(self) -> int:
+        return sum(map(len, self.groups))
+
+
+def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int], n: int) -> list[bool]:
+    """Which types the state must count copies of.
+
+    Not those in unlimited supply, nor (without ``use_all``) those whose
+    copies could cover the region on their own (they never run out). With
+    ``use_all`` and no unlimited type, the pieces' areas add up to the
+    region's: a full cover then uses the last type's copies exactly when it
+    uses every other type's, so the type with the most copies goes untracked.
+    """
+    ntypes = len(caps)
+    unl = tables.unlimited or (False,) * ntypes
+    track = [not unl[t] and caps[t] > 0 for t in range(ntypes)]
+    if not tables.use_all:
+        for t in range(ntypes):
+            if caps[t] * areas[t] >= n:
+                track[t] = False
+    elif not any(unl):
+        cand = [t for t in range(ntypes) if track[t]]
+        if cand:
+            track[max(cand, key=lambda t: (caps[t], -t))] = False
+    return track
+
+
+def _build(n: int, placements: Sequence[tuple[tuple[int, ...], int, int]], caps: Sequence[int],
+           track: Sequence[bool], required: Sequence[bool]) -> FrontierProblem | None:
+    """A FrontierProblem from placements ``(sorted cells, type, mult)``; None when no tiling can exist."""
+    slot_of = {}
+    for t, tr in enumerate(track):
+        if tr:
+            slot_of[t] = len(slot_of)
+    groups: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    covered = bytearray(n)
+    last = [-1] * len(slot_of)
+    mults: dict[int, int] = {}
+    reach = 1
+    for cells, t, m in placements:
+        a = cells[0]
+        mask = 0
+        for c in cells:
+            mask |= 1 << (c - a)
+            covered[c] = 1
+        reach = max(reach, cells[-1] - a + 1)
+        s = slot_of.get(t, -1)
+        if m > caps[t]:
+            continue
+        groups[a].append((mask, s, m))
+        mults[t] = math.gcd(mults.get(t, 0), m)
+        if s >= 0:
+            last[s] = max(last[s], a)
+    if not all(covered):
+        return None    # some cell no placement covers
+    for t, c in enumerate(caps):
+        if required[t] and c and (t not in mults or c % mults[t]):
+            return None   # the copies of t cannot all be used
+    return FrontierProblem(
+        n=n, reach=reach, groups=tuple(tuple(g) for g in groups),
+        caps=tuple(caps[t] for t in slot_of), need_full=tuple(required[t] for t in slot_of),
+        last=tuple(last))
+
+
+def _required(tables: PlacementTables) -> list[bool]:
+    unl = tables.unlimited or (False,) * len(tables.counts)
+    return [tables.use_all and not u for u in unl]
+
+
+def _areas(tables: PlacementTables) -> list[int]:
+    areas = [0] * len(tables.counts)
+    for p in range(tables.nplacements):
+        areas[tables.ptype[p]] = tables.pstart[p + 1] - tables.pstart[p]
+    return areas
+
+
+def frontier_problem(tables: PlacementTables) -> FrontierProblem | None:
+    """The DP counting every tiling of ``tables`` (built without the symmetry break)."""
+    n = tables.n
+    caps = list(tables.counts)
+    track = _tracked(tables, caps, _areas(tables), n)
+    pls = [(tables.pcells(p), tables.ptype[p], 1) for p in range(tables.nplacements)]
+    return _build(n, pls, caps, track, _required(tables))
+
+
+def _group(perm: Sequence[int]) -> list[list[int]]:
+    """The powers of a cell permutation, identity excluded."""
+    out = []
+    ident = list(range(len(perm)))
+    cur = list(perm)
+    while cur != ident:
+        out.append(cur)
+        cur = [perm[c] for c in cur]
+    return out
+
+
+def fixed_problem(tables: PlacementTables, perm: Sequence[int]) -> FrontierProblem | None:
+    """The DP counting the tilings that the symmetry ``perm`` maps to
+    themselves: over the orbits of cells and of placements under ``<perm>``."""
+    n = tables.n
+    powers = _group(perm)
+    rep = list(range(n))
+    for g in powers:
+        for c in range(n):
+            if g[c] < rep[c]:
+                rep[c] = g[c]
+    reps = sorted(set(rep))
+    rank = {c: i for i, c in enumerate(reps)}
+    caps = list(tables.counts)
+    track = _tracked(tables, caps, _areas(tables), n)
+    pls = []
+    for p in range(tables.nplacements):
+        cells = tables.pcells(p)
+        images = {cells}
+        for g in powers:
+            images.add(tuple(sorted(g[c] for c in cells)))
+        if min(images) != cells:
+            continue      # the orbit is listed once, by its smallest member
+        m = len(images)
+        if len(set().union(*images)) != m * len(cells):
+            continue      # images overlap: never in a fixed tiling
+        qcells = tuple(sorted({rank[rep[c]] for c in cells}))
+        pls.append((qcells, tables.ptype[p], m))
+    pls.sort(key=lambda x: x[0][0])
+    return _build(len(reps), pls, caps, track, _required(tables))
+
+
+def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
+    """The pure-Python DP: the number of tilings of ``prob``."""
+    n, groups = prob.n, prob.groups
+    shifts = prob.shifts
+    caps = prob.caps
+    cb = prob.copy_bits
+    cmask = (1 << cb) - 1
+    fields = [((1 << c.bit_length()) - 1, s, c) for c, s in zip(caps, shifts)]
+    # per cell: the tracked types whose last anchor is this cell and must be full
+    expire: list[list[int]] = [[] for _ in range(n)]
+    for k, a in enumerate(prob.last):
+        if prob.need_full[k]:
+            if a < 0:
+                return 0
+            expire[a].append(k)
+    # placement transitions, precomputed per anchor: (mask << cb, slot, add, field mask, cap limit)
+    steps = []
+    for a in range(n):
+        lst = []
+        for mask, s, m in groups[a]:
+            if s < 0:
+                lst.append((mask << cb, 0, 0, 0))
+            else:
+                fm, sh, cap = fields[s]
+                lst.append((mask << cb, m << sh, fm << sh, (cap - m) << sh))
+        steps.append(lst)
+    limit = max(1, table_bytes // PY_ENTRY_BYTES)
+    bit0 = 1 << cb
+    table: dict[int, int] = {0: 1}
+    for i in range(n):
+        clock.check()
+        new: dict[int, int] = {}
+        get = new.get
+        lst = steps[i]
+        for j, (key, val) in enumerate(table.items()):
+            if not j & 4095 and j:
+                clock.check()
+            if key & bit0:
+                k2 = (key >> (cb + 1) << cb) | (key & cmask)
+                new[k2] = get(k2, 0) + val
+                continue
+            for mask, add, fm, lim in lst:
+                if key & mask:
+                    continue
+                if fm and (key & fm) > lim:
+                    continue
+                k2 = key | mask
+                k2 = (k2 >> (cb + 1) << cb) | ((k2 & cmask) + add)
+                new[k2] = get(k2, 0) + val
+        for k in expire[i]:
+            fm, sh, cap = fields[k]
+            full = cap << sh
+            fm <<= sh
+            new = {key: v for key, v in new.items() if key & fm == full}
+        if len(new) > limit:
+            raise CountTableFull(table_bytes)
+        table = new
+        if not table:
+            return 0
+    total = 0
+    need = [(fields[k][0] << fields[k][1], fields[k][2] << fields[k][1])
+            for k in range(len(caps)) if prob.need_full[k]]
+    for key, v in table.items():
+        if all(key & fm == full for fm, full in need):
+            total += v
+    return total
+
+
+def run_dp(prob: FrontierProblem, clock: Clock, table_bytes: int, engine: str = "auto") -> int:
+    """The number of tilings of ``prob``, by the C DP (when built and the
+    state fits its 64+64-bit keys) or the pure-Python one."""
+    use_c = engine != "python" and frontier_c is not None and prob.reach <= 64 and prob.copy_bits <= 64
+    if engine == "c" and not use_c:
+        if frontier_c is None:
+            raise SolverInputError("the C frontier counter (solver._frontier) is not built")
+    if not use_c:
+        return run_dp_py(prob, clock, table_bytes)
+    return _run_dp_c(prob, clock, table_bytes)
+
+
+def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:  # pragma: no cover - replaced below
+    raise NotImplementedError
+
+
+def _symmetry_perms(tables: PlacementTables) -> list[tuple[int, ...]]:
+    return [tuple(s) for s in tables.syms]
+
+
+def frontier_count(rows: tuple[str, ...], shapes: tuple[Shape, ...], unlimited: tuple[Shape, ...], mirror: bool,
+                   use_all: bool, distinct: bool, *, deadline: float = math.inf, stop: StopToken | None = None,
+                   table_bytes: int = DEFAULT_TABLE_BYTES, engine: str = "auto") -> tuple[int, int | None]:
+    """``(raw count, Burnside's numerator)`` of a puzzle by the frontier DP
+    (the numerator None unless ``distinct``; ``distinct = numerator // |G|``).
+
+    Raises ``clock.Abort`` when ``deadline`` (a ``time.perf_counter`` value)
+    or ``stop`` runs out, :class:`CountTableFull` past ``table_bytes``.
+    """
+    clock = Clock(deadline, stop)
+    tables = prepare_tables(rows, shapes, mirror, use_all, False, deadline=deadline, stop=stop,
+                            unlimited=unlimited)
+    if not tables.area_ok:
+        return 0, 0 if distinct else None
+    prob = frontier_problem(tables)
+    raw = 0 if prob is None else run_dp(prob, clock, table_bytes, engine)
+    if not distinct:
+        return raw, None
+    if raw == 0:
+        return 0, 0
+    total = raw
+    done: dict[frozenset, int] = {}
+    for perm in _symmetry_perms(tables):
+        key = frozenset(tuple(g) for g in _group(perm))
+        if key not in done:
+            fp = fixed_problem(tables, perm)
+            done[key] = 0 if fp is None else run_dp(fp, clock, table_bytes, engine)
+        total += done[key]
+    return raw, total
+
