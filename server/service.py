@@ -35,7 +35,9 @@ class JobRunner(Protocol):
     """What runs a job for a call: the service's worker processes (:class:`server.core.ServiceCore`)
     or the caller's own process (:class:`server.core.InProcessCore`, the embedded client)."""
 
-    table_bytes: int  # the bound on a frontier count's table (the server's --table-bytes)
+    @property
+    def table_bytes(self) -> int:
+        """The bound on a frontier count's table (the server's ``--table-bytes``)."""
 
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
 
