@@ -213,5 +213,5 @@ def test_a_ray_count_refuses_unlimited_pieces_and_the_frontier(kw, field):
     from quiltsolve.clients.ray_puzzle import RayCountClient
 
     with pytest.raises(InvalidArgument) as e:
-        RayCountClient(EmbeddedClient(), "local").solve_puzzle(["...."], ["##"], count=True, **kw)
+        RayCountClient(EmbeddedClient(), "local").solve_puzzle(["....."], ["###"], count=True, **kw)
     assert (e.value.code, e.value.field) == ("INVALID_ARGUMENT", field) and "--ray" in str(e.value)
