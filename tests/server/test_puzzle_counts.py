@@ -15,6 +15,7 @@ from google.protobuf import duration_pb2
 
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.solver.geometry import Shape
 
 INT64_MAX = 2**63 - 1
 DOMINO = "##"
@@ -151,9 +152,10 @@ def test_finding_with_unlimited_pieces_indexes_them_after_the_pieces(stub):
         cells = sorted((c.row, c.col) for p in t.placements for c in p.cells)
         assert cells == [(r, c) for r in range(2) for c in range(4)]  # every cell once
         assert [p.patch_index for p in t.placements].count(0) == 1  # the square, used once (use_all)
-        for p in t.placements:
-            shape = ["##/##", "#", DOMINO][p.patch_index]
-            assert p.shape == shape and len(p.cells) == shape.count("#")
+        for p in t.placements:  # each placement covers a copy of its piece, in one of its orientations
+            shape = Shape.parse(["##/##", "#", DOMINO][p.patch_index])
+            assert p.shape == shape.to_str()
+            assert Shape.from_cells((c.row, c.col) for c in p.cells) in shape.orientations()
 
 
 def test_unlimited_pieces_may_stay_unused_and_pieces_must_be_used(stub):
@@ -178,3 +180,15 @@ def test_a_frontier_table_past_the_bound_is_resource_exhausted_without_retry_hin
         assert not any(k == "grpc-retry-pushback-ms" for k, _ in err.value.trailing_metadata() or ())
         # the worker is fine: the next call is answered
         assert stub.SolvePuzzle(count_request(["...."] * 2), timeout=60).count_decimal == "5"
+
+
+def test_a_table_bound_above_the_worker_memory_bound_is_logged(capfd):
+    from quiltsolve.server import ServerConfig, build_server
+
+    server, _ = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, warm_up=False,
+                                          table_bytes=2 * 2**30, max_worker_rss=2**30))
+    server.stop(0).wait(5)
+    assert "table_bytes_above_max_worker_rss" in capfd.readouterr().err
+    server, _ = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, warm_up=False))
+    server.stop(0).wait(5)
+    assert "table_bytes_above_max_worker_rss" not in capfd.readouterr().err
