@@ -41,13 +41,15 @@ integers, the GIL released.
 from __future__ import annotations
 
 import math
+import time
+from array import array
 from dataclasses import dataclass
 from typing import Sequence
 
 from ..geometry import Shape
 from ..stop import StopToken
 from ..types import CountTableFull, SolverInputError
-from .clock import Clock
+from .clock import DONE, Abort, Clock
 from .tables import PlacementTables, prepare_tables
 
 try:  # optional C DP; the pure-Python one gives the same answers
@@ -59,6 +61,7 @@ __all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontie
            "run_dp", "frontier_count", "PY_ENTRY_BYTES", "C_ENTRY_BYTES"]
 
 HAVE_C_FRONTIER = frontier_c is not None
+C_TABLE_FULL = 5      # the C DP's status when its tables would pass table_bytes
 
 # The table bound: a frontier count whose state table would need more bytes
 # than this raises CountTableFull (the search may still count the puzzle).
@@ -312,8 +315,63 @@ def run_dp(prob: FrontierProblem, clock: Clock, table_bytes: int, engine: str = 
     return _run_dp_c(prob, clock, table_bytes)
 
 
-def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:  # pragma: no cover - replaced below
-    raise NotImplementedError
+def c_arrays(prob: FrontierProblem) -> tuple:
+    """The C DP's flat tables of ``prob`` (see ``solver/_frontier.c``)."""
+    shifts, caps = prob.shifts, prob.caps
+    fields = [((1 << c.bit_length()) - 1) << sh for c, sh in zip(caps, shifts)]
+    pstart, masks, adds, fms, lims = array("q", [0]), array("Q"), array("Q"), array("Q"), array("Q")
+    for g in prob.groups:
+        for mask, slot, m in g:
+            masks.append(mask)
+            if slot < 0:
+                adds.append(0)
+                fms.append(0)
+                lims.append(0)
+            else:
+                adds.append(m << shifts[slot])
+                fms.append(fields[slot])
+                lims.append((caps[slot] - m) << shifts[slot])
+        pstart.append(len(masks))
+    expire: list[list[int]] = [[] for _ in range(prob.n)]
+    for k, a in enumerate(prob.last):
+        if prob.need_full[k] and a >= 0:
+            expire[a].append(k)
+    estart, efm, efull = array("q", [0]), array("Q"), array("Q")
+    for ks in expire:
+        for k in ks:
+            efm.append(fields[k])
+            efull.append(caps[k] << shifts[k])
+        estart.append(len(efm))
+    need = [k for k in range(len(caps)) if prob.need_full[k]]
+    need_fm = array("Q", [fields[k] for k in need])
+    need_full = array("Q", [caps[k] << shifts[k] for k in need])
+    return pstart, masks, adds, fms, lims, estart, efm, efull, need_fm, need_full
+
+
+def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
+    if any(prob.need_full[k] and a < 0 for k, a in enumerate(prob.last)):
+        return 0
+    clock.check()
+    flag = bytearray(1)
+
+    def set_flag() -> None:
+        flag[0] = 1
+
+    stop = clock.stop
+    if stop is not None:
+        stop.attach(set_flag)
+    try:
+        status, data, _peak = frontier_c.count(prob.n, prob.reach, *c_arrays(prob), table_bytes,
+                                               max(0.0, clock.deadline - time.perf_counter()) if
+                                               math.isfinite(clock.deadline) else 1e18, flag)
+    finally:
+        if stop is not None:
+            stop.detach(set_flag)
+    if status == C_TABLE_FULL:
+        raise CountTableFull(table_bytes)
+    if status != DONE:
+        raise Abort(status)
+    return int.from_bytes(data, "little")
 
 
 def _symmetry_perms(tables: PlacementTables) -> list[tuple[int, ...]]:
