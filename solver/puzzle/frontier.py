@@ -41,13 +41,16 @@ integers, the GIL released.
 from __future__ import annotations
 
 import math
+import time
+from array import array
 from dataclasses import dataclass
 from typing import Sequence
+from weakref import WeakKeyDictionary
 
 from ..geometry import Shape
 from ..stop import StopToken
 from ..types import CountTableFull, SolverInputError
-from .clock import Clock
+from .clock import DONE, Abort, Clock
 from .tables import PlacementTables, prepare_tables
 
 try:  # optional C DP; the pure-Python one gives the same answers
@@ -56,9 +59,11 @@ except ImportError:  # pragma: no cover - depends on the build
     frontier_c = None
 
 __all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
-           "run_dp", "frontier_count", "PY_ENTRY_BYTES", "C_ENTRY_BYTES"]
+           "run_dp", "run_dp_py", "run_dp_snaps", "uses_c", "common_prefix", "puzzle_problems", "frontier_count",
+           "PY_ENTRY_BYTES"]
 
 HAVE_C_FRONTIER = frontier_c is not None
+C_TABLE_FULL = 5      # the C DP's status when its tables would pass table_bytes
 
 # The table bound: a frontier count whose state table would need more bytes
 # than this raises CountTableFull (the search may still count the puzzle).
@@ -67,9 +72,8 @@ DEFAULT_TABLE_BYTES = 512 * 2**20
 # Bytes per state, as the bound counts them: a Python dict entry with its int
 # key and value (two tables, old and new, live during a step) ...
 PY_ENTRY_BYTES = 2 * (104 + 8)
-# ... and in C: two open-addressing tables (old and new) at most half full,
-# 16-byte keys and one 8-byte limb per value (times the limbs in use).
-C_ENTRY_BYTES = 2 * 2 * 16
+# (The C DP counts its allocated bytes exactly: 16-byte keys and 8 bytes per
+# limb of each entry, 4 bytes per hash slot, the old and the new table.)
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def _build(n: int, placements: Sequence[tuple[tuple[int, ...], int, int]], caps:
         s = slot_of.get(t, -1)
         if m > caps[t]:
             continue
-        groups[a].append((mask, s, m))
+        groups[a].append((mask, s, m if s >= 0 else 1))   # untracked: the copies used do not matter
         mults[t] = math.gcd(mults.get(t, 0), m)
         if s >= 0:
             last[s] = max(last[s], a)
@@ -232,8 +236,49 @@ def fixed_problem(tables: PlacementTables, perm: Sequence[int]) -> FrontierProbl
     return _build(len(reps), pls, caps, track, _required(tables))
 
 
-def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
-    """The pure-Python DP: the number of tilings of ``prob``."""
+# A snapshot of a DP's table before some cell: ("py", table) with the Python
+# DP's keys (frontier << copy_bits | copies), or ("c", limbs, entries) as the
+# C DP hands it back. A fixed-point count starts from the identity count's
+# snapshot where their tables still agree (see common_prefix).
+Snapshot = tuple
+
+
+def _to_py(snap: Snapshot, cb: int) -> dict[int, int]:
+    if snap[0] == "py":
+        return snap[1]
+    _, limbs, data = snap
+    words = array("Q")
+    words.frombytes(data)
+    w = 2 + limbs
+    out = {}
+    for k in range(0, len(words), w):
+        v = 0
+        for j in range(limbs - 1, -1, -1):
+            v = v << 64 | words[k + 2 + j]
+        out[words[k] << cb | words[k + 1]] = v
+    return out
+
+
+def _to_c(snap: Snapshot, cb: int) -> tuple[int, bytes]:
+    if snap[0] == "c":
+        return snap[1], snap[2]
+    table = snap[1]
+    limbs = max(1, max((v.bit_length() for v in table.values()), default=1) + 63 >> 6)
+    words = array("Q")
+    cmask = (1 << cb) - 1
+    for key, v in table.items():
+        words.append(key >> cb)
+        words.append(key & cmask)
+        for _ in range(limbs):
+            words.append(v & 0xFFFFFFFFFFFFFFFF)
+            v >>= 64
+    return limbs, words.tobytes()
+
+
+def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int, init: tuple[int, Snapshot] | None = None,
+              snaps: Sequence[int] = ()) -> tuple[int, dict[int, Snapshot]]:
+    """The pure-Python DP: the number of tilings of ``prob``, and the
+    snapshots asked for (``snaps``: cells); ``init``: ``(cell, snapshot)`` to start from."""
     n, groups = prob.n, prob.groups
     shifts = prob.shifts
     caps = prob.caps
@@ -245,7 +290,7 @@ def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
     for k, a in enumerate(prob.last):
         if prob.need_full[k]:
             if a < 0:
-                return 0
+                return 0, {}
             expire[a].append(k)
     # placement transitions, precomputed per anchor: (mask << cb, slot, add, field mask, cap limit)
     steps = []
@@ -260,8 +305,12 @@ def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
         steps.append(lst)
     limit = max(1, table_bytes // PY_ENTRY_BYTES)
     bit0 = 1 << cb
-    table: dict[int, int] = {0: 1}
-    for i in range(n):
+    i0, table = (0, {0: 1}) if init is None else (init[0], _to_py(init[1], cb))
+    want = set(snaps)
+    taken: dict[int, Snapshot] = {}
+    for i in range(i0, n):
+        if i in want:
+            taken[i] = ("py", table)
         clock.check()
         new: dict[int, int] = {}
         get = new.get
@@ -289,35 +338,147 @@ def run_dp_py(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:
         if len(new) > limit:
             raise CountTableFull(table_bytes)
         table = new
-        if not table:
-            return 0
+    if n in want:
+        taken[n] = ("py", table)
     total = 0
     need = [(fields[k][0] << fields[k][1], fields[k][2] << fields[k][1])
             for k in range(len(caps)) if prob.need_full[k]]
     for key, v in table.items():
-        if all(key & fm == full for fm, full in need):
+        if key >> cb == 0 and all(key & fm == full for fm, full in need):
             total += v
-    return total
+    return total, taken
 
 
-def run_dp(prob: FrontierProblem, clock: Clock, table_bytes: int, engine: str = "auto") -> int:
-    """The number of tilings of ``prob``, by the C DP (when built and the
-    state fits its 64+64-bit keys) or the pure-Python one."""
-    use_c = engine != "python" and frontier_c is not None and prob.reach <= 64 and prob.copy_bits <= 64
-    if engine == "c" and not use_c:
-        if frontier_c is None:
-            raise SolverInputError("the C frontier counter (solver._frontier) is not built")
-    if not use_c:
-        return run_dp_py(prob, clock, table_bytes)
-    return _run_dp_c(prob, clock, table_bytes)
+def uses_c(prob: FrontierProblem, engine: str = "auto") -> bool:
+    """Whether ``run_dp`` runs ``prob`` in C: built, not ``engine="python"``,
+    and its state fits the C keys (a frontier and a copies word of 64 bits each)."""
+    if engine == "c" and frontier_c is None:
+        raise SolverInputError("the C frontier counter (solver._frontier) is not built")
+    return engine != "python" and frontier_c is not None and prob.reach <= 64 and prob.copy_bits <= 64
 
 
-def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int) -> int:  # pragma: no cover - replaced below
-    raise NotImplementedError
+def run_dp(prob: FrontierProblem, clock: Clock, table_bytes: int, engine: str = "auto",
+           init: tuple[int, Snapshot] | None = None, snaps: Sequence[int] = ()) -> int:
+    """The number of tilings of ``prob``, by the C DP (when :func:`uses_c`)
+    or the pure-Python one."""
+    return run_dp_snaps(prob, clock, table_bytes, engine, init, snaps)[0]
 
 
-def _symmetry_perms(tables: PlacementTables) -> list[tuple[int, ...]]:
-    return [tuple(s) for s in tables.syms]
+def run_dp_snaps(prob: FrontierProblem, clock: Clock, table_bytes: int, engine: str = "auto",
+                 init: tuple[int, Snapshot] | None = None,
+                 snaps: Sequence[int] = ()) -> tuple[int, dict[int, Snapshot]]:
+    """:func:`run_dp` with the snapshots of its table before the cells ``snaps``."""
+    if not uses_c(prob, engine):
+        return run_dp_py(prob, clock, table_bytes, init, snaps)
+    return _run_dp_c(prob, clock, table_bytes, init, snaps)
+
+
+def c_arrays(prob: FrontierProblem) -> tuple:
+    """The C DP's flat tables of ``prob`` (see ``solver/_frontier.c``)."""
+    shifts, caps = prob.shifts, prob.caps
+    fields = [((1 << c.bit_length()) - 1) << sh for c, sh in zip(caps, shifts)]
+    pstart, masks, adds, fms, lims = array("q", [0]), array("Q"), array("Q"), array("Q"), array("Q")
+    for g in prob.groups:
+        for mask, slot, m in g:
+            masks.append(mask)
+            if slot < 0:
+                adds.append(0)
+                fms.append(0)
+                lims.append(0)
+            else:
+                adds.append(m << shifts[slot])
+                fms.append(fields[slot])
+                lims.append((caps[slot] - m) << shifts[slot])
+        pstart.append(len(masks))
+    expire: list[list[int]] = [[] for _ in range(prob.n)]
+    for k, a in enumerate(prob.last):
+        if prob.need_full[k] and a >= 0:
+            expire[a].append(k)
+    estart, efm, efull = array("q", [0]), array("Q"), array("Q")
+    for ks in expire:
+        for k in ks:
+            efm.append(fields[k])
+            efull.append(caps[k] << shifts[k])
+        estart.append(len(efm))
+    need = [k for k in range(len(caps)) if prob.need_full[k]]
+    need_fm = array("Q", [fields[k] for k in need])
+    need_full = array("Q", [caps[k] << shifts[k] for k in need])
+    return pstart, masks, adds, fms, lims, estart, efm, efull, need_fm, need_full
+
+
+def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int, init: tuple[int, Snapshot] | None,
+              snaps: Sequence[int]) -> tuple[int, dict[int, Snapshot]]:
+    if any(prob.need_full[k] and a < 0 for k, a in enumerate(prob.last)):
+        return 0, {}
+    clock.check()
+    c_init = None if init is None else (init[0],) + _to_c(init[1], prob.copy_bits)
+    flag = bytearray(1)
+
+    def set_flag() -> None:
+        flag[0] = 1
+
+    stop = clock.stop
+    if stop is not None:
+        stop.attach(set_flag)
+    try:
+        left = max(0.0, clock.deadline - time.perf_counter()) if math.isfinite(clock.deadline) else 1e18
+        status, data, _peak, taken = frontier_c.count(prob.n, prob.reach, *c_arrays(prob), table_bytes, left, flag,
+                                                      c_init, list(snaps))
+    finally:
+        if stop is not None:
+            stop.detach(set_flag)
+    if status == C_TABLE_FULL:
+        raise CountTableFull(table_bytes)
+    if status != DONE:
+        raise Abort(status)
+    return int.from_bytes(data, "little"), {k: ("c", limbs, raw) for k, limbs, raw in taken}
+
+
+def common_prefix(a: FrontierProblem, b: FrontierProblem) -> int:
+    """The number of first cells over which the DPs of ``a`` and ``b`` keep
+    the same table: same placements anchored there (as sets), same tracked
+    types, the same drops. ``b`` may start from ``a``'s snapshot there."""
+    if (a.caps, a.need_full) != (b.caps, b.need_full):
+        return 0
+    k = 0
+    limit = min(a.n, b.n)
+    while k < limit and sorted(a.groups[k]) == sorted(b.groups[k]):
+        k += 1
+    for la, lb in zip(a.last, b.last):
+        if la != lb and min(la, lb) < k:
+            k = min(la, lb) + 1 if min(la, lb) >= 0 else 0
+    return k
+
+
+# The frontier problems of a puzzle (identity, then one per cyclic subgroup
+# of its symmetries), kept while its tables are (the tables are cached).
+_PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def puzzle_problems(tables: PlacementTables) -> list[FrontierProblem | None]:
+    """The identity's DP, then the fixed-point DP of each cyclic subgroup
+    ``<g>`` of the region's symmetries (in the order of ``tables.syms``,
+    each subgroup once); None where no tiling can exist."""
+    got = _PROBLEMS.get(tables)
+    if got is None:
+        got = [frontier_problem(tables)]
+        seen: set[frozenset] = set()
+        for perm in tables.syms:
+            key = frozenset(tuple(g) for g in _group(perm))
+            if key not in seen:
+                seen.add(key)
+                got.append(fixed_problem(tables, perm))
+        _PROBLEMS[tables] = got
+    return got
+
+
+def _subgroup_sizes(tables: PlacementTables) -> list[int]:
+    """How many symmetries of ``tables.syms`` generate each distinct cyclic subgroup, in order."""
+    sizes: dict[frozenset, int] = {}
+    for perm in tables.syms:
+        key = frozenset(tuple(g) for g in _group(perm))
+        sizes[key] = sizes.get(key, 0) + 1
+    return list(sizes.values())
 
 
 def frontier_count(rows: tuple[str, ...], shapes: tuple[Shape, ...], unlimited: tuple[Shape, ...], mirror: bool,
@@ -334,19 +495,24 @@ def frontier_count(rows: tuple[str, ...], shapes: tuple[Shape, ...], unlimited: 
                             unlimited=unlimited)
     if not tables.area_ok:
         return 0, 0 if distinct else None
-    prob = frontier_problem(tables)
-    raw = 0 if prob is None else run_dp(prob, clock, table_bytes, engine)
+    probs = puzzle_problems(tables)
+    ident, fixed = probs[0], probs[1:] if distinct else []
+    if ident is None:
+        return 0, 0 if distinct else None
+    # a fixed-point DP starts from the identity's table where the two still
+    # agree (a fold at the end of the sweep: rot180, the flip along it), when
+    # that saves at least a quarter of its cells
+    starts = [0 if fp is None else common_prefix(ident, fp) for fp in fixed]
+    starts = [k if fp is not None and 4 * k >= fp.n else 0 for k, fp in zip(starts, fixed)]
+    raw, taken = run_dp_snaps(ident, clock, table_bytes, engine, snaps=sorted({k for k in starts if k}))
     if not distinct:
         return raw, None
     if raw == 0:
         return 0, 0
     total = raw
-    done: dict[frozenset, int] = {}
-    for perm in _symmetry_perms(tables):
-        key = frozenset(tuple(g) for g in _group(perm))
-        if key not in done:
-            fp = fixed_problem(tables, perm)
-            done[key] = 0 if fp is None else run_dp(fp, clock, table_bytes, engine)
-        total += done[key]
+    for fp, k, times in zip(fixed, starts, _subgroup_sizes(tables)):
+        if fp is None:
+            continue
+        init = (k, taken[k]) if k else None
+        total += times * run_dp(fp, clock, table_bytes, engine, init)
     return raw, total
-
