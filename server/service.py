@@ -229,7 +229,7 @@ class PlacementServicer:
                                           method=convert.method_value(result.method))
         if job.count:
             set_count(response, result.count or 0, result.distinct or 0)
-        call.record.extra.update(method=result.method)
+        call.record.extra.update(puzzle_method=result.method)  # "method" is the RPC's name in the log line
         return response
 
     def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:

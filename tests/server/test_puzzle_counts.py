@@ -9,6 +9,8 @@ region's symmetries by hand.
 
 from __future__ import annotations
 
+import json
+
 import grpc
 import pytest
 from google.protobuf import duration_pb2
@@ -192,3 +194,12 @@ def test_a_table_bound_above_the_worker_memory_bound_is_logged(capfd):
     server, _ = build_server(ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, warm_up=False))
     server.stop(0).wait(5)
     assert "table_bytes_above_max_worker_rss" not in capfd.readouterr().err
+
+
+def test_the_log_line_says_which_method_counted(serve, capfd):
+    server, port = serve()
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        pbg.PlacementServiceStub(ch).SolvePuzzle(count_request(["." * 6] * 6, pb.PUZZLE_METHOD_FRONTIER), timeout=60)
+    lines = [json.loads(x) for x in capfd.readouterr().err.splitlines() if x.startswith("{")]
+    calls = [x for x in lines if x.get("event") == "rpc" and x.get("code") == "OK"]
+    assert any(x["method"] == "SolvePuzzle" and x.get("puzzle_method") == "frontier" for x in calls), calls
