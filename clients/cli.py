@@ -696,6 +696,8 @@ def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest puzzle``: tile a region with pieces, or count the tilings."""
 
 
+    if args.method == "frontier" and not args.count:
+        raise errors.InvalidArgument("--method frontier only counts: add --count (finding tilings uses the search)")
     rows = region_rows(read_text(args.region))
     limited, unlimited = split_pieces(args.piece)
     texts = piece_texts(limited) + piece_texts(unlimited, "unlimited_pieces")  # a tiling's keys index these

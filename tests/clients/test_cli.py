@@ -354,7 +354,7 @@ def test_generate_bad_input_exit_2(cli, argv, words):
     (["puzzle", "-", "--piece", "##*", "--piece", "#/#*"], "..", "unlimited_pieces[1]: same piece as"),
     (["puzzle", "-", "--piece", "#", "--piece", "*"], "..", "unlimited_pieces[0]: shape is empty"),
     (["puzzle", "-", "--piece", "##*", "--method", "dp"], "..", "--method: invalid choice: 'dp'"),
-    (["puzzle", "-", "--piece", "##*", "--method", "frontier"], "..", "method: PUZZLE_METHOD_FRONTIER only counts"),
+    (["puzzle", "-", "--piece", "##*", "--method", "frontier"], "..", "--method frontier only counts: add --count"),
     (["next", "-", "--patch", "1,2"], "\n".join(EMPTY), "one patch"),
 ])
 def test_bad_input_exit_2(cli, argv, stdin, needle):
