@@ -203,3 +203,14 @@ def test_the_log_line_says_which_method_counted(serve, capfd):
     lines = [json.loads(x) for x in capfd.readouterr().err.splitlines() if x.startswith("{")]
     calls = [x for x in lines if x.get("event") == "rpc" and x.get("code") == "OK"]
     assert any(x["method"] == "SolvePuzzle" and x.get("puzzle_method") == "frontier" for x in calls), calls
+
+
+def test_every_face_knows_the_solvers_methods():
+    from quiltsolve.clients import inputs
+    from quiltsolve.server import convert
+    from quiltsolve.solver.puzzle import METHODS
+
+    assert inputs.PUZZLE_METHODS == METHODS
+    assert set(convert.PUZZLE_METHODS.values()) == set(METHODS)
+    assert {convert.method_value(m) for m in METHODS if m != "auto"} == {pb.PUZZLE_METHOD_SEARCH,
+                                                                         pb.PUZZLE_METHOD_FRONTIER}
