@@ -427,7 +427,18 @@ static PyObject *count(PyObject *self, PyObject *args) {
                     }
                     if (r.oom) break;
                 }
-            } else if (may_dense && old.n * DENSE_FILL >= dsize &&
+            }
+            for (int k = 0; k < nsnap; k++)
+                if (snap_at[k] == i && !snap_e[k]) {
+                    size_t bytes = old.n * (size_t)(2 + r.L) * 8;
+                    snap_e[k] = malloc(bytes ? bytes : 1);
+                    if (!snap_e[k]) { r.oom = 1; break; }
+                    memcpy(snap_e[k], old.e, bytes);
+                    snap_n[k] = old.n;
+                    snap_L[k] = r.L;
+                }
+            if (i == n || r.oom) break;
+            if (!da && may_dense && old.n * DENSE_FILL >= dsize &&
                        2 * dsize * (size_t)r.L * 8 <= r.table_bytes && r.L < MAXL) {
                 da = calloc(dsize * (size_t)r.L, 8);
                 db = malloc(dsize * (size_t)r.L * 8);
@@ -441,16 +452,6 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 memset(&old, 0, sizeof old);
                 memset(&cur, 0, sizeof cur);
             }
-            for (int k = 0; k < nsnap; k++)
-                if (snap_at[k] == i && !snap_e[k]) {
-                    size_t bytes = old.n * (size_t)(2 + r.L) * 8;
-                    snap_e[k] = malloc(bytes ? bytes : 1);
-                    if (!snap_e[k]) { r.oom = 1; break; }
-                    memcpy(snap_e[k], old.e, bytes);
-                    snap_n[k] = old.n;
-                    snap_L[k] = r.L;
-                }
-            if (i == n || r.oom) break;
             if (da) {
                 for (;;) {
                     r.overflow = 0;
