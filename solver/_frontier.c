@@ -226,6 +226,53 @@ static int step(Run *r, int i, const Table *old, Table *t) {
     return 0;
 }
 
+/* Dense mode (no tracked copies, reach - 1 <= DENSE_BITS): once the table
+ * holds at least 1/DENSE_FILL of the 2^(reach-1) frontiers, the states live
+ * in a plain array indexed by the frontier, and each step is a pull:
+ *   new[j] = old[2j + 1] + sum over placements m with (m >> 1) inside j of old[2 (j ^ (m >> 1))]
+ * (no hashing; every new value is written once). */
+#define DENSE_BITS 24
+#define DENSE_FILL 2
+#define MAXL 256
+
+static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
+    int L = r->L;
+    int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
+    uint64_t acc[MAXL];
+    for (size_t j = 0; j < size; j++) {
+        if (!(j & 65535) && j && poll_abort(r)) return -1;
+        if (2 * j + 1 < size) memcpy(acc, old + (2 * j + 1) * (size_t)L, (size_t)L * 8);
+        else memset(acc, 0, (size_t)L * 8);
+        for (int64_t p = p0; p < p1; p++) {
+            uint64_t mp = r->mask[p] >> 1;
+            if ((j & mp) != mp) continue;
+            size_t src = j ^ mp;
+            if (2 * src >= size) continue;
+            const uint64_t *v = old + 2 * src * (size_t)L;
+            unsigned char carry = 0;
+            for (int l = 0; l < L; l++) {
+                u128 sum = (u128)acc[l] + v[l] + carry;
+                acc[l] = (uint64_t)sum;
+                carry = (unsigned char)(sum >> 64);
+            }
+            if (carry) r->overflow = 1;
+        }
+        memcpy(nw + j * (size_t)L, acc, (size_t)L * 8);
+    }
+    return 0;
+}
+
+/* a dense array of size frontiers widened from L to L + 1 limbs (realloc'd); NULL no memory */
+static uint64_t *dense_widen(uint64_t *a, size_t size, int L) {
+    uint64_t *b = realloc(a, size * (size_t)(L + 1) * 8);
+    if (!b) return NULL;
+    for (size_t k = size; k-- > 0;) {
+        memmove(b + k * (size_t)(L + 1), b + k * (size_t)L, (size_t)L * 8);
+        b[k * (size_t)(L + 1) + L] = 0;
+    }
+    return b;
+}
+
 static int get_buf(PyObject *o, Py_buffer *view, const char *what) {
     if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (view->itemsize != 8) {
@@ -348,7 +395,39 @@ static PyObject *count(PyObject *self, PyObject *args) {
             old.e[2] = 1;
         }
         old.n = n0;
+        /* dense mode: only without tracked copies (every copies word is 0) */
+        int may_dense = reach - 1 <= DENSE_BITS && nneed == 0;
+        for (int64_t q = 0; q < np; q++)
+            if (r.fm[q]) may_dense = 0;
+        size_t dsize = (size_t)1 << (reach - 1);
+        uint64_t *da = NULL, *db = NULL;
         for (int i = i0; i <= n && !r.status && !r.oom; i++) {
+            if (da) {
+                /* a snapshot asked for here: the dense array's nonzero states as entries */
+                int wanted = 0;
+                for (int k = 0; k < nsnap; k++)
+                    if (snap_at[k] == i) wanted = 1;
+                if (wanted) {
+                    size_t L = (size_t)r.L, cnt = 0;
+                    old.n = 0;
+                    for (size_t j = 0; j < dsize; j++) {
+                        const uint64_t *v = da + j * L;
+                        int nz = 0;
+                        for (size_t l = 0; l < L; l++) nz |= v[l] != 0;
+                        if (!nz) continue;
+                        if (entries_reserve(&old, cnt + 1 > old.cap ? 2 * cnt + 1024 : old.cap, r.L) < 0) {
+                            r.oom = 1;
+                            break;
+                        }
+                        uint64_t *e = old.e + cnt * (L + 2);
+                        e[0] = j;
+                        e[1] = 0;
+                        memcpy(e + 2, v, L * 8);
+                        old.n = ++cnt;
+                    }
+                    if (r.oom) break;
+                }
+            }
             for (int k = 0; k < nsnap; k++)
                 if (snap_at[k] == i && !snap_e[k]) {
                     size_t bytes = old.n * (size_t)(2 + r.L) * 8;
@@ -359,6 +438,44 @@ static PyObject *count(PyObject *self, PyObject *args) {
                     snap_L[k] = r.L;
                 }
             if (i == n || r.oom) break;
+            if (!da && may_dense && old.n * DENSE_FILL >= dsize &&
+                       2 * dsize * (size_t)r.L * 8 <= r.table_bytes && r.L < MAXL) {
+                da = calloc(dsize * (size_t)r.L, 8);
+                db = malloc(dsize * (size_t)r.L * 8);
+                if (!da || !db) { r.oom = 1; break; }
+                size_t w = (size_t)(2 + r.L);
+                for (size_t k = 0; k < old.n; k++) {
+                    const uint64_t *e = old.e + k * w;
+                    memcpy(da + e[0] * (size_t)r.L, e + 2, (size_t)r.L * 8);
+                }
+                free(old.e); free(old.slot); free(cur.e); free(cur.slot);
+                memset(&old, 0, sizeof old);
+                memset(&cur, 0, sizeof cur);
+            }
+            if (da) {
+                for (;;) {
+                    r.overflow = 0;
+                    if (dense_step(&r, i, da, db, dsize) < 0) break;
+                    if (!r.overflow) break;
+                    if (r.L + 1 >= MAXL || 2 * dsize * (size_t)(r.L + 1) * 8 > r.table_bytes) {
+                        r.status = 5;
+                        break;
+                    }
+                    uint64_t *na = dense_widen(da, dsize, r.L), *nb;
+                    if (!na) { r.oom = 1; break; }
+                    da = na;
+                    nb = realloc(db, dsize * (size_t)(r.L + 1) * 8);
+                    if (!nb) { r.oom = 1; break; }
+                    db = nb;
+                    r.L++;
+                }
+                if (r.status || r.oom) break;
+                uint64_t *tmp = da;
+                da = db;
+                db = tmp;
+                if (dsize > r.peak) r.peak = dsize;
+                continue;
+            }
             for (;;) {
                 r.overflow = 0;
                 if (step(&r, i, &old, &cur) < 0) break;
@@ -372,7 +489,13 @@ static PyObject *count(PyObject *self, PyObject *args) {
             old = cur;
             cur = tmp;
         }
-        if (!r.status && !r.oom) {
+        if (!r.status && !r.oom && da) {
+            /* dense: the count is the empty frontier's (no copies to check) */
+            accl = r.L;
+            acc = calloc((size_t)accl, sizeof *acc);
+            if (!acc) r.oom = 1;
+            else memcpy(acc, da, (size_t)r.L * 8);
+        } else if (!r.status && !r.oom) {
             /* the count: the sum of the states that meet use_all (L + 1 limbs: fewer than 2^64 terms) */
             accl = r.L + 1;
             acc = calloc((size_t)accl, sizeof *acc);
@@ -392,6 +515,8 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 }
             }
         }
+        free(da);
+        free(db);
     }
     Py_END_ALLOW_THREADS
     if (r.oom) {

@@ -23,22 +23,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..types import SolverInputError
-from .frontier import FrontierProblem, frontier_problem
-from .tables import prepare_tables
+from .frontier import FrontierProblem, puzzle_problems, tables_for
 
 if TYPE_CHECKING:
     from .problem import PuzzleProblem
 
-__all__ = ["METHODS", "check_method", "choose_method", "search_budget", "frontier_work"]
+__all__ = ["METHODS", "check_method", "choose_method", "search_budget", "frontier_work", "frontier_seconds"]
 
 METHODS = ("auto", "search", "frontier")
 
-# Search nodes per unit of estimated frontier work (calibrated on the bench
-# cases, both in C): the search probe may spend this fraction of the time the
-# frontier is estimated to need before the frontier takes over.
-NODES_PER_WORK = 0.5
+# The probe's budget (see search_budget): the frontier's time is estimated
+# as 10 ** FRONTIER_LOG_SECONDS x work ** FRONTIER_WORK_EXP seconds (a fit, in
+# log scale, of measured C frontier times against frontier_work on the bench
+# cases with limited copies; within ~3x), the search runs SEARCH_NODES_PER_S
+# nodes a second (C), and the probe may take PROBE_SHARE of the frontier's
+# estimated time (at least MIN_PROBE_NODES nodes).
+FRONTIER_LOG_SECONDS = -4.6
+FRONTIER_WORK_EXP = 0.43
+SEARCH_NODES_PER_S = 1e7
 PROBE_SHARE = 0.15
-MIN_PROBE_NODES = 20_000
+MIN_PROBE_NODES = 2_000
 
 
 def check_method(method) -> str:
@@ -57,20 +61,16 @@ def check_method(method) -> str:
 
 
 def _frontier_of(problem: PuzzleProblem) -> FrontierProblem | None:
-    key = "frontier"
-    if key not in problem._aux:
-        t = problem.tables
-        tables = t if t.break_type < 0 else prepare_tables(problem.rows, problem.shapes, problem.mirror,
-                                                           problem.use_all, False, unlimited=problem.unlimited)
-        problem._aux[key] = frontier_problem(tables)
-    return problem._aux[key]
+    tables = tables_for(problem.tables, problem.rows, problem.shapes, problem.unlimited, problem.mirror,
+                        problem.use_all)
+    return puzzle_problems(tables)[0]
 
 
 def frontier_work(prob: FrontierProblem) -> float:
-    """The estimated work of a frontier DP: ``sum over cells of states x
-    (1 + placements anchored there)``, with states bounded by
-    ``2 ** (reach - 1)`` frontiers times the copy vectors of the tracked
-    types, and by ``4 ** min(a, n - a) ...`` (few states near either end)."""
+    """A frontier DP's work bound: ``sum over cells a of states(a) x (1 +
+    placements anchored at a)``, with ``states(a) = min(2 ** (reach - 1),
+    2 ** min(a, n - a)) x prod(copies + 1 of the tracked types)`` (a frontier
+    has reach - 1 bits; few states near either end)."""
     copies = 1
     for c in prob.caps:
         copies *= c + 1
@@ -102,4 +102,9 @@ def search_budget(problem: PuzzleProblem) -> int:
     prob = _frontier_of(problem)
     if prob is None:
         return 0
-    return int(max(MIN_PROBE_NODES, PROBE_SHARE * NODES_PER_WORK * frontier_work(prob)))
+    return int(max(MIN_PROBE_NODES, PROBE_SHARE * SEARCH_NODES_PER_S * frontier_seconds(prob)))
+
+
+def frontier_seconds(prob: FrontierProblem) -> float:
+    """The frontier DP's estimated time in C (seconds): see ``FRONTIER_LOG_SECONDS``."""
+    return 10.0 ** FRONTIER_LOG_SECONDS * frontier_work(prob) ** FRONTIER_WORK_EXP

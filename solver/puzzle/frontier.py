@@ -60,6 +60,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 __all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
            "run_dp", "run_dp_py", "run_dp_snaps", "uses_c", "common_prefix", "puzzle_problems", "frontier_count",
+           "count_tables", "tables_for",
            "PY_ENTRY_BYTES"]
 
 HAVE_C_FRONTIER = frontier_c is not None
@@ -434,6 +435,16 @@ def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int, init: tuple
     return int.from_bytes(data, "little"), {k: ("c", limbs, raw) for k, limbs, raw in taken}
 
 
+def tables_for(tables: PlacementTables, rows: tuple[str, ...], shapes: tuple[Shape, ...],
+               unlimited: tuple[Shape, ...], mirror: bool, use_all: bool, *, deadline: float = math.inf,
+               stop: StopToken | None = None) -> PlacementTables:
+    """The tables the frontier counts from: ``tables`` when they have no
+    symmetry break, else the (cached) tables built without it."""
+    if tables.break_type < 0:
+        return tables
+    return prepare_tables(rows, shapes, mirror, use_all, False, deadline=deadline, stop=stop, unlimited=unlimited)
+
+
 def common_prefix(a: FrontierProblem, b: FrontierProblem) -> int:
     """The number of first cells over which the DPs of ``a`` and ``b`` keep
     the same table: same placements anchored there (as sets), same tracked
@@ -490,9 +501,16 @@ def frontier_count(rows: tuple[str, ...], shapes: tuple[Shape, ...], unlimited: 
     Raises ``clock.Abort`` when ``deadline`` (a ``time.perf_counter`` value)
     or ``stop`` runs out, :class:`CountTableFull` past ``table_bytes``.
     """
-    clock = Clock(deadline, stop)
     tables = prepare_tables(rows, shapes, mirror, use_all, False, deadline=deadline, stop=stop,
                             unlimited=unlimited)
+    return count_tables(tables, distinct, Clock(deadline, stop), table_bytes, engine)
+
+
+def count_tables(tables: PlacementTables, distinct: bool, clock: Clock, table_bytes: int = DEFAULT_TABLE_BYTES,
+                 engine: str = "auto") -> tuple[int, int | None]:
+    """:func:`frontier_count` of the puzzle of ``tables`` (built without the symmetry break)."""
+    if tables.break_type >= 0:
+        raise ValueError("the frontier counts from tables without the symmetry break")
     if not tables.area_ok:
         return 0, 0 if distinct else None
     probs = puzzle_problems(tables)

@@ -27,8 +27,8 @@ from ..geometry import Shape
 from ..stop import StopToken
 from ..types import CountTableFull, PuzzleResult, SolverInputError, SolveStatus
 from .choose import METHODS, check_method, choose_method, search_budget
-from .clock import DONE, ENOUGH, NODE_LIMIT, STOPPED, Abort
-from .frontier import DEFAULT_TABLE_BYTES, frontier_count
+from .clock import DONE, ENOUGH, NODE_LIMIT, STOPPED, Abort, Clock
+from .frontier import DEFAULT_TABLE_BYTES, count_tables, tables_for
 from .region import parse_pieces, parse_region, parse_unlimited
 from .result import CountTally, count_status, expand, find_status
 from .search import check_engine, count_search, find_search, search_once
@@ -305,9 +305,10 @@ class PuzzleProblem:
         if not self.area_ok:
             return replace(base, status=SolveStatus.INFEASIBLE, wall_time=time.perf_counter() - t0)
         try:
-            raw, num = frontier_count(self.rows, self.shapes, self.unlimited, self.mirror, self.use_all, True,
-                                      deadline=deadline, stop=stop, table_bytes=table_bytes,
-                                      engine="python" if engine == "python" else "auto")
+            tables = tables_for(self.tables, self.rows, self.shapes, self.unlimited, self.mirror, self.use_all,
+                                deadline=deadline, stop=stop)
+            raw, num = count_tables(tables, True, Clock(deadline, stop), table_bytes,
+                                    "python" if engine == "python" else "auto")
         except Abort:
             return replace(base, wall_time=time.perf_counter() - t0)
         assert num is not None
