@@ -214,3 +214,17 @@ def test_every_face_knows_the_solvers_methods():
     assert set(convert.PUZZLE_METHODS.values()) == set(METHODS)
     assert {convert.method_value(m) for m in METHODS if m != "auto"} == {pb.PUZZLE_METHOD_SEARCH,
                                                                          pb.PUZZLE_METHOD_FRONTIER}
+
+
+def test_the_embedded_client_has_the_same_bound_and_answer():
+    from quiltsolve.clients import EmbeddedClient, InvalidArgument, ResourceExhausted
+
+    small = EmbeddedClient(table_bytes=4096)
+    with pytest.raises(ResourceExhausted) as err:
+        small.solve_puzzle(["." * 16] * 16, [], unlimited=["##"], count=True, method="frontier")
+    assert err.value.code == "RESOURCE_EXHAUSTED" and "4096 bytes" in str(err.value)
+    # the search has no such table: the same request by the search answers (with a lower bound in time)
+    r = small.solve_puzzle(["." * 16] * 16, [], unlimited=["##"], count=True, method="search", time_limit=0.2)
+    assert r.method == "search" and r.status.name == "FEASIBLE" and r.count > 0
+    with pytest.raises(InvalidArgument):
+        EmbeddedClient(table_bytes=0)
