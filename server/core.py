@@ -460,6 +460,9 @@ class ServiceCore:
             try:
                 result, good = self.pool.run(slot, job, limit, call.stop)
             except JobFailed as e:
+                if e.kind == "too_large":  # a refusal too, though no retry cures it: counted with them
+                    self.metrics.refused.labels(method=method, reason="table_full").inc()
+                    call.record.extra["refused"] = "table_full"
                 if e.kind != "internal":
                     raise job_refusal(e.kind, e.message, field) from None
                 call.record.extra["traceback"] = e.message

@@ -180,6 +180,7 @@ def test_a_frontier_table_past_the_bound_is_resource_exhausted_without_retry_hin
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "4096 bytes" in err.value.details() and "--table-bytes" in err.value.details()
         assert not any(k == "grpc-retry-pushback-ms" for k, _ in err.value.trailing_metadata() or ())
+        assert server.metrics.value("quiltsolve_refused_total", method="SolvePuzzle", reason="table_full") == 1
         # the worker is fine: the next call is answered
         assert stub.SolvePuzzle(count_request(["...."] * 2), timeout=60).count_decimal == "5"
 
