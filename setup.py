@@ -6,7 +6,8 @@ repository's folders: ``quiltsolve.server`` is server/, and so on
 one needs no change here).
 
 ``optional=True``: if the compiler is missing the install still succeeds and
-``quiltsolve.solver.puzzle`` falls back to its pure-Python search (same answers, slower), and
+``quiltsolve.solver.puzzle`` falls back to its pure-Python search and frontier counter (same answers,
+slower), and
 ``quiltsolve.engine.core`` to its pure-Python twin (``engine/_core_py.py``), and
 ``quiltsolve.engine.endgame`` to its pure-Python search (same values, moves and nodes).
 """
@@ -34,6 +35,12 @@ setup(
             ["solver/_exactcover.c"],
             optional=True,
             extra_compile_args=["-O3"],
+        ),
+        Extension(
+            "quiltsolve.solver._frontier",
+            ["solver/_frontier.c"],
+            optional=True,
+            extra_compile_args=["-O3"] + CORE_ARCH,
         ),
         Extension(
             "quiltsolve.engine._core",

@@ -424,8 +424,9 @@ def section_overrun(args) -> None:
                                                         objective=pb.OBJECTIVE_COVER) for p in (5, 9, 13, 21)],
         "SuggestMove": [pb.SuggestMoveRequest(state_json=s, top=3, seed=0) for s in states],
         "SolvePuzzle": [large_puzzle(k) for k in range(4)]
+                       # 10x10 dominoes one by one (the search, asked: the frontier would finish at once)
                        + [pb.SolvePuzzleRequest(region=pb.Region(rows=["." * 10] * 10), pieces=["##"] * 50,
-                                                mode=pb.PUZZLE_MODE_COUNT)],
+                                                mode=pb.PUZZLE_MODE_COUNT, method=pb.PUZZLE_METHOD_SEARCH)],
     }
     limit, deadline = args.overrun_limit, args.overrun_deadline
     tiny = pb.SolvePuzzleRequest(region=pb.Region(rows=["....."] * 3), mode=pb.PUZZLE_MODE_FIND,

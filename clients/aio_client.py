@@ -144,9 +144,11 @@ class AsyncPlacementClient:
 
     async def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                            count: bool = False, mirror: bool = True, use_all: bool = True,
-                           max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+                           max_tilings: int = 1, time_limit: float | None = None,
+                           unlimited: Sequence[PatchSpec | Shape] = (), method: str = "auto") -> PuzzleResult:
         """As :meth:`clients.PlacementClient.solve_puzzle`."""
-        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
+        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit,
+                                      unlimited, method)
         return wire.puzzle_result(await self._call(call), call.context)
 
     async def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,

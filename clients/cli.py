@@ -293,19 +293,27 @@ def build_parser() -> argparse.ArgumentParser:
                          "--time-limit (default 1 s)")
     pp.set_defaults(func=cmd_play)
 
-    pz = add("puzzle", "tile a region exactly with pieces (each used at most once), or count the tilings",
+    pz = add("puzzle", "tile a region exactly with pieces (each used at most once, or as many as needed with "
+                       "SHAPE*), or count the tilings",
              ["suggest puzzle '...../...../.....' --piece '####/#...' --piece '###/.#./.#.' --piece '.#../####'",
-              "suggest puzzle '....' --piece '##' --piece '##' --count"])
+              "suggest puzzle '....' --piece '##' --piece '##' --count",
+              "suggest puzzle '..........' --piece '##*' --count   # dominoes, as many as needed"])
     pz.add_argument("region", metavar="REGION",
                     help="rows of '.' (cell to tile) and '#' (not part of the region), any rectangle up to "
                          "20x20: a file, - for stdin, or inline with '/' between rows")
     a = pz.add_argument("--piece", action="append", required=True, metavar="SHAPE",
-                        help=f"a piece shape such as '##./.##' (or a standard patch id); repeat, at most "
-                             f"{limits.MAX_PIECES}")
+                        help=f"a piece shape such as '##./.##' (or a standard patch id), used once; with a "
+                             f"trailing '*' ('##*') as many times as needed; repeat, at most "
+                             f"{limits.MAX_PIECES} in all")
     a.completer = _patch_ids  # type: ignore[attr-defined]
     pz.add_argument("--count", action="store_true", help="count the tilings instead of finding one")
     pz.add_argument("--no-mirror", action="store_true", help="pieces may be rotated but not mirrored")
-    pz.add_argument("--allow-unused", action="store_true", help="pieces may stay unused (default: use all)")
+    pz.add_argument("--allow-unused", action="store_true",
+                    help="pieces may stay unused (default: use all; SHAPE* pieces may always stay unused)")
+    pz.add_argument("--method", choices=("auto", "search", "frontier"), default="auto",
+                    help="how --count counts: the exact-cover search, the frontier dynamic programme (counts "
+                         "without listing tilings: fast on large regions with small pieces), or auto (the "
+                         "solver chooses; default)")
     pz.add_argument("--ray", metavar="auto|local|ADDRESS",
                     help="with --count: split the count over a Ray cluster (docs/ray.md)")
     pz.set_defaults(func=cmd_puzzle)
@@ -669,14 +677,33 @@ def _short_name(text: Any) -> str:
     return t if len(t) <= 40 else t[:37] + "..."
 
 
+def split_pieces(pieces: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``--piece`` values as (pieces used once, shapes with an unlimited supply: written ``SHAPE*``).
+
+    >>> split_pieces(["###", "##*", "5", "0*"])
+    (['###', '5'], ['##', '0'])
+    """
+    limited, unlimited = [], []
+    for text in pieces:
+        if text.endswith("*"):
+            unlimited.append(text[:-1])
+        else:
+            limited.append(text)
+    return limited, unlimited
+
+
 def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest puzzle``: tile a region with pieces, or count the tilings."""
 
 
+    if args.method == "frontier" and not args.count:
+        raise errors.InvalidArgument("--method frontier only counts: add --count (finding tilings uses the search)")
     rows = region_rows(read_text(args.region))
-    texts = piece_texts(args.piece)
-    res = client.solve_puzzle(rows, texts, count=args.count, mirror=not args.no_mirror,
-                              use_all=not args.allow_unused, time_limit=args.time_limit)
+    limited, unlimited = split_pieces(args.piece)
+    texts = piece_texts(limited) + piece_texts(unlimited, "unlimited_pieces")  # a tiling's keys index these
+    res = client.solve_puzzle(rows, limited, count=args.count, mirror=not args.no_mirror,
+                              use_all=not args.allow_unused, time_limit=args.time_limit,
+                              unlimited=unlimited, method=args.method)
     height, width = len(rows), len(rows[0])
     outside = sum(1 << (r * width + c) for r in range(height) for c in range(width) if rows[r][c] == "#")
     tiling = res.tilings[0] if res.tilings else ()
@@ -695,8 +722,8 @@ def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
                         legend=[LegendEntry(f"piece {p.key}", shape_of(p)) for p in tiling]))
     if args.json:
         obj: dict[str, Any] = {"status": res.status.value, "width": width, "height": height}
-        if args.count:
-            obj.update(count=res.count, distinct=res.distinct)
+        if args.count:  # exact JSON integers of any size (json.dumps writes Python ints in full)
+            obj.update(count=res.count, distinct=res.distinct, method=res.method)
         else:
             obj["tilings"] = [[{"piece": p.key, "shape": shape_of(p), "orientation": p.orientation,
                                 "cells": _cells(p.mask, width)} for p in t]
@@ -707,7 +734,8 @@ def cmd_puzzle(args: argparse.Namespace, client: Any, out: Out) -> int:
         out.console.print(f"status: {_status_line(res.status)}")
         if args.count:
             exact = "" if res.status.value in ("OPTIMAL", "INFEASIBLE") else " (at least: the count did not finish)"
-            out.console.print(f"tilings: {res.count}{exact}; distinct up to the region's symmetries: {res.distinct}")
+            out.console.print(f"tilings: {res.count}{exact}; distinct up to the region's symmetries: {res.distinct}"
+                              + (f" (counted by the {res.method})" if res.method else ""))
         elif tiling:
             out.console.print(grid_text(height, width, outside=outside, pieces=pieces))
             _legend(out, [f"piece {p.key} {shape_of(p)}" for p in tiling])

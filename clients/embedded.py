@@ -29,6 +29,7 @@ from quiltsolve.server.observe import SERVICE, CallRecord
 from quiltsolve.server.service import PlacementServicer
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
+from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
 from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import LookaheadResult, Objective, PlacementResult, PuzzleResult
 
@@ -42,16 +43,21 @@ class EmbeddedClient:
 
     ``workers`` is accepted for compatibility and must be 1-64; every solve
     uses one CP-SAT worker, as the service's do, so answers match theirs.
+    ``table_bytes`` bounds a frontier puzzle count's table, as the server's
+    ``--table-bytes`` does (default 512 MiB); a count that needs more raises
+    :class:`clients.errors.ResourceExhausted`.
     """
 
     target = "embedded"
 
-    def __init__(self, *, seed: int = 0, workers: int = 1) -> None:
+    def __init__(self, *, seed: int = 0, workers: int = 1, table_bytes: int = DEFAULT_TABLE_BYTES) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
             raise errors.InvalidArgument(f"bad workers {workers!r}: it must be an integer from 1 to 64")
+        if isinstance(table_bytes, bool) or not isinstance(table_bytes, int) or table_bytes < 1:
+            raise errors.InvalidArgument(f"bad table_bytes {table_bytes!r}: it must be a positive integer")
         self.seed = int32(seed, "seed")  # its range is checked by the service, at each call
         self.workers = workers
-        self._servicer = PlacementServicer(InProcessCore())
+        self._servicer = PlacementServicer(InProcessCore(table_bytes))
 
     def close(self) -> None:
         """Nothing to release (for symmetry with :class:`clients.PlacementClient`)."""
@@ -147,9 +153,11 @@ class EmbeddedClient:
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,
-                     max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+                     max_tilings: int = 1, time_limit: float | None = None,
+                     unlimited: Sequence[PatchSpec | Shape] = (), method: str = "auto") -> PuzzleResult:
         """As :meth:`clients.PlacementClient.solve_puzzle`."""
-        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
+        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit,
+                                      unlimited, method)
         return wire.puzzle_result(self._call(call), call.context)
 
     def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,

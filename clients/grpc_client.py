@@ -173,11 +173,16 @@ class PlacementClient:
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,
-                     max_tilings: int = 1, time_limit: float | None = None) -> PuzzleResult:
+                     max_tilings: int = 1, time_limit: float | None = None,
+                     unlimited: Sequence[PatchSpec | Shape] = (), method: str = "auto") -> PuzzleResult:
         """Tile the region (rows of ``.`` to tile and ``#``) exactly with the
         ``pieces`` (shapes or ids, each used at most once; ``use_all``: every
-        one), or ``count`` the tilings; ``mirror``: pieces may be flipped."""
-        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit)
+        one) and the ``unlimited`` shapes (any number of copies each), or
+        ``count`` the tilings; ``mirror``: pieces may be flipped. ``method``
+        (``auto``, ``search``, ``frontier``) chooses how a count is made; the
+        result's ``method`` says which did. Counts are exact ints of any size."""
+        call = wire.solve_puzzle_call(region_rows_, pieces, count, mirror, use_all, max_tilings, time_limit,
+                                      unlimited, method)
         return wire.puzzle_result(self._call(call), call.context)
 
     def generate_puzzle(self, *, size: tuple[int, int] | None = None, region: Sequence[str] | str | None = None,

@@ -313,6 +313,25 @@ def _string_rows(rows: Any, field: str) -> list[str]:
     return out
 
 
+PUZZLE_METHODS = ("auto", "search", "frontier")  # how a puzzle count may be made (solver.puzzle.METHODS)
+
+
+def puzzle_method(value: Any, field: str = "method") -> str:
+    """A counting method's name: ``auto`` (the service chooses), ``search`` or ``frontier``.
+
+    >>> puzzle_method("Frontier")
+    'frontier'
+    >>> puzzle_method("dp")
+    Traceback (most recent call last):
+    ...
+    quiltsolve.clients.errors.InvalidArgument: method: unknown method 'dp'; use auto, search or frontier
+    """
+    name = value.strip().lower() if isinstance(value, str) else None
+    if name not in PUZZLE_METHODS:
+        raise _bad(field, f"unknown method {_short(value)}; use auto, search or frontier")
+    return name
+
+
 def region_rows(rows: str | Sequence[str], field: str = "region") -> list[str]:
     """The rows of a puzzle ``Region`` message: text (blank lines and ``;`` comments skipped) or a
     list of row strings. Whether they make a region (1-20 rows of '.' and '#', a rectangle) is the

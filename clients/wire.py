@@ -41,8 +41,8 @@ from quiltsolve.solver.types import (
 from . import errors
 from .inputs import (
     DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, fraction, game_state, int32, objective_of,
-    optional_int32, patch_counts, patch_key, patch_keys, piece_texts, read_bytes, record_message, region_rows,
-    seconds,
+    optional_int32, patch_counts, patch_key, patch_keys, piece_texts, puzzle_method, read_bytes, record_message,
+    region_rows, seconds,
 )
 from .results import MoveSuggestions
 
@@ -309,17 +309,30 @@ def analyze_game_call(record: Any, iterations: int | None, time_per_move: float 
     return Call("AnalyzeGame", req, budget, rec)
 
 
+_METHODS = {"auto": pb.PUZZLE_METHOD_AUTO, "search": pb.PUZZLE_METHOD_SEARCH,
+            "frontier": pb.PUZZLE_METHOD_FRONTIER}
+_METHOD_NAMES = {pb.PUZZLE_METHOD_SEARCH: "search", pb.PUZZLE_METHOD_FRONTIER: "frontier"}
+
+
 def solve_puzzle_call(region: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], count: bool,
-                      mirror: bool, use_all: bool, max_tilings: int, time_limit: float | None) -> Call:
-    """The ``SolvePuzzle`` call for :meth:`PlacementClient.solve_puzzle`."""
+                      mirror: bool, use_all: bool, max_tilings: int, time_limit: float | None,
+                      unlimited: Sequence[PatchSpec | Shape] = (), method: str = "auto") -> Call:
+    """The ``SolvePuzzle`` call for :meth:`PlacementClient.solve_puzzle`: ``unlimited`` shapes may be
+    used any number of times; ``method`` is ``auto``, ``search`` or ``frontier``.
+
+    >>> req = solve_puzzle_call(["...."], [], True, True, True, 1, None, unlimited=["##"], method="frontier").request
+    >>> list(req.unlimited_pieces), req.method == pb.PUZZLE_METHOD_FRONTIER
+    (['##'], True)
+    """
     rows = region_rows(region)
     texts = piece_texts(pieces)
+    endless = piece_texts(unlimited, "unlimited_pieces")
     tl = seconds(time_limit, "time_limit")
     req = pb.SolvePuzzleRequest(
-        region=pb.Region(rows=rows), pieces=texts,
+        region=pb.Region(rows=rows), pieces=texts, unlimited_pieces=endless,
         mode=pb.PUZZLE_MODE_COUNT if count else pb.PUZZLE_MODE_FIND,
         no_mirror=not mirror, allow_unused=not use_all, max_tilings=int32(max_tilings, "max_tilings"),
-        time_limit=_duration(tl))
+        time_limit=_duration(tl), method=_METHODS[puzzle_method(method)])
     return Call("SolvePuzzle", req, tl, rows)
 
 
@@ -485,9 +498,24 @@ def puzzle_result(r: pb.SolvePuzzleResponse, rows: list[str]) -> PuzzleResult:
         for t in r.tilings)
     return PuzzleResult(
         status=_STATUS.get(r.status, SolveStatus.UNKNOWN), tilings=tilings,
-        count=r.count if r.HasField("count") else None,
-        distinct=r.distinct if r.HasField("distinct") else None,
-        wall_time=_seconds(r.solve_time), width=width, height=r.height or len(rows))
+        count=exact_count(r.count_decimal, r.count if r.HasField("count") else None),
+        distinct=exact_count(r.distinct_decimal, r.distinct if r.HasField("distinct") else None),
+        wall_time=_seconds(r.solve_time), width=width, height=r.height or len(rows),
+        method=_METHOD_NAMES.get(r.method))
+
+
+def exact_count(decimal: str, fallback: int | None) -> int | None:
+    """A count of any size from its decimal string (``count_decimal``); the int64 field when the
+    string is empty (an older server sends only that).
+
+    >>> exact_count("53060477521960000000000", None), exact_count("", 7), exact_count("", None)
+    (53060477521960000000000, 7, None)
+    """
+    if not decimal:
+        return fallback
+    if not decimal.isdigit() or not decimal.isascii():
+        raise errors.ServerError(f"the service sent a count that is not a decimal number: {decimal[:40]!r}")
+    return int(decimal)
 
 
 def patches_result(r: pb.ListPatchesResponse) -> list[Patch]:

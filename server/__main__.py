@@ -74,6 +74,10 @@ def build_parser(prog: str = "python -m quiltsolve.server",
     p.add_argument("--max-worker-rss", type=_size, default=ServerConfig.max_worker_rss,
                    help="a worker whose memory exceeds this after a call is replaced by a fresh one "
                         "(default 1G)")
+    p.add_argument("--table-bytes", type=_size, default=ServerConfig.table_bytes,
+                   help="memory bound of one frontier tiling count's table in a worker, e.g. 256M; a count "
+                        "that needs more is answered RESOURCE_EXHAUSTED (HTTP 507) at once (default 512M; "
+                        "keep it below --max-worker-rss, see docs/api.md)")
     p.add_argument("--max-concurrent-rpcs", type=int, default=_env_int("QUILTSOLVE_MAX_CONCURRENT_RPCS", 1000),
                    help="gRPC's own last-resort bound on calls in flight, far above the queue (default 1000)")
     p.add_argument("--metrics-port", type=int, default=_env_int("QUILTSOLVE_METRICS_PORT", None),
@@ -116,7 +120,7 @@ def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> Serve
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
                             grace=a.grace, tls_cert=a.tls_cert, tls_key=a.tls_key, tls_client_ca=a.tls_client_ca,
                             auth_tokens=_tokens(a.auth_token_file), reflection=not a.no_reflection,
-                            max_connection_age=a.max_connection_age)
+                            max_connection_age=a.max_connection_age, table_bytes=a.table_bytes)
     except ValueError as e:
         p.error(str(e))
         raise  # unreachable: p.error exits

@@ -31,6 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # type: ignore[i
 from grpc_reflection.v1alpha import reflection  # type: ignore[import-untyped]
 
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
 
 from .auth import BearerTokens
 from .core import Call, CoreConfig, Refusal, ServiceCore
@@ -114,6 +115,7 @@ class ServerConfig:
     auth_tokens: tuple[str, ...] = ()      # bearer tokens accepted (empty: no authentication)
     reflection: bool = True                # register the reflection service
     max_connection_age: float | None = None  # seconds: clients reconnect (and re-resolve DNS) this often
+    table_bytes: int = DEFAULT_TABLE_BYTES  # a frontier tiling count's table bound, per job (per worker)
 
     def __post_init__(self) -> None:
         if self.workers < 0:
@@ -146,6 +148,8 @@ class ServerConfig:
             raise ValueError("auth tokens must be non-empty and contain no white space")
         if self.max_worker_rss is not None and self.max_worker_rss < 1:
             raise ValueError(f"max_worker_rss must be >= 1, got {self.max_worker_rss}")
+        if self.table_bytes < 1:
+            raise ValueError(f"table_bytes must be >= 1, got {self.table_bytes}")
 
     @property
     def worker_count(self) -> int:
@@ -550,7 +554,11 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
                                   peer_share=config.peer_share, cache_bytes=config.cache_bytes,
                                   max_worker_rss=config.max_worker_rss,
                                   max_receive_bytes=config.max_receive_bytes, fast_workers=config.fast_workers,
-                                  fast_limit=config.fast_limit), metrics, log)
+                                  fast_limit=config.fast_limit, table_bytes=config.table_bytes), metrics, log)
+    if config.max_worker_rss is not None and config.table_bytes > config.max_worker_rss:
+        # Allowed (the bound is the operator's), but every count that large then costs its worker.
+        log.warning("table_bytes_above_max_worker_rss", table_bytes=config.table_bytes,
+                    max_worker_rss=config.max_worker_rss)
     executor = futures.ThreadPoolExecutor(max_workers=config.handler_threads, thread_name_prefix="quiltsolve")
     credentials = server_credentials(config)
     interceptors: list[grpc.ServerInterceptor] = [_Observe(metrics, log)]

@@ -162,6 +162,9 @@ def patch_specs(refs: Any, field: str, *, allow_empty: bool) -> list[PatchSpec]:
 # The enum values a request may carry (every other value is INVALID_ARGUMENT).
 OBJECTIVES: dict[int, solver.Objective] = {pb.OBJECTIVE_COVER: solver.Objective.COVER, pb.OBJECTIVE_SQUARE7: solver.Objective.SQUARE7}
 PUZZLE_MODES: dict[int, bool] = {pb.PUZZLE_MODE_FIND: False, pb.PUZZLE_MODE_COUNT: True}  # → count the tilings?
+# The counting methods a SolvePuzzle request may ask (UNSPECIFIED: auto) and their solver.puzzle names.
+PUZZLE_METHODS: dict[int, str] = {pb.PUZZLE_METHOD_UNSPECIFIED: "auto", pb.PUZZLE_METHOD_AUTO: "auto",
+                                  pb.PUZZLE_METHOD_SEARCH: "search", pb.PUZZLE_METHOD_FRONTIER: "frontier"}
 
 
 def objective(value: int, field: str = "objective") -> "solver.Objective":
@@ -178,6 +181,27 @@ def puzzle_count_mode(value: int, field: str = "mode") -> bool:
     if value == pb.PUZZLE_MODE_UNSPECIFIED:
         raise BadRequest(field, "required: PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT")
     raise BadRequest(field, f"unknown value {value}")
+
+
+def puzzle_method(value: int, field: str = "method") -> str:
+    """The solver's name of a counting method (``auto``, ``search``, ``frontier``).
+
+    >>> puzzle_method(pb.PUZZLE_METHOD_FRONTIER), puzzle_method(0)
+    ('frontier', 'auto')
+    """
+    if value in PUZZLE_METHODS:
+        return PUZZLE_METHODS[value]
+    raise BadRequest(field, f"unknown value {value}")
+
+
+def method_value(name: str | None) -> Any:
+    """The method that answered as the enum value (UNSPECIFIED when none ran).
+
+    >>> method_value("search") == pb.PUZZLE_METHOD_SEARCH, method_value(None) == pb.PUZZLE_METHOD_UNSPECIFIED
+    (True, True)
+    """
+    return {"search": pb.PUZZLE_METHOD_SEARCH, "frontier": pb.PUZZLE_METHOD_FRONTIER}.get(
+        name or "", pb.PUZZLE_METHOD_UNSPECIFIED)
 
 
 def time_limit(msg: Any, field: str, default: float) -> float:
@@ -221,6 +245,48 @@ def pieces(texts: Any, field: str = "pieces") -> list[Shape]:
     if len(texts) > MAX_PIECES:
         raise BadRequest(field, f"{len(texts)} pieces; at most {MAX_PIECES}")
     return [parse_shape(t, f"{field}[{i}]", MAX_GRID) for i, t in enumerate(texts)]
+
+
+def puzzle_pieces(texts: Any, unlimited: Any, mirror: bool) -> tuple[list[Shape], list[Shape]]:
+    """The limited pieces (``pieces``: one use per entry) and the unlimited shapes (``unlimited_pieces``:
+    any number of copies) of a SolvePuzzle request.
+
+    At least one of either; at most :data:`MAX_PIECES` entries together (an unlimited shape counts
+    once). No two unlimited shapes may be the same piece (in some orientation the request allows),
+    and no limited piece may be an unlimited shape: either would count each tiling several times
+    over, once per name its pieces could go by.
+
+    >>> [s.to_str() for s in puzzle_pieces(["###"], ["##"], True)[1]]
+    ['##']
+    >>> puzzle_pieces([], ["#.../####", "####/...#"], True)
+    Traceback (most recent call last):
+    ...
+    quiltsolve.server.errors.BadRequest: unlimited_pieces[1]: same piece as unlimited_pieces[0]; list a shape once
+    >>> len(puzzle_pieces([], ["#.../####", "####/...#"], False)[1])
+    2
+    """
+    if not texts and not unlimited:
+        raise BadRequest("pieces", "at least one piece is required (in pieces or unlimited_pieces)")
+    if len(texts) > MAX_PIECES:
+        raise BadRequest("pieces", f"{len(texts)} pieces; at most {MAX_PIECES}")
+    if len(texts) + len(unlimited) > MAX_PIECES:
+        raise BadRequest("unlimited_pieces", f"{len(texts)} pieces and {len(unlimited)} unlimited shapes; "
+                                             f"at most {MAX_PIECES} together")
+    limited = [parse_shape(t, f"pieces[{i}]", MAX_GRID) for i, t in enumerate(texts)]
+    endless = [parse_shape(t, f"unlimited_pieces[{i}]", MAX_GRID) for i, t in enumerate(unlimited)]
+    seen: dict[Shape, int] = {}
+    for i, shape in enumerate(endless):
+        canon = shape.canonical(mirror)
+        if canon in seen:
+            raise BadRequest(f"unlimited_pieces[{i}]", f"same piece as unlimited_pieces[{seen[canon]}]; "
+                                                       "list a shape once")
+        seen[canon] = i
+    for i, shape in enumerate(limited):
+        j = seen.get(shape.canonical(mirror))
+        if j is not None:
+            raise BadRequest(f"pieces[{i}]", f"same piece as unlimited_pieces[{j}], whose supply is unlimited "
+                                             "already; drop one of them")
+    return limited, endless
 
 
 # ---------------------------------------------------------------- answers

@@ -33,9 +33,10 @@ from typing import Any, Callable
 import grpc
 
 from quiltsolve.solver import StopToken
+from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
 
 from .admission import Abandoned, Admission, Expired, Refused
-from .errors import BadRequest, FailedPrecondition, ServiceError
+from .errors import BadRequest, FailedPrecondition, ServiceError, TooLarge
 from .jobs import Job, failure_kind
 from .observe import CallRecord, Metrics
 from .pool import JobFailed, WorkerLost, WorkerPool
@@ -56,10 +57,13 @@ def _status(result: Any) -> str | None:
 
 
 def job_refusal(kind: str, message: str, field: str) -> ServiceError:
-    """The answer to a job that refused its input (``input``: INVALID_ARGUMENT naming ``field``) or
-    cannot answer the position (``precondition``: FAILED_PRECONDITION), wherever it ran."""
+    """The answer to a job that refused its input (``input``: INVALID_ARGUMENT naming ``field``),
+    cannot answer the position (``precondition``: FAILED_PRECONDITION) or needs more than a server
+    bound allows (``too_large``: RESOURCE_EXHAUSTED without a retry hint), wherever it ran."""
     if kind == "input":
         return BadRequest(field, message)
+    if kind == "too_large":
+        return TooLarge(message)
     return FailedPrecondition(f"{field}: {message}")
 
 
@@ -200,6 +204,7 @@ class CoreConfig:
     max_receive_bytes: int = 64 * 1024
     fast_workers: int = 1       # extra workers for the first, short try of quick solves (0: none)
     fast_limit: float = 0.05    # seconds a job may take on the fast lane
+    table_bytes: int = DEFAULT_TABLE_BYTES  # a frontier count's table bound per job (RESOURCE_EXHAUSTED above)
 
 
 class Refusal(ServiceError):
@@ -234,6 +239,11 @@ class ServiceCore:
     @property
     def max_receive_bytes(self) -> int:
         return self.config.max_receive_bytes
+
+    @property
+    def table_bytes(self) -> int:
+        """The bound on a frontier count's table (bytes), passed to every puzzle job."""
+        return self.config.table_bytes
 
     # ------------------------------------------------------------ lifecycle
     def start(self, wait_ready: bool = True, timeout: float = 120.0) -> bool:
@@ -450,6 +460,9 @@ class ServiceCore:
             try:
                 result, good = self.pool.run(slot, job, limit, call.stop)
             except JobFailed as e:
+                if e.kind == "too_large":  # a refusal too, though no retry cures it: counted with them
+                    self.metrics.refused.labels(method=method, reason="table_full").inc()
+                    call.record.extra["refused"] = "table_full"
                 if e.kind != "internal":
                     raise job_refusal(e.kind, e.message, field) from None
                 call.record.extra["traceback"] = e.message
@@ -496,8 +509,14 @@ class InProcessCore:
     over it validates, names fields and refuses exactly as the service does;
     only where the job runs differs (no worker processes, no admission: the
     caller is the only client). The call's deadline caps the time limit and
-    its stop token stops the job, as in a worker.
+    its stop token stops the job, as in a worker. ``table_bytes`` bounds a
+    frontier count's table, as the server's ``--table-bytes`` does.
     """
+
+    def __init__(self, table_bytes: int = DEFAULT_TABLE_BYTES) -> None:
+        if isinstance(table_bytes, bool) or not isinstance(table_bytes, int) or table_bytes < 1:
+            raise ValueError(f"table_bytes must be a positive integer, got {table_bytes!r}")
+        self.table_bytes = table_bytes
 
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any:
         if call.stop.is_set():

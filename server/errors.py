@@ -70,3 +70,17 @@ class FailedPrecondition(ServiceError):
 
     def __init__(self, details: str) -> None:
         super().__init__(grpc.StatusCode.FAILED_PRECONDITION, details)
+
+
+class TooLarge(ServiceError):
+    """RESOURCE_EXHAUSTED that no retry cures: the request needs more than one of the server's bounds
+    allows (a frontier count's table above ``--table-bytes``). Unlike a queue-full refusal
+    (:class:`server.core.Refusal`) it carries no retry hint: no ``grpc-retry-pushback-ms`` trailer,
+    and HTTP answers 507 without ``Retry-After``.
+
+    >>> TooLarge("the table needs more than 1 MiB").code.name
+    'RESOURCE_EXHAUSTED'
+    """
+
+    def __init__(self, details: str) -> None:
+        super().__init__(grpc.StatusCode.RESOURCE_EXHAUSTED, details)

@@ -30,19 +30,28 @@ import quiltsolve.engine.review
 from quiltsolve import solver
 import quiltsolve.solver.puzzle
 from quiltsolve.solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
+from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES, CountTableFull
 
 # What a job raises for input its request's checks could not see (the client's, INVALID_ARGUMENT),
-# and for a legal request the position cannot answer (FAILED_PRECONDITION); anything else is a bug.
+# for a legal request the position cannot answer (FAILED_PRECONDITION), and for one that needs more
+# than a server bound allows (RESOURCE_EXHAUSTED, no retry); anything else is a bug.
 INPUT_ERRORS = (ShapeError, BoardError, UnknownPatchError, SolverInputError, engine.StateError)
 PRECONDITION_ERRORS = (engine.IllegalActionError,)
+TOO_LARGE_ERRORS = (CountTableFull,)
 
 
 def failure_kind(error: BaseException) -> str:
-    """What a job's exception means: ``input``, ``precondition`` or ``internal`` (a bug)."""
+    """What a job's exception means: ``input``, ``precondition``, ``too_large`` or ``internal`` (a bug).
+
+    >>> failure_kind(CountTableFull(1 << 20)), failure_kind(KeyError("x"))
+    ('too_large', 'internal')
+    """
     if isinstance(error, INPUT_ERRORS):
         return "input"
     if isinstance(error, PRECONDITION_ERRORS):
         return "precondition"
+    if isinstance(error, TOO_LARGE_ERRORS):
+        return "too_large"
     return "internal"
 
 
@@ -140,11 +149,15 @@ class PuzzleJob(Job):
     mirror: bool
     use_all: bool
     max_tilings: int
+    unlimited: tuple[str, ...] = ()     # shapes with an unlimited supply
+    method: str = "auto"                # solver.puzzle.METHODS
+    table_bytes: int = DEFAULT_TABLE_BYTES  # the frontier count's table bound (the server's --table-bytes)
 
     def run(self, time_limit: float, stop: StopToken) -> solver.PuzzleResult:
-        return solver.solve_puzzle(list(self.rows), list(self.pieces), count=self.count, mirror=self.mirror,
-                                   use_all=self.use_all, max_tilings=self.max_tilings, time_limit=time_limit,
-                                   stop=stop)
+        return quiltsolve.solver.puzzle.solve_puzzle(
+            list(self.rows), list(self.pieces), count=self.count, mirror=self.mirror, use_all=self.use_all,
+            max_tilings=self.max_tilings, time_limit=time_limit, stop=stop, unlimited=self.unlimited,
+            method=self.method, table_bytes=self.table_bytes)
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ class Metrics:
                                       ["grpc_type", "grpc_service", "grpc_method"], buckets=LATENCY_BUCKETS,
                                       registry=r)
         self.refused = Counter("quiltsolve_refused", "Calls refused with RESOURCE_EXHAUSTED, by reason "
-                                                     "(queue_full, peer_share, oversize)",
+                                                     "(queue_full, peer_share, oversize, table_full)",
                                ["method", "reason"], registry=r)
         self.worker_restarts = Counter("quiltsolve_worker_restarts", "Worker processes replaced, by reason "
                                                                      "(killed, died, max_rss)",

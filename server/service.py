@@ -25,7 +25,7 @@ from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions
 from .core import Call
-from .errors import GAME_OVER, BadRequest, FailedPrecondition
+from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
 from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
 
 INT64_MAX = 2**63 - 1
@@ -34,6 +34,10 @@ INT64_MAX = 2**63 - 1
 class JobRunner(Protocol):
     """What runs a job for a call: the service's worker processes (:class:`server.core.ServiceCore`)
     or the caller's own process (:class:`server.core.InProcessCore`, the embedded client)."""
+
+    @property
+    def table_bytes(self) -> int:
+        """The bound on a frontier count's table (the server's ``--table-bytes``)."""
 
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
 
@@ -210,20 +214,22 @@ class PlacementServicer:
             yield review_message(review)
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
-        job, limit = puzzle_job(request)
-        rows, texts = list(job.rows), list(job.pieces)
-        result = self.core.run_job(call, job, limit, "pieces")
+        job, limit = puzzle_job(request, self.core.table_bytes)
+        rows, texts = list(job.rows), list(job.pieces) + list(job.unlimited)  # patch_index: pieces, then unlimited
+        try:
+            result = self.core.run_job(call, job, limit, "method" if job.method == "frontier" else "pieces")
+        except TooLarge:  # the solver's words speak to its caller; the client cannot raise the bound
+            raise TooLarge(table_full(job.table_bytes)) from None
         width = result.width or len(rows[0])
         tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
                    for tiling in result.tilings]
         response = pb.SolvePuzzleResponse(status=convert.solve_status(result.status), tilings=tilings,
                                           width=width, height=result.height or len(rows),
-                                          solve_time=convert.duration(result.wall_time))
-        # Counts are int64 on the wire; a count that large is only a lower bound anyway.
-        if result.count is not None:
-            response.count = min(result.count, INT64_MAX)
-        if result.distinct is not None:
-            response.distinct = min(result.distinct, INT64_MAX)
+                                          solve_time=convert.duration(result.wall_time),
+                                          method=convert.method_value(result.method))
+        if job.count:
+            set_count(response, result.count or 0, result.distinct or 0)
+        call.record.extra.update(puzzle_method=result.method)  # "method" is the RPC's name in the log line
         return response
 
     def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:
@@ -280,20 +286,52 @@ def generate_job(request: pb.GeneratePuzzleRequest) -> tuple[GenerateJob, float,
     return job, limit, field
 
 
-def puzzle_job(request: pb.SolvePuzzleRequest) -> tuple[PuzzleJob, float]:
+def table_full(table_bytes: int) -> str:
+    """What a client is told when a frontier count's table would pass the server's bound.
+
+    >>> table_full(512 << 20)
+    "the frontier count's table would pass the server's bound of 536870912 bytes (512 MiB, --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region"
+    """
+    return (f"the frontier count's table would pass the server's bound of {table_bytes} bytes "
+            f"({table_bytes / 2**20:g} MiB, --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region")
+
+
+def set_count(response: pb.SolvePuzzleResponse, count: int, distinct: int) -> None:
+    """A count's fields: the exact decimal strings always, the int64 fields only when the number fits
+    (a larger one is never clamped: a client reading only ``count`` sees it unset, not wrong).
+
+    >>> r = pb.SolvePuzzleResponse(); set_count(r, 2**70, 5); r.HasField("count"), r.count_decimal, r.distinct
+    (False, '1180591620717411303424', 5)
+    """
+    response.count_decimal, response.distinct_decimal = str(count), str(distinct)
+    if count <= INT64_MAX:
+        response.count = count
+    if distinct <= INT64_MAX:
+        response.distinct = distinct
+
+
+def puzzle_job(request: pb.SolvePuzzleRequest,
+               table_bytes: int = solver.puzzle.DEFAULT_TABLE_BYTES) -> tuple[PuzzleJob, float]:
     """The checked job of a SolvePuzzle request and its time limit (BadRequest naming the field); also what
-    ``suggest puzzle --count --ray`` checks its request with before the count runs on Ray."""
+    ``suggest puzzle --count --ray`` checks its request with before the count runs on Ray. ``table_bytes``
+    bounds a frontier count's table (the server's ``--table-bytes``)."""
     if not request.HasField("region"):
         raise BadRequest("region", "required")
     rows = convert.region_rows(request.region)
-    shapes = convert.pieces(request.pieces)
+    mirror = not request.no_mirror
+    shapes, unlimited = convert.puzzle_pieces(request.pieces, request.unlimited_pieces, mirror)
     count = convert.puzzle_count_mode(request.mode)
+    method = convert.puzzle_method(request.method)
+    if method == "frontier" and not count:
+        raise BadRequest("method", "PUZZLE_METHOD_FRONTIER only counts (PUZZLE_MODE_COUNT); finding tilings "
+                                   "uses the search")
     if request.max_tilings < 0 or request.max_tilings > convert.MAX_TILINGS:
         raise BadRequest("max_tilings", f"{request.max_tilings} out of range 0-{convert.MAX_TILINGS} (0 means 1)")
     limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
     job = PuzzleJob(rows=tuple(rows), pieces=tuple(s.to_str() for s in shapes), count=count,
-                    mirror=not request.no_mirror, use_all=not request.allow_unused,
-                    max_tilings=request.max_tilings or 1)
+                    mirror=mirror, use_all=not request.allow_unused,
+                    max_tilings=request.max_tilings or 1, unlimited=tuple(s.to_str() for s in unlimited),
+                    method=method, table_bytes=table_bytes)
     return job, limit
 
 

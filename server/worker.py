@@ -67,6 +67,7 @@ def warm_up() -> None:
     solver.rank_placements(empty, solver.Candidate(5, solver.PATCHES[5].shape, 1, False),
                            [solver.Candidate(9, solver.PATCHES[9].shape, 1, False)], time_limit=0.2, top=1)
     solver.solve_puzzle(["....."] * 3, ["####/#...", "###/.#./.#.", ".#../####"], time_limit=1.0)
+    solver.solve_puzzle(["...."] * 4, [], unlimited=["##"], count=True, method="frontier", time_limit=1.0)
     engine.players.search.warm_up()  # imports, caches, a first search; freezes the GC's view of all that
 
 

@@ -15,7 +15,7 @@ from .patches import (  # noqa: F401
 )
 from .stop import StopToken  # noqa: F401
 from .types import (  # noqa: F401
-    Candidate, LookaheadResult, Objective, PatchKey, PlacedPatch, PlacementResult,
+    Candidate, CountTableFull, LookaheadResult, Objective, PatchKey, PlacedPatch, PlacementResult,
     PuzzleResult, RankedPlacement, SolverInputError, SolveStatus,
 )
 

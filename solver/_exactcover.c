@@ -9,13 +9,16 @@
  *
  * search(n, ptype, pstart, pflat, counts, syms, break_type, rawmul, symmask,
  *        count_all, max_solutions, time_limit, stop, use_all, neighbours, hole_cap
- *        [, node_limit, rank])
+ *        [, node_limit, rank, required])
  * The big tables are flat buffers of 4-byte ints (array('i')), rawmul of
  * 8-byte ints (array('q')): placement p covers the sorted cells
  * pflat[pstart[p]:pstart[p+1]] and has type ptype[p]; syms holds the
  * non-identity symmetries as n-cell permutations, one after the other.
  * rank: optional per-type sort key for the order in which types are tried
  * at each anchor (find-mode restarts shuffle it).
+ * required: optional per-type 0/1 (None: every type): with use_all, only
+ * the required types must be used up (the others are in unlimited supply);
+ * a full board then counts as a tiling only when they are.
  * neighbours: flat, 4 per cell (-1 = none); hole_cap 0 turns the hole
  * check off (it prunes only dead branches: answers and their order are the
  * same with or without it).
@@ -57,6 +60,7 @@ typedef struct {
     /* use_all: types sorted by their last anchor; a type still unused once
      * the lowest empty cell passes its last anchor can never be placed. */
     int use_all, *dtype, *dlast;
+    int leaf_check;           /* some type is not required: check the required ones at a leaf */
     /* hole check: after a placement, flood-fill the empty areas next to it
      * (up to hole_cap cells); a closed area smaller than the smallest piece
      * left, or whose size no sum of the piece areas left can make (gcd test),
@@ -140,6 +144,9 @@ static int fixed_by(S *s, int g) {
 }
 
 static void leaf(S *s) {
+    if (s->leaf_check)
+        for (int i = 0; s->dlast[i] <= s->n; i++)
+            if (s->cnt[s->dtype[i]]) return;
     long long mul = 1;
     unsigned mask = (1u << s->nsym) - 1u;
     if (s->break_type >= 0) {
@@ -333,12 +340,12 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int n, break_type, count_all, use_all, hole_cap;
     PyObject *ptype_o, *pstart_o, *pflat_o, *counts_o, *syms_o, *rawmul_o, *symmask_o, *stop_o, *nbr_o;
     long long max_sol, node_limit = 0;
-    PyObject *rank_o = Py_None;
+    PyObject *rank_o = Py_None, *required_o = Py_None;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iOOOOOiOOpLdOpOi|LO", &n, &ptype_o, &pstart_o, &pflat_o, &counts_o,
+    if (!PyArg_ParseTuple(args, "iOOOOOiOOpLdOpOi|LOO", &n, &ptype_o, &pstart_o, &pflat_o, &counts_o,
                           &syms_o, &break_type, &rawmul_o, &symmask_o, &count_all,
                           &max_sol, &time_limit, &stop_o, &use_all, &nbr_o, &hole_cap,
-                          &node_limit, &rank_o))
+                          &node_limit, &rank_o, &required_o))
         return NULL;
     if (n <= 0 || n > MAXCELLS) {
         PyErr_SetString(PyExc_ValueError, "region must have 1..512 cells");
@@ -545,6 +552,23 @@ static PyObject *search(PyObject *self, PyObject *args) {
         if (!last) { PyErr_NoMemory(); goto done; }
         for (int t = 0; t < s.ntypes; t++) last[t] = -1;
         for (int p = 0; p < s.np; p++) last[s.ptype[p]] = s.pcells[s.pcoff[p]];
+        if (required_o != Py_None) {
+            /* a type not required never ends a branch: its deadline is past the end */
+            PyObject *rq = PySequence_Fast(required_o, "required must be a sequence");
+            if (!rq) { free(last); goto done; }
+            if (PySequence_Fast_GET_SIZE(rq) != s.ntypes) {
+                Py_DECREF(rq);
+                free(last);
+                PyErr_SetString(PyExc_ValueError, "required needs one entry per type");
+                goto done;
+            }
+            for (int t = 0; t < s.ntypes; t++) {
+                long v;
+                if (int_item(rq, t, &v) < 0) { Py_DECREF(rq); free(last); goto done; }
+                if (!v) { last[t] = n + 1; s.leaf_check = use_all; }
+            }
+            Py_DECREF(rq);
+        }
         /* insertion sort by last anchor; sentinel n+1 ends every scan */
         for (int t = 0; t < s.ntypes; t++) {
             int i = t;
@@ -648,7 +672,8 @@ done:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(n, ptype, pstart, pflat, counts, syms, break_type, rawmul, symmask, count_all,\n"
-     "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap[, node_limit, rank]) -> (status, raw, distinct_num, solutions, nodes)"},
+     "       max_solutions, time_limit, stop, use_all, neighbours, hole_cap[, node_limit, rank, required])"
+     " -> (status, raw, distinct_num, solutions, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -28,6 +28,17 @@ class SolverInputError(ValueError):
     """A request the solver cannot accept (bad limits, bad candidate list...)."""
 
 
+class CountTableFull(MemoryError):
+    """A count by dynamic programming over a frontier (``method="frontier"``
+    of ``solve_puzzle``) needed a table bigger than its bound
+    (``table_bytes``, default 512 MiB): the count was given up."""
+
+    def __init__(self, table_bytes: int):
+        super().__init__(f"the frontier count's table would pass its bound of {table_bytes} bytes "
+                         f"({table_bytes / 2**20:g} MiB); count by search, or raise table_bytes")
+        self.table_bytes = table_bytes
+
+
 PatchKey = int | str
 """A standard patch id (int), ``-1`` for leather, or a custom shape's text."""
 
@@ -104,3 +115,4 @@ class PuzzleResult:
     wall_time: float = 0.0
     width: int = 0
     height: int = 0
+    method: str | None = None         # which method counted: "search" or "frontier" (None: not a count)

@@ -104,11 +104,14 @@ def validate_placements(board: Board, candidates: Sequence[Candidate], placement
 
 
 def validate_tiling(region_mask: Board, width: int, height: int, pieces: Sequence[Shape],
-                    placements: Sequence[PlacedPatch], *, use_all: bool = True, mirror: bool = True) -> None:
+                    placements: Sequence[PlacedPatch], *, use_all: bool = True, mirror: bool = True,
+                    unlimited: Sequence[Shape] = ()) -> None:
     """Raise :class:`ValidationError` unless ``placements`` tile ``region_mask`` exactly.
 
     ``pieces`` is a multiset; each ``PlacedPatch.key`` is an index into it and
     every index is used at most once (exactly once when ``use_all``).
+    ``unlimited`` shapes may be used any number of times, as key
+    ``len(pieces) + j`` for ``unlimited[j]``.
     ``mirror=False`` forbids mirror images. Orientation indices refer to
     ``pieces[key].orientations(mirror)``.
 
@@ -125,12 +128,17 @@ def validate_tiling(region_mask: Board, width: int, height: int, pieces: Sequenc
     for i, p in enumerate(placements):
         if not isinstance(p, PlacedPatch):
             raise ValidationError(f"placement {i} is not a PlacedPatch")
-        if isinstance(p.key, bool) or not isinstance(p.key, int) or not 0 <= p.key < len(pieces):
-            raise ValidationError(f"placement {i} has key {p.key!r}; expected a piece index 0-{len(pieces) - 1}")
-        if p.key in seen:
-            raise ValidationError(f"piece {p.key} is used twice")
-        seen.add(p.key)
-        _check_shape(i, p, pieces[p.key], width, height, mirror)
+        nkeys = len(pieces) + len(unlimited)
+        if isinstance(p.key, bool) or not isinstance(p.key, int) or not 0 <= p.key < nkeys:
+            raise ValidationError(f"placement {i} has key {p.key!r}; expected a piece index 0-{nkeys - 1}")
+        if p.key < len(pieces):
+            if p.key in seen:
+                raise ValidationError(f"piece {p.key} is used twice")
+            seen.add(p.key)
+            shape = pieces[p.key]
+        else:
+            shape = unlimited[p.key - len(pieces)]
+        _check_shape(i, p, shape, width, height, mirror)
         if p.mask & ~region_mask:
             raise ValidationError(f"placement {i} (piece {p.key}) leaves the region at "
                                   f"{cells_of(p.mask & ~region_mask, width)}")

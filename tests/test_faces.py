@@ -241,6 +241,21 @@ CASES = [
     ("puzzle-several", "SolvePuzzle", _puzzle(max_tilings=3), OK, None),
     ("puzzle-unused", "SolvePuzzle", _puzzle(region=pb.Region(rows=["...."]), pieces=["##", "##", "#"],
                                              allow_unused=True, mode=pb.PUZZLE_MODE_COUNT), OK, None),
+    ("puzzle-unlimited-count", "SolvePuzzle", _puzzle(region=pb.Region(rows=["." * 6] * 6), pieces=[],
+                                                      unlimited_pieces=["##"], mode=pb.PUZZLE_MODE_COUNT), OK, None),
+    ("puzzle-unlimited-search", "SolvePuzzle", _puzzle(region=pb.Region(rows=["." * 6] * 4), pieces=["##/##"],
+                                                       unlimited_pieces=["##", "#"], mode=pb.PUZZLE_MODE_COUNT,
+                                                       method=pb.PUZZLE_METHOD_SEARCH), OK, None),
+    ("puzzle-unlimited-find", "SolvePuzzle", _puzzle(region=pb.Region(rows=["." * 5] * 3), pieces=PIECES[:1],
+                                                     unlimited_pieces=["##"], max_tilings=4), OK, None),
+    ("puzzle-frontier-beyond-int64", "SolvePuzzle", _puzzle(region=pb.Region(rows=["." * 14] * 14), pieces=[],
+                                                            unlimited_pieces=["##"], mode=pb.PUZZLE_MODE_COUNT,
+                                                            method=pb.PUZZLE_METHOD_FRONTIER), OK, None),
+    ("puzzle-unlimited-twice", "SolvePuzzle", _puzzle(unlimited_pieces=["##", "#/#"]), "INVALID_ARGUMENT",
+     "unlimited_pieces[1]"),
+    ("puzzle-frontier-find", "SolvePuzzle", _puzzle(method=pb.PUZZLE_METHOD_FRONTIER), "INVALID_ARGUMENT",
+     "method"),
+    ("puzzle-method", "SolvePuzzle", _puzzle(method=9), "INVALID_ARGUMENT", "method"),
     ("puzzle-no-region", "SolvePuzzle", _puzzle(region=None), "INVALID_ARGUMENT", "region"),
     ("puzzle-ragged", "SolvePuzzle", _puzzle(region=pb.Region(rows=["....", "..."])), "INVALID_ARGUMENT",
      "region.rows[1]"),
@@ -345,6 +360,33 @@ def test_every_face_gives_the_same_answer(faces, name, method, request_, code, f
         assert answers[0] == answers[1] == answers[2], outcomes
     else:
         assert outcomes == dict.fromkeys(outcomes, (code, field)), outcomes
+
+
+# 14×14 dominoes: 112,202,208,776,036,178,000,000 tilings (> 2^63 - 1), and 10×10: 258,584,046,368 (fits).
+@pytest.mark.parametrize("side, want", [(14, 112202208776036178000000), (10, 258584046368)])
+def test_a_count_of_any_size_is_exact_on_every_face(faces, side, want):
+    """The decimal strings on all three faces, the int64 fields only when the count fits (unset, not
+    clamped, beyond), and every Python client reads back the exact int."""
+    stub, http, embedded, port = faces
+    request = _puzzle(region=pb.Region(rows=["." * side] * side), pieces=[], unlimited_pieces=["##"],
+                      mode=pb.PUZZLE_MODE_COUNT, method=pb.PUZZLE_METHOD_FRONTIER)
+    fits = want <= 2**63 - 1
+    grpc_answer = stub.SolvePuzzle(request, timeout=120)
+    embedded_answer = embedded.call("SolvePuzzle", request)
+    body = http.post("/api/v1/solve-puzzle", json=protojson.to_dict(request)).json()
+    for answer in (grpc_answer, embedded_answer):
+        assert answer.count_decimal == str(want) and answer.HasField("count") is fits
+        assert answer.method == pb.PUZZLE_METHOD_FRONTIER
+        if fits:
+            assert answer.count == want
+    assert grpc_answer.distinct_decimal == embedded_answer.distinct_decimal == body["distinct_decimal"]
+    assert body["count_decimal"] == str(want) and body["method"] == "PUZZLE_METHOD_FRONTIER"
+    assert ("count" in body) is fits and (not fits or body["count"] == str(want))  # int64: a JSON string
+    with PlacementClient(f"127.0.0.1:{port}", deadline=120) as remote:
+        results = [c.solve_puzzle(["." * side] * side, [], unlimited=["##"], count=True, method="frontier")
+                   for c in (embedded, remote)]
+    assert [(r.count, r.method) for r in results] == [(want, "frontier")] * 2
+    assert results[0].distinct == results[1].distinct == int(body["distinct_decimal"])
 
 
 def test_enough_cases_of_every_kind():

@@ -75,7 +75,7 @@ RANGES = {
     "GameRecord.actions": (1, MAX_RECORD_ACTIONS),
     "SuggestMoveRequest.iterations": (1, MAX_ITERATIONS),
     "AnalyzeGameRequest.iterations": (1, MAX_ITERATIONS),
-    "SolvePuzzleRequest.pieces": (1, MAX_PIECES),
+    "SolvePuzzleRequest.pieces": (0, MAX_PIECES),  # with unlimited_pieces, 1-64 shapes in both together
     "SolvePuzzleRequest.max_tilings": (0, MAX_TILINGS),
     "GeneratePuzzleRequest.height": (1, MAX_GRID),
     "GeneratePuzzleRequest.width": (1, MAX_GRID),

@@ -30,9 +30,11 @@ def use(c: EmbeddedClient | PlacementClient) -> int:
     la: LookaheadResult = c.suggest_placement(0, 5, [7, 9], square7=True, top=3)
     moves: list[MoveSuggestion] = c.suggest_move("{}", iterations=10)
     pz: PuzzleResult = c.solve_puzzle(["..."], ["###"], count=True, max_tilings=2)
+    dominoes: PuzzleResult = c.solve_puzzle(["...."], [], unlimited=["##"], count=True, method="frontier")
+    how: str | None = dominoes.method
     ps: list[Patch] = c.list_patches()
     ok: bool = r.status is SolveStatus.OPTIMAL
-    return r.empty_after + len(la.ranked) + len(moves) + (pz.count or 0) + len(ps) + ok
+    return r.empty_after + len(la.ranked) + len(moves) + (pz.count or 0) + len(ps) + ok + len(how or "")
 
 
 async def use_async(target: str) -> float:

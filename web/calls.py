@@ -11,7 +11,9 @@ call (``server.core.Call``, ``core.enter`` / ``core.exit``,
 * handlers block on worker processes, so they run in threads
   (``anyio.to_thread``) bounded by a capacity limiter, never on the loop;
 * a :class:`server.errors.ServiceError` becomes the HTTP status of
-  :data:`HTTP_STATUS` and ``{"error": {"code", "field", "message"}}``.
+  :data:`HTTP_STATUS` and ``{"error": {"code", "field", "message"}}``
+  (a :class:`server.errors.TooLarge` RESOURCE_EXHAUSTED, which no retry
+  cures, is 507 without ``Retry-After``: :data:`TOO_LARGE_STATUS`).
 
 >>> error_body("INVALID_ARGUMENT", "board.rows[3]: row has 8 cells; expected 9")
 {'error': {'code': 'INVALID_ARGUMENT', 'field': 'board.rows[3]', 'message': 'board.rows[3]: row has 8 cells; expected 9'}}
@@ -34,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from quiltsolve.server.core import Call, Refusal
-from quiltsolve.server.errors import BadRequest, ServiceError, cut, field_of
+from quiltsolve.server.errors import BadRequest, ServiceError, TooLarge, cut, field_of
 from quiltsolve.server.observe import CallRecord
 
 SERVICE = "patchwork.v1.PlacementService"
@@ -61,6 +63,7 @@ HTTP_STATUS = {
     "UNAVAILABLE": 503,
     "DEADLINE_EXCEEDED": 504,
 }
+TOO_LARGE_STATUS = 507  # RESOURCE_EXHAUSTED that no retry cures (server.errors.TooLarge)
 
 
 class HttpError(ServiceError):
@@ -91,6 +94,11 @@ class JSON(JSONResponse):
 def error_response(e: ServiceError) -> Response:
     code = e.code.name
     status = getattr(e, "http_status", None) or HTTP_STATUS.get(code, 500)
+    if isinstance(e, TooLarge):
+        # Not 429: nothing is busy, and waiting will not help. 507 Insufficient Storage says what
+        # happened (the server cannot hold what the answer needs, under its --table-bytes bound) and
+        # that another server or request (a smaller region, method search) may; no Retry-After.
+        status = TOO_LARGE_STATUS
     field = getattr(e, "field", None)
     headers = {}
     if isinstance(e, Refusal):

@@ -248,8 +248,34 @@ def field_rules() -> dict[str, dict]:
                                               "in points after the move played, perfect play"},
         "AnalyzeGameResponse.margin_best": {"description": "present only when proven: the mover's final margin in "
                                             "points after the best move (the position's game value)"},
-        "SolvePuzzleRequest.pieces": {"minItems": 1, "maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
-                                      "description": f"1-{MAX_PIECES} piece shapes; each used at most once"},
+        "SolvePuzzleRequest.pieces": {"maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
+                                      "description": f"0-{MAX_PIECES} piece shapes; each used at most once "
+                                                     "(repeat a shape for copies)"},
+        "SolvePuzzleRequest.unlimited_pieces": {
+            "maxItems": MAX_PIECES, "items": {"replace": shape_schema(MAX_GRID)},
+            "description": f"0-{MAX_PIECES} shapes that may be used any number of times. Not expressible here, "
+                           f"also checked: at most {MAX_PIECES} entries in pieces and unlimited_pieces together; "
+                           "no two unlimited shapes the same piece (in an orientation the request allows), and "
+                           "no piece of pieces one of them. In a tiling, an unlimited shape's patch_index is "
+                           "len(pieces) + its index here."},
+        "SolvePuzzleRequest.method": {"description": "how to count; unset means PUZZLE_METHOD_AUTO. "
+                                                     "PUZZLE_METHOD_FRONTIER only with PUZZLE_MODE_COUNT; a "
+                                                     "frontier count whose table would pass the server's "
+                                                     "--table-bytes is answered 507"},
+        "SolvePuzzleResponse.count": {"description": "PUZZLE_MODE_COUNT: the raw number of tilings, present only "
+                                                     "when it fits an int64; count_decimal always has it"},
+        "SolvePuzzleResponse.distinct": {"description": "PUZZLE_MODE_COUNT: tilings up to the region's "
+                                                        "symmetries, present only when it fits an int64; "
+                                                        "distinct_decimal always has it"},
+        "SolvePuzzleResponse.count_decimal": {"pattern": "^([0-9]+)?$",
+                                              "description": "PUZZLE_MODE_COUNT: the raw number of tilings, "
+                                                             "exact, in decimal, of any size; empty when finding"},
+        "SolvePuzzleResponse.distinct_decimal": {"pattern": "^([0-9]+)?$",
+                                                 "description": "PUZZLE_MODE_COUNT: the tilings up to the "
+                                                                "region's symmetries, exact, in decimal; empty "
+                                                                "when finding"},
+        "SolvePuzzleResponse.method": {"description": "the method that answered (SEARCH or FRONTIER); "
+                                                      "UNSPECIFIED when none had to run"},
         "SolvePuzzleRequest.max_tilings": _range(0, MAX_TILINGS, f"how many tilings to find, 0-{MAX_TILINGS}; "
                                                                  "0 means 1"),
         "SolvePuzzleRequest.time_limit": {"replace": time_limit_schema(DEFAULT_SOLVE_LIMIT)},
@@ -299,7 +325,7 @@ REQUIRED = {
     "SolvePlacementRequest": ["board", "patches", "objective"],
     "SuggestPlacementRequest": ["board", "patch", "objective"],
     "AnalyzeGameRequest": ["record"],
-    "SolvePuzzleRequest": ["region", "pieces", "mode"],
+    "SolvePuzzleRequest": ["region", "mode"],
     "GameState": ["edition", "players"],
     "PlayerState": ["board"],
     "GameRecord": ["edition", "circle", "actions"],
@@ -316,6 +342,12 @@ MESSAGE_RULES = {
                                              "(both set or both 0), not both; a family or pieces, not both; the "
                                              "box or region holds at least one piece (a region: some choice of "
                                              "the pieces covers exactly its cells)."},
+    "SolvePuzzleRequest": {"anyOf": [{"required": ["pieces"], "properties": {"pieces": {"minItems": 1}}},
+                                     {"required": ["unlimited_pieces"],
+                                      "properties": {"unlimited_pieces": {"minItems": 1}}}],
+                           "description": "at least one piece in pieces or unlimited_pieces. Not expressible "
+                                          "here, also checked: PUZZLE_METHOD_FRONTIER only with "
+                                          "PUZZLE_MODE_COUNT."},
     "GameState": {"description": "a game position; every rule of the game is checked on arrival (incomes match "
                                  "the patches, boards cover what was bought, the leather spaces left, whose turn "
                                  "it is, ...): the bounds here are what JSON Schema can say"},
@@ -512,6 +544,9 @@ def document(endpoints: list[Endpoint], version: str = "1",
             "429": {"description": "RESOURCE_EXHAUSTED: every worker busy, or this client over the rate limit; "
                                    "see Retry-After", **err},
             "499": {"description": "CANCELLED", **err},
+            **({"507": {"description": "RESOURCE_EXHAUSTED that no retry cures: the frontier count's table would "
+                                      "pass the server's --table-bytes bound (the message names it); no "
+                                      "Retry-After", **err}} if e.name == "SolvePuzzle" else {}),
             "500": {"description": "INTERNAL", **err},
             "503": {"description": "UNAVAILABLE: shutting down", **err},
             "504": {"description": "DEADLINE_EXCEEDED: X-Deadline-Ms passed before the answer was ready", **err},

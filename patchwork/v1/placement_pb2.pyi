@@ -30,6 +30,13 @@ class PuzzleMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_MODE_FIND: _ClassVar[PuzzleMode]
     PUZZLE_MODE_COUNT: _ClassVar[PuzzleMode]
 
+class PuzzleMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PUZZLE_METHOD_UNSPECIFIED: _ClassVar[PuzzleMethod]
+    PUZZLE_METHOD_AUTO: _ClassVar[PuzzleMethod]
+    PUZZLE_METHOD_SEARCH: _ClassVar[PuzzleMethod]
+    PUZZLE_METHOD_FRONTIER: _ClassVar[PuzzleMethod]
+
 class MoveKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MOVE_KIND_UNSPECIFIED: _ClassVar[MoveKind]
@@ -67,6 +74,10 @@ SOLVE_STATUS_UNKNOWN: SolveStatus
 PUZZLE_MODE_UNSPECIFIED: PuzzleMode
 PUZZLE_MODE_FIND: PuzzleMode
 PUZZLE_MODE_COUNT: PuzzleMode
+PUZZLE_METHOD_UNSPECIFIED: PuzzleMethod
+PUZZLE_METHOD_AUTO: PuzzleMethod
+PUZZLE_METHOD_SEARCH: PuzzleMethod
+PUZZLE_METHOD_FRONTIER: PuzzleMethod
 MOVE_KIND_UNSPECIFIED: MoveKind
 MOVE_KIND_ADVANCE: MoveKind
 MOVE_KIND_BUY: MoveKind
@@ -378,7 +389,7 @@ class AnalyzeGameResponse(_message.Message):
     def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ..., loss_points: _Optional[int] = ..., margin_played: _Optional[int] = ..., margin_best: _Optional[int] = ...) -> None: ...
 
 class SolvePuzzleRequest(_message.Message):
-    __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit")
+    __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit", "unlimited_pieces", "method")
     REGION_FIELD_NUMBER: _ClassVar[int]
     PIECES_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -386,6 +397,8 @@ class SolvePuzzleRequest(_message.Message):
     ALLOW_UNUSED_FIELD_NUMBER: _ClassVar[int]
     MAX_TILINGS_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    UNLIMITED_PIECES_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
     region: Region
     pieces: _containers.RepeatedScalarFieldContainer[str]
     mode: PuzzleMode
@@ -393,10 +406,12 @@ class SolvePuzzleRequest(_message.Message):
     allow_unused: bool
     max_tilings: int
     time_limit: _duration_pb2.Duration
-    def __init__(self, region: _Optional[_Union[Region, _Mapping]] = ..., pieces: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[PuzzleMode, str]] = ..., no_mirror: _Optional[bool] = ..., allow_unused: _Optional[bool] = ..., max_tilings: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    unlimited_pieces: _containers.RepeatedScalarFieldContainer[str]
+    method: PuzzleMethod
+    def __init__(self, region: _Optional[_Union[Region, _Mapping]] = ..., pieces: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[PuzzleMode, str]] = ..., no_mirror: _Optional[bool] = ..., allow_unused: _Optional[bool] = ..., max_tilings: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., unlimited_pieces: _Optional[_Iterable[str]] = ..., method: _Optional[_Union[PuzzleMethod, str]] = ...) -> None: ...
 
 class SolvePuzzleResponse(_message.Message):
-    __slots__ = ("status", "tilings", "count", "distinct", "width", "height", "solve_time")
+    __slots__ = ("status", "tilings", "count", "distinct", "width", "height", "solve_time", "count_decimal", "distinct_decimal", "method")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TILINGS_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -404,6 +419,9 @@ class SolvePuzzleResponse(_message.Message):
     WIDTH_FIELD_NUMBER: _ClassVar[int]
     HEIGHT_FIELD_NUMBER: _ClassVar[int]
     SOLVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    COUNT_DECIMAL_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_DECIMAL_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
     status: SolveStatus
     tilings: _containers.RepeatedCompositeFieldContainer[Tiling]
     count: int
@@ -411,7 +429,10 @@ class SolvePuzzleResponse(_message.Message):
     width: int
     height: int
     solve_time: _duration_pb2.Duration
-    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., tilings: _Optional[_Iterable[_Union[Tiling, _Mapping]]] = ..., count: _Optional[int] = ..., distinct: _Optional[int] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    count_decimal: str
+    distinct_decimal: str
+    method: PuzzleMethod
+    def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., tilings: _Optional[_Iterable[_Union[Tiling, _Mapping]]] = ..., count: _Optional[int] = ..., distinct: _Optional[int] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., count_decimal: _Optional[str] = ..., distinct_decimal: _Optional[str] = ..., method: _Optional[_Union[PuzzleMethod, str]] = ...) -> None: ...
 
 class ListPatchesRequest(_message.Message):
     __slots__ = ()

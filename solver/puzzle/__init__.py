@@ -38,9 +38,14 @@ Modules (each does one job): ``region`` (input parsing, symmetries),
 search ``solver._exactcover`` and its pure-Python twin, restarts), ``result``
 (tilings as ``PlacedPatch`` tuples, count tallies), ``clock`` (time limit,
 stop token, status codes), ``problem`` (``PuzzleProblem``, ``solve_puzzle``), ``generate``
-(``generate_puzzle``: puzzles with exactly one solution).
+(``generate_puzzle``: puzzles with exactly one solution), ``frontier`` (counting
+by dynamic programming over a frontier, C twin ``solver._frontier``),
+``choose`` (the automatic choice between the two counting methods).
 """
 
+from ..types import CountTableFull
+from .choose import METHODS, check_method
+from .frontier import DEFAULT_TABLE_BYTES, HAVE_C_FRONTIER
 from .generate import GeneratedPuzzle, generate_puzzle, plan_puzzle
 from .problem import PrepareInterrupted, PuzzleProblem, check_options, solve_puzzle
 from .region import TRANSFORM_NAMES, parse_pieces, parse_region, region_symmetries
@@ -49,4 +54,5 @@ from .search import ENGINES, HAVE_C_SEARCH, check_engine
 
 __all__ = ["solve_puzzle", "region_symmetries", "HAVE_C_SEARCH", "ENGINES", "PuzzleProblem", "CountTally",
            "PrepareInterrupted", "check_options", "check_engine", "parse_region", "parse_pieces", "TRANSFORM_NAMES",
-           "generate_puzzle", "GeneratedPuzzle", "plan_puzzle"]
+           "generate_puzzle", "GeneratedPuzzle", "plan_puzzle", "CountTableFull", "DEFAULT_TABLE_BYTES", "METHODS",
+           "check_method", "HAVE_C_FRONTIER"]

@@ -23,15 +23,23 @@ import time
 from dataclasses import replace
 from typing import Iterable, Sequence
 
+from ..geometry import Shape
 from ..stop import StopToken
-from ..types import PuzzleResult, SolverInputError, SolveStatus
-from .clock import DONE, ENOUGH, STOPPED, Abort
-from .region import parse_pieces, parse_region
+from ..types import CountTableFull, PuzzleResult, SolverInputError, SolveStatus
+from .choose import METHODS, check_method, choose_method, search_budget
+from .clock import DONE, ENOUGH, NODE_LIMIT, STOPPED, Abort, Clock
+from .frontier import DEFAULT_TABLE_BYTES, count_tables, tables_for
+from .region import parse_pieces, parse_region, parse_unlimited
 from .result import CountTally, count_status, expand, find_status
-from .search import check_engine, count_search, find_search
+from .search import check_engine, count_search, find_search, search_once
 from .tables import PlacementTables, clear_table_cache, prepare_tables, restrict_tables
 
-__all__ = ["PuzzleProblem", "PrepareInterrupted", "check_options", "solve_puzzle"]
+__all__ = ["PuzzleProblem", "PrepareInterrupted", "check_options", "check_table_bytes", "solve_puzzle",
+           "METHODS", "DEFAULT_TABLE_BYTES"]
+
+# With method="frontier" the count lists no tilings by itself: the first
+# max_tilings are then found by a find search given at most this long.
+FIND_AFTER_FRONTIER = 1.0
 
 
 class PrepareInterrupted(TimeoutError):
@@ -56,6 +64,12 @@ def _check_stop(stop) -> None:
         raise SolverInputError("stop must be a StopToken (an object with is_set())")
 
 
+def check_table_bytes(table_bytes) -> None:
+    """``table_bytes`` must be a positive int: ``SolverInputError`` naming it."""
+    if isinstance(table_bytes, bool) or not isinstance(table_bytes, int) or table_bytes <= 0:
+        raise SolverInputError(f"table_bytes must be a positive int, not {table_bytes!r}")
+
+
 def check_options(*, count: bool, max_tilings, time_limit, stop=None, engine: str = "auto") -> None:
     """The options of a count (``count=True``) or find, checked: ``SolverInputError``.
 
@@ -73,6 +87,17 @@ def check_options(*, count: bool, max_tilings, time_limit, stop=None, engine: st
     check_engine(engine)
 
 
+def _parse_all(pieces, unlimited, mirror) -> tuple[tuple[Shape, ...], tuple[Shape, ...]]:
+    """The limited pieces and the unlimited shapes (duplicates merged), checked."""
+    unl = parse_unlimited(unlimited, mirror)
+    shapes = parse_pieces(pieces, allow_empty=bool(unl))
+    limited = {p.canonical(mirror) for p in shapes}
+    for u in unl:
+        if u.canonical(mirror) in limited:
+            raise SolverInputError(f"unlimited: shape {u.to_str()!r} is also one of the (limited) pieces")
+    return shapes, unl
+
+
 class PuzzleProblem:
     """A tiling puzzle with its placement tables built: count it, find
     tilings, or cut its count into sub-problems (:meth:`extensions`,
@@ -84,14 +109,16 @@ class PuzzleProblem:
     count search.
     """
 
-    __slots__ = ("rows", "shapes", "mirror", "use_all", "symmetry_break", "tables", "prefix",
+    __slots__ = ("rows", "shapes", "unlimited", "mirror", "use_all", "symmetry_break", "tables", "prefix",
                  "_root", "_index", "_aux")
 
     def __init__(self, rows: tuple[str, ...], shapes: tuple, mirror: bool, use_all: bool, symmetry_break: bool,
                  tables: PlacementTables, *, root: PlacementTables | None = None,
-                 index: Sequence[int] | None = None, prefix: tuple[int, ...] = ()):
+                 index: Sequence[int] | None = None, prefix: tuple[int, ...] = (),
+                 unlimited: tuple[Shape, ...] = ()):
         self.rows = rows                       # the region's rows, as parsed
         self.shapes = shapes                   # the pieces, as Shape objects
+        self.unlimited = unlimited             # the shapes in unlimited supply (keys len(shapes) + j)
         self.mirror = mirror
         self.use_all = use_all                 # as asked (the tables force it when the areas match)
         self.symmetry_break = symmetry_break
@@ -106,9 +133,9 @@ class PuzzleProblem:
     @classmethod
     def prepare(cls, region_rows, pieces, *, mirror: bool = True, use_all: bool = True,
                 symmetry_break: bool = True, time_limit: float | None = None,
-                stop: StopToken | None = None) -> PuzzleProblem:
-        """The puzzle of ``solve_puzzle(region_rows, pieces, mirror=..., use_all=...)``,
-        its tables built (or taken from the cache).
+                stop: StopToken | None = None, unlimited=()) -> PuzzleProblem:
+        """The puzzle of ``solve_puzzle(region_rows, pieces, mirror=..., use_all=...,
+        unlimited=...)``, its tables built (or taken from the cache).
 
         Same inputs and input errors as :func:`solve_puzzle`. ``time_limit``
         (seconds) and ``stop`` bound the table build: :class:`PrepareInterrupted`
@@ -120,21 +147,22 @@ class PuzzleProblem:
         (4, 2, 10, 4, ('identity', 'rot180', 'flip-lr', 'flip-ud'))
         """
         rows, _, _ = parse_region(region_rows)
-        shapes = parse_pieces(pieces)
+        shapes, unl = _parse_all(pieces, unlimited, mirror)
         if time_limit is not None:
             _check_time_limit(time_limit)
         _check_stop(stop)
         deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
         try:
-            return cls._prepare(rows, shapes, mirror, use_all, symmetry_break, deadline, stop)
+            return cls._prepare(rows, shapes, mirror, use_all, symmetry_break, deadline, stop, unl)
         except Abort as e:
             raise PrepareInterrupted(stopped=e.code == STOPPED) from None
 
     @classmethod
-    def _prepare(cls, rows, shapes, mirror, use_all, symmetry_break, deadline, stop) -> PuzzleProblem:
+    def _prepare(cls, rows, shapes, mirror, use_all, symmetry_break, deadline, stop,
+                 unlimited: tuple[Shape, ...] = ()) -> PuzzleProblem:
         tables = prepare_tables(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break),
-                                deadline=deadline, stop=stop)
-        return cls(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break), tables)
+                                deadline=deadline, stop=stop, unlimited=unlimited)
+        return cls(rows, shapes, bool(mirror), bool(use_all), bool(symmetry_break), tables, unlimited=unlimited)
 
     @staticmethod
     def clear_cache() -> None:
@@ -214,9 +242,16 @@ class PuzzleProblem:
                           tilings=self._unrestricted(sols), nodes=nodes)
 
     def count(self, max_tilings: int = 1, time_limit: float = 10.0, stop: StopToken | None = None,
-              engine: str = "auto") -> PuzzleResult:
+              engine: str = "auto", method: str = "search",
+              table_bytes: int = DEFAULT_TABLE_BYTES) -> PuzzleResult:
         """Count every tiling: ``solve_puzzle(..., count=True)``'s answer (the
         first ``max_tilings`` tilings with it; 0 is allowed).
+
+        ``method``: ``"search"`` (enumerate the tilings; the default here,
+        the only one on a restricted problem), ``"frontier"`` (dynamic
+        programming over a frontier, :mod:`.frontier`; :class:`CountTableFull`
+        past ``table_bytes``) or ``"auto"`` (:mod:`.choose`). The answer's
+        ``method`` says which one counted.
 
         OPTIMAL / INFEASIBLE when exact, FEASIBLE / UNKNOWN with lower bounds
         when ``time_limit`` or ``stop`` ran out. On a restricted problem
@@ -228,12 +263,66 @@ class PuzzleProblem:
         ('OPTIMAL', 3, 2, ())
         """
         check_options(count=True, max_tilings=max_tilings, time_limit=time_limit, stop=stop, engine=engine)
+        check_method(method)
+        check_table_bytes(table_bytes)
+        if self.restricted and method != "search":
+            raise SolverInputError(f"method must be 'search' on a restricted problem, not {method!r}")
         t0 = time.perf_counter()
-        return self._count(max_tilings, t0 + time_limit, stop, engine, t0)
+        return self._count(max_tilings, t0 + time_limit, stop, engine, t0, method, table_bytes)
 
-    def _count(self, max_tilings: int, deadline: float, stop, engine: str, t0: float) -> PuzzleResult:
+    def _count(self, max_tilings: int, deadline: float, stop, engine: str, t0: float, method: str = "search",
+               table_bytes: int = DEFAULT_TABLE_BYTES) -> PuzzleResult:
+        if method == "auto":
+            method = choose_method(self)
+            if method == "search":
+                # the search first, within a budget the frontier would beat
+                budget = search_budget(self)
+                if budget:
+                    status, raw, num, sols, nodes = search_once(
+                        self.tables, count=True, max_tilings=max_tilings, time_limit=deadline - time.perf_counter(),
+                        stop=stop, engine=engine, node_limit=budget)
+                    if status != NODE_LIMIT or not self.area_ok:
+                        tally = CountTally(finished=status in (DONE, ENOUGH), raw=raw, burnside=num,
+                                           tilings=self._unrestricted(sols), nodes=nodes)
+                        return replace(self._result(tally, max_tilings, deadline), wall_time=time.perf_counter() - t0)
+                    method = "frontier"
+            if method == "frontier":
+                try:
+                    return self._count_frontier(max_tilings, deadline, stop, engine, t0, table_bytes)
+                except CountTableFull:
+                    method = "search"
+        elif method == "frontier":
+            return self._count_frontier(max_tilings, deadline, stop, engine, t0, table_bytes)
         tally = self._tally(max_tilings, deadline, stop, engine)
         return replace(self._result(tally, max_tilings, deadline), wall_time=time.perf_counter() - t0)
+
+    def _count_frontier(self, max_tilings: int, deadline: float, stop, engine: str, t0: float,
+                        table_bytes: int) -> PuzzleResult:
+        """The count by the frontier DP; the first ``max_tilings`` tilings by a
+        short find search (at most ``FIND_AFTER_FRONTIER`` s)."""
+        base = PuzzleResult(status=SolveStatus.UNKNOWN, count=0, distinct=0, width=self.width,
+                            height=self.height, method="frontier")
+        if not self.area_ok:
+            return replace(base, status=SolveStatus.INFEASIBLE, wall_time=time.perf_counter() - t0)
+        try:
+            tables = tables_for(self.tables, self.rows, self.shapes, self.unlimited, self.mirror, self.use_all,
+                                deadline=deadline, stop=stop)
+            raw, num = count_tables(tables, True, Clock(deadline, stop), table_bytes,
+                                    "python" if engine == "python" else "auto")
+        except Abort:
+            return replace(base, wall_time=time.perf_counter() - t0)
+        assert num is not None
+        if num % self.order:  # Burnside's sum is a multiple of |G|
+            raise AssertionError(f"symmetry count {num} not divisible by {self.order}")
+        tilings: tuple = ()
+        if raw and max_tilings:
+            left = min(deadline - time.perf_counter(), FIND_AFTER_FRONTIER)
+            if left > 0:
+                status, sols = find_search(self.tables, max_tilings, left, stop, engine)
+                tilings = tuple(expand(self._root, self.shapes + self.unlimited, self._unrestricted(sols),
+                                       self.mirror, max_tilings, deadline))
+        return replace(base, status=count_status(True, raw), tilings=tilings, count=raw, distinct=num // self.order,
+                       wall_time=time.perf_counter() - t0)
 
     def result(self, tally: CountTally, max_tilings: int, wall_time: float = 0.0) -> PuzzleResult:
         """The count's ``PuzzleResult`` from a tally (e.g. the sub-problems'
@@ -249,7 +338,7 @@ class PuzzleProblem:
         return self._result(tally, max_tilings, math.inf, wall_time)
 
     def _result(self, tally: CountTally, max_tilings: int, deadline: float, wall_time: float = 0.0) -> PuzzleResult:
-        tilings = expand(self._root, self.shapes, tally.tilings, self.mirror, max_tilings, deadline)
+        tilings = expand(self._root, self.shapes + self.unlimited, tally.tilings, self.mirror, max_tilings, deadline)
         distinct = None
         if not self.restricted:
             if tally.finished and tally.burnside % self.order:  # Burnside's sum is a multiple of |G|
@@ -257,7 +346,7 @@ class PuzzleProblem:
             distinct = tally.burnside // self.order    # cut short: a lower bound (each orbit adds <= 1)
         return PuzzleResult(status=count_status(tally.finished, tally.raw), tilings=tuple(tilings),
                             count=tally.raw, distinct=distinct, wall_time=wall_time, width=self.width,
-                            height=self.height)
+                            height=self.height, method="search")
 
     def find(self, max_tilings: int = 1, time_limit: float = 10.0, stop: StopToken | None = None,
              engine: str = "auto") -> PuzzleResult:
@@ -283,8 +372,8 @@ class PuzzleProblem:
         if self.area_ok:
             status, sols = find_search(self.tables, max_tilings, deadline - time.perf_counter(), stop, engine)
             finished = status in (DONE, ENOUGH)
-            tilings = expand(self._root, self.shapes, self._unrestricted(sols), self.mirror, max_tilings,
-                             deadline)
+            tilings = expand(self._root, self.shapes + self.unlimited, self._unrestricted(sols), self.mirror,
+                             max_tilings, deadline)
         return PuzzleResult(status=find_status(finished, bool(tilings)), tilings=tuple(tilings),
                             wall_time=time.perf_counter() - t0, width=self.width, height=self.height)
 
@@ -345,7 +434,8 @@ class PuzzleProblem:
         if not free:
             return None
         a = (free & -free).bit_length() - 1
-        if t.use_all and any(cnt[k] and last[k] < a for k in range(len(cnt))):
+        unl = t.unlimited or (False,) * len(cnt)
+        if t.use_all and any(cnt[k] and last[k] < a and not unl[k] for k in range(len(cnt))):
             return []
         return [prefix + (p,) for p in by_anchor[a] if cnt[t.ptype[p]] and not board & masks[p]]
 
@@ -384,7 +474,7 @@ class PuzzleProblem:
             p if self._index is None else self._index[p] for p in prefix)))
         return PuzzleProblem(self.rows, self.shapes, self.mirror, self.use_all, self.symmetry_break,
                              restrict_tables(self.tables, keep), root=self._root, index=index,
-                             prefix=root_prefix)
+                             prefix=root_prefix, unlimited=self.unlimited)
 
     def _unrestricted(self, sols: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
         if self._index is None:
@@ -394,7 +484,8 @@ class PuzzleProblem:
 
     def __repr__(self) -> str:
         more = f", prefix={self.prefix}" if self.restricted else ""
-        return (f"PuzzleProblem({self.height}x{self.width}, {len(self.shapes)} pieces, mirror={self.mirror}, "
+        unl = f", {len(self.unlimited)} unlimited" if self.unlimited else ""
+        return (f"PuzzleProblem({self.height}x{self.width}, {len(self.shapes)} pieces{unl}, mirror={self.mirror}, "
                 f"use_all={self.use_all}, {self.nplacements} placements{more})")
 
 
@@ -402,7 +493,8 @@ class PuzzleProblem:
 
 def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = True,
                  use_all: bool = True, max_tilings: int = 1, time_limit: float = 10.0,
-                 stop: StopToken | None = None) -> PuzzleResult:
+                 stop: StopToken | None = None, unlimited=(), method: str = "auto",
+                 table_bytes: int = DEFAULT_TABLE_BYTES) -> PuzzleResult:
     """Tile ``region_rows`` exactly with pieces from the multiset ``pieces``.
 
     ``region_rows``: rows (list of strings, or one string with ``/`` or
@@ -410,6 +502,9 @@ def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = Tru
     20×20. ``pieces``: ``Shape`` objects or shape strings such as ``"##./.##"``;
     repeats are copies. ``mirror``: pieces may be flipped. ``use_all``: every
     piece must be used (else: cover the region with some of them).
+    ``unlimited``: shapes in unlimited supply (as many of each as needed;
+    ``use_all`` applies to the limited pieces only); in tilings their key is
+    ``len(pieces) + j`` for ``unlimited[j]``.
 
     Find mode (``count=False``): up to ``max_tilings`` tilings; OPTIMAL when
     that many were found or the search finished with at least one,
@@ -425,6 +520,15 @@ def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = Tru
     ``time_limit`` and ``stop`` cover the whole call, the building of the
     placement tables included (they are cached, see ``solver.cache_info``).
 
+    ``method`` (count mode): ``"search"`` enumerates the tilings,
+    ``"frontier"`` counts them by dynamic programming over a frontier (no
+    tilings visited; raises ``CountTableFull`` when its table would pass
+    ``table_bytes``; cut short it answers UNKNOWN with 0 / 0; the tilings
+    returned, if any were asked, come from a short find search),
+    ``"auto"`` picks the one estimated faster (``docs/puzzle.md``) and falls
+    back to the search when the frontier table fills up. The answer's
+    ``method`` names the one that counted.
+
     Tilings are tuples of ``PlacedPatch(key=piece index, orientation=index
     into pieces[key].orientations(mirror), mask=bit r*width+c, width)``.
     The same as ``PuzzleProblem.prepare(...)`` then ``.count(...)`` or
@@ -436,15 +540,17 @@ def solve_puzzle(region_rows, pieces, *, count: bool = False, mirror: bool = Tru
     """
     t0 = time.perf_counter()
     rows, height, width = parse_region(region_rows)
-    shapes = parse_pieces(pieces)
+    shapes, unl = _parse_all(pieces, unlimited, mirror)
     check_options(count=count, max_tilings=max_tilings, time_limit=time_limit, stop=stop)
+    check_method(method)
+    check_table_bytes(table_bytes)
     deadline = t0 + time_limit
     try:
-        problem = PuzzleProblem._prepare(rows, shapes, mirror, use_all, True, deadline, stop)
+        problem = PuzzleProblem._prepare(rows, shapes, mirror, use_all, True, deadline, stop, unl)
     except Abort:
         return PuzzleResult(status=SolveStatus.UNKNOWN, count=0 if count else None,
                             distinct=0 if count else None, wall_time=time.perf_counter() - t0,
                             width=width, height=height)
     if count:
-        return problem._count(max_tilings, deadline, stop, "auto", t0)
+        return problem._count(max_tilings, deadline, stop, "auto", t0, method, table_bytes)
     return problem._find(max_tilings, deadline, stop, "auto", t0)

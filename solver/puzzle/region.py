@@ -17,7 +17,7 @@ from typing import Sequence
 from ..geometry import MAX_GRID, BoardError, Shape, ShapeError
 from ..types import SolverInputError
 
-__all__ = ["Cell", "TRANSFORMS", "TRANSFORM_NAMES", "parse_region", "parse_pieces", "region_cells",
+__all__ = ["Cell", "TRANSFORMS", "TRANSFORM_NAMES", "parse_region", "parse_pieces", "parse_unlimited", "region_cells",
            "symmetry_indices", "region_symmetries"]
 
 Cell = tuple[int, int]
@@ -69,11 +69,12 @@ def parse_region(region_rows) -> tuple[tuple[str, ...], int, int]:
     return tuple(rows), height, width
 
 
-def parse_pieces(pieces) -> tuple[Shape, ...]:
+def parse_pieces(pieces, allow_empty: bool = False, field: str = "piece") -> tuple[Shape, ...]:
     """The pieces as ``Shape`` objects (``Shape`` or shape strings such as ``"##./.##"``)."""
     if isinstance(pieces, (str, Shape)) or not isinstance(pieces, Sequence):
-        raise SolverInputError("pieces must be a list of Shape or shape strings")
-    if len(pieces) == 0:
+        name = "pieces" if field == "piece" else field
+        raise SolverInputError(f"{name} must be a list of Shape or shape strings")
+    if len(pieces) == 0 and not allow_empty:
         raise SolverInputError("no pieces given")
     out = []
     for i, p in enumerate(pieces):
@@ -83,9 +84,27 @@ def parse_pieces(pieces) -> tuple[Shape, ...]:
             try:
                 out.append(Shape.parse(p))
             except ShapeError as e:
-                raise ShapeError(f"piece {i} ({p!r}): {e}") from None
+                raise ShapeError(f"{field} {i} ({p!r}): {e}") from None
         else:
-            raise ShapeError(f"piece {i} is {type(p).__name__}; use a Shape or a string like '##./.##'")
+            raise ShapeError(f"{field} {i} is {type(p).__name__}; use a Shape or a string like '##./.##'")
+    return tuple(out)
+
+
+def parse_unlimited(unlimited, mirror: bool = True) -> tuple[Shape, ...]:
+    """The shapes in unlimited supply as ``Shape`` objects, each once
+    (repeats, also as other orientations, are merged).
+
+    >>> [s.to_str() for s in parse_unlimited(["##", "#/#", "###"])]
+    ['##', '###']
+    """
+    shapes = parse_pieces(unlimited, allow_empty=True, field="unlimited")
+    seen: set[Shape] = set()
+    out = []
+    for s in shapes:
+        canon = s.canonical(mirror)
+        if canon not in seen:
+            seen.add(canon)
+            out.append(s)
     return tuple(out)
 
 

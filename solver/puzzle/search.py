@@ -111,7 +111,12 @@ class PyTables:
         self.groups = groups
         # use_all: a type still unused once the lowest empty cell passes its last
         # anchor can never be placed; (last anchor, type) sorted, sentinel at the end
-        self.deadlines = sorted((a, t) for t, a in enumerate(last)) + [(n + 1, 0)]
+        # (types in unlimited supply are never required: their deadline is past the end)
+        required = prob.required
+        if required is not None:
+            last = [a if required[t] else n + 1 for t, a in enumerate(last)]
+        self.deadlines = sorted((a, t) for t, a in enumerate(last) if a <= n) + [(n + 1, 0)]
+        self.leaf_check = required is not None
         self.area = area
         self.border = border
         self.hole = hole
@@ -180,7 +185,11 @@ def search_py(tables: PyTables, counts, syms, break_type, rawmul, symmask, count
                     return False
         return True
 
+    leaf_check = use_all and tables.leaf_check
+
     def leaf() -> None:
+        if leaf_check and any(cnt[t] for _, t in deadlines[:-1]):
+            return   # a required piece left over (only the unlimited ones may be)
         mul, mask = 1, (1 << nsym) - 1
         if break_type >= 0:
             for p in stack:
@@ -289,7 +298,7 @@ class _Run:
             return exactcover.search(
                 t.n, t.ptype, t.pstart, t.pflat, t.counts, t.syms_flat, t.break_type, t.rawmul, t.symmask,
                 bool(count), int(max_tilings), float(remaining), None if self.stop is None else self.flag,
-                t.use_all, t.nbrs, hole_cap, node_limit, rank)
+                t.use_all, t.nbrs, hole_cap, node_limit, rank, t.required)
         assert self.py is not None
         return search_py(self.py, t.counts, t.syms, t.break_type, t.rawmul, t.symmask, bool(count),
                          int(max_tilings), float(remaining), None if self.stop is None else self.stop.is_set,

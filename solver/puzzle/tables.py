@@ -63,7 +63,7 @@ class PlacementTables:
     ``pflat[pstart[p]:pstart[p + 1]]``, in anchor, type, orientation order.
     """
 
-    use_all: bool                            # every piece must be placed (also when areas match)
+    use_all: bool                            # every limited piece must be placed (also when areas match)
     n: int                                   # region cells
     cells: tuple[Cell, ...]                  # grid (row, col) of each region cell
     height: int
@@ -82,6 +82,14 @@ class PlacementTables:
     area_ok: bool                            # piece areas allow a tiling at all
     nbrs: array                              # 'i', 4 neighbour cell indices per cell, -1 = none
     hole_cap: int                            # hole check flood-fill limit (0 = off)
+    unlimited: tuple[bool, ...] = ()         # per type: in unlimited supply (never required; () = none)
+
+    @property
+    def required(self) -> tuple[int, ...] | None:
+        """Per type, 1 when ``use_all`` requires every copy (None: all are, no type is unlimited)."""
+        if not any(self.unlimited):
+            return None
+        return tuple(0 if u else 1 for u in self.unlimited)
 
     @property
     def nplacements(self) -> int:
@@ -107,13 +115,14 @@ TABLE_CACHE = ByteCache("puzzle.tables")
 
 def prepare_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool, use_all: bool,
                    symmetry_break: bool = True, *, deadline: float = math.inf,
-                   stop: StopToken | None = None) -> PlacementTables:
+                   stop: StopToken | None = None, unlimited: tuple[Shape, ...] = ()) -> PlacementTables:
     """The cached tables of a puzzle; building them honours ``deadline``
     (a ``time.perf_counter`` value) and ``stop`` (raises ``clock.Abort``)."""
-    key = (rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break))
+    key = (rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break), unlimited)
     prob = TABLE_CACHE.get(key)
     if prob is None:
-        prob = build_tables(rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break), Clock(deadline, stop))
+        prob = build_tables(rows, pieces, bool(mirror), bool(use_all), bool(symmetry_break), Clock(deadline, stop),
+                            unlimited)
         TABLE_CACHE.put(key, prob, prob.nbytes() + deep_sizeof(key))
     return prob
 
@@ -124,8 +133,14 @@ def clear_table_cache() -> None:
 
 
 def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool, use_all: bool,
-                 symmetry_break: bool, clock: Clock) -> PlacementTables:
-    """The tables of a puzzle (not cached); ``clock`` raises ``Abort`` when out of time."""
+                 symmetry_break: bool, clock: Clock, unlimited: tuple[Shape, ...] = ()) -> PlacementTables:
+    """The tables of a puzzle (not cached); ``clock`` raises ``Abort`` when out of time.
+
+    ``unlimited`` shapes are in unlimited supply: each is one type whose copies
+    (``region area // its area``, so the search never runs out) are never
+    required; its members are its index ``len(pieces) + j`` repeated (a
+    tiling's ``PlacedPatch.key`` for it). ``use_all`` requires the limited
+    pieces only."""
     height, width = len(rows), len(rows[0])
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
     r0 = min(r for r, _ in cells)
@@ -155,10 +170,24 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     counts = [len(m) for m in members]
     areas = [pieces[m[0]].area for m in members]
     total = sum(a * c for a, c in zip(areas, counts))
-    area_ok = total == n if use_all else total >= n
+    is_unlimited = [False] * len(members)
+    for j, u in enumerate(unlimited):
+        canon = u.canonical(mirror)
+        if canon in type_of:   # checked by the caller (problem.py); kept for direct callers
+            raise ValueError(f"unlimited piece {u.to_str()!r} is also a limited piece")
+        type_of[canon] = len(members)
+        members.append([len(pieces) + j] * max(1, n // u.area))
+        counts.append(len(members[-1]))
+        areas.append(u.area)
+        is_unlimited.append(True)
+    if any(is_unlimited):
+        area_ok = total <= n if use_all else True
+    else:
+        area_ok = total == n if use_all else total >= n
     # pieces that exactly fill the region must all be used: same search, but
     # the use_all pruning and the symmetry break then apply
-    use_all = use_all or total == n
+    use_all = use_all or (total == n and not any(is_unlimited))
+    pieces = pieces + unlimited
     nbrs = _ints(index.get((r + dr, c + dc), -1)
                  for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
     hole_cap = HOLE_CAP_FACTOR * max(areas)
@@ -167,7 +196,7 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
                         types=tuple(tuple(m) for m in members), counts=tuple(counts), ptype=_ints(),
                         pstart=_ints([0]), pflat=_ints(), syms=(), syms_flat=_ints(), sym_names=(),
                         break_type=-1, rawmul=array("q"), symmask=_ints(), area_ok=False, nbrs=nbrs,
-                        hole_cap=hole_cap)
+                        hole_cap=hole_cap, unlimited=tuple(is_unlimited))
 
     # Every placement of every orientation, enumerated in scan coordinates
     # (u, v), in which the cell order is row-major: a cell's index is looked
@@ -234,7 +263,8 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
         # the lowest type among equals. An orbit has at most |G| placements,
         # so types are tried by placement count and the rest skipped as
         # soon as they cannot have fewer orbits.
-        sizes = sorted((sum(len(f) for f in by_type[t]), t) for t, cnt in enumerate(counts) if cnt == 1)
+        sizes = sorted((sum(len(f) for f in by_type[t]), t) for t, cnt in enumerate(counts)
+                       if cnt == 1 and not is_unlimited[t])
         # (orbits, type, representatives, stabiliser masks)
         best: tuple[int, int, list[tuple[int, ...]], dict[tuple[int, ...], int]] | None = None
         for size, t in sizes:
@@ -321,7 +351,7 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
         types=tuple(tuple(m) for m in members), counts=tuple(counts),
         ptype=ptype, pstart=pstart, pflat=pflat, syms=sym_arrays,
         syms_flat=_ints(chain.from_iterable(syms)), sym_names=tuple(names), break_type=break_type,
-        rawmul=rawmul, symmask=symmask, area_ok=area_ok,
+        rawmul=rawmul, symmask=symmask, area_ok=area_ok, unlimited=tuple(is_unlimited),
     )
 
 

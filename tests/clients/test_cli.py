@@ -225,6 +225,27 @@ def test_puzzle_count_json(cli):
     assert d["status"] == "OPTIMAL" and d["count"] == 2 and d["distinct"] == 1
 
 
+def test_puzzle_count_unlimited_pieces_json_exact_at_any_size(cli):
+    r = cli("puzzle", "/".join(["." * 10] * 10), "--piece", "##*", "--count", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert d["status"] == "OPTIMAL" and d["count"] == 258584046368 and d["method"] in ("search", "frontier")
+    # 14x14 dominoes: past 2^63 - 1, still a JSON integer, exact (Python's json reads it back whole)
+    r = cli("puzzle", "/".join(["." * 14] * 14), "--piece", "##*", "--count", "--method", "frontier", "--json")
+    assert r.code == 0, r.err
+    assert '"count": 112202208776036178000000' in r.out
+    d = r.json()
+    assert d["count"] == 112202208776036178000000 and d["method"] == "frontier" and isinstance(d["distinct"], int)
+    r = cli("puzzle", "/".join(["." * 14] * 14), "--piece", "##*", "--count", "--method", "frontier")
+    assert "tilings: 112202208776036178000000;" in r.out and "frontier" in r.out
+    # a piece used once beside an unlimited shape; finding shows both, indexed pieces first
+    r = cli("puzzle", "..../....", "--piece", "##/##", "--piece", "#*", "--json")
+    assert r.code == 0, r.err
+    tiling = r.json()["tilings"][0]
+    assert sorted(p["piece"] for p in tiling) == [0, 1, 1, 1, 1]
+    assert {p["shape"] for p in tiling} == {"##/##", "#"}
+
+
 def test_puzzle_infeasible_exit_1(cli):
     r = cli("puzzle", "-", "--piece", "###", "--json", stdin="..\n..\n")
     assert r.code == 1
@@ -330,6 +351,10 @@ def test_generate_bad_input_exit_2(cli, argv, words):
     (["puzzle", "-", "--piece", "#"], "\n".join(["."] * 21), "region.rows: 21 rows; at most 20"),
     (["puzzle", "-", *["--piece", "#"] * 65], "\n".join(["." * 20] * 4), "pieces: 65 pieces; at most 64"),
     (["puzzle", "-", "--piece", "#", "--piece", "99"], "..", "pieces[1]: unknown patch id 99"),
+    (["puzzle", "-", "--piece", "##*", "--piece", "#/#*"], "..", "unlimited_pieces[1]: same piece as"),
+    (["puzzle", "-", "--piece", "#", "--piece", "*"], "..", "unlimited_pieces[0]: shape is empty"),
+    (["puzzle", "-", "--piece", "##*", "--method", "dp"], "..", "--method: invalid choice: 'dp'"),
+    (["puzzle", "-", "--piece", "##*", "--method", "frontier"], "..", "--method frontier only counts: add --count"),
     (["next", "-", "--patch", "1,2"], "\n".join(EMPTY), "one patch"),
 ])
 def test_bad_input_exit_2(cli, argv, stdin, needle):

@@ -205,3 +205,13 @@ def test_a_ray_count_is_checked_by_the_services_own_validation(region, pieces, k
     assert (e.value.code, e.value.field) == ("INVALID_ARGUMENT", field)
     assert str(e.value) == str(_refusal(lambda c: c.solve_puzzle(region, pieces, count=True, **kw),
                                         EmbeddedClient()))
+
+
+@pytest.mark.parametrize("kw, field", [({"unlimited": ["##"]}, "unlimited_pieces"), ({"method": "frontier"}, "method")])
+def test_a_ray_count_refuses_unlimited_pieces_and_the_frontier(kw, field):
+    # the Ray split is the search's; both are refused before Ray is imported, naming the field
+    from quiltsolve.clients.ray_puzzle import RayCountClient
+
+    with pytest.raises(InvalidArgument) as e:
+        RayCountClient(EmbeddedClient(), "local").solve_puzzle(["....."], ["###"], count=True, **kw)
+    assert (e.value.code, e.value.field) == ("INVALID_ARGUMENT", field) and "--ray" in str(e.value)

@@ -32,6 +32,22 @@ def test_flags_and_environment(monkeypatch):
     assert (c.host, c.port, c.workers, c.metrics_port) == ("::1", 7000, 5, 0)
 
 
+def test_table_bytes_flag_sets_the_frontier_bound_for_both_launchers(capsys):
+    import pytest
+
+    from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
+    from quiltsolve.web.__main__ import build_web_parser
+
+    assert parse_args([]).table_bytes == DEFAULT_TABLE_BYTES == 512 * 2**20
+    assert parse_args(["--table-bytes", "64M"]).table_bytes == 64 * 2**20
+    web = build_web_parser()
+    assert web.parse_args(["--table-bytes", "1G"]).table_bytes == 2**30  # the web server shares the flag
+    for bad in ("lots", "0"):
+        with pytest.raises(SystemExit):
+            parse_args(["--table-bytes", bad])
+        assert "table" in capsys.readouterr().err
+
+
 def test_serve_then_sigterm():
     env = dict(os.environ, QUILTSOLVE_PORT="0", QUILTSOLVE_WORKERS="2")
     proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.server", "--metrics-port", "0"], cwd=ROOT, env=env,

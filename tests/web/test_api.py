@@ -7,6 +7,7 @@ import socket
 import time
 
 import grpc
+import httpx
 import pytest
 from google.protobuf import json_format
 
@@ -15,6 +16,7 @@ from quiltsolve import solver
 from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+from quiltsolve.server import ServerConfig
 from quiltsolve.web import game as web_game
 from quiltsolve.web.app import ENDPOINTS
 
@@ -139,6 +141,44 @@ def test_solve_puzzle_find_and_count(http):
             "mode": "PUZZLE_MODE_COUNT"}
     r = http.post("/api/v1/solve-puzzle", json=body)
     assert r.status_code == 200 and (r.json()["count"], r.json()["distinct"]) == ("4", "1")  # int64 as strings
+
+
+def test_solve_puzzle_counts_unlimited_pieces_exactly_at_any_size(http):
+    body = {"region": {"rows": ["." * 10] * 10}, "unlimited_pieces": ["##"], "mode": "PUZZLE_MODE_COUNT"}
+    got = http.post("/api/v1/solve-puzzle", json=body).json()
+    assert got["status"] == "SOLVE_STATUS_OPTIMAL" and got["count_decimal"] == got["count"] == "258584046368"
+    assert got["method"] in ("PUZZLE_METHOD_FRONTIER", "PUZZLE_METHOD_SEARCH")
+    body = {**body, "region": {"rows": ["." * 16] * 16}, "method": "PUZZLE_METHOD_FRONTIER"}
+    got = http.post("/api/v1/solve-puzzle", json=body).json()
+    # 16x16 dominoes: about 10^30 tilings, well past 2^63 - 1: the int64 fields are absent
+    assert got["method"] == "PUZZLE_METHOD_FRONTIER" and int(got["count_decimal"]) > 2**63 - 1
+    assert "count" not in got and "distinct" not in got and int(got["distinct_decimal"]) > 2**63 - 1
+    got = http.post("/api/v1/solve-puzzle", json={**body, "method": "PUZZLE_METHOD_SEARCH",
+                                                    "time_limit": "0.2s"}).json()
+    assert got["status"] == "SOLVE_STATUS_FEASIBLE" and got["method"] == "PUZZLE_METHOD_SEARCH"  # a lower bound
+    bad = http.post("/api/v1/solve-puzzle", json={**body, "unlimited_pieces": ["##", "#/#"]})
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "unlimited_pieces[1]"
+    bad = http.post("/api/v1/solve-puzzle", json={**body, "method": "PUZZLE_METHOD_DP"})
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "method"
+
+
+def test_a_frontier_table_past_the_bound_is_507_without_retry_after():
+    from .conftest import serving
+
+    config = ServerConfig(host="127.0.0.1", port=0, workers=1, fast_workers=0, grace=1.0, table_bytes=4096)
+    gen = serving(config)
+    server, face = next(gen)
+    try:
+        body = {"region": {"rows": ["." * 16] * 16}, "unlimited_pieces": ["##"], "mode": "PUZZLE_MODE_COUNT",
+                "method": "PUZZLE_METHOD_FRONTIER"}
+        r = httpx.post(face.url + "api/v1/solve-puzzle", json=body, timeout=60)
+        assert r.status_code == 507, r.text
+        assert "retry-after" not in r.headers and "x-retry-after-ms" not in r.headers
+        err = r.json()["error"]
+        assert err["code"] == "RESOURCE_EXHAUSTED" and "4096 bytes" in err["message"]
+        assert "--table-bytes" in err["message"]
+    finally:
+        next(gen, None)
 
 
 def test_generate_puzzle_answers_a_unique_puzzle(http):

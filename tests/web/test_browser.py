@@ -455,8 +455,49 @@ def test_solve_a_pentomino_puzzle_and_check_the_tiling_cell_by_cell(pages, base_
     page.screenshot(path=str(shots_dir / "web-puzzles.png"), full_page=True)
     page.check("input[name=pz-mode][value=PUZZLE_MODE_COUNT]")
     page.click("#pz-solve")
-    page.wait_for_selector("#pz-status:has-text('9356 tilings')")
-    assert "2339 distinct" in page.text_content("#pz-status")
+    page.wait_for_selector("#pz-status:has-text('9,356 tilings')")
+    assert "2,339 distinct" in page.text_content("#pz-status")
+    assert page.get_attribute("#pz-status", "data-count") == "9356"
+
+
+def test_count_unlimited_dominoes_exactly_and_show_the_method(pages, base_url, http):
+    page = pages()
+    open_page(page, base_url, "puzzles")
+    page.fill("#pz-h", "10")
+    page.dispatch_event("#pz-h", "change")
+    page.fill("#pz-w", "10")
+    page.dispatch_event("#pz-w", "change")
+    page.fill("#pz-pieces", "D: ## x*")
+    page.dispatch_event("#pz-pieces", "input")
+    assert "as needed" in page.text_content("#pz-area")
+    page.check("input[name=pz-mode][value=PUZZLE_MODE_COUNT]")
+    page.select_option("#pz-method", "PUZZLE_METHOD_FRONTIER")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status[data-status]")
+    text = page.text_content("#pz-status")
+    assert "258,584,046,368 tilings" in text and "frontier" in text, text
+    assert page.get_attribute("#pz-status", "data-count") == "258584046368"
+    assert page.get_attribute("#pz-status", "data-method") == "PUZZLE_METHOD_FRONTIER"
+    api = http.post("/api/v1/solve-puzzle", json={"region": {"rows": ["." * 10] * 10}, "unlimited_pieces": ["##"],
+                                                  "mode": "PUZZLE_MODE_COUNT"}).json()
+    assert page.get_attribute("#pz-status", "data-distinct") == api["distinct_decimal"]
+    # beyond 2^63 - 1 (no int64 count on the wire): still exact, grouped, from the decimal string
+    page.fill("#pz-h", "14")
+    page.dispatch_event("#pz-h", "change")
+    page.fill("#pz-w", "14")
+    page.dispatch_event("#pz-w", "change")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status:has-text('112,202,208,776,036,178,000,000 tilings')")
+    # finding with unlimited pieces: every cell drawn, each domino labelled D
+    page.check("input[name=pz-mode][value=PUZZLE_MODE_FIND]")
+    page.fill("#pz-h", "2")
+    page.dispatch_event("#pz-h", "change")
+    page.fill("#pz-w", "4")
+    page.dispatch_event("#pz-w", "change")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status:has-text('1 tiling found')")
+    labels = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')].map(t => t.textContent)")
+    assert labels == ["D"] * 4
 
 
 GEN = "window.quiltsolveGenerate"

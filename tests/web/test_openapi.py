@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from openapi_spec_validator import validate as validate_spec
 from quiltsolve.server.core import CoreConfig
 from quiltsolve.solver import Shape
+from quiltsolve.solver.limits import MAX_PIECES
 
 from quiltsolve.web import game as web_game
 from quiltsolve.web.app import ENDPOINTS
@@ -251,7 +252,23 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
         if not any("." in row for row in rows):
             rows[0] = "." + rows[0][1:]
         body["region"]["rows"] = rows
-        body["pieces"] = [polyomino(rnd, 5, convert_grid) for _ in body["pieces"]]
+        if "pieces" in body:
+            body["pieces"] = [polyomino(rnd, 5, convert_grid) for _ in body["pieces"]]
+        if "unlimited_pieces" in body:
+            # documented in words: at most 64 shapes in both lists; no unlimited shape twice, nor in pieces
+            mirror = not body.get("no_mirror", False)
+            taken = {Shape.parse(t).canonical(mirror) for t in body.get("pieces") or ()}
+            endless = []
+            for _ in body["unlimited_pieces"][: MAX_PIECES - len(body.get("pieces") or ())]:
+                shape = Shape.parse(polyomino(rnd, 5, convert_grid))
+                if shape.canonical(mirror) not in taken:
+                    taken.add(shape.canonical(mirror))
+                    endless.append(shape.to_str())
+            body["unlimited_pieces"] = endless
+            if not endless and not body.get("pieces"):
+                body["pieces"] = ["#"]
+        if body.get("method") in ("PUZZLE_METHOD_FRONTIER", 3) and body.get("mode") in ("PUZZLE_MODE_FIND", 1):
+            body["method"] = "PUZZLE_METHOD_AUTO"  # documented: the frontier only counts
     if path == "generate-puzzle":
         # documented in words: a region or a box (height and width both set or both 0), a family or
         # pieces, and room for at least one piece (a region: some choice of the pieces covers it)
@@ -342,6 +359,12 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
     # not on the body (documented with Retry-After), so it is never a contract violation.
     if status == 429:
         assert err.get("code") == "RESOURCE_EXHAUSTED" and "retry-after" in r.headers, r.text
+        return
+    # 507 RESOURCE_EXHAUSTED without Retry-After: a frontier count whose table would pass the server's
+    # --table-bytes (documented for solve-puzzle); it depends on the server's bound, not on the schema.
+    if status == 507:
+        assert path == "solve-puzzle" and err.get("code") == "RESOURCE_EXHAUSTED", (path, r.text)
+        assert "retry-after" not in r.headers and "--table-bytes" in err.get("message", ""), r.text
         return
     # 504 DEADLINE_EXCEEDED: only when the request set X-Deadline-Ms (it may be 0.001 ms).
     if status == 504:

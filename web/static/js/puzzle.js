@@ -18,7 +18,8 @@ let paint = null;
 let cursor = [0, 0];
 let result = null;
 let shown = 0;
-let pieces = [];          // [{label, shape}]
+let pieces = [];          // [{label, shape}]: one entry per copy, each used at most once
+let unlimited = [];       // [{label, shape}]: shapes written `SHAPE x*`, as many copies as needed
 let msg = null;
 let patchList = null;
 
@@ -122,33 +123,41 @@ function useRows() {
   drawRegion();
 }
 
-function parsePieces() {
-  const out = [];
-  $('pz-pieces').value.split('\n').forEach((line) => {
+// One piece per line: `[name:] shape [xN]` (N copies) or `[name:] shape x*` (as many as needed).
+export function parsePieces(text) {
+  const once = [];
+  const endless = [];
+  text.split('\n').forEach((line) => {
     let t = line.trim();
     if (!t || t.startsWith('//')) return;
     let label = null;
     const named = t.match(/^([^:\s]{1,12}):\s*(.*)$/);
     if (named) { label = named[1]; t = named[2]; }
+    const star = t.match(/^(.*?)\s+x\s*\*$/i);
+    if (star) {
+      endless.push({ label: label || String(once.length + endless.length + 1), shape: star[1].trim() });
+      return;
+    }
     let count = 1;
     const m = t.match(/^(.*?)\s+x\s*(\d+)$/i);
     if (m) { t = m[1].trim(); count = Math.min(64, Number(m[2])); }
-    for (let i = 0; i < count; i++) out.push({ label: label || String(out.length + 1), shape: t });
+    for (let i = 0; i < count; i++) once.push({ label: label || String(once.length + endless.length + 1), shape: t });
   });
-  return out;
+  return { once, endless };
 }
 
 function piecesChanged() {
-  pieces = parsePieces();
+  ({ once: pieces, endless: unlimited } = parsePieces($('pz-pieces').value));
   const view = $('pz-piece-view');
   view.textContent = '';
-  pieces.forEach((p, i) => {
+  // colours by patch_index, as in a tiling: the pieces, then the unlimited shapes
+  pieces.concat(unlimited).forEach((p, i) => {
     const cells = S.parseShape(p.shape);
     if (!cells.length) return;
     const f = document.createElement('figure');
     f.appendChild(shapeIcon(cells, pieceColor(i), { minSide: 3 }));
     const cap = document.createElement('figcaption');
-    cap.textContent = p.label;
+    cap.textContent = i < pieces.length ? p.label : `${p.label} ×∞`;
     f.appendChild(cap);
     view.appendChild(f);
   });
@@ -158,14 +167,22 @@ function piecesChanged() {
 function area() {
   const cells = region.flat().filter(Boolean).length;
   const sum = pieces.reduce((s, p) => s + S.parseShape(p.shape).length, 0);
-  $('pz-area').textContent = `region ${cells} cells · pieces ${sum} cells`;
+  const more = unlimited.length ? ` + ${unlimited.length} shape${unlimited.length > 1 ? 's' : ''} as needed` : '';
+  $('pz-area').textContent = `region ${cells} cells · pieces ${sum} cells${more}`;
+}
+
+// An exact decimal count of any size, its digits grouped in threes: "258584046368" → "258,584,046,368".
+export function groupDigits(decimal) {
+  const d = String(decimal);
+  return /^[0-9]+$/.test(d) ? d.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : d;
 }
 
 async function solve() {
   showMessage(msg, null);
   const mode = document.querySelector('input[name=pz-mode]:checked').value;
   const body = {
-    region: { rows: rows() }, pieces: pieces.map((p) => p.shape), mode,
+    region: { rows: rows() }, pieces: pieces.map((p) => p.shape), unlimited_pieces: unlimited.map((p) => p.shape),
+    mode, method: mode === 'PUZZLE_MODE_COUNT' ? $('pz-method').value : 'PUZZLE_METHOD_AUTO',
     no_mirror: !$('pz-mirror').checked, allow_unused: !$('pz-useall').checked,
     max_tilings: mode === 'PUZZLE_MODE_FIND' ? Number($('pz-max').value || 1) : 0, time_limit: '20s',
   };
@@ -174,7 +191,7 @@ async function solve() {
   $('pz-status').textContent = 'solving…';
   try {
     result = await post('solve-puzzle', body, { deadlineMs: 25000 });
-    result.labels = pieces.map((p) => p.label);
+    result.labels = pieces.concat(unlimited).map((p) => p.label);  // by patch_index
     result.rows = body.region.rows;
     $('pz-result').hidden = false;
     report(result, mode);
@@ -186,13 +203,22 @@ async function solve() {
 }
 
 const PROVEN = { SOLVE_STATUS_OPTIMAL: 'search completed', SOLVE_STATUS_FEASIBLE: 'time ran out: a lower bound', SOLVE_STATUS_UNKNOWN: 'time ran out' };
+const METHOD = { PUZZLE_METHOD_SEARCH: 'the search', PUZZLE_METHOD_FRONTIER: 'the frontier count' };
 
 function report(r, mode) {
   const s = $('pz-status');
   s.dataset.status = r.status;
+  s.dataset.method = r.method || '';
   if (mode === 'PUZZLE_MODE_COUNT') {
+    // count_decimal is exact at any size (the int64 count is absent above 2^63 - 1): never a JS number
+    const count = r.count_decimal || '0';
+    const distinct = r.distinct_decimal || '0';
+    s.dataset.count = count;
+    s.dataset.distinct = distinct;
+    const how = METHOD[r.method] ? `; counted by ${METHOD[r.method]}` : '';
+    const proven = r.status === 'SOLVE_STATUS_OPTIMAL' && r.method === 'PUZZLE_METHOD_FRONTIER' ? 'exact' : (PROVEN[r.status] || r.status);
     s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).'
-      : `${r.count} tilings; ${r.distinct} distinct up to the region's symmetries (${PROVEN[r.status] || r.status}).`;
+      : `${groupDigits(count)} tilings; ${groupDigits(distinct)} distinct up to the region's symmetries (${proven}${how}).`;
   } else if (!r.tilings.length) {
     s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).' : 'No tiling found within the time limit.';
   } else {

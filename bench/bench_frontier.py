@@ -1,0 +1,112 @@
+"""Counting tilings: the frontier DP against the enumerating search, and the
+automatic choice (issue 19 targets: 8x8 dominoes >= 100x the search, 10x10
+and 12x12 dominoes <= 0.1 s, 20x20 dominoes with distinct <= 1 s,
+L-trominoes 9x9 / 12x9 <= 0.1 s, pentominoes with repeats 5x10 <= 0.5 s and
+10x10 <= 60 s, a 20x20 mix in unlimited supply <= 10 s, limited copies by the
+frontier within 2x of the search, auto never > 20% slower than the faster).
+
+    python -m bench frontier                 # every case
+    python -m bench frontier --quick         # skip the slow ones (10x10 pentominoes, 20x20 mix)
+    python -m bench frontier --search-limit 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from quiltsolve.solver.puzzle import HAVE_C_FRONTIER, HAVE_C_SEARCH, PuzzleProblem
+from quiltsolve.solver.types import SolveStatus
+
+PENTOMINOES = ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.", "#../##./.##", "#.../####",
+               ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..", ".#../####"]
+HOLE8 = ["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3
+
+
+def square(h, w=None):
+    return ["." * (w or h)] * h
+
+
+# (name, rows, limited pieces, unlimited, expected raw count or None, frontier target s or None,
+#  run the search too, slow)
+CASES = [
+    ("8x8 dominoes", square(8), [], ["##"], 12_988_816, None, True, False),
+    ("10x10 dominoes", square(10), [], ["##"], 258_584_046_368, 0.1, False, False),
+    ("12x12 dominoes", square(12), [], ["##"], 53_060_477_521_960_000, 0.1, False, False),
+    ("20x20 dominoes (+ distinct)", square(20), [], ["##"],
+     1_269_984_011_256_235_834_242_602_753_102_293_934_298_576_249_856, 1.0, False, False),
+    ("9x9 L-trominoes", square(9), [], ["##/#."], 1_193_600, 0.1, True, False),
+    ("12x9 L-trominoes", square(12, 9), [], ["##/#."], 467_966_840, 0.1, False, False),
+    ("5x10 pentominoes, any, repeats", square(5, 10), [], PENTOMINOES, 101_698_212, 0.5, False, False),
+    ("10x10 pentominoes, any, repeats", square(10), [], PENTOMINOES, None, 60.0, False, True),
+    ("20x20 dominoes + L-trominoes + 2x2", square(20), [], ["##", "##/#.", "##/##"], None, 10.0, False, True),
+    ("6x10: 12 pentominoes once", square(6, 10), PENTOMINOES, [], 9356, None, True, False),
+    ("8x8 minus centre: 12 pentominoes once", HOLE8, PENTOMINOES, [], 520, None, True, False),
+    ("6x6 dominoes (limited, 18 copies)", square(6), ["##"] * 18, [], 6728, None, True, False),
+    ("4x15: 12 pentominoes once", square(4, 15), PENTOMINOES, [], 1472, None, True, False),
+]
+
+
+def run(rows, pieces, unlimited, method, limit):
+    problem = PuzzleProblem.prepare(rows, pieces, unlimited=unlimited)   # tables cached: timed warm
+    t0 = time.perf_counter()
+    r = problem.count(max_tilings=0, time_limit=limit, method=method, table_bytes=2**30)
+    return time.perf_counter() - t0, r
+
+
+def timed(rows, pieces, unlimited, method, limit, runs):
+    times, r = [], None
+    for _ in range(runs):
+        t, r = run(rows, pieces, unlimited, method, limit)
+        times.append(t)
+        if t > 2:
+            break
+    return min(times), r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench frontier", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="skip the slow cases")
+    ap.add_argument("--search-limit", type=float, default=60.0, help="seconds for each search count (default 60)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each fast case (the best is shown)")
+    args = ap.parse_args(argv)
+    print(f"C frontier: {HAVE_C_FRONTIER}, C search: {HAVE_C_SEARCH} (best of {args.runs} runs, tables warm)")
+    head = f"{'case':<40} {'frontier':>9} {'search':>9} {'auto':>9} {'auto/best':>9}  count / distinct  target"
+    print(head)
+    rc = 0
+    for name, rows, pieces, unl, want, target, with_search, slow in CASES:
+        if slow and args.quick:
+            continue
+        PuzzleProblem.prepare(rows, pieces, unlimited=unl)
+        tf, rf = timed(rows, pieces, unl, "frontier", 600.0, args.runs)
+        ts = None
+        if with_search:
+            ts, rs = timed(rows, pieces, unl, "search", args.search_limit, args.runs)
+            if rs.status is not SolveStatus.OPTIMAL:
+                ts = None
+            elif (rs.count, rs.distinct) != (rf.count, rf.distinct):
+                print(f"  MISMATCH {name}: search {rs.count}/{rs.distinct}, frontier {rf.count}/{rf.distinct}")
+                rc = 1
+        ta, ra = timed(rows, pieces, unl, "auto", 600.0, args.runs)
+        best = min(tf, ts) if ts is not None else tf
+        if want is not None and rf.count != want:
+            print(f"  WRONG {name}: {rf.count} != {want}")
+            rc = 1
+        if (ra.count, ra.distinct) != (rf.count, rf.distinct):
+            print(f"  MISMATCH {name}: auto {ra.count}/{ra.distinct}")
+            rc = 1
+        notes = []
+        if target is not None:
+            notes.append(f"<= {target:g} s: " + ("met" if tf <= target else "MISSED"))
+        if ts is not None:
+            notes.append(f"frontier {ts / tf:.1f}x search speed")
+        notes.append(f"auto: {ra.method}" + (" (within 20%)" if ta <= 1.2 * best else " (MORE THAN 20% SLOWER)"))
+        print(f"{name:<40} {tf:8.3f}s {'-' if ts is None else f'{ts:.3f}s':>9} {ta:8.3f}s {ta / best:8.2f}x  "
+              f"{rf.count} / {rf.distinct}  {'; '.join(notes)}", flush=True)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,566 @@
+/* Counting tilings by dynamic programming over a frontier: the C twin of
+ * solver/puzzle/frontier.py (run_dp_py), same tables, same answers.
+ *
+ * count(n, reach, pstart, masks, adds, fmasks, lims, estart, efm, efull,
+ *       need_fm, need_full, table_bytes, time_limit, stop)
+ *   n:       cells, swept in order 0..n-1
+ *   pstart:  array('q') of n + 1: the placements anchored at cell a are
+ *            pstart[a] .. pstart[a + 1] - 1
+ *   masks:   array('Q'), per placement: bit d for the cell a + d (bit 0 set)
+ *   adds:    array('Q'), per placement: added to the copies word
+ *   fmasks:  array('Q'), per placement: the copies field of its type (0: untracked)
+ *   lims:    array('Q'), per placement: the field's largest value before it
+ *   estart:  array('q') of n + 1; efm / efull array('Q'): after cell a the
+ *            states whose (copies & efm[k]) != efull[k], k in
+ *            estart[a] .. estart[a + 1] - 1, are dropped
+ *   need_fm / need_full: array('Q'): at the end, the states counted
+ *   table_bytes: the bound on the tables' bytes (status 5 past it)
+ *   stop:    None or a bytearray(1) another thread sets (read without the GIL)
+ *   init:    optional (cell i0, limbs L, entries as bytes): start at cell i0
+ *            from that table (a snapshot) instead of the empty board
+ *   snaps:   optional cells: the table before each is handed back as such a
+ *            triple (a fixed-point count shares the identity count's start)
+ * -> (status, count as little-endian bytes, peak states, snapshots)
+ *   status 0 done, 2 time limit, 3 stopped, 5 table bound passed.
+ *
+ * A state is (frontier, copies): bit d of the frontier is the cell i + d
+ * already covered; copies packs the used copies of the tracked types. The
+ * table is a hash index (open addressing, linear probing, int32 slots) over
+ * one compact array of entries: the key, then the value as L 64-bit limbs
+ * (exact). L grows
+ * by one when a step carries out of the top limb: the step is redone from
+ * the old table (which a step never changes), widened.
+ *
+ * The GIL is released while counting.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+typedef struct {
+    uint64_t *e;       /* entries: (f, c, L limbs) each, n used, cap allocated */
+    size_t n, cap;
+    int32_t *slot;     /* hash index: entry + 1, 0 empty */
+    size_t nslot;      /* power of 2 */
+    int shift;         /* 64 - log2(nslot) */
+} Table;
+
+static double now_sec(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Fibonacci hashing: the top bits of the product (its low bits would only
+ * see the frontier's low bits) */
+static inline size_t hash2(uint64_t f, uint64_t c, int shift) {
+    return (size_t)(((f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL) >> shift);
+}
+
+typedef struct {
+    int n, L;
+    const int64_t *pstart, *estart;
+    const uint64_t *mask, *add, *fm, *lim, *efm, *efull;
+    double deadline;
+    volatile const unsigned char *stop_flag;
+    size_t table_bytes;
+    int status, oom, overflow;
+    size_t peak;
+} Run;
+
+static size_t bytes_for(size_t entries, size_t slots, int L) {
+    return entries * (16 + 8 * (size_t)L) + slots * 4;
+}
+
+static int entries_reserve(Table *t, size_t cap, int L) {
+    if (cap <= t->cap) return 0;
+    uint64_t *e = realloc(t->e, cap * (size_t)(2 + L) * 8);
+    if (!e) return -1;
+    t->e = e;
+    t->cap = cap;
+    return 0;
+}
+
+/* an empty hash index of nslot slots over t's entries (rebuilt from them); -1 no memory */
+static int index_rebuild(Table *t, size_t nslot, int L) {
+    int32_t *s = calloc(nslot, sizeof *s);
+    if (!s) return -1;
+    free(t->slot);
+    t->slot = s;
+    t->nslot = nslot;
+    t->shift = 64;
+    while (((size_t)1 << (64 - t->shift)) < nslot) t->shift--;
+    size_t m = nslot - 1, w = (size_t)(2 + L);
+    for (size_t k = 0; k < t->n; k++) {
+        const uint64_t *e = t->e + k * w;
+        size_t h = hash2(e[0], e[1], t->shift);
+        while (s[h]) h = (h + 1) & m;
+        s[h] = (int32_t)(k + 1);
+    }
+    return 0;
+}
+
+/* add the value src (L limbs) to the state (f, c) of t; -1 abort (status/oom set) */
+static inline int add_state(Run *r, Table *t, const Table *old, uint64_t f, uint64_t c, const uint64_t *src) {
+    int L = r->L;
+    size_t w = (size_t)(2 + L), m = t->nslot - 1, h = hash2(f, c, t->shift);
+    int32_t k1;
+    while ((k1 = t->slot[h]) != 0) {
+        uint64_t *e = t->e + (size_t)(k1 - 1) * w;
+        if (e[0] == f && e[1] == c) {
+            uint64_t *dst = e + 2;
+            unsigned char carry = 0;
+            for (int l = 0; l < L; l++) {
+                u128 s = (u128)dst[l] + src[l] + carry;
+                dst[l] = (uint64_t)s;
+                carry = (unsigned char)(s >> 64);
+            }
+            if (carry) r->overflow = 1;
+            return 0;
+        }
+        h = (h + 1) & m;
+    }
+    /* a new state */
+    if (t->n + 1 > t->cap) {
+        /* grow by half; near the bound, by what fits (the bound counts allocated bytes) */
+        size_t want = t->n + 1, cap = t->cap + t->cap / 2 + 1024;
+        size_t other = bytes_for(old->cap, old->nslot, L);
+        if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) {
+            cap = want + want / 16;
+            if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) { r->status = 5; return -1; }
+        }
+        if (entries_reserve(t, cap, L) < 0) { r->oom = 1; return -1; }
+    }
+    size_t k = t->n++;
+    uint64_t *e = t->e + k * w;
+    e[0] = f;
+    e[1] = c;
+    memcpy(e + 2, src, (size_t)L * 8);
+    t->slot[h] = (int32_t)(k + 1);
+    if (2 * t->n > t->nslot) {
+        if (bytes_for(t->cap, t->nslot * 2, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes ||
+            t->nslot * 2 > ((size_t)1 << 31)) {
+            r->status = 5;
+            return -1;
+        }
+        if (index_rebuild(t, t->nslot * 2, L) < 0) { r->oom = 1; return -1; }
+    }
+    return 0;
+}
+
+/* widen every value of t from L to L + 1 limbs (in place, from the end); -1 no memory */
+static int widen(Table *t, int L) {
+    size_t w0 = (size_t)(2 + L), w1 = w0 + 1;
+    size_t cap = t->cap ? t->cap : 1;
+    uint64_t *e = realloc(t->e, cap * w1 * 8);
+    if (!e) return -1;
+    for (size_t k = t->n; k-- > 0;) {
+        memmove(e + k * w1, e + k * w0, w0 * 8);
+        e[k * w1 + w0] = 0;
+    }
+    t->e = e;
+    t->cap = cap;
+    return 0;
+}
+
+static int poll_abort(Run *r) {
+    if (r->stop_flag && *r->stop_flag) { r->status = 3; return 1; }
+    if (now_sec() >= r->deadline) { r->status = 2; return 1; }
+    return 0;
+}
+
+/* one cell's step from old into t (cleared here); 0 ok, -1 abort (status/oom set) */
+static int step(Run *r, int i, const Table *old, Table *t) {
+    int L = r->L;
+    t->n = 0;
+    size_t want = 2 * (old->n + 1), nslot = 1024;
+    while (nslot < want) nslot *= 2;
+    if (nslot > ((size_t)1 << 31) ||
+        bytes_for(t->cap, nslot, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes) {
+        r->status = 5;
+        return -1;
+    }
+    if (!t->slot || t->nslot != nslot) {
+        if (index_rebuild(t, nslot, L) < 0) { r->oom = 1; return -1; }
+    } else {
+        memset(t->slot, 0, nslot * sizeof *t->slot);
+    }
+    int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
+    size_t w = (size_t)(2 + L);
+    for (size_t k = 0; k < old->n; k++) {
+        if (!(k & 8191) && k && poll_abort(r)) return -1;
+        const uint64_t *e = old->e + k * w;
+        uint64_t f = e[0], c = e[1];
+        const uint64_t *v = e + 2;
+        if (f & 1) {
+            if (add_state(r, t, old, f >> 1, c, v) < 0) return -1;
+            continue;
+        }
+        for (int64_t p = p0; p < p1; p++) {
+            uint64_t m = r->mask[p];
+            if (f & m) continue;
+            uint64_t fm = r->fm[p];
+            if (fm && (c & fm) > r->lim[p]) continue;
+            if (add_state(r, t, old, (f | m) >> 1, c + r->add[p], v) < 0) return -1;
+        }
+    }
+    /* drop the states short of a type whose last anchor this was (compacted:
+     * the table is only read from now on, its index is not needed) */
+    for (int64_t q = r->estart[i]; q < r->estart[i + 1]; q++) {
+        uint64_t fm = r->efm[q], full = r->efull[q];
+        size_t keep = 0;
+        for (size_t k = 0; k < t->n; k++) {
+            const uint64_t *e = t->e + k * w;
+            if ((e[1] & fm) != full) continue;
+            if (keep != k) memcpy(t->e + keep * w, e, w * 8);
+            keep++;
+        }
+        t->n = keep;
+    }
+    if (t->n > r->peak) r->peak = t->n;
+    return 0;
+}
+
+/* Dense mode (no tracked copies, reach - 1 <= DENSE_BITS): once the table
+ * holds at least 1/DENSE_FILL of the 2^(reach-1) frontiers, the states live
+ * in a plain array indexed by the frontier, and each step is a pull:
+ *   new[j] = old[2j + 1] + sum over placements m with (m >> 1) inside j of old[2 (j ^ (m >> 1))]
+ * (no hashing; every new value is written once). */
+#define DENSE_BITS 24
+#define DENSE_FILL 2
+#define MAXL 256
+
+static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
+    int L = r->L;
+    int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
+    uint64_t acc[MAXL];
+    for (size_t j = 0; j < size; j++) {
+        if (!(j & 65535) && j && poll_abort(r)) return -1;
+        if (2 * j + 1 < size) memcpy(acc, old + (2 * j + 1) * (size_t)L, (size_t)L * 8);
+        else memset(acc, 0, (size_t)L * 8);
+        for (int64_t p = p0; p < p1; p++) {
+            uint64_t mp = r->mask[p] >> 1;
+            if ((j & mp) != mp) continue;
+            size_t src = j ^ mp;
+            if (2 * src >= size) continue;
+            const uint64_t *v = old + 2 * src * (size_t)L;
+            unsigned char carry = 0;
+            for (int l = 0; l < L; l++) {
+                u128 sum = (u128)acc[l] + v[l] + carry;
+                acc[l] = (uint64_t)sum;
+                carry = (unsigned char)(sum >> 64);
+            }
+            if (carry) r->overflow = 1;
+        }
+        memcpy(nw + j * (size_t)L, acc, (size_t)L * 8);
+    }
+    return 0;
+}
+
+/* a dense array of size frontiers widened from L to L + 1 limbs (realloc'd); NULL no memory */
+static uint64_t *dense_widen(uint64_t *a, size_t size, int L) {
+    uint64_t *b = realloc(a, size * (size_t)(L + 1) * 8);
+    if (!b) return NULL;
+    for (size_t k = size; k-- > 0;) {
+        memmove(b + k * (size_t)(L + 1), b + k * (size_t)L, (size_t)L * 8);
+        b[k * (size_t)(L + 1) + L] = 0;
+    }
+    return b;
+}
+
+static int get_buf(PyObject *o, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != 8) {
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        PyErr_Format(PyExc_TypeError, "%s must be an array of 8-byte ints ('q' or 'Q')", what);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *count(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, reach;
+    PyObject *po[10];
+    PyObject *stop_o, *init_o = Py_None, *snaps_o = Py_None;
+    long long table_bytes;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOLdO|OO", &n, &reach, &po[0], &po[1], &po[2], &po[3], &po[4], &po[5],
+                          &po[6], &po[7], &po[8], &po[9], &table_bytes, &time_limit, &stop_o, &init_o, &snaps_o))
+        return NULL;
+    /* init: (first cell, limbs, entries as bytes) to start from a snapshot;
+     * snaps: cells before which the table is handed back as such a triple */
+    int i0 = 0, init_L = 1;
+    const char *init_buf = NULL;
+    Py_ssize_t init_len = 0;
+    if (init_o != Py_None && !PyArg_ParseTuple(init_o, "iiy#", &i0, &init_L, &init_buf, &init_len))
+        return NULL;
+    if (i0 < 0 || i0 > n || init_L < 1 || init_L > 1000 || init_len % (8 * (2 + init_L))) {
+        PyErr_SetString(PyExc_ValueError, "init must be (first cell, limbs, whole entries)");
+        return NULL;
+    }
+    int nsnap = 0;
+    int *snap_at = NULL;
+    uint64_t **snap_e = NULL;
+    size_t *snap_n = NULL;
+    int *snap_L = NULL;
+    if (snaps_o != Py_None) {
+        PyObject *sq = PySequence_Fast(snaps_o, "snaps must be a sequence of cells");
+        if (!sq) return NULL;
+        nsnap = (int)PySequence_Fast_GET_SIZE(sq);
+        snap_at = calloc((size_t)nsnap + 1, sizeof *snap_at);
+        snap_e = calloc((size_t)nsnap + 1, sizeof *snap_e);
+        snap_n = calloc((size_t)nsnap + 1, sizeof *snap_n);
+        snap_L = calloc((size_t)nsnap + 1, sizeof *snap_L);
+        if (!snap_at || !snap_e || !snap_n || !snap_L) {
+            Py_DECREF(sq);
+            free(snap_at); free(snap_e); free(snap_n); free(snap_L);
+            return PyErr_NoMemory();
+        }
+        for (int k = 0; k < nsnap; k++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(sq, k));
+            if (v == -1 && PyErr_Occurred()) { v = -1; PyErr_Clear(); }
+            snap_at[k] = (int)(v < 0 || v > n ? -1 : v);
+        }
+        Py_DECREF(sq);
+    }
+    static const char *names[10] = {"pstart", "masks", "adds", "fmasks", "lims", "estart", "efm", "efull",
+                                    "need_fm", "need_full"};
+    Py_buffer b[11];
+    for (int k = 0; k < 11; k++) b[k].obj = NULL;
+    PyObject *result = NULL;
+    Table old, cur;
+    memset(&old, 0, sizeof old);
+    memset(&cur, 0, sizeof cur);
+    Run r;
+    memset(&r, 0, sizeof r);
+    r.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
+    if (n <= 0 || reach < 1 || reach > 64) {
+        PyErr_SetString(PyExc_ValueError, "need n >= 1 and 1 <= reach <= 64");
+        return NULL;
+    }
+    for (int k = 0; k < 10; k++)
+        if (get_buf(po[k], &b[k], names[k]) < 0) goto done;
+    if (stop_o != Py_None) {
+        if (PyObject_GetBuffer(stop_o, &b[10], PyBUF_SIMPLE) < 0) goto done;
+        if (b[10].len < 1) {
+            PyErr_SetString(PyExc_ValueError, "stop flag buffer is empty");
+            goto done;
+        }
+        r.stop_flag = (volatile const unsigned char *)b[10].buf;
+    }
+    Py_ssize_t np = b[1].len / 8;
+    if (b[0].len / 8 != n + 1 || b[5].len / 8 != n + 1 || b[2].len / 8 != np || b[3].len / 8 != np ||
+        b[4].len / 8 != np || b[6].len != b[7].len || b[8].len != b[9].len) {
+        PyErr_SetString(PyExc_ValueError, "table arrays differ in length");
+        goto done;
+    }
+    r.n = n;
+    r.pstart = (const int64_t *)b[0].buf;
+    r.mask = (const uint64_t *)b[1].buf;
+    r.add = (const uint64_t *)b[2].buf;
+    r.fm = (const uint64_t *)b[3].buf;
+    r.lim = (const uint64_t *)b[4].buf;
+    r.estart = (const int64_t *)b[5].buf;
+    r.efm = (const uint64_t *)b[6].buf;
+    r.efull = (const uint64_t *)b[7].buf;
+    const uint64_t *need_fm = (const uint64_t *)b[8].buf, *need_full = (const uint64_t *)b[9].buf;
+    Py_ssize_t nneed = b[8].len / 8;
+    for (int a = 0; a < n; a++)
+        if (r.pstart[a] < 0 || r.pstart[a] > r.pstart[a + 1] || r.pstart[a + 1] > np ||
+            r.estart[a] < 0 || r.estart[a] > r.estart[a + 1] || r.estart[a + 1] > b[6].len / 8) {
+            PyErr_SetString(PyExc_ValueError, "pstart / estart must be increasing indices");
+            goto done;
+        }
+    r.table_bytes = table_bytes > 0 ? (size_t)table_bytes : 0;
+    r.L = init_buf ? init_L : 1;
+    uint64_t *acc = NULL;
+    int accl = 0;
+    Py_BEGIN_ALLOW_THREADS
+    size_t n0 = init_buf ? (size_t)init_len / (8 * (size_t)(2 + init_L)) : 1;
+    if (entries_reserve(&old, n0 + 1024, r.L) < 0 || index_rebuild(&old, 1024, r.L) < 0) {
+        r.oom = 1;
+    } else {
+        if (init_buf) {
+            memcpy(old.e, init_buf, (size_t)init_len);
+        } else {
+            old.e[0] = 0;
+            old.e[1] = 0;
+            old.e[2] = 1;
+        }
+        old.n = n0;
+        /* dense mode: only without tracked copies (every copies word is 0) */
+        int may_dense = reach - 1 <= DENSE_BITS && nneed == 0;
+        for (int64_t q = 0; q < np; q++)
+            if (r.fm[q]) may_dense = 0;
+        size_t dsize = (size_t)1 << (reach - 1);
+        uint64_t *da = NULL, *db = NULL;
+        for (int i = i0; i <= n && !r.status && !r.oom; i++) {
+            if (da) {
+                /* a snapshot asked for here: the dense array's nonzero states as entries */
+                int wanted = 0;
+                for (int k = 0; k < nsnap; k++)
+                    if (snap_at[k] == i) wanted = 1;
+                if (wanted) {
+                    size_t L = (size_t)r.L, cnt = 0;
+                    old.n = 0;
+                    for (size_t j = 0; j < dsize; j++) {
+                        const uint64_t *v = da + j * L;
+                        int nz = 0;
+                        for (size_t l = 0; l < L; l++) nz |= v[l] != 0;
+                        if (!nz) continue;
+                        if (entries_reserve(&old, cnt + 1 > old.cap ? 2 * cnt + 1024 : old.cap, r.L) < 0) {
+                            r.oom = 1;
+                            break;
+                        }
+                        uint64_t *e = old.e + cnt * (L + 2);
+                        e[0] = j;
+                        e[1] = 0;
+                        memcpy(e + 2, v, L * 8);
+                        old.n = ++cnt;
+                    }
+                    if (r.oom) break;
+                }
+            }
+            for (int k = 0; k < nsnap; k++)
+                if (snap_at[k] == i && !snap_e[k]) {
+                    size_t bytes = old.n * (size_t)(2 + r.L) * 8;
+                    snap_e[k] = malloc(bytes ? bytes : 1);
+                    if (!snap_e[k]) { r.oom = 1; break; }
+                    memcpy(snap_e[k], old.e, bytes);
+                    snap_n[k] = old.n;
+                    snap_L[k] = r.L;
+                }
+            if (i == n || r.oom) break;
+            if (!da && may_dense && old.n * DENSE_FILL >= dsize &&
+                       2 * dsize * (size_t)r.L * 8 <= r.table_bytes && r.L < MAXL) {
+                da = calloc(dsize * (size_t)r.L, 8);
+                db = malloc(dsize * (size_t)r.L * 8);
+                if (!da || !db) { r.oom = 1; break; }
+                size_t w = (size_t)(2 + r.L);
+                for (size_t k = 0; k < old.n; k++) {
+                    const uint64_t *e = old.e + k * w;
+                    memcpy(da + e[0] * (size_t)r.L, e + 2, (size_t)r.L * 8);
+                }
+                free(old.e); free(old.slot); free(cur.e); free(cur.slot);
+                memset(&old, 0, sizeof old);
+                memset(&cur, 0, sizeof cur);
+            }
+            if (da) {
+                for (;;) {
+                    r.overflow = 0;
+                    if (dense_step(&r, i, da, db, dsize) < 0) break;
+                    if (!r.overflow) break;
+                    if (r.L + 1 >= MAXL || 2 * dsize * (size_t)(r.L + 1) * 8 > r.table_bytes) {
+                        r.status = 5;
+                        break;
+                    }
+                    uint64_t *na = dense_widen(da, dsize, r.L), *nb;
+                    if (!na) { r.oom = 1; break; }
+                    da = na;
+                    nb = realloc(db, dsize * (size_t)(r.L + 1) * 8);
+                    if (!nb) { r.oom = 1; break; }
+                    db = nb;
+                    r.L++;
+                }
+                if (r.status || r.oom) break;
+                uint64_t *tmp = da;
+                da = db;
+                db = tmp;
+                if (dsize > r.peak) r.peak = dsize;
+                continue;
+            }
+            for (;;) {
+                r.overflow = 0;
+                if (step(&r, i, &old, &cur) < 0) break;
+                if (!r.overflow) break;
+                /* a value passed L limbs: widen the old table and redo the step */
+                if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0) { r.oom = 1; break; }
+                r.L++;
+            }
+            if (r.status || r.oom) break;
+            Table tmp = old;
+            old = cur;
+            cur = tmp;
+        }
+        if (!r.status && !r.oom && da) {
+            /* dense: the count is the empty frontier's (no copies to check) */
+            accl = r.L;
+            acc = calloc((size_t)accl, sizeof *acc);
+            if (!acc) r.oom = 1;
+            else memcpy(acc, da, (size_t)r.L * 8);
+        } else if (!r.status && !r.oom) {
+            /* the count: the sum of the states that meet use_all (L + 1 limbs: fewer than 2^64 terms) */
+            accl = r.L + 1;
+            acc = calloc((size_t)accl, sizeof *acc);
+            if (!acc) r.oom = 1;
+            size_t w = (size_t)(2 + r.L);
+            for (size_t k = 0; acc && k < old.n; k++) {
+                const uint64_t *e = old.e + k * w;
+                int ok = e[0] == 0;
+                for (Py_ssize_t q = 0; ok && q < nneed; q++)
+                    if ((e[1] & need_fm[q]) != need_full[q]) ok = 0;
+                if (!ok) continue;
+                unsigned char carry = 0;
+                for (int l = 0; l < accl; l++) {
+                    u128 sum = (u128)acc[l] + (l < r.L ? e[2 + l] : 0) + carry;
+                    acc[l] = (uint64_t)sum;
+                    carry = (unsigned char)(sum >> 64);
+                }
+            }
+        }
+        free(da);
+        free(db);
+    }
+    Py_END_ALLOW_THREADS
+    if (r.oom) {
+        free(acc);
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        PyObject *bytes = acc ? PyBytes_FromStringAndSize((const char *)acc, (Py_ssize_t)accl * 8)
+                              : PyBytes_FromStringAndSize("", 0);
+        free(acc);
+        if (!bytes) goto done;
+        PyObject *snaps = PyList_New(0);
+        for (int k = 0; snaps && k < nsnap; k++) {
+            if (!snap_e[k]) continue;
+            PyObject *item = Py_BuildValue("iiy#", snap_at[k], snap_L[k], (const char *)snap_e[k],
+                                           (Py_ssize_t)(snap_n[k] * (size_t)(2 + snap_L[k]) * 8));
+            if (!item || PyList_Append(snaps, item) < 0) { Py_XDECREF(item); Py_CLEAR(snaps); break; }
+            Py_DECREF(item);
+        }
+        if (!snaps) { Py_DECREF(bytes); goto done; }
+        result = Py_BuildValue("iNnN", r.status, bytes, (Py_ssize_t)r.peak, snaps);
+    }
+done:
+    for (int k = 0; k < nsnap; k++) free(snap_e[k]);
+    free(snap_at); free(snap_e); free(snap_n); free(snap_L);
+    free(old.e); free(old.slot);
+    free(cur.e); free(cur.slot);
+    for (int k = 0; k < 11; k++)
+        if (b[k].obj) PyBuffer_Release(&b[k]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"count", count, METH_VARARGS,
+     "count(n, reach, pstart, masks, adds, fmasks, lims, estart, efm, efull, need_fm, need_full,\n"
+     "      table_bytes, time_limit, stop[, init, snaps])\n"
+     " -> (status, count as little-endian bytes, peak states, snapshots)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_frontier",
+                                    "Counting tilings by dynamic programming over a frontier (C twin of "
+                                    "solver.puzzle.frontier.run_dp_py).",
+                                    -1, methods};
+
+PyMODINIT_FUNC PyInit__frontier(void) { return PyModule_Create(&module); }

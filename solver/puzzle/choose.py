@@ -1,0 +1,110 @@
+"""The automatic choice of counting method (``method="auto"``).
+
+Two methods count tilings: the search (``search.py``) visits every tiling,
+so its time grows with their number; the frontier DP (``frontier.py``)
+never visits one, its time grows with its states (``cells x states x
+placements per anchor``). ``auto`` estimates the DP's work from its
+problem; the search is tried first, with a node budget worth a fraction
+of that estimate (:func:`search_budget`), when the DP would have to count
+copies of limited pieces (the case the search usually wins); past the
+budget the frontier counts. The formula is in ``docs/puzzle.md``.
+
+>>> from .problem import PuzzleProblem
+>>> choose_method(PuzzleProblem.prepare(["." * 8] * 8, [], unlimited=["##"]))
+'frontier'
+>>> choose_method(PuzzleProblem.prepare(["." * 10] * 6, ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.",
+...     "#../##./.##", "#.../####", ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..",
+...     ".#../####"]))
+'search'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..types import SolverInputError
+from .frontier import FrontierProblem, puzzle_problems, tables_for
+
+if TYPE_CHECKING:
+    from .problem import PuzzleProblem
+
+__all__ = ["METHODS", "check_method", "choose_method", "search_budget", "frontier_work", "frontier_seconds"]
+
+METHODS = ("auto", "search", "frontier")
+
+# The probe's budget (see search_budget): the frontier's time is estimated
+# as 10 ** FRONTIER_LOG_SECONDS x work ** FRONTIER_WORK_EXP seconds (a fit, in
+# log scale, of measured C frontier times against frontier_work on the bench
+# cases with limited copies; within ~3x), the search runs SEARCH_NODES_PER_S
+# nodes a second (C), and the probe may take PROBE_SHARE of the frontier's
+# estimated time (at least MIN_PROBE_NODES nodes).
+FRONTIER_LOG_SECONDS = -4.6
+FRONTIER_WORK_EXP = 0.43
+SEARCH_NODES_PER_S = 1e7
+PROBE_SHARE = 0.15
+MIN_PROBE_NODES = 2_000
+
+
+def check_method(method) -> str:
+    """``method`` checked: ``SolverInputError`` naming it unless one of :data:`METHODS`.
+
+    >>> check_method("frontier")
+    'frontier'
+    >>> check_method("dp")
+    Traceback (most recent call last):
+    ...
+    quiltsolve.solver.types.SolverInputError: method must be one of 'auto', 'search', 'frontier', not 'dp'
+    """
+    if not isinstance(method, str) or method not in METHODS:
+        raise SolverInputError(f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}")
+    return method
+
+
+def _frontier_of(problem: PuzzleProblem) -> FrontierProblem | None:
+    tables = tables_for(problem.tables, problem.rows, problem.shapes, problem.unlimited, problem.mirror,
+                        problem.use_all)
+    return puzzle_problems(tables)[0]
+
+
+def frontier_work(prob: FrontierProblem) -> float:
+    """A frontier DP's work bound: ``sum over cells a of states(a) x (1 +
+    placements anchored at a)``, with ``states(a) = min(2 ** (reach - 1),
+    2 ** min(a, n - a)) x prod(copies + 1 of the tracked types)`` (a frontier
+    has reach - 1 bits; few states near either end)."""
+    copies = 1
+    for c in prob.caps:
+        copies *= c + 1
+    frontiers = 2.0 ** max(0, prob.reach - 1)
+    work = 0.0
+    for a, g in enumerate(prob.groups):
+        near_end = 2.0 ** min(a, prob.n - a, 60)
+        work += min(frontiers * copies, near_end * copies) * (1 + len(g))
+    return work
+
+
+def choose_method(problem: PuzzleProblem) -> str:
+    """``"search"`` or ``"frontier"``: ``"search"`` for a restricted problem,
+    one without any tiling by area, and one where the DP counts copies of
+    limited pieces (the search is then tried first, :func:`search_budget`)."""
+    if problem.restricted or not problem.area_ok:
+        return "search"
+    prob = _frontier_of(problem)
+    if prob is None:
+        return "frontier"         # no tiling: the DP knows at once
+    return "search" if prob.caps else "frontier"
+
+
+def search_budget(problem: PuzzleProblem) -> int:
+    """Search nodes the search may take before ``auto`` turns to the
+    frontier (0: no limit, the search counts alone)."""
+    if problem.restricted or not problem.area_ok:
+        return 0
+    prob = _frontier_of(problem)
+    if prob is None:
+        return 0
+    return int(max(MIN_PROBE_NODES, PROBE_SHARE * SEARCH_NODES_PER_S * frontier_seconds(prob)))
+
+
+def frontier_seconds(prob: FrontierProblem) -> float:
+    """The frontier DP's estimated time in C (seconds): see ``FRONTIER_LOG_SECONDS``."""
+    return 10.0 ** FRONTIER_LOG_SECONDS * frontier_work(prob) ** FRONTIER_WORK_EXP
