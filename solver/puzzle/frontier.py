@@ -140,7 +140,7 @@ def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int],
 def _build(n: int, placements: Sequence[tuple[tuple[int, ...], int, int]], caps: Sequence[int],
            track: Sequence[bool], required: Sequence[bool]) -> FrontierProblem | None:
     """A FrontierProblem from placements ``(sorted cells, type, mult)``; None when no tiling can exist."""
-    slot_of = {}
+    slot_of: dict[int, int] = {}
     for t, tr in enumerate(track):
         if tr:
             slot_of[t] = len(slot_of)
