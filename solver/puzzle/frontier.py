@@ -267,7 +267,8 @@ def _to_c(snap: Snapshot, cb: int) -> tuple[int, bytes]:
     limbs = max(1, max((v.bit_length() for v in table.values()), default=1) + 63 >> 6)
     words = array("Q")
     cmask = (1 << cb) - 1
-    for key, v in table.items():
+    # the C DP keeps its entries sorted by (copies, frontier)
+    for key, v in sorted(table.items(), key=lambda kv: (kv[0] & cmask, kv[0] >> cb)):
         words.append(key >> cb)
         words.append(key & cmask)
         for _ in range(limbs):
