@@ -356,8 +356,45 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
 #define DENSE_FILL 2
 #define MAXL 256
 
-static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
-    int L = r->L;
+/* The pull, with the limb count L a constant in the specialised copies
+ * (the limb loops unrolled: the 20x20 mix runs with L = 1..6). */
+#define DENSE_BODY                                                                        \
+    int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];                                     \
+    uint64_t mps[512];                                                                    \
+    int np = 0;                                                                           \
+    for (int64_t p = p0; p < p1 && np < 512; p++) mps[np++] = r->mask[p] >> 1;            \
+    if (p1 - p0 > 512) return dense_step_any(r, i, old, nw, size, L);                     \
+    uint64_t acc[MAXL];                                                                   \
+    unsigned char over = 0;                                                               \
+    for (size_t j = 0; j < size; j++) {                                                   \
+        if (!(j & 65535) && j && poll_abort(r)) return -1;                                \
+        if (2 * j + 1 < size) {                                                           \
+            const uint64_t *v = old + (2 * j + 1) * (size_t)L;                           \
+            for (int l = 0; l < L; l++) acc[l] = v[l];                                   \
+        } else {                                                                          \
+            for (int l = 0; l < L; l++) acc[l] = 0;                                      \
+        }                                                                                 \
+        for (int q = 0; q < np; q++) {                                                    \
+            uint64_t mp = mps[q];                                                         \
+            if ((j & mp) != mp) continue;                                                 \
+            size_t src = j ^ mp;                                                          \
+            if (2 * src >= size) continue;                                                \
+            const uint64_t *v = old + 2 * src * (size_t)L;                                \
+            unsigned char carry = 0;                                                      \
+            for (int l = 0; l < L; l++) {                                                 \
+                u128 sum = (u128)acc[l] + v[l] + carry;                                   \
+                acc[l] = (uint64_t)sum;                                                   \
+                carry = (unsigned char)(sum >> 64);                                       \
+            }                                                                             \
+            over |= carry;                                                                \
+        }                                                                                 \
+        uint64_t *d = nw + j * (size_t)L;                                                 \
+        for (int l = 0; l < L; l++) d[l] = acc[l];                                        \
+    }                                                                                     \
+    if (over) r->overflow = 1;                                                            \
+    return 0;
+
+static int dense_step_any(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size, int L) {
     int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
     uint64_t acc[MAXL];
     for (size_t j = 0; j < size; j++) {
@@ -381,6 +418,34 @@ static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t s
         memcpy(nw + j * (size_t)L, acc, (size_t)L * 8);
     }
     return 0;
+}
+
+#define DENSE_FIXED(N) \
+    static int dense_step_##N(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) { \
+        const int L = N;                                                                        \
+        DENSE_BODY                                                                              \
+    }
+DENSE_FIXED(1)
+DENSE_FIXED(2)
+DENSE_FIXED(3)
+DENSE_FIXED(4)
+DENSE_FIXED(5)
+DENSE_FIXED(6)
+DENSE_FIXED(7)
+DENSE_FIXED(8)
+
+static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
+    switch (r->L) {
+    case 1: return dense_step_1(r, i, old, nw, size);
+    case 2: return dense_step_2(r, i, old, nw, size);
+    case 3: return dense_step_3(r, i, old, nw, size);
+    case 4: return dense_step_4(r, i, old, nw, size);
+    case 5: return dense_step_5(r, i, old, nw, size);
+    case 6: return dense_step_6(r, i, old, nw, size);
+    case 7: return dense_step_7(r, i, old, nw, size);
+    case 8: return dense_step_8(r, i, old, nw, size);
+    default: return dense_step_any(r, i, old, nw, size, r->L);
+    }
 }
 
 /* a dense array of size frontiers widened from L to L + 1 limbs (realloc'd); NULL no memory */

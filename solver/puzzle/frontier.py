@@ -34,8 +34,10 @@ copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
 (36, 72)
 
 The C twin ``solver._frontier`` runs the same DP (same tables, same
-answers) with its state table in open addressing, values as multi-limb
-integers, the GIL released.
+answers), values as multi-limb integers, the GIL released: its table is a
+sorted array stepped by a k-way merge (few placements an anchor), a hash
+table (many), or a dense array indexed by the frontier (no tracked copies,
+at least half of the frontiers present).
 """
 
 from __future__ import annotations
