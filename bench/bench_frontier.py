@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="skip the slow cases")
     ap.add_argument("--search-limit", type=float, default=60.0, help="seconds for each search count (default 60)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each fast case (the best is shown)")
+    ap.add_argument("--frontier-limit", type=float, default=120.0,
+                    help="seconds for each frontier / auto count (default 120)")
     args = ap.parse_args(argv)
     print(f"C frontier: {HAVE_C_FRONTIER}, C search: {HAVE_C_SEARCH} (best of {args.runs} runs, tables warm)")
     head = f"{'case':<40} {'frontier':>9} {'search':>9} {'auto':>9} {'auto/best':>9}  count / distinct  target"
@@ -80,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         if slow and args.quick:
             continue
         PuzzleProblem.prepare(rows, pieces, unlimited=unl)
-        tf, rf = timed(rows, pieces, unl, "frontier", 600.0, args.runs)
+        tf, rf = timed(rows, pieces, unl, "frontier", args.frontier_limit, args.runs)
+        if rf.status is SolveStatus.UNKNOWN:
+            print(f"{name:<40} frontier cut short after {tf:.1f} s (--frontier-limit)", flush=True)
+            rc |= target is not None
+            continue
         ts = None
         if with_search:
             ts, rs = timed(rows, pieces, unl, "search", args.search_limit, args.runs)
@@ -89,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             elif (rs.count, rs.distinct) != (rf.count, rf.distinct):
                 print(f"  MISMATCH {name}: search {rs.count}/{rs.distinct}, frontier {rf.count}/{rf.distinct}")
                 rc = 1
-        ta, ra = timed(rows, pieces, unl, "auto", 600.0, args.runs)
+        ta, ra = timed(rows, pieces, unl, "auto", args.frontier_limit, args.runs)
         best = min(tf, ts) if ts is not None else tf
         if want is not None and rf.count != want:
             print(f"  WRONG {name}: {rf.count} != {want}")

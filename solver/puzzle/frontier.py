@@ -34,8 +34,10 @@ copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
 (36, 72)
 
 The C twin ``solver._frontier`` runs the same DP (same tables, same
-answers) with its state table in open addressing, values as multi-limb
-integers, the GIL released.
+answers), values as multi-limb integers, the GIL released: its table is a
+sorted array stepped by a k-way merge (few placements an anchor), a hash
+table (many), or a dense array indexed by the frontier (no tracked copies,
+at least half of the frontiers present).
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int],
 def _build(n: int, placements: Sequence[tuple[tuple[int, ...], int, int]], caps: Sequence[int],
            track: Sequence[bool], required: Sequence[bool]) -> FrontierProblem | None:
     """A FrontierProblem from placements ``(sorted cells, type, mult)``; None when no tiling can exist."""
-    slot_of = {}
+    slot_of: dict[int, int] = {}
     for t, tr in enumerate(track):
         if tr:
             slot_of[t] = len(slot_of)
@@ -267,7 +269,8 @@ def _to_c(snap: Snapshot, cb: int) -> tuple[int, bytes]:
     limbs = max(1, max((v.bit_length() for v in table.values()), default=1) + 63 >> 6)
     words = array("Q")
     cmask = (1 << cb) - 1
-    for key, v in table.items():
+    # the C DP keeps its entries sorted by (copies, frontier)
+    for key, v in sorted(table.items(), key=lambda kv: (kv[0] & cmask, kv[0] >> cb)):
         words.append(key >> cb)
         words.append(key & cmask)
         for _ in range(limbs):

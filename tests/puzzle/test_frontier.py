@@ -274,6 +274,7 @@ def test_c_equals_python(seed):
 def test_c_equals_python_bigger():
     # multi-limb values in C (16x16 dominoes: 31 digits), tracked copies, holes
     for rows, pieces, unl in ((["." * 16] * 16, [], ["##"]),
+                              (["." * 9] * 9, [], ["##", "##/#.", "##/##"]),     # C in dense mode
                               (["." * 7] * 6, ["###/#..", "###/#..", "##/##"], ["##", "#"]),
                               (["..#....", ".......", "...#...", "......."], PENTOMINOES[:4], ["##"])):
         assert dp(rows, pieces, unl, engine="c") == dp(rows, pieces, unl, engine="python")
