@@ -43,6 +43,9 @@ FRONTIER_WORK_EXP = 0.43
 SEARCH_NODES_PER_S = 1e7
 PROBE_SHARE = 0.15
 MIN_PROBE_NODES = 2_000
+# A frontier estimated to take less than this (seconds) runs without a probe:
+# whichever is faster, the difference is below a probe's own cost.
+NO_PROBE_SECONDS = 0.005
 
 
 def check_method(method) -> str:
@@ -85,13 +88,16 @@ def frontier_work(prob: FrontierProblem) -> float:
 def choose_method(problem: PuzzleProblem) -> str:
     """``"search"`` or ``"frontier"``: ``"search"`` for a restricted problem,
     one without any tiling by area, and one where the DP counts copies of
-    limited pieces (the search is then tried first, :func:`search_budget`)."""
+    limited pieces and is estimated to take ``NO_PROBE_SECONDS`` or more (the
+    search is then tried first, :func:`search_budget`)."""
     if problem.restricted or not problem.area_ok:
         return "search"
     prob = _frontier_of(problem)
     if prob is None:
         return "frontier"         # no tiling: the DP knows at once
-    return "search" if prob.caps else "frontier"
+    if not prob.caps or frontier_seconds(prob) < NO_PROBE_SECONDS:
+        return "frontier"
+    return "search"
 
 
 def search_budget(problem: PuzzleProblem) -> int:
