@@ -20,9 +20,11 @@ budget the frontier counts. The formula is in ``docs/puzzle.md``.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..types import SolverInputError
+from .clock import Clock
 from .frontier import FrontierProblem, puzzle_problems, tables_for
 
 if TYPE_CHECKING:
@@ -63,10 +65,11 @@ def check_method(method) -> str:
     return method
 
 
-def _frontier_of(problem: PuzzleProblem) -> FrontierProblem | None:
+def _frontier_of(problem: PuzzleProblem, clock: Clock | None = None) -> FrontierProblem | None:
+    deadline, stop = (math.inf, None) if clock is None else (clock.deadline, clock.stop)
     tables = tables_for(problem.tables, problem.rows, problem.shapes, problem.unlimited, problem.mirror,
-                        problem.use_all)
-    return puzzle_problems(tables)[0]
+                        problem.use_all, deadline=deadline, stop=stop)
+    return puzzle_problems(tables, clock, fixed=False)[0]
 
 
 def frontier_work(prob: FrontierProblem) -> float:
@@ -85,14 +88,15 @@ def frontier_work(prob: FrontierProblem) -> float:
     return work
 
 
-def choose_method(problem: PuzzleProblem) -> str:
+def choose_method(problem: PuzzleProblem, clock: Clock | None = None) -> str:
     """``"search"`` or ``"frontier"``: ``"search"`` for a restricted problem,
     one without any tiling by area, and one where the DP counts copies of
     limited pieces and is estimated to take ``NO_PROBE_SECONDS`` or more (the
-    search is then tried first, :func:`search_budget`)."""
+    search is then tried first, :func:`search_budget`). Building the DP's
+    tables honours ``clock`` (``clock.Abort``)."""
     if problem.restricted or not problem.area_ok:
         return "search"
-    prob = _frontier_of(problem)
+    prob = _frontier_of(problem, clock)
     if prob is None:
         return "frontier"         # no tiling: the DP knows at once
     if not prob.caps or frontier_seconds(prob) < NO_PROBE_SECONDS:

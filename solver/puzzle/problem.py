@@ -273,7 +273,11 @@ class PuzzleProblem:
     def _count(self, max_tilings: int, deadline: float, stop, engine: str, t0: float, method: str = "search",
                table_bytes: int = DEFAULT_TABLE_BYTES) -> PuzzleResult:
         if method == "auto":
-            method = choose_method(self)
+            try:
+                method = choose_method(self, Clock(deadline, stop))
+            except Abort:
+                return PuzzleResult(status=SolveStatus.UNKNOWN, count=0, distinct=0, width=self.width,
+                                    height=self.height, wall_time=time.perf_counter() - t0)
             if method == "search":
                 # the search first, within a budget the frontier would beat
                 budget = search_budget(self)
