@@ -171,14 +171,14 @@ def build_tables(rows: tuple[str, ...], pieces: tuple[Shape, ...], mirror: bool,
     areas = [pieces[m[0]].area for m in members]
     total = sum(a * c for a, c in zip(areas, counts))
     is_unlimited = [False] * len(members)
-    for j, u in enumerate(unlimited):
-        canon = u.canonical(mirror)
+    for j, unl in enumerate(unlimited):
+        canon = unl.canonical(mirror)
         if canon in type_of:   # checked by the caller (problem.py); kept for direct callers
-            raise ValueError(f"unlimited piece {u.to_str()!r} is also a limited piece")
+            raise ValueError(f"unlimited piece {unl.to_str()!r} is also a limited piece")
         type_of[canon] = len(members)
-        members.append([len(pieces) + j] * max(1, n // u.area))
+        members.append([len(pieces) + j] * max(1, n // unl.area))
         counts.append(len(members[-1]))
-        areas.append(u.area)
+        areas.append(unl.area)
         is_unlimited.append(True)
     if any(is_unlimited):
         area_ok = total <= n if use_all else True
