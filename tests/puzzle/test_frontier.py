@@ -336,6 +336,13 @@ def test_distinct_dominoes_against_search():
     assert count(rows, [], ["##", "##/#."]) == count(rows, [], ["##", "##/#."], method="search")
 
 
+def test_auto_takes_the_search_past_the_c_keys():
+    # 1x20 bars reach 381 cells ahead: only the Python DP could count them
+    r = solve_puzzle(["." * 20] * 20, [], unlimited=["#" * 20], count=True)
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.OPTIMAL, 2, 1, "search")
+    assert count(["." * 5] * 5, [], ["#" * 5], method="frontier") == (2, 1)
+
+
 def test_auto_picks():
     p = PuzzleProblem.prepare(["." * 8] * 8, [], unlimited=["##"])
     assert p.count(method="auto").method == "frontier"
