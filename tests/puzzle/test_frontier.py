@@ -6,6 +6,7 @@ counts; the automatic choice; pieces in unlimited supply."""
 from __future__ import annotations
 
 import random
+import threading
 from decimal import Decimal, getcontext
 
 import pytest
@@ -191,6 +192,20 @@ def test_cut_short_is_unknown():
         prob = F.frontier_problem(tables)
         with pytest.raises(F.Abort):
             F.run_dp(prob, Clock(deadline=0.0), 2**30, engine)
+
+
+@pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
+def test_stop_token_reaches_the_c_count():
+    # set from another thread while the C DP runs without the GIL
+    stop = StopToken()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        r = PuzzleProblem.prepare(["." * 20] * 20, [], unlimited=["##", "##/#.", "##/##"]).count(
+            method="frontier", stop=stop, time_limit=600, max_tilings=0)
+    finally:
+        timer.cancel()
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.UNKNOWN, 0, 0, "frontier")
 
 
 def test_frontier_lists_tilings_from_a_find():
