@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..types import SolverInputError
 from .clock import Clock
-from .frontier import FrontierProblem, puzzle_problems, tables_for
+from .frontier import HAVE_C_FRONTIER, FrontierProblem, puzzle_problems, tables_for, uses_c
 
 if TYPE_CHECKING:
     from .problem import PuzzleProblem
@@ -90,15 +90,19 @@ def frontier_work(prob: FrontierProblem) -> float:
 
 def choose_method(problem: PuzzleProblem, clock: Clock | None = None) -> str:
     """``"search"`` or ``"frontier"``: ``"search"`` for a restricted problem,
-    one without any tiling by area, and one where the DP counts copies of
-    limited pieces and is estimated to take ``NO_PROBE_SECONDS`` or more (the
-    search is then tried first, :func:`search_budget`). Building the DP's
-    tables honours ``clock`` (``clock.Abort``)."""
+    one without any tiling by area, one whose DP state does not fit the C
+    DP's 64-bit words (pieces reaching more than 64 cells ahead), and one
+    where the DP counts copies of limited pieces and is estimated to take
+    ``NO_PROBE_SECONDS`` or more (the search is then tried first,
+    :func:`search_budget`). Building the DP's tables honours ``clock``
+    (``clock.Abort``)."""
     if problem.restricted or not problem.area_ok:
         return "search"
     prob = _frontier_of(problem, clock)
     if prob is None:
         return "frontier"         # no tiling: the DP knows at once
+    if HAVE_C_FRONTIER and not uses_c(prob):
+        return "search"           # a state past the C keys (reach > 64: long pieces): the Python DP, hopeless
     if not prob.caps or frontier_seconds(prob) < NO_PROBE_SECONDS:
         return "frontier"
     return "search"
@@ -110,7 +114,7 @@ def search_budget(problem: PuzzleProblem) -> int:
     if problem.restricted or not problem.area_ok:
         return 0
     prob = _frontier_of(problem)
-    if prob is None:
+    if prob is None or (HAVE_C_FRONTIER and not uses_c(prob)):
         return 0
     return int(max(MIN_PROBE_NODES, PROBE_SHARE * SEARCH_NODES_PER_S * frontier_seconds(prob)))
 

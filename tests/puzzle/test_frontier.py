@@ -6,6 +6,7 @@ counts; the automatic choice; pieces in unlimited supply."""
 from __future__ import annotations
 
 import random
+import threading
 from decimal import Decimal, getcontext
 
 import pytest
@@ -193,6 +194,20 @@ def test_cut_short_is_unknown():
             F.run_dp(prob, Clock(deadline=0.0), 2**30, engine)
 
 
+@pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
+def test_stop_token_reaches_the_c_count():
+    # set from another thread while the C DP runs without the GIL
+    stop = StopToken()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        r = PuzzleProblem.prepare(["." * 20] * 20, [], unlimited=["##", "##/#.", "##/##"]).count(
+            method="frontier", stop=stop, time_limit=600, max_tilings=0)
+    finally:
+        timer.cancel()
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.UNKNOWN, 0, 0, "frontier")
+
+
 def test_frontier_lists_tilings_from_a_find():
     rows = ["." * 5] * 4
     r = solve_puzzle(rows, ["#"], unlimited=["##", "###"], count=True, method="frontier", max_tilings=3)
@@ -334,6 +349,13 @@ def test_distinct_dominoes_against_search():
         assert count(rows, [], ["##"], mirror=False) == count(rows, [], ["##"], method="search", mirror=False)
     rows = ["." * 8] * 3
     assert count(rows, [], ["##", "##/#."]) == count(rows, [], ["##", "##/#."], method="search")
+
+
+def test_auto_takes_the_search_past_the_c_keys():
+    # 1x20 bars reach 381 cells ahead: only the Python DP could count them
+    r = solve_puzzle(["." * 20] * 20, [], unlimited=["#" * 20], count=True)
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.OPTIMAL, 2, 1, "search")
+    assert count(["." * 5] * 5, [], ["#" * 5], method="frontier") == (2, 1)
 
 
 def test_auto_picks():
