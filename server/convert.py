@@ -258,11 +258,11 @@ def puzzle_pieces(texts: Any, unlimited: Any, mirror: bool) -> tuple[list[Shape]
 
     >>> [s.to_str() for s in puzzle_pieces(["###"], ["##"], True)[1]]
     ['##']
-    >>> puzzle_pieces([], ["#.../####", "####/...#"], True)
+    >>> puzzle_pieces([], ["#.../####", "...#/####"], True)
     Traceback (most recent call last):
     ...
     quiltsolve.server.errors.BadRequest: unlimited_pieces[1]: same piece as unlimited_pieces[0]; list a shape once
-    >>> len(puzzle_pieces([], ["#.../####", "####/...#"], False)[1])
+    >>> len(puzzle_pieces([], ["#.../####", "...#/####"], False)[1])  # mirror images: two pieces without flips
     2
     """
     if not texts and not unlimited:

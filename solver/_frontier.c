@@ -325,8 +325,8 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
             e[0] = h->f;
             e[1] = h->c;
             memcpy(e + 2, src, (size_t)L * 8);
-            if (!(++polled & 8191) && poll_abort(r)) return -1;
         }
+        if (!(++polled & 8191) && poll_abort(r)) return -1;
         h->pos++;
         if (!head_next(r, old, h, L)) hp[0] = hp[--k];
         if (k) sift_down(hp, k, 0);

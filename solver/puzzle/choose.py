@@ -20,10 +20,12 @@ budget the frontier counts. The formula is in ``docs/puzzle.md``.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..types import SolverInputError
-from .frontier import FrontierProblem, puzzle_problems, tables_for
+from .clock import Clock
+from .frontier import HAVE_C_FRONTIER, FrontierProblem, puzzle_problems, tables_for, uses_c
 
 if TYPE_CHECKING:
     from .problem import PuzzleProblem
@@ -43,6 +45,9 @@ FRONTIER_WORK_EXP = 0.43
 SEARCH_NODES_PER_S = 1e7
 PROBE_SHARE = 0.15
 MIN_PROBE_NODES = 2_000
+# A frontier estimated to take less than this (seconds) runs without a probe:
+# whichever is faster, the difference is below a probe's own cost.
+NO_PROBE_SECONDS = 0.005
 
 
 def check_method(method) -> str:
@@ -60,10 +65,11 @@ def check_method(method) -> str:
     return method
 
 
-def _frontier_of(problem: PuzzleProblem) -> FrontierProblem | None:
+def _frontier_of(problem: PuzzleProblem, clock: Clock | None = None) -> FrontierProblem | None:
+    deadline, stop = (math.inf, None) if clock is None else (clock.deadline, clock.stop)
     tables = tables_for(problem.tables, problem.rows, problem.shapes, problem.unlimited, problem.mirror,
-                        problem.use_all)
-    return puzzle_problems(tables)[0]
+                        problem.use_all, deadline=deadline, stop=stop)
+    return puzzle_problems(tables, clock, fixed=False)[0]
 
 
 def frontier_work(prob: FrontierProblem) -> float:
@@ -82,16 +88,24 @@ def frontier_work(prob: FrontierProblem) -> float:
     return work
 
 
-def choose_method(problem: PuzzleProblem) -> str:
+def choose_method(problem: PuzzleProblem, clock: Clock | None = None) -> str:
     """``"search"`` or ``"frontier"``: ``"search"`` for a restricted problem,
-    one without any tiling by area, and one where the DP counts copies of
-    limited pieces (the search is then tried first, :func:`search_budget`)."""
+    one without any tiling by area, one whose DP state does not fit the C
+    DP's 64-bit words (pieces reaching more than 64 cells ahead), and one
+    where the DP counts copies of limited pieces and is estimated to take
+    ``NO_PROBE_SECONDS`` or more (the search is then tried first,
+    :func:`search_budget`). Building the DP's tables honours ``clock``
+    (``clock.Abort``)."""
     if problem.restricted or not problem.area_ok:
         return "search"
-    prob = _frontier_of(problem)
+    prob = _frontier_of(problem, clock)
     if prob is None:
         return "frontier"         # no tiling: the DP knows at once
-    return "search" if prob.caps else "frontier"
+    if HAVE_C_FRONTIER and not uses_c(prob):
+        return "search"           # a state past the C keys (reach > 64: long pieces): the Python DP, hopeless
+    if not prob.caps or frontier_seconds(prob) < NO_PROBE_SECONDS:
+        return "frontier"
+    return "search"
 
 
 def search_budget(problem: PuzzleProblem) -> int:
@@ -100,7 +114,7 @@ def search_budget(problem: PuzzleProblem) -> int:
     if problem.restricted or not problem.area_ok:
         return 0
     prob = _frontier_of(problem)
-    if prob is None:
+    if prob is None or (HAVE_C_FRONTIER and not uses_c(prob)):
         return 0
     return int(max(MIN_PROBE_NODES, PROBE_SHARE * SEARCH_NODES_PER_S * frontier_seconds(prob)))
 

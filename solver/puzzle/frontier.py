@@ -188,12 +188,17 @@ def _areas(tables: PlacementTables) -> list[int]:
     return areas
 
 
-def frontier_problem(tables: PlacementTables) -> FrontierProblem | None:
-    """The DP counting every tiling of ``tables`` (built without the symmetry break)."""
+def frontier_problem(tables: PlacementTables, clock: Clock | None = None) -> FrontierProblem | None:
+    """The DP counting every tiling of ``tables`` (built without the symmetry
+    break); ``clock`` (checked every 4,096 placements) may raise ``Abort``."""
     n = tables.n
     caps = list(tables.counts)
     track = _tracked(tables, caps, _areas(tables), n)
-    pls = [(tables.pcells(p), tables.ptype[p], 1) for p in range(tables.nplacements)]
+    pls = []
+    for p in range(tables.nplacements):
+        if clock is not None and not p & 4095:
+            clock.check()
+        pls.append((tables.pcells(p), tables.ptype[p], 1))
     return _build(n, pls, caps, track, _required(tables))
 
 
@@ -208,9 +213,10 @@ def _group(perm: Sequence[int]) -> list[list[int]]:
     return out
 
 
-def fixed_problem(tables: PlacementTables, perm: Sequence[int]) -> FrontierProblem | None:
+def fixed_problem(tables: PlacementTables, perm: Sequence[int], clock: Clock | None = None) -> FrontierProblem | None:
     """The DP counting the tilings that the symmetry ``perm`` maps to
-    themselves: over the orbits of cells and of placements under ``<perm>``."""
+    themselves: over the orbits of cells and of placements under ``<perm>``;
+    ``clock`` (checked every 1,024 placements) may raise ``Abort``."""
     n = tables.n
     powers = _group(perm)
     rep = list(range(n))
@@ -224,6 +230,8 @@ def fixed_problem(tables: PlacementTables, perm: Sequence[int]) -> FrontierProbl
     track = _tracked(tables, caps, _areas(tables), n)
     pls = []
     for p in range(tables.nplacements):
+        if clock is not None and not p & 1023:
+            clock.check()
         cells = tables.pcells(p)
         images = {cells}
         for g in powers:
@@ -469,21 +477,25 @@ def common_prefix(a: FrontierProblem, b: FrontierProblem) -> int:
 _PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def puzzle_problems(tables: PlacementTables) -> list[FrontierProblem | None]:
-    """The identity's DP, then the fixed-point DP of each cyclic subgroup
-    ``<g>`` of the region's symmetries (in the order of ``tables.syms``,
-    each subgroup once); None where no tiling can exist."""
+def puzzle_problems(tables: PlacementTables, clock: Clock | None = None,
+                    fixed: bool = True) -> list[FrontierProblem | None]:
+    """The identity's DP, then (``fixed``) the fixed-point DP of each cyclic
+    subgroup ``<g>`` of the region's symmetries (in the order of
+    ``tables.syms``, each subgroup once); None where no tiling can exist.
+    Built once per tables (kept while they are), under ``clock``."""
     got = _PROBLEMS.get(tables)
     if got is None:
-        got = [frontier_problem(tables)]
+        got = _PROBLEMS[tables] = [frontier_problem(tables, clock)]
+    if fixed and len(got) == 1:
+        more = []
         seen: set[frozenset] = set()
         for perm in tables.syms:
             key = frozenset(tuple(g) for g in _group(perm))
             if key not in seen:
                 seen.add(key)
-                got.append(fixed_problem(tables, perm))
-        _PROBLEMS[tables] = got
-    return got
+                more.append(fixed_problem(tables, perm, clock))
+        got.extend(more)     # all or none: a build cut short keeps nothing
+    return got if fixed else got[:1]
 
 
 def _subgroup_sizes(tables: PlacementTables) -> list[int]:
@@ -516,7 +528,7 @@ def count_tables(tables: PlacementTables, distinct: bool, clock: Clock, table_by
         raise ValueError("the frontier counts from tables without the symmetry break")
     if not tables.area_ok:
         return 0, 0 if distinct else None
-    probs = puzzle_problems(tables)
+    probs = puzzle_problems(tables, clock, fixed=distinct)
     ident, fixed = probs[0], probs[1:] if distinct else []
     if ident is None:
         return 0, 0 if distinct else None

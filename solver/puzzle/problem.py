@@ -248,7 +248,7 @@ class PuzzleProblem:
         first ``max_tilings`` tilings with it; 0 is allowed).
 
         ``method``: ``"search"`` (enumerate the tilings; the default here,
-        the only one on a restricted problem), ``"frontier"`` (dynamic
+        and what ``"auto"`` takes on a restricted problem), ``"frontier"`` (dynamic
         programming over a frontier, :mod:`.frontier`; :class:`CountTableFull`
         past ``table_bytes``) or ``"auto"`` (:mod:`.choose`). The answer's
         ``method`` says which one counted.
@@ -265,15 +265,19 @@ class PuzzleProblem:
         check_options(count=True, max_tilings=max_tilings, time_limit=time_limit, stop=stop, engine=engine)
         check_method(method)
         check_table_bytes(table_bytes)
-        if self.restricted and method != "search":
-            raise SolverInputError(f"method must be 'search' on a restricted problem, not {method!r}")
+        if self.restricted and method == "frontier":
+            raise SolverInputError("method must be 'search' (or 'auto') on a restricted problem, not 'frontier'")
         t0 = time.perf_counter()
         return self._count(max_tilings, t0 + time_limit, stop, engine, t0, method, table_bytes)
 
     def _count(self, max_tilings: int, deadline: float, stop, engine: str, t0: float, method: str = "search",
                table_bytes: int = DEFAULT_TABLE_BYTES) -> PuzzleResult:
         if method == "auto":
-            method = choose_method(self)
+            try:
+                method = choose_method(self, Clock(deadline, stop))
+            except Abort:
+                return PuzzleResult(status=SolveStatus.UNKNOWN, count=0, distinct=0, width=self.width,
+                                    height=self.height, wall_time=time.perf_counter() - t0)
             if method == "search":
                 # the search first, within a budget the frontier would beat
                 budget = search_budget(self)

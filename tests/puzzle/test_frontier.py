@@ -6,6 +6,7 @@ counts; the automatic choice; pieces in unlimited supply."""
 from __future__ import annotations
 
 import random
+import threading
 from decimal import Decimal, getcontext
 
 import pytest
@@ -161,6 +162,7 @@ def test_api_constants_and_errors():
     with pytest.raises(SolverInputError, match="method"):
         sub.count(method="frontier")
     assert sub.count(method="search").method == "search"
+    assert sub.count(method="auto").method == "search"
     assert p.count().method == "search"           # the object's default
     assert solve_puzzle(["...", "..."], ["##"] * 3).method is None   # find mode
 
@@ -190,6 +192,20 @@ def test_cut_short_is_unknown():
         prob = F.frontier_problem(tables)
         with pytest.raises(F.Abort):
             F.run_dp(prob, Clock(deadline=0.0), 2**30, engine)
+
+
+@pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
+def test_stop_token_reaches_the_c_count():
+    # set from another thread while the C DP runs without the GIL
+    stop = StopToken()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        r = PuzzleProblem.prepare(["." * 20] * 20, [], unlimited=["##", "##/#.", "##/##"]).count(
+            method="frontier", stop=stop, time_limit=600, max_tilings=0)
+    finally:
+        timer.cancel()
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.UNKNOWN, 0, 0, "frontier")
 
 
 def test_frontier_lists_tilings_from_a_find():
@@ -232,11 +248,11 @@ def random_case(rng: random.Random):
         p = rng.choice([x for x in POOL if x not in unl])
         a = p.count("#")
         if a > budget and use_all:
-            if rng.random() < 0.7:
+            if rng.random() < 0.9:
                 continue
         pieces.append(p)
         budget -= a
-        if rng.random() < 0.15:
+        if rng.random() < 0.05:
             break
     if not pieces and not unl:
         pieces = ["#"]
@@ -333,6 +349,13 @@ def test_distinct_dominoes_against_search():
         assert count(rows, [], ["##"], mirror=False) == count(rows, [], ["##"], method="search", mirror=False)
     rows = ["." * 8] * 3
     assert count(rows, [], ["##", "##/#."]) == count(rows, [], ["##", "##/#."], method="search")
+
+
+def test_auto_takes_the_search_past_the_c_keys():
+    # 1x20 bars reach 381 cells ahead: only the Python DP could count them
+    r = solve_puzzle(["." * 20] * 20, [], unlimited=["#" * 20], count=True)
+    assert (r.status, r.count, r.distinct, r.method) == (SolveStatus.OPTIMAL, 2, 1, "search")
+    assert count(["." * 5] * 5, [], ["#" * 5], method="frontier") == (2, 1)
 
 
 def test_auto_picks():

@@ -229,3 +229,26 @@ def test_the_embedded_client_has_the_same_bound_and_answer():
     assert r.method == "search" and r.status.name == "FEASIBLE" and r.count > 0
     with pytest.raises(InvalidArgument):
         EmbeddedClient(table_bytes=0)
+
+
+@pytest.mark.parametrize("rows, pieces, unlimited, mirror", [
+    (["....", "...."], ["##/##"], ["#", DOMINO], True),
+    (["......."] * 3, ["###"], ["#./##"], True),
+    (["#.....", "......", "......", ".....#"], [], ["#./##", DOMINO], False),
+])
+def test_tilings_with_unlimited_pieces_pass_the_solver_free_validator(serve, rows, pieces, unlimited, mirror):
+    from quiltsolve.clients import PlacementClient
+    from quiltsolve.solver.geometry import mask_of
+    from quiltsolve.solver.validate import validate_tiling
+
+    _, port = serve()
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as client:
+        r = client.solve_puzzle(rows, pieces, unlimited=unlimited, mirror=mirror, max_tilings=20)
+        counted = client.solve_puzzle(rows, pieces, unlimited=unlimited, mirror=mirror, count=True)
+    h, w = len(rows), len(rows[0])
+    region = mask_of(((r, c) for r in range(h) for c in range(w) if rows[r][c] == "."), w)
+    assert r.tilings and len(r.tilings) == min(20, counted.count)
+    for tiling in r.tilings:
+        validate_tiling(region, w, h, [Shape.parse(p) for p in pieces], tiling, mirror=mirror,
+                        unlimited=[Shape.parse(u) for u in unlimited])
+    assert len(set(frozenset((p.key, p.mask) for p in t) for t in r.tilings)) == len(r.tilings)  # all different
