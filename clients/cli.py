@@ -25,7 +25,7 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
 from quiltsolve.engine.players import make_player
-from quiltsolve.engine.review import summarize
+from quiltsolve.engine.review import BLUNDER, summarize
 from quiltsolve.server import convert, positions
 from quiltsolve.server.errors import ServiceError
 from quiltsolve.solver import limits
@@ -599,7 +599,7 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
         if args.json:
             out.json(r.to_json())
         else:
-            out.console.print(r.to_str(), style="bold red" if r.large else None)
+            out.console.print(r.to_str(), style="bold red" if r.large or r.label == BLUNDER else None)
         out.stream.flush()
     summary = summarize(reviews)
     if args.json:
@@ -611,11 +611,7 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
         for i in (0, 1):
             sm = summary[i]
             label = f"player {i}" + (f" ({_short_name(players[i])})" if players else "")
-            exact = (f"; {sm.loss_points} point{'s' if sm.loss_points != 1 else ''} lost in {sm.proven} proven "
-                     f"move{'s' if sm.proven != 1 else ''}" if sm.proven else "")
-            out.console.print(f"{label}: {sm.moves} move{'s' if sm.moves != 1 else ''}, mean loss "
-                              f"{sm.mean_loss:.3f}, {sm.large_mistakes} large mistake"
-                              f"{'s' if sm.large_mistakes != 1 else ''}{exact}")
+            out.console.print(f"{label}: {sm.to_str()}")
     return EXIT_OK
 
 

@@ -13,7 +13,7 @@ docs/players.md). The map is increasing, so it never changes a ranking.
 >>> win_chance(0.5) < 0.5 < win_chance(0.6)
 True
 >>> round(win_chance(0.9), 4), round(win_chance(0.1), 4)
-(0.9769, 0.0208)
+(0.9718, 0.021)
 >>> win_chance(0.0), win_chance(1.0)
 (0.0, 1.0)
 """

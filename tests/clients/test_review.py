@@ -87,9 +87,9 @@ def test_human_output_marks_mistakes_and_sums_up(cli, game, game_file):
     assert lines[0].startswith("review of ") and "line 2" in lines[0] and "60 iterations per position" in lines[0]
     assert "player 0 = search:100it, player 1 = random" in lines[0]
     assert len(lines) == 1 + len(game["actions"]) + 2
-    assert any("?? large mistake" in line for line in lines)
+    assert any("?? blunder, large mistake" in line or "? mistake, large mistake" in line for line in lines)
     assert lines[-2].startswith("player 0 (search:100it): ") and "mean loss" in lines[-2]
-    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1]
+    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1] and "accuracy " in lines[-1]
 
 
 def test_line_selects_the_record_and_stdin_works(cli, game_file):
