@@ -250,6 +250,28 @@ inaccuracies=0, mistakes=0, blunders=0)
             for i in (0, 1)}
 
 
+def evaluation(review: MoveReview) -> dict[str, Any]:
+    """A review as an entry of a game record's ``evaluations`` (``engine.record``)."""
+    return {"ply": review.ply, "player": review.player, "best": review.best.to_str(),
+            "value_played": review.value_played, "value_best": review.value_best, "loss": review.loss,
+            "label": review.label, "loss_points": review.loss_points}
+
+
+def with_evaluations(record: dict[str, Any], reviews: Iterable[MoveReview]) -> dict[str, Any]:
+    """A copy of ``record`` with ``evaluations``: one entry per review, in the order of the actions.
+
+    >>> from quiltsolve.engine import new_game, make_record, replay
+    >>> s = new_game(3)
+    >>> rec = make_record(s.clone(), ["advance"], (s.apply_action(ADVANCE), s)[1])
+    >>> out = with_evaluations(rec, review_game(rec, iterations=30))
+    >>> [(e["ply"], e["player"]) for e in out["evaluations"]], "evaluations" in rec
+    ([(0, 0)], False)
+    >>> replay(out, check_result=False) == s
+    True
+    """
+    return {**record, "evaluations": [evaluation(r) for r in sorted(reviews, key=lambda r: r.ply)]}
+
+
 def _terminal_value(state: GameState, player: int) -> float:
     """A finished game's win chance for ``player``: 1 or 0 (the tie rule decides a tie)."""
     return 1.0 if state.winner() == player else 0.0

@@ -251,3 +251,24 @@ def test_action_between():
     t.apply_action(b)
     assert action_between(s, t) == b
     assert isinstance(GameState.from_json(t.to_json()), GameState)
+
+
+def test_a_record_with_evaluations_replays_and_bad_ones_are_named(search_vs_random, reviewed):
+    from quiltsolve.engine import replay
+    from quiltsolve.engine.record import check_evaluations
+    from quiltsolve.engine.review import with_evaluations
+
+    rec = with_evaluations(search_vs_random, reviewed)
+    assert len(rec["evaluations"]) == PLIES and rec["evaluations"][3]["label"] == reviewed[3].label
+    replay(rec)
+    check_evaluations(rec)
+    bad = [({"ply": 99}, r"evaluations\[0\].ply"), ({"player": 1}, r"evaluations\[0\].player: 1, but player 0"),
+           ({"loss": 1.5}, r"evaluations\[0\].loss: must be a number 0-1"),
+           ({"label": "oops"}, r"evaluations\[0\].label"), ({"best": "buy 99"}, r"evaluations\[0\].best"),
+           ({"extra": 1}, r"evaluations\[0\].extra: unknown field")]
+    for change, message in bad:
+        broken = dict(rec, evaluations=[dict(rec["evaluations"][0], **change)] + rec["evaluations"][1:])
+        with pytest.raises(RecordError, match=message):
+            replay(broken)
+    with pytest.raises(RecordError, match="evaluations: must be a list"):
+        replay(dict(rec, evaluations={"ply": 0}))
