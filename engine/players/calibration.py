@@ -13,7 +13,7 @@ docs/players.md). The map is increasing, so it never changes a ranking.
 >>> win_chance(0.5) < 0.5 < win_chance(0.6)
 True
 >>> round(win_chance(0.9), 4), round(win_chance(0.1), 4)
-(0.9718, 0.021)
+(0.9686, 0.0241)
 >>> win_chance(0.0), win_chance(1.0)
 (0.0, 1.0)
 """
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import math
 
-CALIBRATION_A = -0.2200
+CALIBRATION_A = -0.2133
 """Intercept of the calibration, fitted by ``python -m bench review --fit`` (docs/players.md)."""
-CALIBRATION_B = 1.8474
+CALIBRATION_B = 1.8272
 """Slope on ``logit(reward)`` of the calibration, fitted by ``python -m bench review --fit``."""
-CALIBRATION_LAPSE = 0.0075
+CALIBRATION_LAPSE = 0.0100
 """The chance that even a game the search calls decided turns (the calibrated chance stays within
 ``[lapse, 1 - lapse]``), fitted by ``python -m bench review --fit``."""
 FIT_ITERATIONS = 300

@@ -677,7 +677,7 @@ function choices() {
   clear(box);
   const v = learn.view;
   $('learn-advance').disabled = !v.advance;
-  if (v.leather_to_place !== null && v.leather_to_place !== undefined) {
+  if (v.leather_to_place > 0) {
     learn.held = { pid: -1, orient: [[0, 0]], pos: null };
     box.textContent = 'Place the leather patch: click a free cell.';
   } else {
