@@ -13,12 +13,13 @@ that player went on to win. From each game it keeps one position per 10-point bu
 and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
 interval; the calibration holds when every interval contains its prediction (docs/players.md).
 
-``--fit`` plays the games on other deals (seeds from 1,000,001) and fits ``lapse + (1 - 2·lapse)·σ(a + b·logit(reward))`` by
-maximum likelihood (Newton's method) to the positions the check draws (one per game per bucket, five
-draws, the buckets taken from the previous round's fit, three rounds), printing ``a``, ``b`` and ``lapse`` to
-commit as ``CALIBRATION_A`` / ``CALIBRATION_B`` / ``CALIBRATION_LAPSE``. (Fitted to every decision instead, the slope comes out lower,
-≈ 1.56: a game that stays near one chance for many moves then weighs more than one passing through it,
-and the check counts games, not decisions; docs/players.md.)
+``--fit`` plays the games on other deals (seeds from 1,000,001) and fits
+``lapse + (1 - 2·lapse)·σ(a + b·logit(reward))`` by maximum likelihood (Fisher scoring for a and b, a
+grid for the lapse) to the positions the check draws (one per game per bucket, five draws, the buckets
+taken from the previous round's fit, three rounds), printing ``a``, ``b`` and ``lapse`` to commit as
+``CALIBRATION_A`` / ``CALIBRATION_B`` / ``CALIBRATION_LAPSE``. (Fitted to every decision instead, the
+slope comes out lower, ≈ 1.56: a game that stays near one chance for many moves then weighs more than one
+passing through it, and the check counts games, not decisions; docs/players.md.)
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def fit(points: list[tuple[float, int]]) -> tuple[float, float, float]:
 
 
 def buckets(games: list[list[tuple[float, int]]], seed: int, a: float = calibration.CALIBRATION_A,
-            b: float = calibration.CALIBRATION_B, lapse: float = calibration.CALIBRATION_LAPSE, *, raw: bool = False) -> list[list[tuple[float, int]]]:
+            b: float = calibration.CALIBRATION_B, lapse: float = calibration.CALIBRATION_LAPSE, *,
+            raw: bool = False) -> list[list[tuple[float, int]]]:
     """(shown chance, won) of one position per game per 10-point bucket of the shown chance
     (``raw``: the position's reward instead of its shown chance)."""
     out: list[list[tuple[float, int]]] = [[] for _ in range(10)]
@@ -150,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             points = [p for draw in range(5) for rows in buckets(games, draw, a, b, lapse, raw=True) for p in rows]
             a, b, lapse = fit(points)
         print(f"fit on {len(points)} positions of {args.games} games ({args.iterations} iterations a move, "
-              f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): a = {a:.4f}, b = {b:.4f}, lapse = {lapse:.4f} "
+              f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): a = {a:.4f}, b = {b:.4f}, "
+              f"lapse = {lapse:.4f} "
               f"(committed: a = {calibration.CALIBRATION_A}, b = {calibration.CALIBRATION_B}, "
               f"lapse = {calibration.CALIBRATION_LAPSE})")
         return 0

@@ -549,8 +549,8 @@ class PlaySession:
                         + (" (the tie goes to who reached the end first)" if sc[0] == sc[1] else ""),
                         style="bold"))
         if self.from_new_game:      # only a game from a new deal is a record the web app can review
-            self.print(Text(f"review it in the web app: {review_link(self.record(), iterations=REVIEW_LINK_ITERATIONS)}"),
-                       soft_wrap=True)
+            link = review_link(self.record(), iterations=REVIEW_LINK_ITERATIONS)
+            self.print(Text(f"review it in the web app: {link}"), soft_wrap=True)
 
     def run(self) -> int:
         """Play until ``quit`` or the end of input; returns the exit code (0)."""

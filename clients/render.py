@@ -17,6 +17,10 @@ from xml.sax.saxutils import escape
 from rich.console import Console
 from rich.text import Text
 
+from quiltsolve.engine.actions import Buy, PlaceLeather
+from quiltsolve.engine.record import replay_steps
+from quiltsolve.engine.review import summarize
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 # Distinct background colours; text is black on all of them.
 COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
@@ -301,8 +305,6 @@ _LABEL_COLOURS = {"inaccuracy": "#b58900", "mistake": "#d9480f", "blunder": "#c0
 
 def _move_words(action: Any, other: Any = None) -> str:
     """A move in words; a buy says where when ``other`` buys the same patch elsewhere."""
-    from quiltsolve.engine import Buy, PlaceLeather
-
     if isinstance(action, Buy):
         where = ""
         if isinstance(other, Buy) and other.patch_id == action.patch_id and other.mask != action.mask:
@@ -329,9 +331,6 @@ def review_svg(record: dict[str, Any], reviews: Sequence[Any], *, title: str = "
     >>> pic.startswith("<svg") and "accuracy" in pic
     True
     """
-    from quiltsolve.engine.record import replay_steps
-    from quiltsolve.engine.review import summarize
-
     reviews = sorted(reviews, key=lambda r: r.ply)
     n = len(record.get("actions", []))
     states = {ply: before for ply, before, _ in replay_steps(record)}

@@ -429,7 +429,7 @@ function moveList() {
     const li = document.createElement('li');
     li.dataset.ply = i;
     li.className = `p${p.player}${i === step - 1 ? ' current' : ''}`;
-    li.append(`${label(p.move, r && r.best)}`);
+    li.append(label(p.move));
     const lab = labelOf(r);
     if (lab) {
       const g = document.createElement('span');
