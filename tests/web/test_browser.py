@@ -490,6 +490,10 @@ def test_learn_from_mistakes_round_and_exports(pages, base_url, shots_dir):
         page.click("#review-svg")
     picture = open(dl.value.path(), encoding="utf-8").read()
     assert picture.startswith("<svg") and "accuracy" in picture
+    with page.expect_download() as dl:
+        page.click("#review-png")
+    png = open(dl.value.path(), "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
     # learn from player 2's (random's) mistakes: the position before, a try, the answer, the next one
     page.select_option("#learn-player", "1")
     page.click("#review-learn")
