@@ -72,7 +72,7 @@ def review_message(review: MoveReview, mover_accuracy: float | None = None) -> p
     """One reviewed move on the wire, with its label and the mover's accuracy so far (``mover_accuracy``;
     None: this move's alone); the proven margins and the exact loss in points only where the endgame
     solver proved both moves' values."""
-    accuracy = mover_accuracy if mover_accuracy is not None else round(review.accuracy, 1)
+    accuracy = mover_accuracy if mover_accuracy is not None else player_accuracy([review.loss])
     out = pb.AnalyzeGameResponse(ply=review.ply, player=review.player, played=positions.move_message(review.played),
                                  best=positions.move_message(review.best), value_played=review.value_played,
                                  value_best=review.value_best, loss=review.loss, large=review.large,

@@ -331,9 +331,8 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     shrunk towards the position's mean for rarely visited moves, calibrated into
     a win rate by :func:`engine.players.calibration.win_chance` (fitted on
     self-play, docs/players.md; 0.5, "no idea", for the greedy stand-in when
-    nothing was searched); ``margin_buttons``
-    is None: the mean margin is in the reason. And
-    ``reason`` says what the move does and how it fared. ``time_limit`` is the
+    nothing was searched); ``margin_buttons`` is None (the mean margin is in
+    the reason), and ``reason`` says what the move does and how it fared. ``time_limit`` is the
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps
     the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,
