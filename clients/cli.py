@@ -25,7 +25,7 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
 from quiltsolve.engine.players import make_player
-from quiltsolve.engine.review import summarize
+from quiltsolve.engine.review import BLUNDER, summarize, with_evaluations
 from quiltsolve.server import convert, positions
 from quiltsolve.server.errors import ServiceError
 from quiltsolve.solver import limits
@@ -38,7 +38,8 @@ from .inputs import (
     read_position, read_record, read_text, record_json, region_rows,
 )
 from .play import PlaySession, start_game
-from .render import LegendEntry, colour, console, grid_text, letter, patch_sheet, search_line, svg
+from .links import DEFAULT_WEB, review_link
+from .render import LegendEntry, colour, console, grid_text, letter, patch_sheet, review_svg, search_line, svg
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "suggest"
@@ -263,6 +264,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="search seed (default 0)")
     rv.add_argument("--large-loss", type=_number, default=DEFAULT_LARGE_LOSS, metavar="F",
                     help=f"a loss of at least F win chance (0-1) is a large mistake (default {DEFAULT_LARGE_LOSS:g})")
+    rv.add_argument("--web", nargs="?", const=DEFAULT_WEB, default=None, metavar="URL",
+                    help=f"also print a link to this review in the web app at URL (default {DEFAULT_WEB}): the "
+                         "record travels in the link's fragment")
+    rv.add_argument("--save", metavar="FILE",
+                    help="also write the record with an `evaluations` array (one entry per move: win chances, "
+                         "loss, label) as one JSON line; `python -m quiltsolve.engine replay` reads it")
     rv.set_defaults(func=cmd_review)
 
     pp = add("play", "play Patchwork at the terminal against the engine, or follow a game at a table",
@@ -607,24 +614,37 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
         if args.json:
             out.json(r.to_json())
         else:
-            out.console.print(r.to_str(), style="bold red" if r.large else None)
+            out.console.print(r.to_str(), style="bold red" if r.large or r.label == BLUNDER else None)
         out.stream.flush()
     summary = summarize(reviews)
+    bare = {k: v for k, v in record.items() if k != "evaluations"}     # a link carries the game, not a review
+    link = (review_link(bare, base=args.web, ply=0, iterations=iterations, seed=args.seed)
+            if args.web is not None else None)
+    if args.save:
+        _write(args.save, json.dumps(with_evaluations(record, reviews), separators=(",", ":")) + "\n")
+    out.svg(lambda: review_svg(record, reviews, title=f"Review of {_short_name(args.record)} line {args.line}"))
     if args.json:
+        extra = {"link": link} if link is not None else {}
         out.json({"summary": [dict(player=i, name=players[i] if players else None, **summary[i].to_json())
                               for i in (0, 1)],
                   "iterations": iterations, "time_limit": args.time_limit, "seed": args.seed,
-                  "large_loss": args.large_loss})
+                  "large_loss": args.large_loss, **extra})
     else:
         for i in (0, 1):
             sm = summary[i]
             label = f"player {i}" + (f" ({_short_name(players[i])})" if players else "")
-            exact = (f"; {sm.loss_points} point{'s' if sm.loss_points != 1 else ''} lost in {sm.proven} proven "
-                     f"move{'s' if sm.proven != 1 else ''}" if sm.proven else "")
-            out.console.print(f"{label}: {sm.moves} move{'s' if sm.moves != 1 else ''}, mean loss "
-                              f"{sm.mean_loss:.3f}, {sm.large_mistakes} large mistake"
-                              f"{'s' if sm.large_mistakes != 1 else ''}{exact}")
+            out.console.print(f"{label}: {sm.to_str()}")
+        if link is not None:
+            out.console.print(f"web: {link}", soft_wrap=True, markup=False, highlight=False)
     return EXIT_OK
+
+
+def _write(path: str, text: str) -> None:
+    """Write an output file (InvalidArgument naming it when that fails)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise errors.InvalidArgument(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:

@@ -42,6 +42,7 @@ from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from . import errors
 from .inputs import decode_text, parse_position, read_bytes, read_position, read_record
+from .links import review_link
 from .render import colour, letter, search_line
 
 HELP = """\
@@ -64,6 +65,7 @@ commands (a word's first letters are enough where it is clear: b, a, h, u, q):
 PLACEMENTS_SHOWN = 5        # placements drawn at a time after 'buy'
 LEATHER_SHOWN = 5           # leather cells suggested
 UPCOMING = 6                # upcoming patches the placement ranking looks ahead to
+REVIEW_LINK_ITERATIONS = 200   # the review budget of the link printed at the end (the web app's "normal")
 _CELLS = re.compile(r"^\s*\d\s*,\s*\d\s*(;\s*\d\s*,\s*\d\s*)*;?\s*$")
 
 
@@ -546,6 +548,9 @@ class PlaySession:
         self.print(Text(f"game over: player 0 scores {sc[0]}, player 1 scores {sc[1]}: {self.name(w)} wins"
                         + (" (the tie goes to who reached the end first)" if sc[0] == sc[1] else ""),
                         style="bold"))
+        if self.from_new_game:      # only a game from a new deal is a record the web app can review
+            link = review_link(self.record(), iterations=REVIEW_LINK_ITERATIONS)
+            self.print(Text(f"review it in the web app: {link}"), soft_wrap=True)
 
     def run(self) -> int:
         """Play until ``quit`` or the end of input; returns the exit code (0)."""

@@ -17,6 +17,10 @@ from xml.sax.saxutils import escape
 from rich.console import Console
 from rich.text import Text
 
+from quiltsolve.engine.actions import Buy, PlaceLeather
+from quiltsolve.engine.record import replay_steps
+from quiltsolve.engine.review import summarize
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 # Distinct background colours; text is black on all of them.
 COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
@@ -292,3 +296,119 @@ def search_line(moves: Any) -> str:
     if n is None:
         return f"search: searched{took} (the engine did not count the iterations)"
     return f"search: {n} iteration{'s' if n != 1 else ''}{took}"
+
+
+_PLAYER_COLOURS = ("#1f5fbf", "#c2410c")
+_GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+_LABEL_COLOURS = {"inaccuracy": "#b58900", "mistake": "#d9480f", "blunder": "#c00000"}
+
+
+def _move_words(action: Any, other: Any = None) -> str:
+    """A move in words; a buy says where when ``other`` buys the same patch elsewhere."""
+    if isinstance(action, Buy):
+        where = ""
+        if isinstance(other, Buy) and other.patch_id == action.patch_id and other.mask != action.mask:
+            where = " at " + " ".join(f"{r + 1},{c + 1}" for r, c in action.cells())
+        return f"buy patch {action.patch_id}{where}"
+    if isinstance(action, PlaceLeather):
+        return f"leather on {action.cell[0] + 1},{action.cell[1] + 1}"
+    return "advance"
+
+
+def review_svg(record: dict[str, Any], reviews: Sequence[Any], *, title: str = "", key_positions: int = 4) -> str:
+    """The review of a game as one SVG picture: both players' win chances move by move (the mover's points,
+    labelled moves marked with their glyphs ?!, ? and ??), each player's accuracy and label counts, and the
+    ``key_positions`` worst labelled moves: the mover's quilt before the move, the cells of the move played
+    (red) and of the engine's best (green, dashed).
+
+    ``reviews`` are ``engine.review.MoveReview`` objects of ``record``'s moves.
+
+    >>> from quiltsolve.engine import new_game, make_record, ADVANCE
+    >>> from quiltsolve.engine.review import review_game
+    >>> s = new_game(3); start = s.clone(); s.apply_action(ADVANCE)
+    >>> rec = make_record(start, ["advance"], s)
+    >>> pic = review_svg(rec, list(review_game(rec, iterations=20)))
+    >>> pic.startswith("<svg") and "accuracy" in pic
+    True
+    """
+    reviews = sorted(reviews, key=lambda r: r.ply)
+    n = len(record.get("actions", []))
+    states = {ply: before for ply, before, _ in replay_steps(record)}
+    summary = summarize(reviews)
+    names = record.get("players") if isinstance(record.get("players"), list) else None
+    W, pad = 760, 12
+    PL, PR, PT, PH = 48, 16, 84, 200
+    out: list[str] = []
+    y_title = pad + 18
+    out.append(f'<text x="{pad}" y="{y_title}" {_FONT} font-size="18" font-weight="bold" fill="#000000">'
+               f'{escape(title or "Game review")}</text>')
+    for i in (0, 1):
+        s = summary[i]
+        who = f"Player {i + 1}" + (f" ({names[i]})" if names else "")
+        acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
+        out.append(f'<text x="{pad}" y="{y_title + 22 + 18 * i}" {_FONT} font-size="14" '
+                   f'fill="{_PLAYER_COLOURS[i]}">{escape(who)}: accuracy {acc} · {s.inaccuracies} ?! · '
+                   f'{s.mistakes} ? · {s.blunders} ?? · {s.moves} moves</text>')
+    x0, x1, y0, y1 = PL, W - PR, PT, PT + PH
+
+    def x(i: int) -> float:
+        return x0 + ((i + 1) / n if n else 0) * (x1 - x0)
+
+    def y(v: float) -> float:
+        return y0 + (1 - v) * (y1 - y0)
+
+    out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{PH}" fill="#fafafa" stroke="#999999"/>')
+    out.append(f'<line x1="{x0}" y1="{y(0.5):g}" x2="{x1}" y2="{y(0.5):g}" stroke="#bbbbbb" stroke-dasharray="4 4"/>')
+    for v in (0.0, 0.5, 1.0):
+        out.append(f'<text x="{x0 - 6}" y="{y(v) + 4:g}" text-anchor="end" {_FONT} font-size="11" '
+                   f'fill="#333333">{v:.0%}</text>')
+    for i in range(10, n + 1, 10 if n <= 60 else 20):
+        out.append(f'<text x="{x(i - 1):g}" y="{y1 + 14}" text-anchor="middle" {_FONT} font-size="11" '
+                   f'fill="#333333">{i}</text>')
+    first = [(r.ply, r.value_played if r.player == 0 else 1 - r.value_played, r) for r in reviews]
+    for p in (0, 1):
+        pts = [(x0, y(0.5))] + [(x(i), y(v if p == 0 else 1 - v)) for i, v, _ in first]
+        out.append(f'<polyline points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}" fill="none" '
+                   f'stroke="{_PLAYER_COLOURS[p]}" stroke-width="2" opacity="{1 if p == 0 else 0.45}"/>')
+    for i, v, r in first:
+        mine = v if r.player == 0 else 1 - v
+        out.append(f'<circle cx="{x(i):.1f}" cy="{y(mine):.1f}" r="3" fill="{_PLAYER_COLOURS[r.player]}"/>')
+        if r.label:
+            out.append(f'<text x="{x(i):.1f}" y="{y(mine) - 6:.1f}" text-anchor="middle" {_FONT} font-size="11" '
+                       f'font-weight="bold" fill="{_LABEL_COLOURS[r.label]}">{_GLYPHS[r.label]}</text>')
+    out.append(f'<text x="{x0}" y="{y1 + 28}" {_FONT} font-size="11" fill="#333333">move → (each player\'s '
+               f'win chance; points: the mover\'s)</text>')
+    worst = sorted((r for r in reviews if r.label in ("mistake", "blunder")), key=lambda r: (-r.loss, r.ply))
+    worst = sorted(worst[:key_positions], key=lambda r: r.ply)
+    cell, gap = 16, 24
+    top = y1 + 48
+    for k, r in enumerate(worst):
+        bx = pad + k * (9 * cell + gap + 30)
+        before = states[r.ply]
+        board = before.players[r.player].board
+        played_mask = getattr(r.played, "mask", 0) or 0
+        best_mask = getattr(r.best, "mask", 0) or 0
+        out.append(f'<text x="{bx}" y="{top}" {_FONT} font-size="12" font-weight="bold" fill="#000000">'
+                   f'Move {r.ply + 1}, player {r.player + 1} {_GLYPHS[r.label]}</text>')
+        out.append(f'<text x="{bx}" y="{top + 15}" {_FONT} font-size="11" fill="#c00000">played '
+                   f'{escape(_move_words(r.played, r.best))} (−{r.loss:.0%})</text>')
+        out.append(f'<text x="{bx}" y="{top + 29}" {_FONT} font-size="11" fill="#1b7a1b">best '
+                   f'{escape(_move_words(r.best, r.played))}</text>')
+        gy = top + 38
+        for c in range(81):
+            rr, cc = divmod(c, 9)
+            fill = "#555555" if board >> c & 1 else "#ffffff"
+            out.append(f'<rect x="{bx + cc * cell}" y="{gy + rr * cell}" width="{cell}" height="{cell}" '
+                       f'fill="{fill}" stroke="#cccccc"/>')
+        marks = [(played_mask, "#c00000", "")]
+        if best_mask != played_mask:
+            marks.append((best_mask, "#1b7a1b", ' stroke-dasharray="4 2"'))
+        for mask, stroke, dash in marks:
+            if mask:
+                cells = {divmod(c, 9) for c in range(81) if mask >> c & 1}
+                out.append(f'<path d="{_outline(cells, bx, gy, cell)}" fill="none" stroke="{stroke}" '
+                           f'stroke-width="3"{dash}/>')
+    h = top + (38 + 9 * cell + pad if worst else 0) + pad
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" viewBox="0 0 {W} {h}">',
+            f'<rect x="0" y="0" width="{W}" height="{h}" fill="{_BACKGROUND}"/>']
+    return "\n".join(head + out + ["</svg>"]) + "\n"

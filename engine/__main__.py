@@ -383,10 +383,7 @@ def _review(args: argparse.Namespace) -> int:
         for i in (0, 1):
             s = summary[i]
             label = f"player {i}" + (f" ({names[i]})" if names[i] else "")
-            exact = (f"; {s.loss_points} point{'s' if s.loss_points != 1 else ''} lost in {s.proven} proven "
-                     f"move{'s' if s.proven != 1 else ''}" if s.proven else "")
-            print(f"{label}: {s.moves} move{'s' if s.moves != 1 else ''}, mean loss {s.mean_loss:.3f}, "
-                  f"{s.large_mistakes} large mistake{'s' if s.large_mistakes != 1 else ''}{exact}")
+            print(f"{label}: {s.to_str()}")
     return 0
 
 

@@ -9,6 +9,16 @@
 Player 0 moves first. ``seed`` only says where the record came from; the
 game is set up from ``circle``. ``result`` may also hold ``positions``.
 
+**Evaluations** (an optional extension, written by ``suggest review --save``
+and the web app's review): ``"evaluations": [{"ply": 0, "player": 0,
+"best": "advance", "value_played": 0.52, "value_best": 0.55, "loss": 0.03,
+"label": null, "loss_points": null}, ...]``, at most one entry per action,
+in the order of the actions: the review of ``actions[ply]`` (win chances
+0-1 for the mover, ``label`` null or ``"inaccuracy"``, ``"mistake"``,
+``"blunder"``; ``loss_points`` null unless proven). Replay checks its form
+and that ``ply``, ``player`` and ``best`` fit the game
+(:func:`check_evaluations`); it does not recompute the values.
+
 Every ``RecordError`` is one line naming the field, quoting the record's
 text cut short (``engine.state_json.quote``).
 """
@@ -22,7 +32,10 @@ from .state import N_PATCHES, GameState, IllegalActionError
 from .state_json import quote
 from .track import EDITIONS
 
-RECORD_FIELDS = ("edition", "seed", "circle", "actions", "result", "players")
+RECORD_FIELDS = ("edition", "seed", "circle", "actions", "result", "players", "evaluations")
+EVALUATION_FIELDS = ("ply", "player", "best", "value_played", "value_best", "loss", "label", "loss_points")
+"""The fields of one entry of a record's ``evaluations`` (all required; ``label`` and ``loss_points`` may be null)."""
+LABELS = ("inaccuracy", "mistake", "blunder")
 RESULT_FIELDS = ("scores", "buttons", "empty", "bonus", "winner")
 """The fields a record's ``result`` must hold; ``positions`` may be given too."""
 MAX_ACTIONS = 10_000
@@ -107,6 +120,65 @@ def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     return want
 
 
+def _check_evaluation_shapes(record: dict[str, Any]) -> list[dict[str, Any]]:
+    evals = record.get("evaluations")
+    if evals is None:
+        return []
+    if not isinstance(evals, list) or len(evals) > len(record["actions"]):
+        raise RecordError(f"evaluations: must be a list of at most one entry per action, got {quote(evals, 40)}")
+    for i, e in enumerate(evals):
+        where = f"evaluations[{i}]"
+        if not isinstance(e, dict):
+            raise RecordError(f"{where}: must be an object, got {quote(e, 40)}")
+        for key in e:
+            if key not in EVALUATION_FIELDS:
+                name = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
+                raise RecordError(f"{where}.{name}: unknown field")
+        for key in EVALUATION_FIELDS:
+            if key not in e:
+                raise RecordError(f"{where}.{key}: missing")
+        ply = e["ply"]
+        if type(ply) is not int or not 0 <= ply < len(record["actions"]) or (i and ply <= evals[i - 1]["ply"]):
+            raise RecordError(f"{where}.ply: must be the index of an action, after the previous entry's, "
+                              f"got {quote(ply)}")
+        if e["player"] not in (0, 1) or type(e["player"]) is not int:
+            raise RecordError(f"{where}.player: must be 0 or 1, got {quote(e['player'])}")
+        for key in ("value_played", "value_best", "loss"):
+            v = e[key]
+            if type(v) not in (int, float) or not 0 <= v <= 1:
+                raise RecordError(f"{where}.{key}: must be a number 0-1, got {quote(v)}")
+        if e["label"] is not None and e["label"] not in LABELS:
+            raise RecordError(f"{where}.label: must be null or one of {', '.join(LABELS)}, got {quote(e['label'])}")
+        if e["loss_points"] is not None and (type(e["loss_points"]) is not int or e["loss_points"] < 0):
+            raise RecordError(f"{where}.loss_points: must be null or an integer >= 0, got {quote(e['loss_points'])}")
+        if type(e["best"]) is not str:
+            raise RecordError(f"{where}.best: must be an action's text, got {quote(e['best'])}")
+    return evals
+
+
+def check_evaluations(record: dict[str, Any]) -> None:
+    """Check a record's optional ``evaluations`` (module docstring) against its game: the form of each
+    entry, and that ``player`` is the player to move before ``actions[ply]`` and ``best`` a legal move
+    there. RecordError names the field."""
+    _setup(record)
+    evals = _check_evaluation_shapes(record)
+    if not evals:
+        return
+    by_ply = {e["ply"]: (i, e) for i, e in enumerate(evals)}
+    for ply, before, _action in replay_steps(record):
+        if ply not in by_ply:
+            continue
+        i, e = by_ply[ply]
+        if e["player"] != before.current_player():
+            raise RecordError(f"evaluations[{i}].player: {e['player']}, but player {before.current_player()} "
+                              f"makes actions[{ply}]")
+        try:
+            best = parse_action(e["best"])
+            before.apply_action(best)
+        except (ActionSyntaxError, IllegalActionError) as err:
+            raise RecordError(f"evaluations[{i}].best {quote(e['best'], 60)}: {err}") from None
+
+
 def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, GameState, Action]]:
     """``(i, state, action)`` for each action of a record: the position before
     ``actions[i]`` (a copy) and that action. The result is not checked, so
@@ -140,13 +212,16 @@ def replay(record: dict[str, Any], check_result: bool = True) -> GameState:
 
     Raises RecordError naming the first malformed field, illegal action
     (``actions[12] "buy 3 ...": <rule>``), unfinished game or result that
-    differs. With ``check_result=False`` the record needs no result and may
-    stop anywhere.
+    differs, or a malformed ``evaluations`` entry (:func:`check_evaluations`).
+    With ``check_result=False`` the record needs no result and may stop
+    anywhere.
     """
     state = _setup(record)
     want = _check_result_shape(record) if check_result else None
     for i, text in enumerate(record["actions"]):
         _apply(state, i, text)
+    if "evaluations" in record:
+        check_evaluations(record)
     if want is not None:
         if not state.is_terminal():
             n = len(record["actions"])

@@ -15,7 +15,9 @@ the value of the move played:
   couple of unlucky playouts; this gives it the benefit of the doubt, so a
   large loss means both estimates agree the move was worse.
 
-Values are the search's estimated win chance for the player to move (0-1).
+Values are the search's estimated win chance for the player to move (0-1),
+its reward calibrated into a win rate (:mod:`engine.players.calibration`);
+a finished game is 1 or 0.
 
 **Proven moves.** Near the end of a game (at most 30 spaces left on the time
 track, both players added up: :func:`engine.players.proven.near_end`) the
@@ -29,8 +31,16 @@ in points, and the win chances are certain (1 or 0; a tie on points goes by
 the tie rule). Where the solver did not prove both values the three are
 None and the review is the search's.
 
-``loss = max(0, value_best - value_played)``; a move is a *large mistake*
-when its loss is at least ``large_loss``. With an iteration budget (the
+``loss = max(0, value_best - value_played)``. **Labels** (lichess's
+thresholds, :func:`label_of`): an *inaccuracy* (``?!``) loses at least 0.05,
+a *mistake* (``?``) at least 0.10, a *blunder* (``??``) at least 0.15; apart
+from them a move is a *large mistake* (``large``, counted in
+``large_mistakes``) when its loss is at least ``large_loss`` (0.1 unless
+asked otherwise). **Accuracy** (lichess's formula, :func:`move_accuracy`):
+a move scores ``103.1668·e^(−0.04354·loss in percentage points) − 3.1669``,
+clamped to 0-100; a player's accuracy (:func:`player_accuracy`, the one
+function every face uses) is the mean over their moves, rounded to one
+decimal. With an iteration budget (the
 default, :data:`DEFAULT_ITERATIONS` per search) a review is reproducible
 for a given seed.
 
@@ -69,7 +79,47 @@ DEFAULT_ITERATIONS = 500
 """Search iterations per searched position when neither a budget nor a time limit is given."""
 DEFAULT_LARGE_LOSS = 0.1
 """A loss of at least this much win chance is a large mistake."""
+INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
+LABEL_THRESHOLDS = ((BLUNDER, 0.15), (MISTAKE, 0.10), (INACCURACY, 0.05))
+"""Each label and the least loss (win chance, 0-1) that earns it, worst first (lichess's thresholds)."""
+GLYPHS = {INACCURACY: "?!", MISTAKE: "?", BLUNDER: "??"}
+"""The annotation glyph of each label."""
 MAX_ITERATIONS = 10_000_000
+
+
+def label_of(loss: float) -> str | None:
+    """The label of a move that lost ``loss`` win chance: ``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or
+    None (a loss under 0.05).
+
+    >>> [label_of(x) for x in (0.0, 0.0499, 0.05, 0.1, 0.1499, 0.15, 1.0)]
+    [None, None, 'inaccuracy', 'mistake', 'mistake', 'blunder', 'blunder']
+    """
+    for label, least in LABEL_THRESHOLDS:
+        if loss >= least:
+            return label
+    return None
+
+
+def move_accuracy(loss: float) -> float:
+    """One move's accuracy, 0-100: ``103.1668·e^(−0.04354·100·loss) − 3.1669`` clamped to 0-100
+    (lichess's formula; ``loss`` in win chance, 0-1).
+
+    >>> [round(move_accuracy(x), 4) for x in (0.0, 0.05, 0.1, 0.5, 1.0)]
+    [99.9999, 79.817, 63.5826, 8.5303, 0.0]
+    """
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100.0 * loss) - 3.1669))
+
+
+def player_accuracy(losses: Iterable[float]) -> float | None:
+    """A player's accuracy, 0-100: the mean of :func:`move_accuracy` over their moves' losses, rounded to
+    one decimal; None without moves. The one function every face (the engine's review, the service's
+    AnalyzeGame, the clients, the CLI) computes accuracy with.
+
+    >>> player_accuracy([0.0, 0.0]), player_accuracy([0.0, 1.0]), player_accuracy([])
+    (100.0, 50.0, None)
+    """
+    scores = [move_accuracy(x) for x in losses]
+    return round(sum(scores) / len(scores), 1) if scores else None
 
 
 class ReviewError(ValueError):
@@ -92,22 +142,35 @@ class MoveReview:
     margin_best: int | None = None     # proven final margin after the best move (the position's value)
     loss_points: int | None = None     # margin_best - margin_played; None unless both are proven
 
+    @property
+    def label(self) -> str | None:
+        """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or None, by the loss (:func:`label_of`)."""
+        return label_of(self.loss)
+
+    @property
+    def accuracy(self) -> float:
+        """The move's accuracy, 0-100 (:func:`move_accuracy` of the loss)."""
+        return move_accuracy(self.loss)
+
     def to_json(self) -> dict[str, Any]:
         """The review as a JSON object (moves in their text form), as ``python -m quiltsolve.engine review --json`` prints;
-        the proven margins and ``loss_points`` are null unless the endgame solver proved both moves."""
+        the proven margins and ``loss_points`` are null unless the endgame solver proved both moves; ``label``
+        null for a move under every label's threshold."""
         return {"ply": self.ply, "player": self.player, "played": self.played.to_str(), "best": self.best.to_str(),
                 "value_played": self.value_played, "value_best": self.value_best, "loss": self.loss,
-                "large": self.large, "margin_played": self.margin_played, "margin_best": self.margin_best,
-                "loss_points": self.loss_points}
+                "label": self.label, "large": self.large, "margin_played": self.margin_played,
+                "margin_best": self.margin_best, "loss_points": self.loss_points}
 
     def to_str(self) -> str:
         """One line: ply, player, the move played and its value, the best move and its value, the loss.
 
         >>> from quiltsolve.engine import ADVANCE, parse_action
         >>> MoveReview(12, 1, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.3, 0.52, 0.22, True).to_str()
-        ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? large mistake'
+        ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? blunder, large mistake'
+        >>> MoveReview(13, 0, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.44, 0.5, 0.06, False).to_str()
+        ' 13  P0  advance (0.440)  best buy 0 4,2;4,3 (0.500)  loss 0.060  ?! inaccuracy'
         >>> MoveReview(50, 0, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.0, 1.0, 1.0, True, -2, 3, 5).to_str()
-        ' 50  P0  advance (0.000, proven -2)  best buy 0 4,2;4,3 (1.000, proven +3)  loss 1.000, 5 points  ?? large mistake'
+        ' 50  P0  advance (0.000, proven -2)  best buy 0 4,2;4,3 (1.000, proven +3)  loss 1.000, 5 points  ?? blunder, large mistake'
         """
         played = f"{self.value_played:.3f}" + (f", proven {self.margin_played:+d}" if self.margin_played is not None
                                                else "")
@@ -116,7 +179,10 @@ class MoveReview:
         line = f"{self.ply:>3}  P{self.player}  {self.played.to_str()} ({played})  best {best}  loss {self.loss:.3f}"
         if self.loss_points is not None:
             line += f", {self.loss_points} point{'s' if self.loss_points != 1 else ''}"
-        return line + ("  ?? large mistake" if self.large else "")
+        notes = [f"{GLYPHS[self.label]} {self.label}"] if self.label else []
+        if self.large:
+            notes.append("large mistake")
+        return line + (f"  {', '.join(notes)}" if notes else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,43 +194,87 @@ class PlayerSummary:
     large_mistakes: int
     proven: int = 0          # moves whose loss in points the endgame solver proved
     loss_points: int = 0     # their losses in points, added up
+    accuracy: float | None = None   # player_accuracy of the moves (0-100, one decimal); None without moves
+    inaccuracies: int = 0
+    mistakes: int = 0
+    blunders: int = 0
+
+    def to_str(self) -> str:
+        """One line: moves, accuracy, label counts, mean loss, large mistakes and the proven losses.
+
+        >>> PlayerSummary(40, 0.031, 2, 3, 4, 88.25, 5, 2, 1).to_str()
+        '40 moves, accuracy 88.2, 5 inaccuracies, 2 mistakes, 1 blunder, mean loss 0.031, 2 large mistakes; \
+4 points lost in 3 proven moves'
+        """
+        def n(k: int, word: str, plural: str = "") -> str:
+            return f"{k} {word if k == 1 else (plural or word + 's')}"
+        acc = "-" if self.accuracy is None else f"{self.accuracy:.1f}"
+        line = (f"{n(self.moves, 'move')}, accuracy {acc}, {n(self.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+                f"{n(self.mistakes, 'mistake')}, {n(self.blunders, 'blunder')}, mean loss {self.mean_loss:.3f}, "
+                f"{n(self.large_mistakes, 'large mistake')}")
+        if self.proven:
+            line += f"; {n(self.loss_points, 'point')} lost in {n(self.proven, 'proven move')}"
+        return line
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
-        return {"moves": self.moves, "mean_loss": self.mean_loss, "large_mistakes": self.large_mistakes,
-                "proven": self.proven, "loss_points": self.loss_points}
+        return {"moves": self.moves, "accuracy": self.accuracy, "inaccuracies": self.inaccuracies,
+                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss": self.mean_loss,
+                "large_mistakes": self.large_mistakes, "proven": self.proven, "loss_points": self.loss_points}
 
 
 def summarize(reviews: Iterable[MoveReview]) -> dict[int, PlayerSummary]:
-    """Per player (0 and 1, always both): decisions reviewed, mean loss, large mistakes, and the proven
-    losses in points (how many moves, how many points in all).
+    """Per player (0 and 1, always both): decisions reviewed, accuracy (:func:`player_accuracy`), how many
+    inaccuracies, mistakes and blunders, mean loss, large mistakes, and the proven losses in points (how
+    many moves, how many points in all).
 
     >>> summarize([])[0]
-    PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0, proven=0, loss_points=0)
+    PlayerSummary(moves=0, mean_loss=0.0, large_mistakes=0, proven=0, loss_points=0, accuracy=None, \
+inaccuracies=0, mistakes=0, blunders=0)
     """
-    moves = [0, 0]
-    loss = [0.0, 0.0]
+    losses: list[list[float]] = [[], []]
     large = [0, 0]
     proven = [0, 0]
     points = [0, 0]
+    labels: list[dict[str | None, int]] = [{}, {}]
     for r in reviews:
-        moves[r.player] += 1
-        loss[r.player] += r.loss
+        losses[r.player].append(r.loss)
         large[r.player] += r.large
+        labels[r.player][r.label] = labels[r.player].get(r.label, 0) + 1
         if r.loss_points is not None:
             proven[r.player] += 1
             points[r.player] += r.loss_points
-    return {i: PlayerSummary(moves[i], round(loss[i] / moves[i], 4) if moves[i] else 0.0, large[i], proven[i],
-                             points[i]) for i in (0, 1)}
+    return {i: PlayerSummary(len(losses[i]), round(sum(losses[i]) / len(losses[i]), 4) if losses[i] else 0.0,
+                             large[i], proven[i], points[i], player_accuracy(losses[i]),
+                             labels[i].get(INACCURACY, 0), labels[i].get(MISTAKE, 0), labels[i].get(BLUNDER, 0))
+            for i in (0, 1)}
+
+
+def evaluation(review: MoveReview) -> dict[str, Any]:
+    """A review as an entry of a game record's ``evaluations`` (``engine.record``)."""
+    return {"ply": review.ply, "player": review.player, "best": review.best.to_str(),
+            "value_played": review.value_played, "value_best": review.value_best, "loss": review.loss,
+            "label": review.label, "loss_points": review.loss_points}
+
+
+def with_evaluations(record: dict[str, Any], reviews: Iterable[MoveReview]) -> dict[str, Any]:
+    """A copy of ``record`` with ``evaluations``: one entry per review, in the order of the actions.
+
+    >>> from quiltsolve.engine import new_game, make_record, replay
+    >>> s = new_game(3)
+    >>> rec = make_record(s.clone(), ["advance"], (s.apply_action(ADVANCE), s)[1])
+    >>> out = with_evaluations(rec, review_game(rec, iterations=30))
+    >>> [(e["ply"], e["player"]) for e in out["evaluations"]], "evaluations" in rec
+    ([(0, 0)], False)
+    >>> replay(out, check_result=False) == s
+    True
+    """
+    return {**record, "evaluations": [evaluation(r) for r in sorted(reviews, key=lambda r: r.ply)]}
 
 
 def _terminal_value(state: GameState, player: int) -> float:
-    """A finished game valued as the search values a playout that ends there."""
-    sc = state.scores()
-    margin = sc[player] - sc[1 - player]
-    win = state.winner() == player
-    mw = search.MARGIN_WEIGHT
-    return round((1.0 - mw) * win + mw * 0.5 * (1.0 + math.tanh(margin / search.MARGIN_SCALE)), 4)
+    """A finished game's win chance for ``player``: 1 or 0 (the tie rule decides a tie)."""
+    return 1.0 if state.winner() == player else 0.0
 
 
 def action_between(before: GameState, after: GameState) -> Action:

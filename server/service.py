@@ -20,7 +20,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
                            MAX_UPCOMING_COPIES)
 
-from quiltsolve.engine.review import MoveReview
+from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
 from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions
@@ -67,12 +67,20 @@ def suggestion_message(s: MoveSuggestion) -> pb.MoveSuggestion:
     return out
 
 
-def review_message(review: MoveReview) -> pb.AnalyzeGameResponse:
-    """One reviewed move on the wire; the proven margins and the exact loss in points only where the
-    endgame solver proved both moves' values."""
+LABEL_MESSAGES = {None: pb.MOVE_LABEL_GOOD, INACCURACY: pb.MOVE_LABEL_INACCURACY, MISTAKE: pb.MOVE_LABEL_MISTAKE,
+                  BLUNDER: pb.MOVE_LABEL_BLUNDER}
+"""``engine.review`` labels (None: no label) as ``MoveLabel`` values."""
+
+
+def review_message(review: MoveReview, mover_accuracy: float | None = None) -> pb.AnalyzeGameResponse:
+    """One reviewed move on the wire, with its label and the mover's accuracy so far (``mover_accuracy``;
+    None: this move's alone); the proven margins and the exact loss in points only where the endgame
+    solver proved both moves' values."""
+    accuracy = mover_accuracy if mover_accuracy is not None else player_accuracy([review.loss])
     out = pb.AnalyzeGameResponse(ply=review.ply, player=review.player, played=positions.move_message(review.played),
                                  best=positions.move_message(review.best), value_played=review.value_played,
-                                 value_best=review.value_best, loss=review.loss, large=review.large)
+                                 value_best=review.value_best, loss=review.loss, large=review.large,
+                                 label=LABEL_MESSAGES[review.label], player_accuracy=accuracy)
     if review.loss_points is not None:
         out.loss_points = int(review.loss_points)
     if review.margin_played is not None:
@@ -205,13 +213,15 @@ class PlacementServicer:
         if not 0 < large <= MAX_LARGE_LOSS:
             raise BadRequest("large_loss", f"{large:g}; must be in (0, {MAX_LARGE_LOSS:g}] "
                                            f"(0 means {DEFAULT_LARGE_LOSS:g})")
+        losses: tuple[list[float], list[float]] = ([], [])     # each player's losses so far: their accuracy
         for ply, (state, action) in enumerate(plies):
             # A move that is not the best takes two searches, each of up to `limit`
             # (as engine.review does in-process): the job gets twice the limit.
             job = ReviewJob(state=state, action=action, ply=ply, iterations=iterations, seed=seed,
                             search_limit=limit, large_loss=large)
             review = self.core.run_job(call, job, 2 * limit, f"record.actions[{ply}]")
-            yield review_message(review)
+            losses[review.player].append(review.loss)
+            yield review_message(review, player_accuracy(losses[review.player]))
 
     def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
         job, limit = puzzle_job(request, self.core.table_bytes)

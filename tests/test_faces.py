@@ -489,3 +489,36 @@ def test_every_face_reviews_the_end_of_a_game_in_points(faces):
             assert ply["loss_points"] == ply["margin_best"] - ply["margin_played"] >= 0
             assert ply["margin_best"] == max(_margins(states[ply["ply"]]).values())
         assert "loss_points" not in answer[0]
+
+
+def test_every_face_labels_moves_and_scores_accuracy_alike(faces):
+    """Labels and accuracy: the same on gRPC, HTTP and the embedded client, and the same as the engine's own
+    review (engine.review.summarize) and the Python clients' summaries of the moves they stream."""
+    from quiltsolve.engine.players import RandomPlayer
+    from quiltsolve.engine.review import review_game, summarize
+
+    stub, http, embedded, port = faces
+    state = engine.new_game(6)
+    start, players, actions = state.clone(), (GreedyPlayer(), RandomPlayer(3)), []
+    for _ in range(16):
+        action = players[state.current_player()].choose(state)
+        actions.append(action.to_str())
+        state.apply_action(action)
+    request = pb.AnalyzeGameRequest(record=pb.GameRecord(edition=pb.EDITION_REVISED, circle=list(start.circle),
+                                                         actions=actions), iterations=40, seed=2)
+    answers = {"grpc": via_grpc(stub, "AnalyzeGame", request), "http": via_http(http, "AnalyzeGame", request),
+               "embedded": via_embedded(embedded, "AnalyzeGame", request)}
+    assert answers["grpc"] == answers["http"] == answers["embedded"]
+    items = answers["grpc"][1]
+    record = {"edition": "revised", "circle": list(start.circle), "actions": actions}
+    mine = list(review_game(record, iterations=40, seed=2))
+    want = summarize(mine)
+    names = {None: "MOVE_LABEL_GOOD", "inaccuracy": "MOVE_LABEL_INACCURACY", "mistake": "MOVE_LABEL_MISTAKE",
+             "blunder": "MOVE_LABEL_BLUNDER"}
+    assert [i["label"] for i in items] == [names[r.label] for r in mine]
+    assert any(r.label for r in mine)             # the random side gives something to label
+    last = {i["player"]: i["player_accuracy"] for i in items}
+    assert last == {p: want[p].accuracy for p in (0, 1)}
+    with PlacementClient(f"127.0.0.1:{port}") as grpc_client:
+        via_client = summarize(grpc_client.analyze_game(record, iterations=40, seed=2))
+    assert via_client == summarize(embedded.analyze_game(record, iterations=40, seed=2)) == want

@@ -62,6 +62,7 @@ RANGES = {
     "MoveSuggestion.win_chance": (0, 1),  # a chance (value, its deprecated twin, states no range of its own)
     "AnalyzeGameResponse.value_played": (0, 1),
     "AnalyzeGameResponse.value_best": (0, 1),
+    "AnalyzeGameResponse.player_accuracy": (0, 100),  # an answer field: a percentage
     "SolvePlacementRequest.patches": (1, MAX_PATCH_REFS),
     "SuggestPlacementRequest.upcoming": (0, MAX_PATCH_REFS),
     "SuggestPlacementRequest.top": (0, MAX_TOP),

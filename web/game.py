@@ -161,11 +161,11 @@ def answer(state: engine.GameState) -> dict:
 
 def record_message(value: Any, field: str = "record") -> pb.GameRecord:
     """A GameRecord from its JSON mapping or from the engine's record form (``edition: "revised"``,
-    ``seed``, ``result`` and ``players`` allowed and ignored)."""
+    ``seed``, ``result``, ``players`` and ``evaluations`` allowed and ignored)."""
     if not isinstance(value, dict):
         raise BadRequest(field, f"must be a JSON object (a game record), not {type(value).__name__}")
     data = dict(value)
-    for extra in ("seed", "result", "players"):
+    for extra in ("seed", "result", "players", "evaluations"):
         data.pop(extra, None)
     edition = data.get("edition")
     if isinstance(edition, str) and edition in engine.EDITIONS:

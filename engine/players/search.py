@@ -83,6 +83,7 @@ from ..advisor import Advisor, Stop
 from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
+from .calibration import win_chance as calibrated_chance
 from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
 from ._search_policy import key_seed
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
@@ -274,7 +275,7 @@ class SearchPlayer(RootPlacement):
             return [], 0, False
         res = self._search(state, stop)
         ranked = ranked_moves(res.children)
-        out = [MoveSuggestion(ch.action, round(v, 4), move_reason(state, ch)) for v, ch in ranked]
+        out = [MoveSuggestion(ch.action, round(calibrated_chance(v), 4), move_reason(state, ch)) for v, ch in ranked]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
@@ -326,10 +327,12 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
 
     One suggestion per root move — advance, each affordable patch at its
     chosen placement, or (leather pending) the best few cells — best first.
-    ``win_chance`` is the estimated chance of winning (the mean playout reward,
-    shrunk towards the position's mean for rarely visited moves; ``margin_buttons``
-    is None: the mean margin is in the reason), and
-    ``reason`` says what the move does and how it fared. ``time_limit`` is the
+    ``win_chance`` is the estimated chance of winning: the mean playout reward,
+    shrunk towards the position's mean for rarely visited moves, calibrated into
+    a win rate by :func:`engine.players.calibration.win_chance` (fitted on
+    self-play, docs/players.md; 0.5, "no idea", for the greedy stand-in when
+    nothing was searched); ``margin_buttons`` is None (the mean margin is in
+    the reason), and ``reason`` says what the move does and how it fared. ``time_limit`` is the
     thinking time in seconds (default 1 s); ``iterations`` instead gives a
     fixed, reproducible budget, and then ``time_limit``, when given, only caps
     the wall time. ``stop`` (a ``solver.StopToken``) ends the search early,

@@ -50,6 +50,14 @@ class Edition(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EDITION_REVISED: _ClassVar[Edition]
     EDITION_ORIGINAL: _ClassVar[Edition]
 
+class MoveLabel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOVE_LABEL_UNSPECIFIED: _ClassVar[MoveLabel]
+    MOVE_LABEL_GOOD: _ClassVar[MoveLabel]
+    MOVE_LABEL_INACCURACY: _ClassVar[MoveLabel]
+    MOVE_LABEL_MISTAKE: _ClassVar[MoveLabel]
+    MOVE_LABEL_BLUNDER: _ClassVar[MoveLabel]
+
 class PieceFamily(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PIECE_FAMILY_UNSPECIFIED: _ClassVar[PieceFamily]
@@ -85,6 +93,11 @@ MOVE_KIND_LEATHER: MoveKind
 EDITION_UNSPECIFIED: Edition
 EDITION_REVISED: Edition
 EDITION_ORIGINAL: Edition
+MOVE_LABEL_UNSPECIFIED: MoveLabel
+MOVE_LABEL_GOOD: MoveLabel
+MOVE_LABEL_INACCURACY: MoveLabel
+MOVE_LABEL_MISTAKE: MoveLabel
+MOVE_LABEL_BLUNDER: MoveLabel
 PIECE_FAMILY_UNSPECIFIED: PieceFamily
 PIECE_FAMILY_PENTOMINOES: PieceFamily
 PIECE_FAMILY_TETROMINOES: PieceFamily
@@ -363,7 +376,7 @@ class AnalyzeGameRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ..., iterations: _Optional[int] = ..., time_per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., seed: _Optional[int] = ..., large_loss: _Optional[float] = ...) -> None: ...
 
 class AnalyzeGameResponse(_message.Message):
-    __slots__ = ("ply", "player", "played", "best", "value_played", "value_best", "loss", "large", "loss_points", "margin_played", "margin_best")
+    __slots__ = ("ply", "player", "played", "best", "value_played", "value_best", "loss", "large", "loss_points", "margin_played", "margin_best", "label", "player_accuracy")
     PLY_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -375,6 +388,8 @@ class AnalyzeGameResponse(_message.Message):
     LOSS_POINTS_FIELD_NUMBER: _ClassVar[int]
     MARGIN_PLAYED_FIELD_NUMBER: _ClassVar[int]
     MARGIN_BEST_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ACCURACY_FIELD_NUMBER: _ClassVar[int]
     ply: int
     player: int
     played: Move
@@ -386,7 +401,9 @@ class AnalyzeGameResponse(_message.Message):
     loss_points: int
     margin_played: int
     margin_best: int
-    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ..., loss_points: _Optional[int] = ..., margin_played: _Optional[int] = ..., margin_best: _Optional[int] = ...) -> None: ...
+    label: MoveLabel
+    player_accuracy: float
+    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ..., loss_points: _Optional[int] = ..., margin_played: _Optional[int] = ..., margin_best: _Optional[int] = ..., label: _Optional[_Union[MoveLabel, str]] = ..., player_accuracy: _Optional[float] = ...) -> None: ...
 
 class SolvePuzzleRequest(_message.Message):
     __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit", "unlimited_pieces", "method")

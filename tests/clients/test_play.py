@@ -263,6 +263,11 @@ def test_a_finished_game_saves_a_record_with_its_result(in_tmp):
     final = engine.replay(record)               # a full record: its result checks
     assert final.is_terminal() and record["players"] == ["greedy", "human"]
     assert f"player 0 scores {final.scores()[0]}, player 1 scores {final.scores()[1]}" in r.out
+    # the end of the game prints a link to its review in the web app, the record in the fragment
+    from quiltsolve.clients.links import read_review_link
+    links = [line.split(": ", 1)[1] for line in r.out.splitlines() if line.startswith("review it in the web app: ")]
+    assert len(links) == 1
+    assert read_review_link(links[0]).record == record
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -87,9 +87,9 @@ def test_human_output_marks_mistakes_and_sums_up(cli, game, game_file):
     assert lines[0].startswith("review of ") and "line 2" in lines[0] and "60 iterations per position" in lines[0]
     assert "player 0 = search:100it, player 1 = random" in lines[0]
     assert len(lines) == 1 + len(game["actions"]) + 2
-    assert any("?? large mistake" in line for line in lines)
+    assert any("?? blunder, large mistake" in line or "? mistake, large mistake" in line for line in lines)
     assert lines[-2].startswith("player 0 (search:100it): ") and "mean loss" in lines[-2]
-    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1]
+    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1] and "accuracy " in lines[-1]
 
 
 def test_line_selects_the_record_and_stdin_works(cli, game_file):
@@ -219,3 +219,46 @@ def test_a_record_too_long_is_the_services_refusal(embedded, remote):
         with pytest.raises(InvalidArgument, match=f"{MAX_RECORD_ACTIONS + 1} moves; at most") as e:
             client.analyze_game(long, iterations=10)
         assert e.value.field == "record.actions"
+
+
+def test_labels_and_accuracy_in_the_json(game, embedded_review):
+    from quiltsolve.engine.review import label_of, player_accuracy
+
+    moves, summary = embedded_review
+    assert [m["label"] for m in moves] == [label_of(m["loss"]) for m in moves]
+    for i, entry in enumerate(summary["summary"]):
+        mine = [m for m in moves if m["player"] == i]
+        assert entry["accuracy"] == player_accuracy(m["loss"] for m in mine)
+        assert 0 <= entry["accuracy"] <= 100
+        for key, label in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"), ("blunders", "blunder")):
+            assert entry[key] == sum(m["label"] == label for m in mine)
+    search, rand = summary["summary"]
+    assert rand["accuracy"] < search["accuracy"]
+
+
+def test_web_link_save_and_svg(cli, game, tmp_path):
+    from quiltsolve.clients.links import read_review_link
+    from quiltsolve.engine import replay
+
+    f = tmp_path / "game.jsonl"
+    short = dict(game, actions=game["actions"][:8])
+    del short["result"]
+    f.write_text(json.dumps(short) + "\n")
+    saved, pic = tmp_path / "saved.jsonl", tmp_path / "review.svg"
+    r = cli("review", str(f), "--iterations", "30", "--seed", "5", "--web", "http://example.org:9000/",
+            "--save", str(saved), "--svg", str(pic))
+    assert r.code == 0, r.err
+    web = [line for line in r.out.splitlines() if line.startswith("web: ")]
+    assert len(web) == 1 and web[0].startswith("web: http://example.org:9000/#review?rec=")
+    link = read_review_link(web[0].removeprefix("web: "))
+    assert link.record == short and (link.ply, link.iterations, link.seed) == (0, 30, 5)
+    record = json.loads(saved.read_text())
+    assert [e["ply"] for e in record["evaluations"]] == list(range(8))
+    assert {k: v for k, v in record.items() if k != "evaluations"} == short
+    replay(record, check_result=False)           # the extension replays
+    text = pic.read_text()
+    assert text.startswith("<svg") and "accuracy" in text and "</svg>" in text
+    # --json carries the link in the summary; the default web address
+    moves, summary = _review(cli, str(f), "--iterations", "30", "--seed", "5", "--web")
+    assert summary["link"].startswith("http://127.0.0.1:8080/#review?rec=")
+    assert read_review_link(summary["link"]).record == short

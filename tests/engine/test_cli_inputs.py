@@ -214,7 +214,7 @@ def test_review_json(capsys):
     objs = [json.loads(line) for line in out.splitlines()]
     assert len(objs) == 4
     assert [o["ply"] for o in objs[:3]] == [0, 1, 2]
-    assert set(objs[0]) == {"ply", "player", "played", "best", "value_played", "value_best", "loss", "large", "margin_played", "margin_best",
+    assert set(objs[0]) == {"ply", "player", "played", "best", "value_played", "value_best", "loss", "label", "large", "margin_played", "margin_best",
                             "loss_points"}
     summary = objs[3]
     assert [s["player"] for s in summary["summary"]] == [0, 1]

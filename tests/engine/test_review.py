@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 
 import pytest
 from engine_helpers import build
@@ -12,8 +13,10 @@ from engine_helpers import build
 from quiltsolve.engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
 from quiltsolve.engine.match import play_game
 from quiltsolve.engine.players import RandomPlayer, make_player
+from quiltsolve.engine.players.calibration import win_chance
 from quiltsolve.engine.review import (
-    MoveReview, PlayerSummary, ReviewError, action_between, review_game, summarize,
+    MoveReview, PlayerSummary, ReviewError, action_between, label_of, move_accuracy, player_accuracy, review_game,
+    summarize,
 )
 from quiltsolve.engine.players.search import search_moves
 from quiltsolve.solver import PATCH_MASKS
@@ -37,7 +40,10 @@ def test_random_loses_far_more_than_search(reviewed):
     s = summarize(reviewed)
     assert s[0].moves + s[1].moves == PLIES and s[0].moves >= 5 and s[1].moves >= 5
     assert s[1].mean_loss >= 0.03
-    assert s[1].mean_loss >= 4 * s[0].mean_loss
+    # (3x, not 4x, since the win chances are calibrated: the search's own small losses are stretched too)
+    assert s[1].mean_loss >= 3 * s[0].mean_loss
+    assert s[1].accuracy is not None and s[0].accuracy is not None and s[1].accuracy <= s[0].accuracy - 5
+    assert s[1].mistakes + s[1].blunders >= 2
     assert s[1].large_mistakes >= 2 and s[1].large_mistakes > s[0].large_mistakes
 
 
@@ -161,11 +167,47 @@ def test_summary_and_dataclasses():
         r.loss = 1.0
     bad = MoveReview(4, 1, ADVANCE, ADVANCE, 0.2, 0.5, 0.3, True)
     s = summarize([r, bad, MoveReview(5, 0, ADVANCE, ADVANCE, 0.4, 0.5, 0.1, True)])
-    assert s == {0: PlayerSummary(1, 0.1, 1), 1: PlayerSummary(2, 0.15, 1)}
+    # accuracy: lichess's per-move formula averaged; loss 0 -> 99.9999, loss 0.3 -> 24.78, loss 0.1 -> 63.5826
+    assert s == {0: PlayerSummary(1, 0.1, 1, accuracy=63.6, mistakes=1),
+                 1: PlayerSummary(2, 0.15, 1, accuracy=62.4, blunders=1)}
     assert json.loads(json.dumps(bad.to_json())) == {
         "ply": 4, "player": 1, "played": "advance", "best": "advance", "value_played": 0.2, "value_best": 0.5,
-        "loss": 0.3, "large": True, "margin_played": None, "margin_best": None, "loss_points": None}
-    assert "?? large mistake" in bad.to_str() and "??" not in r.to_str()
+        "loss": 0.3, "label": "blunder", "large": True, "margin_played": None, "margin_best": None,
+        "loss_points": None}
+    assert "?? blunder, large mistake" in bad.to_str() and "?" not in r.to_str()
+
+
+def test_labels_and_accuracy_formula():
+    # lichess's thresholds: inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.15
+    assert [label_of(x) for x in (0.0, 0.049, 0.05, 0.099, 0.1, 0.149, 0.15, 1.0)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    # accuracy = 103.1668 e^(-0.04354 * loss in points) - 3.1669, clamped 0-100, mean rounded to 0.1
+    assert player_accuracy([0.0]) == 100.0
+    assert player_accuracy([1.0]) == 0.0
+    assert player_accuracy([0.1]) == round(103.1668 * math.exp(-0.04354 * 10) - 3.1669, 1) == 63.6
+    assert player_accuracy([0.0, 1.0]) == 50.0
+    assert player_accuracy([]) is None
+    assert all(0.0 <= move_accuracy(x / 100) <= 100.0 for x in range(101))
+    losses = [x / 1000 for x in range(1001)]
+    accs = [move_accuracy(x) for x in losses]
+    assert all(a > b or a == b == 0.0 for a, b in zip(accs, accs[1:]))     # strictly falling until clamped
+
+
+def test_calibration_is_monotone_and_a_chance():
+    rewards = [x / 1000 for x in range(1001)]
+    chances = [win_chance(r) for r in rewards]
+    assert chances[0] == 0.0 and chances[-1] == 1.0
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert all(a < b for a, b in zip(chances, chances[1:]))
+    # the map never changes the search's ranking, only its scale
+    assert win_chance(0.5) < 0.5       # a = CALIBRATION_A < 0: an even reward is a slightly worse chance
+
+
+def test_search_shows_calibrated_chances():
+    s = new_game(3)
+    raw = search_moves(s, iterations=200, seed=4)
+    assert [m.win_chance for m in raw] == sorted((m.win_chance for m in raw), reverse=True)
+    assert all(m.win_chance is not None and 0 <= m.win_chance <= 1 for m in raw)
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -209,3 +251,24 @@ def test_action_between():
     t.apply_action(b)
     assert action_between(s, t) == b
     assert isinstance(GameState.from_json(t.to_json()), GameState)
+
+
+def test_a_record_with_evaluations_replays_and_bad_ones_are_named(search_vs_random, reviewed):
+    from quiltsolve.engine import replay
+    from quiltsolve.engine.record import check_evaluations
+    from quiltsolve.engine.review import with_evaluations
+
+    rec = with_evaluations(search_vs_random, reviewed)
+    assert len(rec["evaluations"]) == PLIES and rec["evaluations"][3]["label"] == reviewed[3].label
+    replay(rec)
+    check_evaluations(rec)
+    bad = [({"ply": 99}, r"evaluations\[0\].ply"), ({"player": 1}, r"evaluations\[0\].player: 1, but player 0"),
+           ({"loss": 1.5}, r"evaluations\[0\].loss: must be a number 0-1"),
+           ({"label": "oops"}, r"evaluations\[0\].label"), ({"best": "buy 99"}, r"evaluations\[0\].best"),
+           ({"extra": 1}, r"evaluations\[0\].extra: unknown field")]
+    for change, message in bad:
+        broken = dict(rec, evaluations=[dict(rec["evaluations"][0], **change)] + rec["evaluations"][1:])
+        with pytest.raises(RecordError, match=message):
+            replay(broken)
+    with pytest.raises(RecordError, match="evaluations: must be a list"):
+        replay(dict(rec, evaluations={"ply": 0}))

@@ -402,6 +402,133 @@ def test_review_plots_one_point_per_move(pages, base_url, http, shots_dir):
     page.screenshot(path=str(shots_dir / "web-review.png"), full_page=True)
 
 
+def _mixed_record(seed: int, plies: int) -> dict:
+    """An unfinished greedy (player 0) v random (player 1) game of ``plies`` moves: random's mistakes."""
+    state = engine.new_game(seed)
+    start = state.clone()
+    players = [GreedyPlayer(), RandomPlayer(seed)]
+    actions = []
+    for _ in range(plies):
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    rec = engine.make_record(start, actions, state, seed)
+    del rec["result"]
+    rec["players"] = ["greedy", "random"]
+    return rec
+
+
+REVIEW = "document.getElementById('page-review').dataset"
+
+
+def test_review_link_accuracy_equals_the_cli_and_reopens_at_the_same_move(pages, base_url, tmp_path):
+    import io
+
+    from quiltsolve.clients.cli import main as suggest
+    from quiltsolve.clients.links import read_review_link, review_link
+
+    rec = _mixed_record(23, 24)
+    f = tmp_path / "game.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert suggest(["review", str(f), "--iterations", "40", "--seed", "3", "--json"], stdout=out, stderr=err) == 0, \
+        err.getvalue()
+    printed = out.getvalue().splitlines()
+    cli_summary = json.loads(printed[-1])["summary"]
+    cli_moves = [json.loads(line) for line in printed[:-1]]
+    page = pages()
+    page.goto(review_link(rec, base=base_url, ply=5, iterations=40, seed=3))
+    page.wait_for_selector("body[data-ready=review]", state="attached")
+    wait_for(page, f"{REVIEW}.reviewed === '{len(rec['actions'])}'", timeout=150, what="the whole review")
+    assert page.get_attribute("#page-review", "data-step") == "5"
+    for i in (0, 1):
+        shown = page.get_attribute(f"#review-accuracy-{i}", "data-accuracy")
+        assert shown == f"{cli_summary[i]['accuracy']:.1f}", (i, shown, cli_summary[i])
+        assert f"accuracy {cli_summary[i]['accuracy']:.1f}" in page.text_content(f"#review-accuracy-{i}")
+        assert int(page.get_attribute(f"#review-accuracy-{i}", "data-blunders")) == cli_summary[i]["blunders"]
+    labels = page.evaluate("() => [...document.querySelectorAll('#review-moves li')].map(li => li.dataset.label || null)")
+    assert labels == [m["label"] for m in cli_moves]
+    assert any(labels)
+    # another move, then the address bar's link opened in a new page: the same review at the same move
+    page.locator("#review-plot circle.pt").nth(8).click()
+    wait_for(page, f"{REVIEW}.link && {REVIEW}.link.includes('ply=9')", what="the link following the move")
+    url = page.evaluate("() => location.href")
+    assert read_review_link(url).record == rec
+    other = pages()
+    other.goto(url)
+    other.wait_for_selector("body[data-ready=review]", state="attached")
+    wait_for(other, f"{REVIEW}.reviewed === '{len(rec['actions'])}'", timeout=150, what="the review in a new page")
+    assert other.get_attribute("#page-review", "data-step") == "9"
+    assert other.text_content("#review-info") == page.text_content("#review-info")
+    for i in (0, 1):
+        assert other.get_attribute(f"#review-accuracy-{i}", "data-accuracy") == \
+            page.get_attribute(f"#review-accuracy-{i}", "data-accuracy")
+    # Copy link gives the same link
+    page.click("#review-copy-link")
+    wait_for(page, "!document.getElementById('review-link').hidden", what="the link box")
+    assert read_review_link(page.input_value("#review-link")) == read_review_link(url)
+
+
+def test_learn_from_mistakes_round_and_exports(pages, base_url, shots_dir):
+    from quiltsolve.engine.record import check_evaluations
+
+    rec = _mixed_record(29, 30)
+    page = pages()
+    open_page(page, base_url, "review")
+    page.fill("#review-text", json.dumps(rec))
+    page.select_option("#review-depth", "it:60")
+    page.click("#review-go")
+    wait_for(page, f"{REVIEW}.reviewed === '{len(rec['actions'])}'", timeout=150, what="the whole review")
+    # the record with its evaluations: one entry per move, a form engine.record accepts
+    with page.expect_download() as dl:
+        page.click("#review-save")
+    saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
+    assert [e["ply"] for e in saved["evaluations"]] == list(range(len(rec["actions"])))
+    check_evaluations(saved)
+    engine.replay(saved, check_result=False)
+    with page.expect_download() as dl:
+        page.click("#review-svg")
+    picture = open(dl.value.path(), encoding="utf-8").read()
+    assert picture.startswith("<svg") and "accuracy" in picture
+    with page.expect_download() as dl:
+        page.click("#review-png")
+    png = open(dl.value.path(), "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    # learn from player 2's (random's) mistakes: the position before, a try, the answer, the next one
+    page.select_option("#learn-player", "1")
+    page.click("#review-learn")
+    wait_for(page, f"{REVIEW}.learnAt === '0'", what="the first exercise")
+    first = int(page.get_attribute("#page-review", "data-step"))
+    bad = page.evaluate("() => [...document.querySelectorAll('#review-moves li')]"
+                        ".filter(li => li.classList.contains('p1') && ['mistake', 'blunder'].includes(li.dataset.label))"
+                        ".map(li => Number(li.dataset.ply))")
+    assert bad and first == bad[0]            # the position before the first mistake
+    wait_for(page, "!document.getElementById('learn-advance').disabled || "
+                   "document.getElementById('learn-patches').textContent.includes('leather')", what="the choices")
+    if page.is_enabled("#learn-advance"):
+        page.click("#learn-advance")
+    else:                                     # a leather patch to place: the first free cell
+        rows = page.evaluate("() => [...document.querySelectorAll('#review-quilt-1 rect.cell')]"
+                             ".filter(r => r.dataset.filled === '0').map(r => [r.dataset.r, r.dataset.c])")
+        r, c = rows[0]
+        page.click(f"#review-quilt-1 rect.cell[data-r='{r}'][data-c='{c}']")
+    wait_for(page, "document.getElementById('learn-result').dataset.chance !== undefined", timeout=60,
+             what="the try evaluated")
+    chance = float(page.get_attribute("#learn-result", "data-chance"))
+    assert 0 <= chance <= 1 and "win chance" in page.text_content("#learn-result")
+    page.click("#learn-answer")
+    assert "The engine's answer" in page.text_content("#learn-result")
+    page.screenshot(path=str(shots_dir / "web-review-learn.png"), full_page=True)
+    page.click("#learn-next")
+    if len(bad) > 1:
+        wait_for(page, f"{REVIEW}.learnAt === '1'", what="the next exercise")
+        assert int(page.get_attribute("#page-review", "data-step")) == bad[1]
+    else:
+        wait_for(page, f"{REVIEW}.learnDone === '1'", what="the end of the exercises")
+    page.click("#learn-stop")
+    assert page.is_hidden("#learn-box")
+
+
 # ---------------------------------------------------------------- place and puzzles
 
 def test_place_draws_the_optimal_placement(pages, base_url, http, shots_dir):

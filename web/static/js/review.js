@@ -1,4 +1,7 @@
-// Review: step through a game record; analyze-game streams each move's win chances (plotted as they come).
+// Review: step through a game record; analyze-game streams each move's win chances (plotted as they come),
+// its label (?!, ?, ??) and each player's accuracy. A review is a link (#review?rec=...&ply=&it=&seed=, the
+// record raw-DEFLATEd in the fragment, clients/links.py makes the same), an SVG/PNG picture or a record with
+// evaluations; "Learn from your mistakes" replays a player's mistakes and blunders as exercises.
 
 import { patches as loadPatches, post, showMessage, stream } from './api.js';
 import * as S from './shapes.js';
@@ -7,15 +10,22 @@ import { analysisHash } from './links.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 
 const $ = (id) => document.getElementById(id);
+const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+const LABEL = { MOVE_LABEL_INACCURACY: 'inaccuracy', MOVE_LABEL_MISTAKE: 'mistake', MOVE_LABEL_BLUNDER: 'blunder' };
+const DEFAULT_DEPTH = 'it:200';
 let P = null;
 let data = null;       // game/replay answer
+let record = null;     // the record being reviewed (as given: edition, circle, actions, players, ...)
 let owners = [];       // owners[k][player]: the quilts after k moves
 let reviews = [];      // analyze-game items by ply
+let accuracy = [null, null];   // each player's accuracy: the latest player_accuracy the server sent
 let step = 0;
 let run = 0;           // which review is current (a new one abandons the old stream)
 let abort = null;
 let msg = null;
 let lines = [];
+let budget = { iterations: 200, seed: 0 };   // the current review's settings (what its link carries)
+let learn = null;      // the learn-from-mistakes session: { player, queue, at, state, view, held, tried }
 
 export async function init() {
   msg = $('review-msg');
@@ -30,15 +40,134 @@ export async function init() {
   $('review-next').addEventListener('click', () => go(step + 1));
   $('review-last').addEventListener('click', () => go(data ? data.plies.length : 0));
   $('review-slider').addEventListener('input', (e) => go(Number(e.target.value)));
+  $('review-copy-link').addEventListener('click', copyLink);
+  $('review-svg').addEventListener('click', () => downloadPicture('svg'));
+  $('review-png').addEventListener('click', () => downloadPicture('png'));
+  $('review-save').addEventListener('click', saveRecord);
+  $('review-learn').addEventListener('click', startLearning);
+  $('learn-advance').addEventListener('click', () => tryMove('advance'));
+  $('learn-rotate').addEventListener('click', () => turn('rotate'));
+  $('learn-flip').addEventListener('click', () => turn('flip'));
+  $('learn-answer').addEventListener('click', showAnswer);
+  $('learn-next').addEventListener('click', () => exercise(learn ? learn.at + 1 : 0));
+  $('learn-stop').addEventListener('click', stopLearning);
   document.addEventListener('keydown', (e) => {
     if ($('page-review').hidden || !data || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (learn) {
+      if (e.key === 'r' || e.key === 'R') turn('rotate');
+      if (e.key === 'f' || e.key === 'F') turn('flip');
+      return;
+    }
     const t = e.target;
     if (t && t.closest('input:not([type=range]), textarea, select')) return;
     const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: data.plies.length };
     if (e.key in moves) { e.preventDefault(); go(moves[e.key]); }
   });
-  hookRecentAndAnalysis();
+  window.addEventListener('hashchange', () => { openLink(); });
+  await openLink();
+  hookRecentAndAnalysis();   // after a link's review started: Recent only fills an empty page
 }
+
+// ------------------------------------------------------------------ links
+
+function b64url(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function unb64url(text) {
+  const s = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+}
+
+async function piped(bytes, transform) {
+  const out = new Blob([bytes]).stream().pipeThrough(transform);
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+// The record as clients/links.py packs it: compact JSON, raw DEFLATE, unpadded base64url.
+export async function packRecord(rec) {
+  return b64url(await piped(new TextEncoder().encode(JSON.stringify(rec)), new CompressionStream('deflate-raw')));
+}
+
+export async function unpackRecord(text) {
+  const bytes = await piped(unb64url(text), new DecompressionStream('deflate-raw'));
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+function linkParams() {
+  const h = location.hash || '';
+  if (!h.startsWith('#review?')) return null;
+  const q = new URLSearchParams(h.slice('#review?'.length));
+  return q.get('rec') ? q : null;
+}
+
+let openedRec = null;
+// Open the review a #review?rec= link holds (on load and when the fragment changes).
+async function openLink() {
+  const q = linkParams();
+  if (!q || q.get('rec') === openedRec) return;
+  openedRec = q.get('rec');
+  let rec;
+  try { rec = await unpackRecord(openedRec); } catch (e) {
+    showMessage(msg, `This link's game record does not decode (${e.message}).`);
+    return;
+  }
+  const it = Number(q.get('it'));
+  const seed = Number(q.get('seed') || 0);
+  if (it > 0) {
+    const sel = $('review-depth');
+    const value = `it:${it}`;
+    if (![...sel.options].some((o) => o.value === value)) {
+      const o = document.createElement('option');
+      o.value = value; o.textContent = `${it} iterations / move (from the link)`;
+      sel.appendChild(o);
+    }
+    sel.value = value;
+  }
+  $('review-text').value = JSON.stringify(rec);
+  await start($('review-text').value, { seed: Number.isFinite(seed) ? seed : 0, ply: Number(q.get('ply') || 0) });
+}
+
+async function currentLink() {
+  const bare = { ...record };
+  delete bare.evaluations;
+  const parts = [`rec=${await packRecord(bare)}`, `ply=${step}`];
+  if (budget.iterations) parts.push(`it=${budget.iterations}`);
+  parts.push(`seed=${budget.seed}`);
+  return `${location.origin}${location.pathname}#review?${parts.join('&')}`;
+}
+
+let linkQueue = Promise.resolve();
+// Keep the address bar on this review and move (replaceState: no hashchange, no history entry per step).
+function syncLink() {
+  if (!record) return;
+  const mine = run;
+  linkQueue = linkQueue.then(async () => {
+    if (mine !== run) return;
+    const url = await currentLink();
+    openedRec = new URLSearchParams(url.split('#review?')[1]).get('rec');
+    history.replaceState(null, '', url);
+    $('page-review').dataset.link = url;
+  }).catch(() => {});
+}
+
+async function copyLink() {
+  await linkQueue;
+  const url = await currentLink();
+  $('review-link').value = url;
+  $('review-link').hidden = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    showMessage(msg, 'Link copied: it holds the game (never sent to the server) and this move.', 'info');
+  } catch {
+    $('review-link').select();
+    showMessage(msg, 'Copy the link from the box below.', 'info');
+  }
+}
+
+// ------------------------------------------------------------------ loading
 
 async function readFile() {
   const f = $('review-file').files[0];
@@ -98,18 +227,21 @@ function parseRecord(text) {
   return obj;
 }
 
-async function start(text) {
+async function start(text, opts = {}) {
   showMessage(msg, null);
-  let record;
-  try { record = parseRecord(text); } catch (e) { showMessage(msg, e.message); return; }
+  let rec;
+  try { rec = parseRecord(text); } catch (e) { showMessage(msg, e.message); return; }
   const mine = ++run;
   if (abort) abort.abort();
   abort = null;
+  stopLearning();
   try {
-    data = await post('game/replay', { record });
+    const { evaluations, ...bare } = rec;
+    data = await post('game/replay', { record: bare });
   } catch (e) { showMessage(msg, e); return; }
   if (mine !== run) return;
-  remember(record);
+  record = rec;
+  remember(rec);
   owners = [[Array(81).fill(null), Array(81).fill(null)]];
   for (const p of data.plies) {
     const next = owners[owners.length - 1].map((o) => o.slice());
@@ -118,34 +250,41 @@ async function start(text) {
     owners.push(next);
   }
   reviews = [];
+  accuracy = [null, null];
+  const [kind, amount] = $('review-depth').value.split(':');
+  budget = { iterations: kind === 'it' ? Number(amount) : null, seconds: kind === 's' ? Number(amount) : null,
+    seed: opts.seed || 0 };
   $('review-body').hidden = false;
   $('review-slider').max = String(data.plies.length);
-  go(0);
+  go(Math.max(0, Math.min(data.plies.length, opts.ply || 0)));
   analyze(mine);
 }
 
 async function analyze(mine) {
-  const depth = $('review-depth').value;
-  const [kind, amount] = depth.split(':');
   const body = {
     record: { edition: `EDITION_${data.record.edition.toUpperCase()}`, circle: data.record.circle, actions: data.record.actions },
-    seed: 0,
+    seed: budget.seed,
   };
-  if (kind === 'it') body.iterations = Number(amount); else body.time_per_move = `${amount}s`;
+  if (budget.iterations) body.iterations = budget.iterations; else body.time_per_move = `${budget.seconds}s`;
   const n = data.plies.length;
   const progress = $('review-progress');
   progress.textContent = `reviewing: 0 of ${n} moves`;
   $('page-review').dataset.reviewed = '0';
+  const t0 = performance.now();
   abort = new AbortController();
   try {
     await stream('analyze-game', body, (item) => {
       if (mine !== run) return;
       reviews[item.ply] = item;
+      accuracy[item.player] = item.player_accuracy;
       const done = reviews.filter(Boolean).length;
       progress.textContent = done < n ? `reviewing: ${done} of ${n} moves` : `reviewed all ${n} moves`;
-      $('page-review').dataset.reviewed = String(done);
       plot();
+      if (done === 1) $('page-review').dataset.firstPointMs = String(Math.round(performance.now() - t0));
+      $('page-review').dataset.reviewed = String(done);
       if (item.ply === step - 1) info();
+      summary();
+      moveList();
       mistakes();
     }, { signal: abort.signal });
   } catch (e) {
@@ -155,16 +294,28 @@ async function analyze(mine) {
   }
 }
 
+// ------------------------------------------------------------------ stepping
+
 function go(k) {
   if (!data) return;
   step = Math.max(0, Math.min(data.plies.length, k));
   $('review-slider').value = String(step);
   $('review-where').textContent = `move ${step} of ${data.plies.length}`;
   $('page-review').dataset.step = String(step);
+  drawBoards();
+  info();
+  plot();
+  moveList();
+  syncLink();
+}
+
+function drawBoards(extra = null) {
   const v = data.views[step];
+  const quilts = [];
   for (const i of [0, 1]) {
     const q = drawQuilt($(`review-quilt-${i}`), v.players[i].rows, owners[step][i], P);
-    if (step > 0 && data.plies[step - 1].player === i) {
+    quilts.push(q);
+    if (!learn && step > 0 && data.plies[step - 1].player === i) {
       const ply = data.plies[step - 1];
       const r = reviews[step - 1];
       if (r && r.best && r.best.cells && r.best.cells.length && r.best.text !== ply.move.text) {
@@ -175,19 +326,42 @@ function go(k) {
     const p = v.players[i];
     $(`review-stats-${i}`).textContent = `buttons ${p.buttons} · income +${p.income} · space ${p.position} · score ${p.score}${p.bonus ? ' · 7×7 ★' : ''}`;
   }
+  if (extra) extra(quilts);
   drawTrack($('review-track'), v, ['1', '2']);
-  info();
-  plot();
+  return quilts;
 }
 
-function label(m) {
+// A move in words; a buy says where (rows and columns from 1) when `other` buys the same patch elsewhere.
+function label(m, other = null) {
   if (!m) return '';
-  if (m.kind === 'MOVE_KIND_BUY') return `buy patch ${m.patch_id}`;
+  if (m.kind === 'MOVE_KIND_BUY') {
+    const where = other && other.kind === 'MOVE_KIND_BUY' && other.patch_id === m.patch_id && other.text !== m.text
+      ? ` at ${S.fromMessage(m.cells).map(([r, c]) => `${r + 1},${c + 1}`).join(' ')}` : '';
+    return `buy patch ${m.patch_id}${where}`;
+  }
   if (m.kind === 'MOVE_KIND_LEATHER') { const [[r, c]] = S.fromMessage(m.cells); return `leather on ${r + 1},${c + 1}`; }
   return 'advance';
 }
 
+function labelOf(r) { return r ? LABEL[r.label] || null : null; }
+
 function pct(x) { return `${Math.round(x * 100)}%`; }
+
+// A move's name that draws its cells on the mover's quilt while hovered or focused.
+function moveSpan(m, other, player, cls) {
+  const span = document.createElement('span');
+  span.className = `move-name ${cls}`;
+  span.textContent = label(m, other);
+  if (m && m.cells && m.cells.length) {
+    span.tabIndex = 0;
+    const show = () => drawBoards((qs) => markCells(qs[player].overlay, S.fromMessage(m.cells), 'hover-mark', { move: m.text }));
+    span.addEventListener('mouseenter', show);
+    span.addEventListener('focus', show);
+    span.addEventListener('mouseleave', () => drawBoards());
+    span.addEventListener('blur', () => drawBoards());
+  }
+  return span;
+}
 
 function info() {
   const box = $('review-info');
@@ -199,14 +373,17 @@ function info() {
   }
   const ply = data.plies[step - 1];
   const r = reviews[step - 1];
-  const who = `player ${ply.player + 1}`;
-  const head = document.createElement('span');
-  head.textContent = `Move ${step}, ${who}: ${label(ply.move)}. `;
-  box.appendChild(head);
-  if (!r) { box.appendChild(document.createTextNode('(being reviewed…)')); return; }
-  const body = document.createElement('span');
-  body.textContent = `Win chance after it ${pct(r.value_played)}; best was ${label(r.best)} (${pct(r.value_best)}), loss ${pct(r.loss)}${points(r)}. `;
-  box.appendChild(body);
+  box.append(`Move ${step}, player ${ply.player + 1}: `, moveSpan(ply.move, r && r.best, ply.player, 'played'), '. ');
+  if (!r) { box.append('(being reviewed…)'); return; }
+  const lab = labelOf(r);
+  if (lab) {
+    const g = document.createElement('span');
+    g.className = `glyph ${lab}`;
+    g.textContent = `${GLYPH[lab]} ${lab[0].toUpperCase()}${lab.slice(1)}. `;
+    box.appendChild(g);
+  }
+  box.append(`Win chance after it ${pct(r.value_played)}; best was `, moveSpan(r.best, ply.move, ply.player, 'best'),
+    ` (${pct(r.value_best)}), loss ${pct(r.loss)}${points(r)}. `);
   if (r.large) {
     const bad = document.createElement('span');
     bad.className = 'bad';
@@ -224,10 +401,59 @@ function points(r) {
 
 function signed(n) { return n === undefined || n === null ? '?' : `${n > 0 ? '+' : ''}${n}`; }
 
+function names() {
+  const ps = record && Array.isArray(record.players) ? record.players : null;
+  return [0, 1].map((i) => `Player ${i + 1}${ps ? ` (${ps[i]})` : ''}`);
+}
+
+// Each player's accuracy (the server's player_accuracy, engine.review.player_accuracy) and label counts.
+function summary() {
+  for (const i of [0, 1]) {
+    const box = $(`review-accuracy-${i}`);
+    const mine = reviews.filter((r) => r && r.player === i);
+    const count = (l) => mine.filter((r) => labelOf(r) === l).length;
+    const acc = accuracy[i];
+    box.dataset.accuracy = acc === null ? '' : acc.toFixed(1);
+    box.dataset.inaccuracies = count('inaccuracy');
+    box.dataset.mistakes = count('mistake');
+    box.dataset.blunders = count('blunder');
+    box.textContent = `${names()[i]}: accuracy ${acc === null ? '–' : acc.toFixed(1)} · ${count('inaccuracy')} ?! · `
+      + `${count('mistake')} ? · ${count('blunder')} ?? · ${mine.length} moves`;
+  }
+  const bad = reviews.filter((r) => r && (labelOf(r) === 'mistake' || labelOf(r) === 'blunder'));
+  $('review-learn').disabled = !bad.length;
+}
+
+function moveList() {
+  const list = $('review-moves');
+  clear(list);
+  if (!data) return;
+  data.plies.forEach((p, i) => {
+    const r = reviews[i];
+    const li = document.createElement('li');
+    li.dataset.ply = i;
+    li.className = `p${p.player}${i === step - 1 ? ' current' : ''}`;
+    li.append(label(p.move));
+    const lab = labelOf(r);
+    if (lab) {
+      const g = document.createElement('span');
+      g.className = `glyph ${lab}`;
+      g.textContent = ` ${GLYPH[lab]}`;
+      g.title = lab;
+      li.appendChild(g);
+      li.dataset.label = lab;
+    }
+    li.tabIndex = 0;
+    li.addEventListener('click', () => go(i + 1));
+    li.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(i + 1); });
+    list.appendChild(li);
+  });
+}
+
 function mistakes() {
   const list = $('review-mistakes');
   clear(list);
-  const bad = reviews.filter((r) => r && r.large);
+  const bad = reviews.filter((r) => r && (r.large || labelOf(r) === 'mistake' || labelOf(r) === 'blunder'));
   if (!bad.length) {
     const li = document.createElement('li');
     li.textContent = reviews.filter(Boolean).length ? 'None so far.' : 'Waiting for the review…';
@@ -236,7 +462,10 @@ function mistakes() {
   }
   for (const r of bad) {
     const li = document.createElement('li');
-    li.textContent = `Move ${r.ply + 1} (player ${r.player + 1}): ${label(r.played)} lost ${pct(r.loss)}${points(r)}; best was ${label(r.best)}`;
+    const lab = labelOf(r);
+    li.append(`Move ${r.ply + 1} (player ${r.player + 1}) ${lab ? GLYPH[lab] : ''}: `);
+    li.append(moveSpan(r.played, r.best, r.player, 'played'), ` lost ${pct(r.loss)}${points(r)}; best was `,
+      moveSpan(r.best, r.played, r.player, 'best'));
     li.tabIndex = 0;
     li.dataset.ply = r.ply;
     li.addEventListener('click', () => go(r.ply + 1));
@@ -245,6 +474,7 @@ function mistakes() {
   }
 }
 
+// Both players' win chances after each move; the mover's point is the clickable one, labels as glyphs.
 function plot() {
   const svg = $('review-plot');
   clear(svg);
@@ -265,20 +495,26 @@ function plot() {
   for (let i = 0; i < n; i++) {
     const r = reviews[i];
     if (!r) continue;
-    const v0 = r.player === 0 ? r.value_played : 1 - r.value_played;
-    pts.push([i, v0, r]);
+    pts.push([i, r.player === 0 ? r.value_played : 1 - r.value_played, r]);
   }
   if (pts.length) {
-    el('polyline', { points: [[L, y(0.5)], ...pts.map(([i, v]) => [x(i), y(v)])].map((p) => p.join(',')).join(' '), class: 'line' }, svg);
+    for (const p of [1, 0]) {
+      const line = [[L, y(0.5)], ...pts.map(([i, v]) => [x(i), y(p === 0 ? v : 1 - v)])];
+      el('polyline', { points: line.map((q) => q.join(',')).join(' '), class: `line${p === 1 ? ' p1' : ''}` }, svg);
+    }
   }
   const cx = step > 0 ? x(step - 1) : L;
   el('line', { x1: cx, y1: T, x2: cx, y2: H - B, class: 'cursor' }, svg);
   for (const [i, v, r] of pts) {
-    const c = el('circle', { cx: x(i), cy: y(v), r: n > 80 ? 3 : 4, class: `pt${r.player === 1 ? ' p1' : ''}`,
-      'data-ply': i, 'data-value': v.toFixed(4), tabindex: -1 }, svg);
-    el('title', { text: `move ${i + 1} (player ${r.player + 1}): ${label(r.played)}; first player's chance ${pct(v)}` }, c);
+    const mine = r.player === 0 ? v : 1 - v;
+    const lab = labelOf(r);
+    const c = el('circle', { cx: x(i), cy: y(mine), r: n > 80 ? 3 : 4, class: `pt${r.player === 1 ? ' p1' : ''}`,
+      'data-ply': i, 'data-value': v.toFixed(4), 'data-label': lab || '', tabindex: -1 }, svg);
+    el('title', { text: `move ${i + 1} (player ${r.player + 1}): ${label(r.played, r.best)}${lab ? ` ${GLYPH[lab]} ${lab}` : ''}; `
+      + `player ${r.player + 1}'s chance ${pct(mine)}` }, c);
     c.addEventListener('click', () => go(i + 1));
-    if (r.large) el('circle', { cx: x(i), cy: y(v), r: 8, class: 'mistake', 'data-ply': i }, svg);
+    if (lab) el('text', { x: x(i), y: y(mine) - 7, 'text-anchor': 'middle', class: `glyph ${lab}`, text: GLYPH[lab] }, svg);
+    if (r.large) el('circle', { cx: x(i), cy: y(mine), r: 8, class: 'mistake', 'data-ply': i }, svg);
   }
 }
 
@@ -306,4 +542,280 @@ function remember(record) {
   const who = Array.isArray(record.players) ? ` ${record.players.join(' v ')}` : '';
   const id = `review:${record.seed ?? ''}:${(record.circle || []).join(',')}:${n}:${(record.actions || []).slice(-1)[0] || ''}`;
   saveRecent('review', id, `Review${who}${record.seed !== undefined ? `, deal ${record.seed}` : ''}, ${n} moves`, { record });
+}
+
+// ------------------------------------------------------------------ exports
+
+function evaluations() {
+  return reviews.filter(Boolean).map((r) => ({
+    ply: r.ply, player: r.player, best: r.best.text, value_played: r.value_played, value_best: r.value_best,
+    loss: r.loss, label: labelOf(r), loss_points: r.loss_points ?? null,
+  }));
+}
+
+function download(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// The record with its evaluations (engine/record.py's documented extension; engine replay reads it).
+function saveRecord() {
+  if (!record) return;
+  const out = { ...record, evaluations: evaluations() };
+  download('review.json', new Blob([`${JSON.stringify(out)}\n`], { type: 'application/json' }));
+}
+
+const STYLE_PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family'];
+
+// A copy of an on-page SVG with its CSS styles written into attributes (a downloaded file has no stylesheet).
+function standalone(svg) {
+  const copy = svg.cloneNode(true);
+  const src = [svg, ...svg.querySelectorAll('*')];
+  const dst = [copy, ...copy.querySelectorAll('*')];
+  src.forEach((node, i) => {
+    const cs = getComputedStyle(node);
+    for (const p of STYLE_PROPS) { const v = cs.getPropertyValue(p); if (v) dst[i].setAttribute(p, v); }
+    dst[i].removeAttribute('class');
+  });
+  return copy;
+}
+
+// The review as one picture: title, accuracies, the plot and up to four key positions (the worst mistakes).
+function picture() {
+  const NS = 'http://www.w3.org/2000/svg';
+  const W = 760;
+  const root = document.createElementNS(NS, 'svg');
+  root.setAttribute('xmlns', NS);
+  const add = (tag, attrs, parent = root) => el(tag, attrs, parent);
+  add('rect', { x: 0, y: 0, width: W, height: 10, fill: '#fffdf8' }).id = 'bg';
+  add('text', { x: 12, y: 28, 'font-size': 18, 'font-weight': 700, fill: '#2b2620', 'font-family': 'sans-serif', text: 'Game review' });
+  [0, 1].forEach((i) => add('text', { x: 12, y: 52 + 18 * i, 'font-size': 14, fill: i ? '#c0582f' : '#2f6f8f',
+    'font-family': 'sans-serif', text: $(`review-accuracy-${i}`).textContent }));
+  const plotSvg = standalone($('review-plot'));
+  plotSvg.setAttribute('x', 10); plotSvg.setAttribute('y', 80); plotSvg.setAttribute('width', 740); plotSvg.setAttribute('height', 216);
+  root.appendChild(plotSvg);
+  const worst = reviews.filter((r) => r && ['mistake', 'blunder'].includes(labelOf(r)))
+    .sort((a, b) => b.loss - a.loss).slice(0, 4).sort((a, b) => a.ply - b.ply);
+  const saved = step;
+  worst.forEach((r, k) => {
+    step = r.ply;
+    const quilts = drawBoards((qs) => {
+      if (r.played.cells.length) markCells(qs[r.player].overlay, S.fromMessage(r.played.cells), 'last');
+      if (r.best.cells && r.best.cells.length && r.best.text !== r.played.text) markCells(qs[r.player].overlay, S.fromMessage(r.best.cells), 'best-mark');
+    });
+    void quilts;
+    const q = standalone($(`review-quilt-${r.player}`));
+    const bx = 12 + k * 186;
+    q.setAttribute('x', bx); q.setAttribute('y', 350); q.setAttribute('width', 170); q.setAttribute('height', 170);
+    root.appendChild(q);
+    const lab = labelOf(r);
+    add('text', { x: bx, y: 318, 'font-size': 12, 'font-weight': 700, fill: '#2b2620', 'font-family': 'sans-serif',
+      text: `Move ${r.ply + 1}, player ${r.player + 1} ${GLYPH[lab]} −${pct(r.loss)}` });
+    add('text', { x: bx, y: 333, 'font-size': 11, fill: '#b3261e', 'font-family': 'sans-serif', text: `played ${label(r.played, r.best)}` });
+    add('text', { x: bx, y: 346, 'font-size': 11, fill: '#2e7d4f', 'font-family': 'sans-serif', text: `best ${label(r.best, r.played)}` });
+  });
+  step = saved;
+  drawBoards();
+  const H = worst.length ? 530 : 305;
+  root.setAttribute('width', W); root.setAttribute('height', H); root.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  root.querySelector('#bg').setAttribute('height', H);
+  return new XMLSerializer().serializeToString(root);
+}
+
+async function downloadPicture(kind) {
+  if (!data) return;
+  const text = picture();
+  if (kind === 'svg') { download('review.svg', new Blob([text], { type: 'image/svg+xml' })); return; }
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+  try {
+    await new Promise((ok, fail) => { img.onload = ok; img.onerror = () => fail(new Error('the picture did not render')); img.src = url; });
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width * 2; canvas.height = img.height * 2;
+    const ctx = canvas.getContext('2d');
+    ctx.scale(2, 2);
+    ctx.drawImage(img, 0, 0);
+    const blob = await new Promise((ok) => canvas.toBlob(ok, 'image/png'));
+    download('review.png', blob);
+  } catch (e) { showMessage(msg, e); } finally { URL.revokeObjectURL(url); }
+}
+
+// ------------------------------------------------------------------ learn from your mistakes
+
+function startLearning() {
+  const player = Number($('learn-player').value);
+  const queue = reviews.filter((r) => r && r.player === player && ['mistake', 'blunder'].includes(labelOf(r)));
+  if (!queue.length) { showMessage(msg, `Player ${player + 1} made no mistake or blunder in this review.`, 'info'); return; }
+  showMessage(msg, null);
+  learn = { player, queue, at: 0 };
+  $('learn-box').hidden = false;
+  $('page-review').dataset.learning = '1';
+  exercise(0);
+}
+
+function stopLearning() {
+  if (!learn) return;
+  learn = null;
+  $('learn-box').hidden = true;
+  delete $('page-review').dataset.learning;
+  if (data) go(step);
+}
+
+async function exercise(k) {
+  if (!learn) return;
+  if (k >= learn.queue.length) {
+    $('learn-text').textContent = `That was the last of them (${learn.queue.length}). Well done!`;
+    $('learn-moves').hidden = true;
+    $('learn-answer').hidden = true;
+    $('learn-next').hidden = true;
+    $('learn-result').textContent = '';
+    $('page-review').dataset.learnDone = '1';
+    return;
+  }
+  const r = learn.queue[k];
+  Object.assign(learn, { at: k, state: null, view: null, held: null, tried: null, shown: false });
+  step = r.ply;
+  go(r.ply);
+  $('learn-moves').hidden = false;
+  $('learn-answer').hidden = false;
+  $('learn-next').hidden = true;
+  $('learn-result').textContent = '';
+  $('page-review').dataset.learnAt = String(k);
+  delete $('page-review').dataset.learnDone;
+  $('learn-text').textContent = `${k + 1} of ${learn.queue.length} · Move ${r.ply + 1}: ${label(r.played, r.best)} `
+    + `lost ${pct(r.loss)} (${GLYPH[labelOf(r)]} ${labelOf(r)}). Find a better move for player ${r.player + 1}: `
+    + 'advance, or pick a patch and place it on the quilt (R rotates, F flips).';
+  try {
+    const bare = { ...record };
+    delete bare.evaluations;
+    const loaded = await post('game/load', { text: JSON.stringify(bare), plies: r.ply });
+    if (!learn || learn.queue[learn.at] !== r) return;
+    learn.state = loaded.state;
+    learn.view = loaded.view;
+    choices();
+  } catch (e) { showMessage(msg, e); }
+}
+
+// The moves to try: advance, the patches in front of the token that fit, or the pending leather patch.
+function choices() {
+  const box = $('learn-patches');
+  clear(box);
+  const v = learn.view;
+  $('learn-advance').disabled = !v.advance;
+  if (v.leather_to_place > 0) {
+    learn.held = { pid: -1, orient: [[0, 0]], pos: null };
+    box.textContent = 'Place the leather patch: click a free cell.';
+  } else {
+    for (const a of v.available) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = `patch ${a.id} (${a.buttons}¢, ${a.time}⧗)`;
+      b.dataset.patch = a.id;
+      b.disabled = !a.buyable;
+      b.addEventListener('click', () => { learn.held = { pid: a.id, orient: P[a.id].cells, pos: null }; overlay(); });
+      box.appendChild(b);
+    }
+  }
+  const q = $(`review-quilt-${learn.player}`);
+  q.onmousemove = (e) => { if (!learn || !learn.held) return; const rc = cellAt(e); if (rc) { setPos(rc); overlay(); } };
+  q.onclick = (e) => { if (!learn || !learn.held) return; const rc = cellAt(e); if (rc) { setPos(rc); place(); } };
+}
+
+function cellAt(e) {
+  const svg = $(`review-quilt-${learn.player}`);
+  const box = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  if (!box.width || !vb) return null;
+  const c = Math.floor(vb.x + ((e.clientX - box.left) / box.width) * vb.width);
+  const r = Math.floor(vb.y + ((e.clientY - box.top) / box.height) * vb.height);
+  return r >= 0 && c >= 0 && r < 9 && c < 9 ? [r, c] : null;
+}
+
+function setPos([r, c]) {
+  const { h, w } = S.size(learn.held.orient);
+  const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+  learn.held.pos = [clamp(r - Math.floor((h - 1) / 2), 0, 9 - h), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
+}
+
+function heldCells() {
+  const h = learn && learn.held;
+  return h && h.pos ? h.orient.map(([r, c]) => [r + h.pos[0], c + h.pos[1]]) : null;
+}
+
+function turn(how) {
+  if (!learn || !learn.held || learn.held.pid === -1) return;
+  learn.held.orient = how === 'rotate' ? S.rotate(learn.held.orient) : S.flip(learn.held.orient);
+  if (learn.held.pos) setPos(learn.held.pos);
+  overlay();
+}
+
+function overlay() {
+  const cells = heldCells();
+  drawBoards((qs) => {
+    if (learn && learn.tried) markCells(qs[learn.player].overlay, learn.tried.cells, 'last');
+    if (learn && learn.shown) {
+      const r = learn.queue[learn.at];
+      if (r.best.cells && r.best.cells.length) markCells(qs[learn.player].overlay, S.fromMessage(r.best.cells), 'best-mark');
+    }
+    if (cells) markCells(qs[learn.player].overlay, cells, 'held-piece', { patch: learn.held.pid });
+  });
+}
+
+function place() {
+  const cells = heldCells();
+  if (!cells) return;
+  const rows = learn.view.players[learn.player].rows;
+  if (!cells.every(([r, c]) => rows[r][c] === '.')) { $('learn-result').textContent = 'That spot is not free.'; return; }
+  const text = learn.held.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${learn.held.pid} ${S.cellsText(cells)}`;
+  tryMove(text, cells);
+}
+
+// The try's win chance: the search's value of the position it leads to, with the review's budget and seed
+// (1 minus the opponent's best chance, or the mover's own when they move again), as engine.review does.
+async function tryMove(text, cells = []) {
+  if (!learn || !learn.state) return;
+  const r = learn.queue[learn.at];
+  const out = $('learn-result');
+  out.textContent = 'thinking…';
+  const budgetBody = budget.iterations ? { iterations: budget.iterations } : { time_limit: `${budget.seconds}s` };
+  try {
+    const after = await post('game/apply', { state: learn.state, move: text });
+    learn.tried = { text, cells };
+    learn.held = null;
+    let chance;
+    if (after.view.terminal) {
+      chance = after.view.winner === learn.player ? 1 : 0;
+    } else {
+      const s = await post('suggest-move', { state: after.state, top: 1, seed: budget.seed, ...budgetBody }, { deadlineMs: 60000 });
+      const best = s.suggestions[0].win_chance;
+      chance = s.player === learn.player ? best : 1 - best;
+    }
+    const same = text === r.best.text;
+    let verdict;
+    if (same || chance >= r.value_best - 0.05) verdict = 'Good: as good as the engine\'s best (within 5%).';
+    else if (chance > r.value_played + 0.02) verdict = 'Better than the game\'s move, but there is better still.';
+    else verdict = 'Not better than the game\'s move. Try again, or show the answer.';
+    out.textContent = `Your try ${text}: win chance ${pct(chance)} (the game's move ${pct(r.value_played)}, `
+      + `the engine's best ${pct(r.value_best)}). ${verdict}`;
+    out.dataset.chance = chance.toFixed(4);
+    $('page-review').dataset.learnTried = String(learn.at);
+    $('learn-next').hidden = false;
+    overlay();
+    choices();
+  } catch (e) { out.textContent = ''; showMessage(msg, e); }
+}
+
+function showAnswer() {
+  if (!learn) return;
+  const r = learn.queue[learn.at];
+  learn.shown = true;
+  $('learn-result').textContent = `${$('learn-result').textContent} The engine's answer: ${label(r.best, r.played)} `
+    + `(${pct(r.value_best)}).`.trimStart();
+  $('learn-next').hidden = false;
+  overlay();
 }
