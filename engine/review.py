@@ -69,7 +69,8 @@ from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
 from .endgame import solve as solve_endgame
 from .players import search
-from .players.proven import NodeBudget, line_end, near_end, proof_chance, proof_limits, proven_moves
+from .players.proven import (NodeBudget, line_end, near_end, proof_chance, proof_limits, proven_moves,
+                             table_bytes_for)
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
 from .state_json import quote
@@ -411,7 +412,8 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
     t0 = time.perf_counter()
     if nodes is not None:
         stop = NodeBudget(nodes, stop)     # one budget for both solves
-    answer = proven_moves(state, time_limit=time_limit, stop=stop)
+    table_bytes = table_bytes_for(time_limit, nodes)    # both solves: a table sized to the budget
+    answer = proven_moves(state, time_limit=time_limit, stop=stop, table_bytes=table_bytes)
     if answer is None:
         return None
     mover = state.current_player()
@@ -431,7 +433,7 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
             if left is not None and left <= 0:
                 return None
-            r = solve_endgame(after, time_limit=left, stop=stop)
+            r = solve_endgame(after, time_limit=left, stop=stop, table_bytes=table_bytes)
             if not r.proven or r.value is None:
                 return None
             margin = r.value if after.current_player() == mover else -r.value

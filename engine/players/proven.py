@@ -222,20 +222,23 @@ def tie_winner(state: GameState, action: Action, line: tuple[Action, ...] | None
 
 
 def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | None = None,
-                 top: int | None = None, nodes: int | None = None) -> ProvenMoves | None:
+                 top: int | None = None, nodes: int | None = None,
+                 table_bytes: int | None = None) -> ProvenMoves | None:
     """The moves of ``state`` with their proven values, best first, or None when not proven in time.
 
     ``time_limit`` seconds for the whole attempt (a tie on points may take a
     second solver call, within what is left; None: no time limit); ``nodes``
     a budget in solver nodes instead or as well (:class:`NodeBudget`: then
     whether the position is proven does not depend on the machine's speed);
-    ``stop`` ends it early (then None). Ranked by proven margin, then the
+    ``stop`` ends it early (then None); ``table_bytes`` the solver's table (None:
+    :func:`table_bytes_for` the limits). Ranked by proven margin, then the
     tie rule, then the solver's order; ``top`` keeps the best few. A
     finished game: None (no move).
     """
     if state.is_terminal() or (time_limit is not None and time_limit <= 0) or (stop is not None and stop.is_set()):
         return None
-    table_bytes = table_bytes_for(time_limit, nodes)
+    if table_bytes is None:
+        table_bytes = table_bytes_for(time_limit, nodes)
     if nodes is not None:
         stop = NodeBudget(nodes, stop)
     result = solve_endgame(state, time_limit=time_limit, stop=stop, all_moves=True, table_bytes=table_bytes)
