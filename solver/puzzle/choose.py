@@ -45,6 +45,10 @@ FRONTIER_WORK_EXP = 0.43
 SEARCH_NODES_PER_S = 1e7
 PROBE_SHARE = 0.15
 MIN_PROBE_NODES = 2_000
+# Limited pieces of more than one type with more placements than this: the
+# search, without building the DP (20x20 with 64 large pieces: 130k
+# placements, a reach of ~100 cells).
+BIG_PLACEMENTS = 20_000
 # A frontier estimated to take less than this (seconds) runs without a probe:
 # whichever is faster, the difference is below a probe's own cost.
 NO_PROBE_SECONDS = 0.005
@@ -98,6 +102,10 @@ def choose_method(problem: PuzzleProblem, clock: Clock | None = None) -> str:
     (``clock.Abort``)."""
     if problem.restricted or not problem.area_ok:
         return "search"
+    t = problem.tables
+    unl = t.unlimited or (False,) * len(t.counts)
+    if t.nplacements > BIG_PLACEMENTS and sum(1 for u in unl if not u) > 1:
+        return "search"           # many big limited pieces: a frontier far past its bound, not worth building
     prob = _frontier_of(problem, clock)
     if prob is None:
         return "frontier"         # no tiling: the DP knows at once
@@ -111,7 +119,7 @@ def choose_method(problem: PuzzleProblem, clock: Clock | None = None) -> str:
 def search_budget(problem: PuzzleProblem) -> int:
     """Search nodes the search may take before ``auto`` turns to the
     frontier (0: no limit, the search counts alone)."""
-    if problem.restricted or not problem.area_ok:
+    if problem.restricted or not problem.area_ok or problem.tables.nplacements > BIG_PLACEMENTS:
         return 0
     prob = _frontier_of(problem)
     if prob is None or (HAVE_C_FRONTIER and not uses_c(prob)):

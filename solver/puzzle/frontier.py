@@ -473,8 +473,11 @@ def common_prefix(a: FrontierProblem, b: FrontierProblem) -> int:
 
 
 # The frontier problems of a puzzle (identity, then one per cyclic subgroup
-# of its symmetries), kept while its tables are (the tables are cached).
+# of its symmetries), kept while its tables are (the tables are cached), for
+# tables of at most CACHE_PLACEMENTS placements: as Python tuples they take
+# several times the tables' bytes, which the byte-bounded cache does not see.
 _PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()
+CACHE_PLACEMENTS = 20_000
 
 
 def puzzle_problems(tables: PlacementTables, clock: Clock | None = None,
@@ -485,7 +488,9 @@ def puzzle_problems(tables: PlacementTables, clock: Clock | None = None,
     Built once per tables (kept while they are), under ``clock``."""
     got = _PROBLEMS.get(tables)
     if got is None:
-        got = _PROBLEMS[tables] = [frontier_problem(tables, clock)]
+        got = [frontier_problem(tables, clock)]
+        if tables.nplacements <= CACHE_PLACEMENTS:
+            _PROBLEMS[tables] = got
     if fixed and len(got) == 1:
         more = []
         seen: set[frozenset] = set()
