@@ -28,7 +28,7 @@ pairwise disjoint placements (an orbit of ``m`` placements uses ``m``
 copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
 
 >>> from .region import parse_pieces
->>> frontier_count(("..", "..", ".."), parse_pieces(["##"]), (), True, True, True, engine="python")
+>>> frontier_count(("..", "..", ".."), (), parse_pieces(["##"]), True, True, True, engine="python")
 (3, 8)
 >>> frontier_count(("....",) * 4, (), parse_pieces(["##"]), True, True, True, engine="python")
 (36, 72)
