@@ -69,13 +69,17 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
     }
 
 
+def _field_name(key: Any) -> str:
+    """An unknown field's name as an error message shows it: plain when it is a short identifier, else quoted."""
+    return key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
+
+
 def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {quote(record)}")
     for k in record:
         if k not in RECORD_FIELDS:
-            name = k if isinstance(k, str) and k.isidentifier() and len(k) <= 40 else quote(k, 40)
-            raise RecordError(f"{name}: unknown field")
+            raise RecordError(f"{_field_name(k)}: unknown field")
     edition = record.get("edition", "revised")
     if type(edition) is not str or edition not in EDITIONS:
         raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
@@ -132,8 +136,7 @@ def _check_evaluation_shapes(record: dict[str, Any]) -> list[dict[str, Any]]:
             raise RecordError(f"{where}: must be an object, got {quote(e, 40)}")
         for key in e:
             if key not in EVALUATION_FIELDS:
-                name = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
-                raise RecordError(f"{where}.{name}: unknown field")
+                raise RecordError(f"{where}.{_field_name(key)}: unknown field")
         for key in EVALUATION_FIELDS:
             if key not in e:
                 raise RecordError(f"{where}.{key}: missing")
