@@ -34,8 +34,10 @@ kept for comparisons), but its iterations run in the compiled core
   move then depends only on the seed and the position. ``reuse`` is accepted
   and ignored.
 
-* **Exact endgames**: near the end of the game (``proven.near_end``) a move
-  first asks the exact endgame solver (:mod:`engine.endgame`, through
+* **Exact endgames**: near the end of the game (``proven.near_end``; with a
+  time budget only from ``proven.proof_spaces`` of its proof time, 18
+  spaces left at 0.1 s and 20 at 1 s, where such a proof often finishes) a
+  move first asks the exact endgame solver (:mod:`engine.endgame`, through
   :func:`engine.players.proven.proven_moves`) with ``PROOF_SHARE`` of its
   time (an iteration budget: ``PROOF_NODES_PER_ITERATION`` solver nodes per
   iteration, so the move stays reproducible); when it finishes, the move of
@@ -84,7 +86,7 @@ from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .calibration import win_chance as calibrated_chance
-from .proven import PROOF_NODES, PROOF_SHARE, near_end, proven_moves
+from .proven import PROOF_NODES, PROOF_SHARE, near_end, proof_spaces, proven_moves, spaces_left
 from ._search_policy import key_seed
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
     LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
@@ -235,7 +237,7 @@ class SearchPlayer(RootPlacement):
             return forced
         self.last_proven = False
         spent = 0.0
-        if self.prove and near_end(state):
+        if self.prove and self._proof_worthwhile(state):
             t0 = time.perf_counter()
             proof = self._prove(state)
             if proof is not None:
@@ -247,6 +249,15 @@ class SearchPlayer(RootPlacement):
             # Stopped before any expansion: the greedy order's first move.
             return greedy_first_move(state, self._cache)
         return ranked[0][1].action
+
+    def _proof_worthwhile(self, state: GameState) -> bool:
+        """Near the end (:func:`~engine.players.proven.near_end`); with a time budget, whose proof time the
+        search loses, only as near as a proof of ``PROOF_SHARE`` of it often finishes
+        (:func:`~engine.players.proven.proof_spaces`: 18 spaces left at 0.1 s, 20 at 1 s). An iteration
+        budget's proof costs no iterations, so it is tried from :data:`~engine.players.proven.NEAR_END_SPACES`."""
+        if self.iterations is not None:
+            return near_end(state)
+        return spaces_left(state) <= proof_spaces(PROOF_SHARE * (self.time_limit or DEFAULT_TIME_LIMIT))
 
     def _prove(self, state: GameState) -> Action | None:
         """The best move by the exact endgame solver, or None when it does not finish within this move's share.
