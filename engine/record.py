@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
 from .state import N_PATCHES, GameState, IllegalActionError
-from .state_json import quote
+from .state_json import check_fields, field_path, quote
 from .track import EDITIONS
 
 RECORD_FIELDS = ("edition", "seed", "circle", "actions", "result", "players", "evaluations")
@@ -69,17 +69,12 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
     }
 
 
-def _field_name(key: Any) -> str:
-    """An unknown field's name as an error message shows it: plain when it is a short identifier, else quoted."""
-    return key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
-
-
 def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {quote(record)}")
     for k in record:
         if k not in RECORD_FIELDS:
-            raise RecordError(f"{_field_name(k)}: unknown field")
+            raise RecordError(f"{field_path('', k)}: unknown field")
     edition = record.get("edition", "revised")
     if type(edition) is not str or edition not in EDITIONS:
         raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
@@ -112,15 +107,7 @@ def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     if "result" not in record:
         raise RecordError("result: missing; a record holds a finished game and its result")
     want = record["result"]
-    if not isinstance(want, dict):
-        raise RecordError(f"result: must be an object, got {quote(want, 40)}")
-    for key in want:
-        if key not in RESULT_FIELDS and key != "positions":
-            name = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else quote(key, 40)
-            raise RecordError(f"result.{name}: unknown field")
-    for key in RESULT_FIELDS:
-        if key not in want:
-            raise RecordError(f"result.{key}: missing")
+    check_fields(want, "result", RESULT_FIELDS, optional=("positions",), error=RecordError)
     return want
 
 
@@ -132,14 +119,7 @@ def _check_evaluation_shapes(record: dict[str, Any]) -> list[dict[str, Any]]:
         raise RecordError(f"evaluations: must be a list of at most one entry per action, got {quote(evals, 40)}")
     for i, e in enumerate(evals):
         where = f"evaluations[{i}]"
-        if not isinstance(e, dict):
-            raise RecordError(f"{where}: must be an object, got {quote(e, 40)}")
-        for key in e:
-            if key not in EVALUATION_FIELDS:
-                raise RecordError(f"{where}.{_field_name(key)}: unknown field")
-        for key in EVALUATION_FIELDS:
-            if key not in e:
-                raise RecordError(f"{where}.{key}: missing")
+        check_fields(e, where, EVALUATION_FIELDS, error=RecordError)
         ply = e["ply"]
         if type(ply) is not int or not 0 <= ply < len(record["actions"]) or (i and ply <= evals[i - 1]["ply"]):
             raise RecordError(f"{where}.ply: must be the index of an action, after the previous entry's, "

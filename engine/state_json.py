@@ -50,22 +50,31 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
 _ROW_BITS = str.maketrans("#.", "10")
 
 
-def _field(path: str, key: object) -> str:
-    """``path.key``, the key written as it is when it is a plain name, else quoted."""
+def field_path(path: str, key: object) -> str:
+    """``path.key``, the key written as it is when it is a plain name, else quoted.
+
+    >>> field_path("players[0]", "buttons"), field_path("", "x y")
+    ('players[0].buttons', '"x y"')
+    """
     name = key if isinstance(key, str) and _NAME.fullmatch(key) else quote(key, 40)
     return f"{path}.{name}" if path else name
 
 
-def check_fields(d: Any, path: str, names: tuple[str, ...]) -> None:
-    """``d`` is an object with exactly the fields ``names`` (StateError naming the first unknown or missing one)."""
+def check_fields(d: Any, path: str, names: tuple[str, ...], *, optional: tuple[str, ...] = (),
+                 error: type[ValueError] = StateError) -> None:
+    """``d`` is an object with exactly the fields ``names`` (and any of ``optional``).
+
+    Raises ``error`` (a state's :class:`StateError` unless the caller's, e.g. a record's) naming the
+    first unknown or missing field.
+    """
     if not isinstance(d, dict):
-        raise StateError(f"{path or 'state'}: must be an object, got {quote(d)}")
+        raise error(f"{path or 'state'}: must be an object, got {quote(d, 40)}")
     for k in d:
-        if k not in names:
-            raise StateError(f"{_field(path, k)}: unknown field")
+        if k not in names and k not in optional:
+            raise error(f"{field_path(path, k)}: unknown field")
     for k in names:
         if k not in d:
-            raise StateError(f"{_field(path, k)}: missing")
+            raise error(f"{field_path(path, k)}: missing")
 
 
 def _got(v: object) -> str:
