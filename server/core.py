@@ -245,6 +245,8 @@ class ServiceCore:
         """The bound on a frontier count's table (bytes), passed to every puzzle job."""
         return self.config.table_bytes
 
+    table_bytes_setting = "--table-bytes"   # the refusal names the server's option
+
     # ------------------------------------------------------------ lifecycle
     def start(self, wait_ready: bool = True, timeout: float = 120.0) -> bool:
         """Start the workers; with ``wait_ready``, return once they are all warm."""
@@ -517,6 +519,7 @@ class InProcessCore:
         if isinstance(table_bytes, bool) or not isinstance(table_bytes, int) or table_bytes < 1:
             raise ValueError(f"table_bytes must be a positive integer, got {table_bytes!r}")
         self.table_bytes = table_bytes
+        self.table_bytes_setting = "the embedded client's table_bytes"   # the caller's own bound
 
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any:
         if call.stop.is_set():

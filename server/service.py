@@ -39,6 +39,10 @@ class JobRunner(Protocol):
     def table_bytes(self) -> int:
         """The bound on a frontier count's table (the server's ``--table-bytes``)."""
 
+    @property
+    def table_bytes_setting(self) -> str:
+        """Where that bound is set, for the refusal's words (``--table-bytes``, or the embedded client's argument)."""
+
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
 
 
@@ -229,7 +233,7 @@ class PlacementServicer:
         try:
             result = self.core.run_job(call, job, limit, "method" if job.method == "frontier" else "pieces")
         except TooLarge:  # the solver's words speak to its caller; the client cannot raise the bound
-            raise TooLarge(table_full(job.table_bytes)) from None
+            raise TooLarge(table_full(job.table_bytes, self.core.table_bytes_setting)) from None
         width = result.width or len(rows[0])
         tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
                    for tiling in result.tilings]
@@ -296,14 +300,17 @@ def generate_job(request: pb.GeneratePuzzleRequest) -> tuple[GenerateJob, float,
     return job, limit, field
 
 
-def table_full(table_bytes: int) -> str:
-    """What a client is told when a frontier count's table would pass the server's bound.
+def table_full(table_bytes: int, setting: str = "--table-bytes") -> str:
+    """What a client is told when a frontier count's table would pass the bound (set by ``setting``).
 
     >>> table_full(512 << 20)
     "the frontier count's table would pass the server's bound of 536870912 bytes (512 MiB, --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region"
+    >>> table_full(1 << 20, "the embedded client's table_bytes").split(";")[0]
+    "the frontier count's table would pass the bound of 1048576 bytes (1 MiB, the embedded client's table_bytes)"
     """
-    return (f"the frontier count's table would pass the server's bound of {table_bytes} bytes "
-            f"({table_bytes / 2**20:g} MiB, --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region")
+    whose = "the server's bound" if setting == "--table-bytes" else "the bound"
+    return (f"the frontier count's table would pass {whose} of {table_bytes} bytes "
+            f"({table_bytes / 2**20:g} MiB, {setting}); count with PUZZLE_METHOD_SEARCH, or a smaller region")
 
 
 def set_count(response: pb.SolvePuzzleResponse, count: int, distinct: int) -> None:

@@ -224,6 +224,7 @@ def test_the_embedded_client_has_the_same_bound_and_answer():
     with pytest.raises(ResourceExhausted) as err:
         small.solve_puzzle(["." * 16] * 16, [], unlimited=["##"], count=True, method="frontier")
     assert err.value.code == "RESOURCE_EXHAUSTED" and "4096 bytes" in str(err.value)
+    assert "table_bytes" in str(err.value) and "--table-bytes" not in str(err.value)   # the caller's own bound
     # the search has no such table: the same request by the search answers (with a lower bound in time)
     r = small.solve_puzzle(["." * 16] * 16, [], unlimited=["##"], count=True, method="search", time_limit=0.2)
     assert r.method == "search" and r.status.name == "FEASIBLE" and r.count > 0
