@@ -8,8 +8,9 @@ import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
 import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, drawHand, fetchGhosts, fitsRows,
-  handCells, handMoveText, leatherHand, markHeldCard, newHand, nudgeHand, setHandPos, statsInto, turnHand, unknownOwners,
+  addOwner, bindQuiltPointer, buyRefusal, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, drawHand,
+  fitsRows, ghostRequester, handCells, handMoveText, leatherHand, markHeldCard, newHand, nudgeHand, setHandPos,
+  statsInto, turnHand, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, removeRecent, saveRecent, shortDate } from './store.js';
 import { analysisHash, analysisLink, copyText, flash, parseAnalysisHash } from './links.js';
@@ -23,9 +24,10 @@ let P = null;
 let root = null;        // the tree: nodes {move, player, ply, notation, state, view, children, parent, eval}
 let cur = null;         // the node on the board
 let held = null;        // the patch in hand (hand.js)
+// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
+const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
 let busy = false;       // a move is being played
 let evalAbort = null;   // the current evaluation's fetch
-let ghostAbort = null;
 let writtenHash = '';   // the hash this page wrote last (its own changes are not reloads)
 let circleFor = null;
 let quilts = [null, null];
@@ -302,7 +304,7 @@ async function go(node) {
   if (!node) return;
   cur = node;
   held = null;
-  if (ghostAbort) ghostAbort.abort();
+  ghostReq.abort();
   if (evalAbort) evalAbort.abort();
   try {
     await loaded(node);
@@ -354,11 +356,9 @@ function pick(slot) {
   if (v.leather_to_place > 0) { holdLeather(); render(); return; }
   const a = v.available[slot - 1];
   if (!a) return;
-  if (!a.buyable) {
-    showMessage(msg, a.affordable ? `Patch ${a.id} does not fit anywhere on player ${v.current_player + 1}'s quilt.`
-      : `Patch ${a.id} costs ${a.buttons} buttons; player ${v.current_player + 1} has ${v.players[v.current_player].buttons}.`, 'info');
-    return;
-  }
+  const who = `player ${v.current_player + 1}`;
+  const refusal = buyRefusal(a, `${who}'s quilt`, who, v.players[v.current_player].buttons);
+  if (refusal) { showMessage(msg, refusal, 'info'); return; }
   showMessage(msg, null);
   if (held && held.slot === slot) return;
   held = newHand(a.id, slot, P[a.id].cells);
@@ -371,19 +371,7 @@ function holdLeather() {
   requestGhosts(held);
 }
 
-async function requestGhosts(h) {
-  if (ghostAbort) ghostAbort.abort();
-  const ctl = new AbortController();
-  ghostAbort = ctl;
-  try {
-    const ghosts = await fetchGhosts(cur.view, mover(), h, { signal: ctl.signal });
-    if (held !== h) return;
-    h.ghosts = ghosts;
-    drawOverlay();
-  } catch (e) {
-    if (e.name !== 'AbortError' && held === h) showMessage(msg, e);
-  }
-}
+function requestGhosts(h) { ghostReq.request(cur.view, mover(), h); }
 
 function turn(how) {
   if (!held || held.pid === -1) return;

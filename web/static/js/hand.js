@@ -94,6 +94,38 @@ export async function fetchGhosts(view, player, h, opts = {}) {
   return r.ranked.map((x) => S.fromMessage(x.placement.cells));
 }
 
+// Why the patch `a` (an entry of a view's `available`) cannot be bought, in words; null when it can.
+// `quilt` and `buyer` name whose it is ("your quilt" / "you", or "player 2's quilt" / "player 2").
+export function buyRefusal(a, quilt, buyer, buttons) {
+  if (a.buyable) return null;
+  if (a.affordable) return `Patch ${a.id} does not fit anywhere on ${quilt}.`;
+  return `Patch ${a.id} costs ${a.buttons} buttons; ${buyer} ${buyer === 'you' ? 'have' : 'has'} ${buttons}.`;
+}
+
+// The ghosts of the hand being held, one request at a time: a new request (or abort()) aborts the one
+// before, and an answer is drawn only while its hand is still held. isHeld(h): is h in hand;
+// onGhosts(h): draw them (h.ghosts is set); onError(e, h).
+export function ghostRequester(isHeld, onGhosts, onError) {
+  let ctl = null;
+  const abort = () => { if (ctl) ctl.abort(); ctl = null; };
+  const request = async (view, player, h) => {
+    abort();
+    const mine = new AbortController();
+    ctl = mine;
+    try {
+      const ghosts = await fetchGhosts(view, player, h, { signal: mine.signal });
+      if (!isHeld(h)) return;
+      h.ghosts = ghosts;
+      onGhosts(h);
+    } catch (e) {
+      if (e.name !== 'AbortError' && isHeld(h)) onError(e, h);
+    } finally {
+      if (ctl === mine) ctl = null;
+    }
+  };
+  return { request, abort };
+}
+
 // Numbered ghosts (a click or Enter places the patch there), drawn last-ranked first so that the best is on
 // top where they overlap. ghosts: cell lists; onPlace(cells).
 export function drawGhosts(ov, ghosts, onPlace, label = (i) => `Place it on the solver's choice ${i + 1}`) {

@@ -6,9 +6,9 @@ import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
 import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, drawGhosts, drawHand, fetchGhosts, fitsRows,
-  handCells, handMoveText, leatherHand, markHeldCard as markCard, newHand, nudgeHand, setHandPos, statsInto, turnHand,
-  unknownOwners,
+  addOwner, bindQuiltPointer, blankOwners, buyRefusal, clearHandMarks, drawCircle, drawGhosts, drawHand, fitsRows,
+  ghostRequester, handCells, handMoveText, leatherHand, markHeldCard as markCard, newHand, nudgeHand, setHandPos,
+  statsInto, turnHand, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
@@ -19,6 +19,8 @@ export const HINT = { top: 5, iterations: 300, seed: 0 };
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
 let held = null;         // the patch in hand: {pid, slot, orient, pos, ghosts}
+// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
+const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
 let hint = null;         // {suggestions, selected}
 let busy = false;
 let stuck = false;       // the engine's last move failed: offer a retry
@@ -326,11 +328,8 @@ function pick(slot) {
   if (v.leather_to_place > 0) { showMessage(msg, 'Place your leather patch first.', 'info'); return; }
   const a = v.available[slot - 1];
   if (!a) return;
-  if (!a.buyable) {
-    showMessage(msg, a.affordable ? `Patch ${a.id} does not fit anywhere on your quilt.`
-      : `Patch ${a.id} costs ${a.buttons} buttons; you have ${v.players[game.human].buttons}.`, 'info');
-    return;
-  }
+  const refusal = buyRefusal(a, 'your quilt', 'you', v.players[game.human].buttons);
+  if (refusal) { showMessage(msg, refusal, 'info'); return; }
   showMessage(msg, null);
   if (held && held.slot === slot) return;
   held = newHand(a.id, slot, P[a.id].cells);
@@ -343,16 +342,7 @@ function holdLeather() {
   requestGhosts(held);
 }
 
-async function requestGhosts(h) {
-  try {
-    const ghosts = await fetchGhosts(game.view, game.human, h);
-    if (held !== h) return;
-    h.ghosts = ghosts;
-    drawOverlay();
-  } catch (e) {
-    if (held === h) showMessage(msg, e);
-  }
-}
+function requestGhosts(h) { ghostReq.request(game.view, game.human, h); }
 
 function setPos(rc) { setHandPos(held, rc); }
 
