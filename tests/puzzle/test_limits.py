@@ -22,6 +22,7 @@ from quiltsolve.solver.validate import validate_tiling
 
 from ..solver.test_limits import random_poly, stop_after
 from .helpers import ENGINES, solve
+from ..timing import LATE
 
 BIG = ["." * 20] * 20
 
@@ -61,7 +62,7 @@ def test_big_puzzle_set_up_honours_the_limit(engine, use_all):
     PuzzleProblem.clear_cache()
     r = solve(BIG, pieces, use_all=use_all, time_limit=0.2, engine=engine)
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
-    assert r.wall_time < 0.7, r.wall_time
+    assert r.wall_time < 0.2 + LATE, r.wall_time
     check(BIG, pieces, r, use_all=use_all)
 
 
@@ -93,7 +94,7 @@ def test_stop_token_during_set_up(engine):
     done = time.perf_counter()
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
     if when:
-        assert done - when[0] < 0.3, done - when[0]
+        assert done - when[0] < LATE, done - when[0]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -101,7 +102,7 @@ def test_stop_token_ends_a_long_count(engine):
     token, when = stop_after(0.1)
     r = solve(["." * 12] * 12, ["##"] * 72, count=True, time_limit=30, stop=token, engine=engine)
     done = time.perf_counter()
-    assert when and done - when[0] < 0.3, done - when[0]
+    assert when and done - when[0] < LATE, done - when[0]
     assert r.status is SolveStatus.FEASIBLE and r.count > 0
     check(["." * 12] * 12, ["##"] * 72, r)
 
@@ -117,7 +118,7 @@ def test_stop_token_ends_a_long_find(engine):
     if r.status is SolveStatus.OPTIMAL:     # found one before the token: nothing to test
         check(BIG, pieces, r, use_all=False)
         return
-    assert when and done - when[0] < 0.3, done - when[0]
+    assert when and done - when[0] < LATE, done - when[0]
     assert r.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE)
 
 

@@ -16,6 +16,7 @@ from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 from quiltsolve.engine.players.search import SearchResult, search, search_moves, warm_up
 from quiltsolve.solver import StopToken
 
+from ..timing import LATE
 from .test_search import midgame_state
 
 
@@ -81,7 +82,7 @@ def test_time_limit_honoured_with_the_lookahead(seed):
     s = midgame_state(seed, 15)
     r = search(s, time_limit=0.2)
     assert r.searched and r.iterations > 0
-    assert 0.15 < r.wall_time < 0.5, r.wall_time
+    assert 0.15 < r.wall_time < 0.2 + LATE, r.wall_time
     assert all(s.is_legal(m.action) for m in r.moves)
 
 
@@ -98,8 +99,8 @@ def test_stop_token_from_another_thread_ends_a_long_search():
     threading.Thread(target=fire, daemon=True).start()
     r = search(s, time_limit=30.0, stop=token)       # the advisor calls get 2.5 s each
     done = time.perf_counter()
-    assert when and done - when[0] < 0.3, done - when[0]
-    assert r.wall_time < 1.0
+    assert when and done - when[0] < LATE, done - when[0]
+    assert r.wall_time < 0.1 + LATE
     assert r.moves and all(s.is_legal(m.action) for m in r.moves)
 
 

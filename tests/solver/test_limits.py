@@ -24,6 +24,7 @@ from quiltsolve.solver.lookahead import rank_placements
 from quiltsolve.solver.stop import StopToken
 from quiltsolve.solver.types import SolveStatus
 from quiltsolve.solver.validate import validate_placements
+from ..timing import LATE
 
 # opening-0-k16/104004: CP-SAT cannot prove it in seconds (see test_cover)
 OPENING = [2, 3, 5, 9, 12, 13, 16, 19, 21, 22, 24, 25, 27, 28, 31, 32]
@@ -97,7 +98,7 @@ def test_placement_limit_with_huge_model(big_cands, square7, node_cap):
 
 def test_placement_tiny_limit_answers_at_once(big_cands):
     r = solve_cover(0, big_cands, time_limit=0.02)
-    assert r.wall_time < 0.3
+    assert r.wall_time < 0.02 + LATE
     check(0, big_cands, r)
 
 
@@ -107,7 +108,7 @@ def test_placement_stop_token_from_another_thread(node_cap):
     token, when = stop_after(0.1)
     r = cover._solve_impl(0, cands, False, 30.0, 0, 1, token, node_cap=node_cap)
     done = time.perf_counter()
-    assert when and done - when[0] < 0.5, done - when[0]
+    assert when and done - when[0] < LATE, done - when[0]
     assert r.status in (SolveStatus.FEASIBLE, SolveStatus.UNKNOWN)
     check(0, cands, r)
 
@@ -117,7 +118,7 @@ def test_square7_stop_token_from_another_thread(big_cands):
     r = solve_square7(0, big_cands, time_limit=30.0, stop=token)
     done = time.perf_counter()
     if when:   # it may also finish (OPTIMAL) before the token is set
-        assert done - when[0] < 0.5
+        assert done - when[0] < LATE
     check(0, big_cands, r)
 
 
@@ -151,7 +152,7 @@ def test_rank_placements_answers_close_to_its_limit(square7):
     # Empty board, all 33 patches and 5 leathers upcoming: far from proven in 0.2 s.
     r = rank_placements(0, 5, ALL_UPCOMING, square7=square7, time_limit=0.2)
     assert r.status == SolveStatus.FEASIBLE
-    assert 0.1 < r.wall_time < 0.5, r.wall_time
+    assert 0.1 < r.wall_time < 0.2 + LATE, r.wall_time
     pc = candidates_from([5])
     masks = [rp.placement.mask for rp in r.ranked]
     assert len(masks) == len(set(masks)) > 0
@@ -164,7 +165,7 @@ def test_rank_placements_stop_token_from_another_thread():
     token, when = stop_after(0.1)
     r = rank_placements(0, 20, ALL_UPCOMING, square7=True, time_limit=30.0, stop=token)
     done = time.perf_counter()
-    assert when and done - when[0] < 0.5, done - when[0]
+    assert when and done - when[0] < LATE, done - when[0]
     assert r.status == SolveStatus.FEASIBLE and r.ranked
     pc = candidates_from([20])
     for rp in r.ranked:
