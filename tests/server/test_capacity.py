@@ -20,6 +20,7 @@ from quiltsolve.server.jobs import SpinJob
 from quiltsolve.server.pool import WorkerLost, WorkerPool
 from quiltsolve.solver import StopToken
 
+from ..timing import LATE
 from .conftest import play, state_json
 from .test_load import EASY, ENDLESS_COUNT, wait_until
 
@@ -202,20 +203,20 @@ def test_cheap_calls_are_not_starved_and_overflow_is_refused(small_server):
         # Every worker busy, the queue full: cheap calls still answer at once.
         for _ in range(20):
             t0 = time.monotonic()
-            assert health.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=2).status == \
+            assert health.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=5).status == \
                 health_pb2.HealthCheckResponse.SERVING
-            assert len(stub.ListPatches(pb.ListPatchesRequest(), timeout=2).patches) == 33
-            assert time.monotonic() - t0 < 1.5
+            assert len(stub.ListPatches(pb.ListPatchesRequest(), timeout=5).patches) == 33
+            assert time.monotonic() - t0 < 1.5 + LATE
         # A quick SolvePlacement is answered on the fast lane, past the long calls.
         for _ in range(10):
             t0 = time.monotonic()
             assert stub.SolvePlacement(EASY, timeout=5).status == pb.SOLVE_STATUS_OPTIMAL
-            assert time.monotonic() - t0 < 1.5
+            assert time.monotonic() - t0 < 1.5 + LATE
         # One more expensive call is refused at once, with a retry hint.
         t0 = time.monotonic()
         with pytest.raises(grpc.RpcError) as err:
             stub.SolvePuzzle(_endless(), timeout=10)
-        assert time.monotonic() - t0 < 2
+        assert time.monotonic() - t0 < 2 + LATE
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         trailers = dict(err.value.trailing_metadata() or ())
         assert int(trailers["grpc-retry-pushback-ms"]) > 0
