@@ -106,7 +106,7 @@ def _setup(record: Any) -> GameState:
 def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     if "result" not in record:
         raise RecordError("result: missing; a record holds a finished game and its result")
-    want = record["result"]
+    want: dict[str, Any] = record["result"]
     check_fields(want, "result", RESULT_FIELDS, optional=("positions",), error=RecordError)
     return want
 
