@@ -62,8 +62,28 @@ static inline size_t hash2(uint64_t f, uint64_t c, int shift) {
     return (size_t)(((f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL) >> shift);
 }
 
+/* Dead-state pruning: the cover lists of the window before one cell (see
+ * cover_build) */
 typedef struct {
-    int n, L;
+    uint64_t *m;       /* the masks, list after list */
+    size_t cap;
+    int nd;            /* cells with a list to check, in order */
+    int ds[64];
+    uint64_t hit[64];  /* per list: cells every mask holds besides its own (0: none known) */
+    size_t start[65];  /* list k: m[start[k] .. start[k + 1]) */
+    int last;          /* the list of the window's last cell, -1 none */
+    signed char kof[64];   /* the list of cell d, -1 none */
+    uint64_t *aff;     /* per placement of the step: the cells whose lists it may empty */
+    size_t aff_cap;
+} Cover;
+
+typedef struct {
+    int n, L, reach;
+    Cover cover;
+    int prune_skip;    /* steps left before pruning is tried again */
+    int prune_on;      /* this step checks its successors */
+    int cur_i;         /* the cell being stepped */
+    size_t checked, dropped;
     const int64_t *pstart, *estart;
     const uint64_t *mask, *add, *fm, *lim, *efm, *efull;
     double deadline;
@@ -174,6 +194,194 @@ static int poll_abort(Run *r) {
     return 0;
 }
 
+/* Dead-state pruning. Before cell i1 every cell before it is covered, so a
+ * free cell j = i1 + d of the window must still be covered by a placement
+ * anchored at some a in i1 .. j (its lowest cell) that misses the covered
+ * cells. Cover list d holds those placements' masks, relative to i1 and cut
+ * to the window (a cell past it is free), minimal ones only, fewest cells
+ * first; a state whose free cell d meets every mask of list d is dead (no
+ * tiling completes it) and is not stored. Only a necessary condition
+ * (copies and the placements' mutual overlaps are not looked at), so the
+ * count is the same with or without it; the states are fewer (pentominoes
+ * with repeats on 8x10: a quarter at the peak). A cell whose list holds the
+ * single-cell mask (a placement reaching only past the window) is always
+ * coverable and gets no list.
+ *
+ * Only the successors made by a placement are checked: a state that shifts
+ * on keeps its witnesses (one anchored at the cell it leaves would hold that
+ * covered cell), so of a live state only the cell entering the window may
+ * die. */
+static int popcmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    int px = __builtin_popcountll(x), py = __builtin_popcountll(y);
+    if (px != py) return px < py ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* A list of at most HIT_SCAN masks gets a hitting set (greedy, at most
+ * HIT_MAX cells besides d that every mask holds): all of them covered, d is
+ * dead without scanning its list (a pocket walled in). */
+#define HIT_SCAN 1024
+#define HIT_MAX 6
+
+/* the work of cover_build for the window before cell i1 (placements looked at) */
+static size_t cover_cost(const Run *r, int i1) {
+    int R = r->reach - 1;
+    size_t cost = 0;
+    for (int e = 0; e < R && i1 + e < r->n; e++)
+        cost += (size_t)(r->pstart[i1 + e + 1] - r->pstart[i1 + e]) * (size_t)(R - e);
+    return cost;
+}
+
+static uint64_t hitting_set(const uint64_t *m, size_t k, int d) {
+    if (k > HIT_SCAN) return 0;
+    unsigned char open[HIT_SCAN];
+    memset(open, 1, k);
+    size_t rest = k;
+    uint64_t hit = 0;
+    for (int nhit = 0; rest; nhit++) {
+        int cnt[64] = {0}, best = -1;
+        for (size_t q = 0; q < k; q++) {
+            if (!open[q]) continue;
+            for (uint64_t b = m[q] & ~(1ULL << d); b; b &= b - 1) cnt[__builtin_ctzll(b)]++;
+        }
+        for (int b = 0; b < 64; b++)
+            if (cnt[b] && (best < 0 || cnt[b] > cnt[best])) best = b;
+        if (best < 0 || nhit == HIT_MAX) return 0;
+        hit |= 1ULL << best;
+        for (size_t q = 0; q < k; q++)
+            if (open[q] && (m[q] >> best & 1)) { open[q] = 0; rest--; }
+    }
+    return hit;
+}
+
+/* the cover lists of the window before cell i1 into r->cover; -1 no memory */
+static int cover_build(Run *r, int i1) {
+    Cover *cv = &r->cover;
+    int R = r->reach - 1;
+    uint64_t wmask = R >= 64 ? ~0ULL : (1ULL << R) - 1;
+    size_t n = 0;
+    cv->nd = 0;
+    cv->last = -1;
+    cv->start[0] = 0;
+    memset(cv->kof, -1, sizeof cv->kof);
+    for (int d = 0; d < R && i1 + d < r->n; d++) {
+        size_t first = n;
+        int trivial = 0;
+        for (int e = 0; e <= d && !trivial; e++) {
+            int a = i1 + e;
+            for (int64_t p = r->pstart[a]; p < r->pstart[a + 1]; p++) {
+                uint64_t m = r->mask[p];
+                if (!((m >> (d - e)) & 1)) continue;
+                uint64_t mm = (m << e) & wmask;
+                if (mm == (1ULL << d)) { trivial = 1; break; }
+                if (n == cv->cap) {
+                    size_t cap = cv->cap ? 2 * cv->cap : 4096;
+                    uint64_t *nm = realloc(cv->m, cap * sizeof *nm);
+                    if (!nm) return -1;
+                    cv->m = nm;
+                    cv->cap = cap;
+                }
+                cv->m[n++] = mm;
+            }
+        }
+        if (trivial) { n = first; continue; }
+        /* fewest cells first; a mask holding another is dropped (the other
+         * misses the covered cells whenever it does) */
+        qsort(cv->m + first, n - first, sizeof *cv->m, popcmp);
+        size_t u = first;
+        for (size_t k = first; k < n; k++) {
+            uint64_t x = cv->m[k];
+            size_t j = first;
+            while (j < u && (cv->m[j] & x) != cv->m[j]) j++;
+            if (j == u) cv->m[u++] = x;
+        }
+        n = u;
+        cv->hit[cv->nd] = hitting_set(cv->m + first, n - first, d);
+        if (d == R - 1) cv->last = cv->nd;
+        cv->kof[d] = (signed char)cv->nd;
+        cv->ds[cv->nd++] = d;
+        cv->start[cv->nd] = n;
+    }
+    return 0;
+}
+
+/* whether the free cell of list k can still be covered in the state f */
+static inline int cell_alive(const Cover *cv, int k, uint64_t f) {
+    uint64_t h = cv->hit[k];
+    if (h && (f & h) == h) return 0;
+    const uint64_t *m = cv->m + cv->start[k], *end = cv->m + cv->start[k + 1];
+    for (; m < end; m++)
+        if (!(f & *m)) return 1;
+    return 0;
+}
+
+static inline int state_alive(const Cover *cv, uint64_t f) {
+    for (int k = 0; k < cv->nd; k++)
+        if (!((f >> cv->ds[k]) & 1) && !cell_alive(cv, k, f)) return 0;
+    return 1;
+}
+
+/* Pruning pays where the tables are large against the lists' cost; where
+ * under 1/PRUNE_POOR of a step's checked successors are dead it rests
+ * PRUNE_REST steps. */
+#define PRUNE_COST_PER_STATE 4
+#define PRUNE_POOR 32
+#define PRUNE_REST 8
+
+/* before step i (from a table of `states` states): whether its successors
+ * are checked (r->prune_on), the lists built if so; -1 no memory */
+static int prune_prepare(Run *r, int i, size_t states) {
+    r->prune_on = 0;
+    r->cur_i = i;
+    r->checked = r->dropped = 0;
+    if (r->reach < 2 || i + 1 >= r->n || !states) return 0;
+    if (r->prune_skip > 0) { r->prune_skip--; return 0; }
+    if (cover_cost(r, i + 1) > PRUNE_COST_PER_STATE * states) return 0;
+    if (cover_build(r, i + 1) < 0) return -1;
+    Cover *cv = &r->cover;
+    r->prune_on = cv->nd > 0;
+    /* a placement can wall in the cells whose hitting set it touches (and
+     * those without one): only they are checked in its successors */
+    int64_t p0 = r->pstart[i], np = r->pstart[i + 1] - p0;
+    if ((size_t)np > cv->aff_cap) {
+        uint64_t *a = realloc(cv->aff, (size_t)np * sizeof *a);
+        if (!a) return -1;
+        cv->aff = a;
+        cv->aff_cap = (size_t)np;
+    }
+    for (int64_t q = 0; q < np; q++) {
+        uint64_t mc = r->mask[p0 + q] >> 1, a = 0;
+        for (int k = 0; k < cv->nd; k++)
+            if (!cv->hit[k] || (cv->hit[k] & mc)) a |= 1ULL << cv->ds[k];
+        cv->aff[q] = a;
+    }
+    return 0;
+}
+
+static void prune_finish(Run *r) {
+    if (r->prune_on && r->dropped * PRUNE_POOR < r->checked) r->prune_skip = PRUNE_REST;
+}
+
+/* whether the successor f made by a placement is dead */
+static inline int placed_dead(Run *r, uint64_t f, int64_t q) {
+    if (!r->prune_on) return 0;
+    r->checked++;
+    const Cover *cv = &r->cover;
+    for (uint64_t b = cv->aff[q] & ~f; b; b &= b - 1) {
+        if (!cell_alive(cv, cv->kof[__builtin_ctzll(b)], f)) {
+            r->dropped++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* whether the successor f made by shifting on is dead (only its new cell can be) */
+static inline int shifted_dead(const Run *r, uint64_t f) {
+    return r->prune_on && r->cover.last >= 0 && !cell_alive(&r->cover, r->cover.last, f);
+}
+
 /* one cell's step from old into t (cleared here); 0 ok, -1 abort (status/oom set) */
 static int step(Run *r, int i, const Table *old, Table *t) {
     int L = r->L;
@@ -198,6 +406,7 @@ static int step(Run *r, int i, const Table *old, Table *t) {
         uint64_t f = e[0], c = e[1];
         const uint64_t *v = e + 2;
         if (f & 1) {
+            if (shifted_dead(r, f >> 1)) continue;
             if (add_state(r, t, old, f >> 1, c, v) < 0) return -1;
             continue;
         }
@@ -206,7 +415,9 @@ static int step(Run *r, int i, const Table *old, Table *t) {
             if (f & m) continue;
             uint64_t fm = r->fm[p];
             if (fm && (c & fm) > r->lim[p]) continue;
-            if (add_state(r, t, old, (f | m) >> 1, c + r->add[p], v) < 0) return -1;
+            uint64_t nf = (f | m) >> 1;
+            if (placed_dead(r, nf, p - p0)) continue;
+            if (add_state(r, t, old, nf, c + r->add[p], v) < 0) return -1;
         }
     }
     /* drop the states short of a type whose last anchor this was (compacted:
@@ -242,12 +453,12 @@ static inline int head_less(const Head *a, const Head *b) {
 }
 
 /* move h to its stream's next state at or after h->pos; 0 when the stream is done */
-static inline int head_next(const Run *r, const Table *old, Head *h, int L) {
+static inline int head_next(Run *r, const Table *old, Head *h, int L) {
     size_t w = (size_t)(2 + L);
     if (h->p < 0) {
         for (; h->pos < old->n; h->pos++) {
             const uint64_t *e = old->e + h->pos * w;
-            if (e[0] & 1) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
+            if ((e[0] & 1) && !shifted_dead(r, e[0] >> 1)) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
         }
         return 0;
     }
@@ -257,6 +468,7 @@ static inline int head_next(const Run *r, const Table *old, Head *h, int L) {
         uint64_t f = e[0];
         if ((f & m) || (f & 1)) continue;   /* overlap, or the cell is covered */
         if (fm && (e[1] & fm) > lim) continue;
+        if (placed_dead(r, (f | m) >> 1, h->p - r->pstart[r->cur_i])) continue;
         h->c = e[1] + add;
         h->f = (f | m) >> 1;
         return 1;
@@ -548,6 +760,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
         goto done;
     }
     r.n = n;
+    r.reach = reach;
     r.pstart = (const int64_t *)b[0].buf;
     r.mask = (const uint64_t *)b[1].buf;
     r.add = (const uint64_t *)b[2].buf;
@@ -672,8 +885,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 if (dsize > r.peak) r.peak = dsize;
                 continue;
             }
+            if (prune_prepare(&r, i, old.n) < 0) { r.oom = 1; break; }
             for (;;) {
                 r.overflow = 0;
+                r.checked = r.dropped = 0;
                 if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step(&r, i, &old, &cur)) < 0) break;
                 if (!r.overflow) break;
                 /* a value passed L limbs: widen the old table and redo the step */
@@ -681,6 +896,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 r.L++;
             }
             if (r.status || r.oom) break;
+            prune_finish(&r);
             Table tmp = old;
             old = cur;
             cur = tmp;
@@ -742,6 +958,8 @@ done:
     free(snap_at); free(snap_e); free(snap_n); free(snap_L);
     free(old.e); free(old.slot);
     free(cur.e); free(cur.slot);
+    free(r.cover.m);
+    free(r.cover.aff);
     for (int k = 0; k < 11; k++)
         if (b[k].obj) PyBuffer_Release(&b[k]);
     return result;
