@@ -45,8 +45,7 @@ typedef unsigned __int128 u128;
 typedef struct {
     uint64_t *e;       /* entries: (f, c, L limbs) each, n used, cap allocated */
     size_t n, cap;
-    int32_t *slot;     /* hash index: entry + 1, 0 empty */
-    size_t nslot;      /* power of 2 */
+    size_t nslot;      /* while a hash step writes it: its slots (a power of 2), else 0 */
     int shift;         /* 64 - log2(nslot) */
 } Table;
 
@@ -106,69 +105,143 @@ static int entries_reserve(Table *t, size_t cap, int L) {
     return 0;
 }
 
-/* an empty hash index of nslot slots over t's entries (rebuilt from them); -1 no memory */
-static int index_rebuild(Table *t, size_t nslot, int L) {
-    int32_t *s = calloc(nslot, sizeof *s);
-    if (!s) return -1;
-    free(t->slot);
-    t->slot = s;
+/* The hash step writes into an open-addressing table of whole entries
+ * (linear probing; a free slot's frontier is EMPTY, never a frontier: they
+ * have at most 63 bits): an insert costs one cache miss, not two (index,
+ * then entry). Its load stays under OPEN_LOAD_NUM / OPEN_LOAD_DEN (the table
+ * doubles past it); after the step it is compacted in place. */
+#define EMPTY (~0ULL)
+#define OPEN_LOAD_NUM 7
+#define OPEN_LOAD_DEN 10
+
+static int log2_of(size_t n) {
+    int k = 0;
+    while (((size_t)1 << k) < n) k++;
+    return k;
+}
+
+/* t as an empty open table of nslot slots (a power of 2), next to `other`
+ * bytes of the old table; -1 abort (status/oom set) */
+static int open_reset(Run *r, Table *t, size_t nslot, size_t other) {
+    size_t w = (size_t)(2 + r->L);
+    if (bytes_for(nslot, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
+    if (entries_reserve(t, nslot, r->L) < 0) { r->oom = 1; return -1; }
+    for (size_t k = 0; k < nslot; k++) t->e[k * w] = EMPTY;
     t->nslot = nslot;
-    t->shift = 64;
-    while (((size_t)1 << (64 - t->shift)) < nslot) t->shift--;
-    size_t m = nslot - 1, w = (size_t)(2 + L);
-    for (size_t k = 0; k < t->n; k++) {
-        const uint64_t *e = t->e + k * w;
-        size_t h = hash2(e[0], e[1], t->shift);
-        while (s[h]) h = (h + 1) & m;
-        s[h] = (int32_t)(k + 1);
+    t->shift = 64 - log2_of(nslot);
+    t->n = 0;
+    return 0;
+}
+
+/* double the open table t (its entries rehashed); -1 abort */
+static int open_grow(Run *r, Table *t, size_t other) {
+    size_t w = (size_t)(2 + r->L), nslot = 2 * t->nslot;
+    if (bytes_for(nslot + t->cap, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
+    uint64_t *e = malloc(nslot * w * 8);
+    if (!e) { r->oom = 1; return -1; }
+    for (size_t k = 0; k < nslot; k++) e[k * w] = EMPTY;
+    int shift = 64 - log2_of(nslot);
+    size_t m = nslot - 1;
+    for (size_t k = 0; k < t->nslot; k++) {
+        const uint64_t *x = t->e + k * w;
+        if (x[0] == EMPTY) continue;
+        size_t h = hash2(x[0], x[1], shift);
+        while (e[h * w] != EMPTY) h = (h + 1) & m;
+        memcpy(e + h * w, x, w * 8);
+    }
+    free(t->e);
+    t->e = e;
+    t->cap = t->nslot = nslot;
+    t->shift = shift;
+    return 0;
+}
+
+/* add the value src (L limbs) to the state (f, c) of the open table t; -1 abort */
+static inline int open_add(Run *r, Table *t, size_t other, uint64_t f, uint64_t c, const uint64_t *src) {
+    int L = r->L;
+    size_t w = (size_t)(2 + L);
+    for (;;) {
+        size_t m = t->nslot - 1, h = hash2(f, c, t->shift);
+        for (;;) {
+            uint64_t *e = t->e + h * w;
+            if (e[0] == f && e[1] == c) {
+                uint64_t *dst = e + 2;
+                unsigned char carry = 0;
+                for (int l = 0; l < L; l++) {
+                    u128 s = (u128)dst[l] + src[l] + carry;
+                    dst[l] = (uint64_t)s;
+                    carry = (unsigned char)(s >> 64);
+                }
+                if (carry) r->overflow = 1;
+                return 0;
+            }
+            if (e[0] == EMPTY) {
+                if ((t->n + 1) * OPEN_LOAD_DEN > t->nslot * OPEN_LOAD_NUM) break;   /* grow, then again */
+                e[0] = f;
+                e[1] = c;
+                memcpy(e + 2, src, (size_t)L * 8);
+                t->n++;
+                return 0;
+            }
+            h = (h + 1) & m;
+        }
+        if (open_grow(r, t, other) < 0) return -1;
+    }
+}
+
+/* t's entries moved to its front (the table is only read from now on), its
+ * array cut to them; -1 no memory */
+static int open_compact(Run *r, Table *t) {
+    size_t w = (size_t)(2 + r->L), keep = 0;
+    for (size_t k = 0; k < t->nslot; k++) {
+        const uint64_t *x = t->e + k * w;
+        if (x[0] == EMPTY) continue;
+        if (keep != k) memcpy(t->e + keep * w, x, w * 8);
+        keep++;
+    }
+    t->n = keep;
+    t->nslot = 0;
+    size_t cap = keep + 1024;
+    if (cap < t->cap) {
+        uint64_t *e = realloc(t->e, cap * w * 8);
+        if (!e) { r->oom = 1; return -1; }
+        t->e = e;
+        t->cap = cap;
     }
     return 0;
 }
 
-/* add the value src (L limbs) to the state (f, c) of t; -1 abort (status/oom set) */
-static inline int add_state(Run *r, Table *t, const Table *old, uint64_t f, uint64_t c, const uint64_t *src) {
-    int L = r->L;
-    size_t w = (size_t)(2 + L), m = t->nslot - 1, h = hash2(f, c, t->shift);
-    int32_t k1;
-    while ((k1 = t->slot[h]) != 0) {
-        uint64_t *e = t->e + (size_t)(k1 - 1) * w;
-        if (e[0] == f && e[1] == c) {
-            uint64_t *dst = e + 2;
-            unsigned char carry = 0;
-            for (int l = 0; l < L; l++) {
-                u128 s = (u128)dst[l] + src[l] + carry;
-                dst[l] = (uint64_t)s;
-                carry = (unsigned char)(s >> 64);
-            }
-            if (carry) r->overflow = 1;
-            return 0;
-        }
-        h = (h + 1) & m;
+/* The inserts of a step go through a ring of RING pending ones: a state's
+ * slot is prefetched when it enters, written when it leaves (the misses of
+ * RING inserts overlap). */
+#define RING 16
+
+typedef struct {
+    uint64_t f[RING], c[RING];
+    const uint64_t *v[RING];
+    unsigned head, n;
+} Ring;
+
+static inline int ring_push(Run *r, Table *t, size_t other, Ring *q, uint64_t f, uint64_t c, const uint64_t *v) {
+    size_t w = (size_t)(2 + r->L);
+    __builtin_prefetch(t->e + hash2(f, c, t->shift) * w, 1, 1);
+    if (q->n == RING) {
+        unsigned k = q->head;
+        if (open_add(r, t, other, q->f[k], q->c[k], q->v[k]) < 0) return -1;
+        q->f[k] = f; q->c[k] = c; q->v[k] = v;
+        q->head = (k + 1) % RING;
+        return 0;
     }
-    /* a new state */
-    if (t->n + 1 > t->cap) {
-        /* grow by half; near the bound, by what fits (the bound counts allocated bytes) */
-        size_t want = t->n + 1, cap = t->cap + t->cap / 2 + 1024;
-        size_t other = bytes_for(old->cap, old->nslot, L);
-        if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) {
-            cap = want + want / 16;
-            if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) { r->status = 5; return -1; }
-        }
-        if (entries_reserve(t, cap, L) < 0) { r->oom = 1; return -1; }
-    }
-    size_t k = t->n++;
-    uint64_t *e = t->e + k * w;
-    e[0] = f;
-    e[1] = c;
-    memcpy(e + 2, src, (size_t)L * 8);
-    t->slot[h] = (int32_t)(k + 1);
-    if (2 * t->n > t->nslot) {
-        if (bytes_for(t->cap, t->nslot * 2, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes ||
-            t->nslot * 2 > ((size_t)1 << 31)) {
-            r->status = 5;
-            return -1;
-        }
-        if (index_rebuild(t, t->nslot * 2, L) < 0) { r->oom = 1; return -1; }
+    unsigned k = (q->head + q->n++) % RING;
+    q->f[k] = f; q->c[k] = c; q->v[k] = v;
+    return 0;
+}
+
+static int ring_flush(Run *r, Table *t, size_t other, Ring *q) {
+    for (; q->n; q->n--) {
+        unsigned k = q->head;
+        if (open_add(r, t, other, q->f[k], q->c[k], q->v[k]) < 0) return -1;
+        q->head = (k + 1) % RING;
     }
     return 0;
 }
@@ -385,21 +458,15 @@ static inline int shifted_dead(const Run *r, uint64_t f) {
 /* one cell's step from old into t (cleared here); 0 ok, -1 abort (status/oom set) */
 static int step(Run *r, int i, const Table *old, Table *t) {
     int L = r->L;
-    t->n = 0;
-    size_t want = 2 * (old->n + 1), nslot = 1024;
+    size_t w = (size_t)(2 + L), other = bytes_for(old->cap, 0, L);
+    /* room for as many states as before and again, at most 70% full */
+    size_t want = (2 * old->n + 1024) * OPEN_LOAD_DEN / OPEN_LOAD_NUM, nslot = 1024;
     while (nslot < want) nslot *= 2;
-    if (nslot > ((size_t)1 << 31) ||
-        bytes_for(t->cap, nslot, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes) {
-        r->status = 5;
-        return -1;
-    }
-    if (!t->slot || t->nslot != nslot) {
-        if (index_rebuild(t, nslot, L) < 0) { r->oom = 1; return -1; }
-    } else {
-        memset(t->slot, 0, nslot * sizeof *t->slot);
-    }
+    while (nslot > 1024 && bytes_for(nslot, 0, L) + other > r->table_bytes) nslot /= 2;
+    if (open_reset(r, t, nslot, other) < 0) return -1;
     int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
-    size_t w = (size_t)(2 + L);
+    Ring q;
+    q.head = q.n = 0;
     for (size_t k = 0; k < old->n; k++) {
         if (!(k & 8191) && k && poll_abort(r)) return -1;
         const uint64_t *e = old->e + k * w;
@@ -407,7 +474,7 @@ static int step(Run *r, int i, const Table *old, Table *t) {
         const uint64_t *v = e + 2;
         if (f & 1) {
             if (shifted_dead(r, f >> 1)) continue;
-            if (add_state(r, t, old, f >> 1, c, v) < 0) return -1;
+            if (ring_push(r, t, other, &q, f >> 1, c, v) < 0) return -1;
             continue;
         }
         for (int64_t p = p0; p < p1; p++) {
@@ -417,13 +484,13 @@ static int step(Run *r, int i, const Table *old, Table *t) {
             if (fm && (c & fm) > r->lim[p]) continue;
             uint64_t nf = (f | m) >> 1;
             if (placed_dead(r, nf, p - p0)) continue;
-            if (add_state(r, t, old, nf, c + r->add[p], v) < 0) return -1;
+            if (ring_push(r, t, other, &q, nf, c + r->add[p], v) < 0) return -1;
         }
     }
-    /* drop the states short of a type whose last anchor this was (compacted:
-     * the table is only read from now on, its index is not needed) */
-    for (int64_t q = r->estart[i]; q < r->estart[i + 1]; q++) {
-        uint64_t fm = r->efm[q], full = r->efull[q];
+    if (ring_flush(r, t, other, &q) < 0 || open_compact(r, t) < 0) return -1;
+    /* drop the states short of a type whose last anchor this was */
+    for (int64_t q2 = r->estart[i]; q2 < r->estart[i + 1]; q2++) {
+        uint64_t fm = r->efm[q2], full = r->efull[q2];
         size_t keep = 0;
         for (size_t k = 0; k < t->n; k++) {
             const uint64_t *e = t->e + k * w;
@@ -783,7 +850,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
     int accl = 0;
     Py_BEGIN_ALLOW_THREADS
     size_t n0 = init_buf ? (size_t)init_len / (8 * (size_t)(2 + init_L)) : 1;
-    if (entries_reserve(&old, n0 + 1024, r.L) < 0 || index_rebuild(&old, 1024, r.L) < 0) {
+    if (entries_reserve(&old, n0 + 1024, r.L) < 0) {
         r.oom = 1;
     } else {
         if (init_buf) {
@@ -857,7 +924,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
                     const uint64_t *e = old.e + k * w;
                     memcpy(da + e[0] * (size_t)r.L, e + 2, (size_t)r.L * 8);
                 }
-                free(old.e); free(old.slot); free(cur.e); free(cur.slot);
+                free(old.e); free(cur.e);
                 memset(&old, 0, sizeof old);
                 memset(&cur, 0, sizeof cur);
             }
@@ -956,8 +1023,8 @@ static PyObject *count(PyObject *self, PyObject *args) {
 done:
     for (int k = 0; k < nsnap; k++) free(snap_e[k]);
     free(snap_at); free(snap_e); free(snap_n); free(snap_L);
-    free(old.e); free(old.slot);
-    free(cur.e); free(cur.slot);
+    free(old.e);
+    free(cur.e);
     free(r.cover.m);
     free(r.cover.aff);
     for (int k = 0; k < 11; k++)
