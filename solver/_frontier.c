@@ -39,6 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <pthread.h>
+#include <unistd.h>
 
 typedef unsigned __int128 u128;
 
@@ -47,6 +50,7 @@ typedef struct {
     size_t n, cap;
     size_t nslot;      /* while a hash step writes it: its slots (a power of 2), else 0 */
     int shift;         /* 64 - log2(nslot) */
+    int sbits;         /* hash bits taken by the shard (the top ones): 0 or 1 */
 } Table;
 
 static double now_sec(void) {
@@ -57,9 +61,10 @@ static double now_sec(void) {
 
 /* Fibonacci hashing: the top bits of the product (its low bits would only
  * see the frontier's low bits) */
-static inline size_t hash2(uint64_t f, uint64_t c, int shift) {
-    return (size_t)(((f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL) >> shift);
+static inline uint64_t hash64(uint64_t f, uint64_t c) {
+    return (f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL;
 }
+
 
 /* Dead-state pruning: the cover lists of the window before one cell (see
  * cover_build) */
@@ -81,6 +86,14 @@ typedef struct {
     Cover cover;
     int prune_skip;    /* steps left before pruning is tried again */
     int prune_on;      /* this step checks its successors */
+    int threads;       /* 1 or 2 (step_par) */
+    /* the placements of the step's anchor by the next LOW_BITS cells: those
+     * that fit a frontier f are fits[fstart[x] .. fstart[x + 1]), x the bits
+     * 1 .. low_bits of f (see fits_prepare) */
+    int low_bits;
+    uint32_t *fstart;
+    uint16_t *fits;
+    size_t fits_cap;
     int cur_i;         /* the cell being stepped */
     size_t checked, dropped;
     const int64_t *pstart, *estart;
@@ -96,10 +109,23 @@ static size_t bytes_for(size_t entries, size_t slots, int L) {
     return entries * (16 + 8 * (size_t)L) + slots * 4;
 }
 
+/* Large tables are hashed into at random: ask for huge pages (fewer TLB
+ * misses; the kernel's transparent huge pages in "madvise" mode) */
+static void huge_pages(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (bytes < ((size_t)4 << 20)) return;
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, b = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
 static int entries_reserve(Table *t, size_t cap, int L) {
     if (cap <= t->cap) return 0;
     uint64_t *e = realloc(t->e, cap * (size_t)(2 + L) * 8);
     if (!e) return -1;
+    huge_pages(e, cap * (size_t)(2 + L) * 8);
     t->e = e;
     t->cap = cap;
     return 0;
@@ -139,13 +165,14 @@ static int open_grow(Run *r, Table *t, size_t other) {
     if (bytes_for(nslot + t->cap, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
     uint64_t *e = malloc(nslot * w * 8);
     if (!e) { r->oom = 1; return -1; }
+    huge_pages(e, nslot * w * 8);
     for (size_t k = 0; k < nslot; k++) e[k * w] = EMPTY;
     int shift = 64 - log2_of(nslot);
     size_t m = nslot - 1;
     for (size_t k = 0; k < t->nslot; k++) {
         const uint64_t *x = t->e + k * w;
         if (x[0] == EMPTY) continue;
-        size_t h = hash2(x[0], x[1], shift);
+        size_t h = (size_t)((hash64(x[0], x[1]) << t->sbits) >> shift);
         while (e[h * w] != EMPTY) h = (h + 1) & m;
         memcpy(e + h * w, x, w * 8);
     }
@@ -161,7 +188,7 @@ static inline int open_add(Run *r, Table *t, size_t other, uint64_t f, uint64_t 
     int L = r->L;
     size_t w = (size_t)(2 + L);
     for (;;) {
-        size_t m = t->nslot - 1, h = hash2(f, c, t->shift);
+        size_t m = t->nslot - 1, h = (size_t)((hash64(f, c) << t->sbits) >> t->shift);
         for (;;) {
             uint64_t *e = t->e + h * w;
             if (e[0] == f && e[1] == c) {
@@ -224,7 +251,7 @@ typedef struct {
 
 static inline int ring_push(Run *r, Table *t, size_t other, Ring *q, uint64_t f, uint64_t c, const uint64_t *v) {
     size_t w = (size_t)(2 + r->L);
-    __builtin_prefetch(t->e + hash2(f, c, t->shift) * w, 1, 1);
+    __builtin_prefetch(t->e + ((hash64(f, c) << t->sbits) >> t->shift) * w, 1, 1);
     if (q->n == RING) {
         unsigned k = q->head;
         if (open_add(r, t, other, q->f[k], q->c[k], q->v[k]) < 0) return -1;
@@ -455,8 +482,52 @@ static inline int shifted_dead(const Run *r, uint64_t f) {
     return r->prune_on && r->cover.last >= 0 && !cell_alive(&r->cover, r->cover.last, f);
 }
 
-/* one cell's step from old into t (cleared here); 0 ok, -1 abort (status/oom set) */
-static int step(Run *r, int i, const Table *old, Table *t) {
+/* A state must cover its first cell with a placement anchored there; most
+ * placements meet a covered cell among the next few, so they are listed by
+ * those cells: for each pattern x of the cells 1 .. low_bits after the
+ * anchor, the placements (offsets from the anchor's first) missing all of x's
+ * cells. A step then looks only at the placements its state's pattern lets
+ * through. */
+#define LOW_BITS 10
+#define FITS_MIN_PLACEMENTS 8
+
+/* the fit lists of the placements anchored at i (r->low_bits 0: none, look at them all); -1 no memory */
+static int fits_prepare(Run *r, int i, size_t states) {
+    int64_t p0 = r->pstart[i], np = r->pstart[i + 1] - p0;
+    r->low_bits = 0;
+    if (np < FITS_MIN_PLACEMENTS || np > 65535) return 0;
+    int B = r->reach - 1 < LOW_BITS ? r->reach - 1 : LOW_BITS;
+    while (B > 0 && ((size_t)4 << B) > states) B--;   /* the lists cost less than the states */
+    if (B < 1) return 0;
+    size_t nx = (size_t)1 << B;
+    uint32_t *fs = realloc(r->fstart, (nx + 1) * sizeof *fs);
+    if (!fs) return -1;
+    r->fstart = fs;
+    size_t total = 0;
+    for (size_t x = 0; x < nx; x++) {
+        fs[x] = (uint32_t)total;
+        for (int64_t q = 0; q < np; q++)
+            if (!(((r->mask[p0 + q] >> 1) & (nx - 1)) & x)) total++;
+    }
+    fs[nx] = (uint32_t)total;
+    if (total > r->fits_cap) {
+        uint16_t *f = realloc(r->fits, total * sizeof *f);
+        if (!f) return -1;
+        r->fits = f;
+        r->fits_cap = total;
+    }
+    size_t k = 0;
+    for (size_t x = 0; x < nx; x++)
+        for (int64_t q = 0; q < np; q++)
+            if (!(((r->mask[p0 + q] >> 1) & (nx - 1)) & x)) r->fits[k++] = (uint16_t)q;
+    r->low_bits = B;
+    return 0;
+}
+
+/* one cell's step from old into t (cleared here): the successors in shard
+ * `shard` of `nshards` (1 or 2: the top bit of their hash); 0 ok, -1 abort
+ * (status/oom set) */
+static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshards) {
     int L = r->L;
     size_t w = (size_t)(2 + L), other = bytes_for(old->cap, 0, L);
     /* room for as many states as before and again, at most 70% full */
@@ -473,16 +544,25 @@ static int step(Run *r, int i, const Table *old, Table *t) {
         uint64_t f = e[0], c = e[1];
         const uint64_t *v = e + 2;
         if (f & 1) {
+            if (nshards > 1 && (int)(hash64(f >> 1, c) >> 63) != shard) continue;
             if (shifted_dead(r, f >> 1)) continue;
             if (ring_push(r, t, other, &q, f >> 1, c, v) < 0) return -1;
             continue;
         }
-        for (int64_t p = p0; p < p1; p++) {
+        const uint16_t *fit = NULL, *fit_end = NULL;
+        if (r->low_bits) {
+            size_t x = (size_t)(f >> 1) & (((size_t)1 << r->low_bits) - 1);
+            fit = r->fits + r->fstart[x];
+            fit_end = r->fits + r->fstart[x + 1];
+        }
+        for (int64_t p = p0; fit ? fit < fit_end : p < p1; p++) {
+            if (fit) p = p0 + *fit++;
             uint64_t m = r->mask[p];
             if (f & m) continue;
             uint64_t fm = r->fm[p];
             if (fm && (c & fm) > r->lim[p]) continue;
             uint64_t nf = (f | m) >> 1;
+            if (nshards > 1 && (int)(hash64(nf, c + r->add[p]) >> 63) != shard) continue;
             if (placed_dead(r, nf, p - p0)) continue;
             if (ring_push(r, t, other, &q, nf, c + r->add[p], v) < 0) return -1;
         }
@@ -500,6 +580,71 @@ static int step(Run *r, int i, const Table *old, Table *t) {
         }
         t->n = keep;
     }
+    if (t->n > r->peak) r->peak = t->n;
+    return 0;
+}
+
+/* Two threads: each scans the whole old table and keeps the successors of
+ * its shard (half the hash space) in its own table, so no two threads ever
+ * write the same state; the shards are then laid end to end. Each state is
+ * summed in one shard, in the order of the old table, so the values are the
+ * same whatever the thread count (the order of the states is not). The
+ * successors are made twice (one pass per thread), the inserts (the cache
+ * misses) once. Each shard may use half the room the old table leaves. */
+#define PAR_MIN_STATES 32768
+
+typedef struct {
+    Run r;             /* the thread's own copy (its counters and status) */
+    int i, shard;
+    const Table *old;
+    Table *t;
+    int rc;
+} Job;
+
+static void *job_main(void *arg) {
+    Job *j = arg;
+    j->rc = step(&j->r, j->i, j->old, j->t, j->shard, 2);
+    return NULL;
+}
+
+static int step_par(Run *r, int i, const Table *old, Table *t, Table *aux) {
+    if (r->threads < 2 || old->n < PAR_MIN_STATES) {
+        t->sbits = 0;
+        return step(r, i, old, t, 0, 1);
+    }
+    size_t ob = bytes_for(old->cap, 0, r->L);
+    size_t room = r->table_bytes > ob ? (r->table_bytes - ob) / 2 : 0;
+    Job jobs[2];
+    Table *ts[2] = {t, aux};
+    for (int k = 0; k < 2; k++) {
+        jobs[k].r = *r;
+        jobs[k].r.table_bytes = ob + room;
+        jobs[k].r.checked = jobs[k].r.dropped = 0;
+        jobs[k].r.peak = 0;
+        jobs[k].i = i;
+        jobs[k].shard = k;
+        jobs[k].old = old;
+        jobs[k].t = ts[k];
+        ts[k]->sbits = 1;
+    }
+    pthread_t th;
+    int started = pthread_create(&th, NULL, job_main, &jobs[1]) == 0;
+    job_main(&jobs[0]);
+    if (started) pthread_join(th, NULL);
+    else job_main(&jobs[1]);
+    for (int k = 0; k < 2; k++) {
+        if (!r->status) r->status = jobs[k].r.status;
+        r->oom |= jobs[k].r.oom;
+        r->overflow |= jobs[k].r.overflow;
+        r->checked += jobs[k].r.checked;
+        r->dropped += jobs[k].r.dropped;
+    }
+    if (jobs[0].rc < 0 || jobs[1].rc < 0) return -1;
+    size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
+    if (bytes_for(n + aux->cap, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
+    if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
+    memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
+    t->n = n;
     if (t->n > r->peak) r->peak = t->n;
     return 0;
 }
@@ -754,10 +899,12 @@ static PyObject *count(PyObject *self, PyObject *args) {
     int n, reach;
     PyObject *po[10];
     PyObject *stop_o, *init_o = Py_None, *snaps_o = Py_None;
+    int threads = 0;
     long long table_bytes;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOLdO|OO", &n, &reach, &po[0], &po[1], &po[2], &po[3], &po[4], &po[5],
-                          &po[6], &po[7], &po[8], &po[9], &table_bytes, &time_limit, &stop_o, &init_o, &snaps_o))
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOLdO|OOi", &n, &reach, &po[0], &po[1], &po[2], &po[3], &po[4], &po[5],
+                          &po[6], &po[7], &po[8], &po[9], &table_bytes, &time_limit, &stop_o, &init_o, &snaps_o,
+                          &threads))
         return NULL;
     /* init: (first cell, limbs, entries as bytes) to start from a snapshot;
      * snaps: cells before which the table is handed back as such a triple */
@@ -800,9 +947,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
     Py_buffer b[11];
     for (int k = 0; k < 11; k++) b[k].obj = NULL;
     PyObject *result = NULL;
-    Table old, cur;
+    Table old, cur, aux;
     memset(&old, 0, sizeof old);
     memset(&cur, 0, sizeof cur);
+    memset(&aux, 0, sizeof aux);
     Run r;
     memset(&r, 0, sizeof r);
     r.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
@@ -828,6 +976,11 @@ static PyObject *count(PyObject *self, PyObject *args) {
     }
     r.n = n;
     r.reach = reach;
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus >= 2 ? 2 : 1;
+    }
+    r.threads = threads >= 2 ? 2 : 1;
     r.pstart = (const int64_t *)b[0].buf;
     r.mask = (const uint64_t *)b[1].buf;
     r.add = (const uint64_t *)b[2].buf;
@@ -924,7 +1077,8 @@ static PyObject *count(PyObject *self, PyObject *args) {
                     const uint64_t *e = old.e + k * w;
                     memcpy(da + e[0] * (size_t)r.L, e + 2, (size_t)r.L * 8);
                 }
-                free(old.e); free(cur.e);
+                free(old.e); free(cur.e); free(aux.e);
+                memset(&aux, 0, sizeof aux);
                 memset(&old, 0, sizeof old);
                 memset(&cur, 0, sizeof cur);
             }
@@ -952,14 +1106,14 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 if (dsize > r.peak) r.peak = dsize;
                 continue;
             }
-            if (prune_prepare(&r, i, old.n) < 0) { r.oom = 1; break; }
+            if (prune_prepare(&r, i, old.n) < 0 || (!use_merge && fits_prepare(&r, i, old.n) < 0)) { r.oom = 1; break; }
             for (;;) {
                 r.overflow = 0;
                 r.checked = r.dropped = 0;
-                if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step(&r, i, &old, &cur)) < 0) break;
+                if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step_par(&r, i, &old, &cur, &aux)) < 0) break;
                 if (!r.overflow) break;
                 /* a value passed L limbs: widen the old table and redo the step */
-                if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0) { r.oom = 1; break; }
+                if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0 || widen(&aux, r.L) < 0) { r.oom = 1; break; }
                 r.L++;
             }
             if (r.status || r.oom) break;
@@ -1025,8 +1179,11 @@ done:
     free(snap_at); free(snap_e); free(snap_n); free(snap_L);
     free(old.e);
     free(cur.e);
+    free(aux.e);
     free(r.cover.m);
     free(r.cover.aff);
+    free(r.fstart);
+    free(r.fits);
     for (int k = 0; k < 11; k++)
         if (b[k].obj) PyBuffer_Release(&b[k]);
     return result;
