@@ -20,16 +20,20 @@
  *            from that table (a snapshot) instead of the empty board
  *   snaps:   optional cells: the table before each is handed back as such a
  *            triple (a fixed-point count shares the identity count's start)
+ *   threads: optional, 0 (default): 2 on a machine of 2 or more cores, else
+ *            1; 1 or 2: that many for the hash steps (same answers)
  * -> (status, count as little-endian bytes, peak states, snapshots)
  *   status 0 done, 2 time limit, 3 stopped, 5 table bound passed.
  *
  * A state is (frontier, copies): bit d of the frontier is the cell i + d
- * already covered; copies packs the used copies of the tracked types. The
- * table is a hash index (open addressing, linear probing, int32 slots) over
- * one compact array of entries: the key, then the value as L 64-bit limbs
- * (exact). L grows
- * by one when a step carries out of the top limb: the step is redone from
- * the old table (which a step never changes), widened.
+ * already covered; copies packs the used copies of the tracked types.
+ * Between steps a table is one compact array of entries: the key, then the
+ * value as L 64-bit limbs (exact). A step writes either a sorted array (the
+ * merge step) or an open-addressing table of whole entries (the hash step),
+ * compacted after it. L grows by one when a step carries out of the top
+ * limb: the step is redone from the old table (which a step never changes),
+ * widened. States that no tiling can complete are not kept (dead-state
+ * pruning, below).
  *
  * The GIL is released while counting.
  */
@@ -87,6 +91,7 @@ typedef struct {
     int prune_skip;    /* steps left before pruning is tried again */
     int prune_on;      /* this step checks its successors */
     int threads;       /* 1 or 2 (step_par) */
+    double last_growth;    /* states after / before the last hash step */
     /* the placements of the step's anchor by the next LOW_BITS cells: those
      * that fit a frontier f are fits[fstart[x] .. fstart[x + 1]), x the bits
      * 1 .. low_bits of f (see fits_prepare) */
@@ -228,8 +233,10 @@ static int open_compact(Run *r, Table *t) {
     }
     t->n = keep;
     t->nslot = 0;
+    /* the array is kept for the next steps (freed and faulted in again, its
+     * pages cost more than the hashing), unless it is mostly empty */
     size_t cap = keep + 1024;
-    if (cap < t->cap) {
+    if (8 * cap < t->cap) {
         uint64_t *e = realloc(t->e, cap * w * 8);
         if (!e) { r->oom = 1; return -1; }
         t->e = e;
@@ -530,8 +537,10 @@ static int fits_prepare(Run *r, int i, size_t states) {
 static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshards) {
     int L = r->L;
     size_t w = (size_t)(2 + L), other = bytes_for(old->cap, 0, L);
-    /* room for as many states as before and again, at most 70% full */
-    size_t want = (2 * old->n + 1024) * OPEN_LOAD_DEN / OPEN_LOAD_NUM, nslot = 1024;
+    /* room for the states the last step's growth promises, at most 70% full */
+    double grow = r->last_growth < 1.0 ? 1.0 : r->last_growth;
+    size_t want = (size_t)((1.25 * grow * (double)old->n / nshards + 1024) * OPEN_LOAD_DEN / OPEN_LOAD_NUM);
+    size_t nslot = 1024;
     while (nslot < want) nslot *= 2;
     while (nslot > 1024 && bytes_for(nslot, 0, L) + other > r->table_bytes) nslot /= 2;
     if (open_reset(r, t, nslot, other) < 0) return -1;
@@ -591,7 +600,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
  * same whatever the thread count (the order of the states is not). The
  * successors are made twice (one pass per thread), the inserts (the cache
  * misses) once. Each shard may use half the room the old table leaves. */
-#define PAR_MIN_STATES 32768
+#define PAR_MIN_STATES 16384
 
 typedef struct {
     Run r;             /* the thread's own copy (its counters and status) */
@@ -1118,6 +1127,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
             }
             if (r.status || r.oom) break;
             prune_finish(&r);
+            r.last_growth = old.n ? (double)cur.n / (double)old.n : 1.0;
             Table tmp = old;
             old = cur;
             cur = tmp;

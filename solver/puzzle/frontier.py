@@ -60,13 +60,16 @@ try:  # optional C DP; the pure-Python one gives the same answers
 except ImportError:  # pragma: no cover - depends on the build
     frontier_c = None
 
-__all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
+__all__ = ["C_THREADS", "DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
            "run_dp", "run_dp_py", "run_dp_snaps", "uses_c", "common_prefix", "puzzle_problems", "frontier_count",
            "count_tables", "tables_for",
            "PY_ENTRY_BYTES"]
 
 HAVE_C_FRONTIER = frontier_c is not None
 C_TABLE_FULL = 5      # the C DP's status when its tables would pass table_bytes
+# Threads of the C DP's hash steps: 0 as many as the machine has cores, at
+# most 2 (1 on a single core); the answers are the same whatever the number.
+C_THREADS = 0
 
 # The table bound: a frontier count whose state table would need more bytes
 # than this raises CountTableFull (the search may still count the puzzle).
@@ -435,7 +438,7 @@ def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int, init: tuple
     try:
         left = max(0.0, clock.deadline - time.perf_counter()) if math.isfinite(clock.deadline) else 1e18
         status, data, _peak, taken = frontier_c.count(prob.n, prob.reach, *c_arrays(prob), table_bytes, left, flag,
-                                                      c_init, list(snaps))
+                                                      c_init, list(snaps), C_THREADS)
     finally:
         if stop is not None:
             stop.detach(set_flag)
