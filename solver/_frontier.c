@@ -157,7 +157,7 @@ static int open_reset(Run *r, Table *t, size_t nslot, size_t other) {
     size_t w = (size_t)(2 + r->L);
     if (bytes_for(nslot, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
     if (entries_reserve(t, nslot, r->L) < 0) { r->oom = 1; return -1; }
-    for (size_t k = 0; k < nslot; k++) t->e[k * w] = EMPTY;
+    memset(t->e, 0xFF, nslot * w * 8);    /* every word EMPTY (a plain fill is the fastest) */
     t->nslot = nslot;
     t->shift = 64 - log2_of(nslot);
     t->n = 0;
@@ -432,7 +432,7 @@ static inline int state_alive(const Cover *cv, uint64_t f) {
 /* Pruning pays where the tables are large against the lists' cost; where
  * under 1/PRUNE_POOR of a step's checked successors are dead it rests
  * PRUNE_REST steps. */
-#define PRUNE_COST_PER_STATE 4
+#define PRUNE_COST_PER_STATE 2
 #define PRUNE_POOR 32
 #define PRUNE_REST 8
 
@@ -504,7 +504,7 @@ static int fits_prepare(Run *r, int i, size_t states) {
     r->low_bits = 0;
     if (np < FITS_MIN_PLACEMENTS || np > 65535) return 0;
     int B = r->reach - 1 < LOW_BITS ? r->reach - 1 : LOW_BITS;
-    while (B > 0 && ((size_t)4 << B) > states) B--;   /* the lists cost less than the states */
+    while (B > 0 && ((size_t)16 << B) > states) B--;   /* the lists cost far less than the states */
     if (B < 1) return 0;
     size_t nx = (size_t)1 << B;
     uint32_t *fs = realloc(r->fstart, (nx + 1) * sizeof *fs);
@@ -538,7 +538,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
     int L = r->L;
     size_t w = (size_t)(2 + L), other = bytes_for(old->cap, 0, L);
     /* room for the states the last step's growth promises, at most 70% full */
-    double grow = r->last_growth < 1.0 ? 1.0 : r->last_growth;
+    double grow = r->last_growth < 1.0 ? 1.0 : r->last_growth > 4.0 ? 4.0 : r->last_growth;
     size_t want = (size_t)((1.25 * grow * (double)old->n / nshards + 1024) * OPEN_LOAD_DEN / OPEN_LOAD_NUM);
     size_t nslot = 1024;
     while (nslot < want) nslot *= 2;
@@ -600,7 +600,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
  * same whatever the thread count (the order of the states is not). The
  * successors are made twice (one pass per thread), the inserts (the cache
  * misses) once. Each shard may use half the room the old table leaves. */
-#define PAR_MIN_STATES 16384
+#define PAR_MIN_STATES 131072
 
 typedef struct {
     Run r;             /* the thread's own copy (its counters and status) */
