@@ -36,8 +36,10 @@ copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
 The C twin ``solver._frontier`` runs the same DP (same tables, same
 answers), values as multi-limb integers, the GIL released: its table is a
 sorted array stepped by a k-way merge (few placements an anchor), a hash
-table (many), or a dense array indexed by the frontier (no tracked copies,
-at least half of the frontiers present).
+table (many; two threads on big tables, ``C_THREADS``), or a dense array
+indexed by the frontier (no tracked copies, at least half of the frontiers
+present). It also drops dead states (a free cell that no placement anchored
+at or before it can still cover): the same counts from fewer states.
 """
 
 from __future__ import annotations
