@@ -52,8 +52,9 @@ CASES = [
 
 
 # The table bound of every case (the service's default is 512 MiB), and of
-# the cases that need more: 10x10 pentominoes with repeats peak at 5.3 M
-# states, about 1 GiB of tables with two threads.
+# the cases given more: 10x10 pentominoes with repeats peak at 5.3 M states
+# (600-800 MB of tables; within 512 MiB they count too, in smaller hash
+# tables, slower).
 TABLE_BYTES = 2**30
 TABLE_BYTES_OF = {"10x10 pentominoes, any, repeats": 2 * 2**30}
 
