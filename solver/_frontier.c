@@ -73,7 +73,12 @@ static inline uint64_t hash64(uint64_t f, uint64_t c) {
 /* Dead-state pruning: the cover lists of the window before one cell (see
  * cover_build) */
 typedef struct {
-    uint64_t *m;       /* the masks, list after list */
+    uint64_t m;        /* the cells (relative to the window's first) */
+    uint64_t fm, lim;  /* its type's copies field and the field's largest value before it (fm 0: untracked) */
+} CMask;
+
+typedef struct {
+    CMask *m;          /* the masks, list after list */
     size_t cap;
     int nd;            /* cells with a list to check, in order */
     int ds[64];
@@ -319,10 +324,12 @@ static int poll_abort(Run *r) {
  * covered cell), so of a live state only the cell entering the window may
  * die. */
 static int popcmp(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    int px = __builtin_popcountll(x), py = __builtin_popcountll(y);
+    const CMask *x = a, *y = b;
+    int px = __builtin_popcountll(x->m), py = __builtin_popcountll(y->m);
     if (px != py) return px < py ? -1 : 1;
-    return x < y ? -1 : x > y;
+    if (x->m != y->m) return x->m < y->m ? -1 : 1;
+    if (x->fm != y->fm) return x->fm < y->fm ? -1 : 1;
+    return x->lim < y->lim ? -1 : x->lim > y->lim;
 }
 
 /* A list of at most HIT_SCAN masks gets a hitting set (greedy, at most
@@ -340,7 +347,7 @@ static size_t cover_cost(const Run *r, int i1) {
     return cost;
 }
 
-static uint64_t hitting_set(const uint64_t *m, size_t k, int d) {
+static uint64_t hitting_set(const CMask *m, size_t k, int d) {
     if (k > HIT_SCAN) return 0;
     unsigned char open[HIT_SCAN];
     memset(open, 1, k);
@@ -350,14 +357,14 @@ static uint64_t hitting_set(const uint64_t *m, size_t k, int d) {
         int cnt[64] = {0}, best = -1;
         for (size_t q = 0; q < k; q++) {
             if (!open[q]) continue;
-            for (uint64_t b = m[q] & ~(1ULL << d); b; b &= b - 1) cnt[__builtin_ctzll(b)]++;
+            for (uint64_t b = m[q].m & ~(1ULL << d); b; b &= b - 1) cnt[__builtin_ctzll(b)]++;
         }
         for (int b = 0; b < 64; b++)
             if (cnt[b] && (best < 0 || cnt[b] > cnt[best])) best = b;
         if (best < 0 || nhit == HIT_MAX) return 0;
         hit |= 1ULL << best;
         for (size_t q = 0; q < k; q++)
-            if (open[q] && (m[q] >> best & 1)) { open[q] = 0; rest--; }
+            if (open[q] && (m[q].m >> best & 1)) { open[q] = 0; rest--; }
     }
     return hit;
 }
@@ -381,26 +388,31 @@ static int cover_build(Run *r, int i1) {
                 uint64_t m = r->mask[p];
                 if (!((m >> (d - e)) & 1)) continue;
                 uint64_t mm = (m << e) & wmask;
-                if (mm == (1ULL << d)) { trivial = 1; break; }
+                if (mm == (1ULL << d) && !r->fm[p]) { trivial = 1; break; }
                 if (n == cv->cap) {
                     size_t cap = cv->cap ? 2 * cv->cap : 4096;
-                    uint64_t *nm = realloc(cv->m, cap * sizeof *nm);
+                    CMask *nm = realloc(cv->m, cap * sizeof *nm);
                     if (!nm) return -1;
                     cv->m = nm;
                     cv->cap = cap;
                 }
-                cv->m[n++] = mm;
+                cv->m[n].m = mm;
+                cv->m[n].fm = r->fm[p];
+                cv->m[n].lim = r->lim[p];
+                n++;
             }
         }
         if (trivial) { n = first; continue; }
-        /* fewest cells first; a mask holding another is dropped (the other
-         * misses the covered cells whenever it does) */
+        /* fewest cells first; a mask holding another of the same type (or
+         * of an untracked one) is dropped (the other serves whenever it does) */
         qsort(cv->m + first, n - first, sizeof *cv->m, popcmp);
         size_t u = first;
         for (size_t k = first; k < n; k++) {
-            uint64_t x = cv->m[k];
+            CMask x = cv->m[k];
             size_t j = first;
-            while (j < u && (cv->m[j] & x) != cv->m[j]) j++;
+            while (j < u && !((cv->m[j].m & x.m) == cv->m[j].m &&
+                              (!cv->m[j].fm || (cv->m[j].fm == x.fm && cv->m[j].lim >= x.lim))))
+                j++;
             if (j == u) cv->m[u++] = x;
         }
         n = u;
@@ -413,20 +425,15 @@ static int cover_build(Run *r, int i1) {
     return 0;
 }
 
-/* whether the free cell of list k can still be covered in the state f */
-static inline int cell_alive(const Cover *cv, int k, uint64_t f) {
+/* whether the free cell of list k can still be covered in the state (f, c):
+ * by a placement missing the covered cells whose type has copies left */
+static inline int cell_alive(const Cover *cv, int k, uint64_t f, uint64_t c) {
     uint64_t h = cv->hit[k];
     if (h && (f & h) == h) return 0;
-    const uint64_t *m = cv->m + cv->start[k], *end = cv->m + cv->start[k + 1];
+    const CMask *m = cv->m + cv->start[k], *end = cv->m + cv->start[k + 1];
     for (; m < end; m++)
-        if (!(f & *m)) return 1;
+        if (!(f & m->m) && (!m->fm || (c & m->fm) <= m->lim)) return 1;
     return 0;
-}
-
-static inline int state_alive(const Cover *cv, uint64_t f) {
-    for (int k = 0; k < cv->nd; k++)
-        if (!((f >> cv->ds[k]) & 1) && !cell_alive(cv, k, f)) return 0;
-    return 1;
 }
 
 /* Pruning pays where the tables are large against the lists' cost; where
@@ -471,12 +478,12 @@ static void prune_finish(Run *r) {
 }
 
 /* whether the successor f made by a placement is dead */
-static inline int placed_dead(Run *r, uint64_t f, int64_t q) {
+static inline int placed_dead(Run *r, uint64_t f, uint64_t c, int64_t q) {
     if (!r->prune_on) return 0;
     r->checked++;
     const Cover *cv = &r->cover;
     for (uint64_t b = cv->aff[q] & ~f; b; b &= b - 1) {
-        if (!cell_alive(cv, cv->kof[__builtin_ctzll(b)], f)) {
+        if (!cell_alive(cv, cv->kof[__builtin_ctzll(b)], f, c)) {
             r->dropped++;
             return 1;
         }
@@ -485,8 +492,8 @@ static inline int placed_dead(Run *r, uint64_t f, int64_t q) {
 }
 
 /* whether the successor f made by shifting on is dead (only its new cell can be) */
-static inline int shifted_dead(const Run *r, uint64_t f) {
-    return r->prune_on && r->cover.last >= 0 && !cell_alive(&r->cover, r->cover.last, f);
+static inline int shifted_dead(const Run *r, uint64_t f, uint64_t c) {
+    return r->prune_on && r->cover.last >= 0 && !cell_alive(&r->cover, r->cover.last, f, c);
 }
 
 /* A state must cover its first cell with a placement anchored there; most
@@ -554,7 +561,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
         const uint64_t *v = e + 2;
         if (f & 1) {
             if (nshards > 1 && (int)(hash64(f >> 1, c) >> 63) != shard) continue;
-            if (shifted_dead(r, f >> 1)) continue;
+            if (shifted_dead(r, f >> 1, c)) continue;
             if (ring_push(r, t, other, &q, f >> 1, c, v) < 0) return -1;
             continue;
         }
@@ -572,7 +579,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
             if (fm && (c & fm) > r->lim[p]) continue;
             uint64_t nf = (f | m) >> 1;
             if (nshards > 1 && (int)(hash64(nf, c + r->add[p]) >> 63) != shard) continue;
-            if (placed_dead(r, nf, p - p0)) continue;
+            if (placed_dead(r, nf, c + r->add[p], p - p0)) continue;
             if (ring_push(r, t, other, &q, nf, c + r->add[p], v) < 0) return -1;
         }
     }
@@ -679,7 +686,7 @@ static inline int head_next(Run *r, const Table *old, Head *h, int L) {
     if (h->p < 0) {
         for (; h->pos < old->n; h->pos++) {
             const uint64_t *e = old->e + h->pos * w;
-            if ((e[0] & 1) && !shifted_dead(r, e[0] >> 1)) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
+            if ((e[0] & 1) && !shifted_dead(r, e[0] >> 1, e[1])) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
         }
         return 0;
     }
@@ -689,7 +696,7 @@ static inline int head_next(Run *r, const Table *old, Head *h, int L) {
         uint64_t f = e[0];
         if ((f & m) || (f & 1)) continue;   /* overlap, or the cell is covered */
         if (fm && (e[1] & fm) > lim) continue;
-        if (placed_dead(r, (f | m) >> 1, h->p - r->pstart[r->cur_i])) continue;
+        if (placed_dead(r, (f | m) >> 1, e[1] + add, h->p - r->pstart[r->cur_i])) continue;
         h->c = e[1] + add;
         h->f = (f | m) >> 1;
         return 1;
