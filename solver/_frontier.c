@@ -20,16 +20,20 @@
  *            from that table (a snapshot) instead of the empty board
  *   snaps:   optional cells: the table before each is handed back as such a
  *            triple (a fixed-point count shares the identity count's start)
+ *   threads: optional, 0 (default): 2 on a machine of 2 or more cores, else
+ *            1; 1 or 2: that many for the hash steps (same answers)
  * -> (status, count as little-endian bytes, peak states, snapshots)
  *   status 0 done, 2 time limit, 3 stopped, 5 table bound passed.
  *
  * A state is (frontier, copies): bit d of the frontier is the cell i + d
- * already covered; copies packs the used copies of the tracked types. The
- * table is a hash index (open addressing, linear probing, int32 slots) over
- * one compact array of entries: the key, then the value as L 64-bit limbs
- * (exact). L grows
- * by one when a step carries out of the top limb: the step is redone from
- * the old table (which a step never changes), widened.
+ * already covered; copies packs the used copies of the tracked types.
+ * Between steps a table is one compact array of entries: the key, then the
+ * value as L 64-bit limbs (exact). A step writes either a sorted array (the
+ * merge step) or an open-addressing table of whole entries (the hash step),
+ * compacted after it. L grows by one when a step carries out of the top
+ * limb: the step is redone from the old table (which a step never changes),
+ * widened. States that no tiling can complete are not kept (dead-state
+ * pruning, below).
  *
  * The GIL is released while counting.
  */
@@ -39,15 +43,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <pthread.h>
+#include <unistd.h>
 
 typedef unsigned __int128 u128;
 
 typedef struct {
     uint64_t *e;       /* entries: (f, c, L limbs) each, n used, cap allocated */
     size_t n, cap;
-    int32_t *slot;     /* hash index: entry + 1, 0 empty */
-    size_t nslot;      /* power of 2 */
+    size_t nslot;      /* while a hash step writes it: its slots (a power of 2), else 0 */
     int shift;         /* 64 - log2(nslot) */
+    int sbits;         /* hash bits taken by the shard (the top ones): 0 or 1 */
 } Table;
 
 static double now_sec(void) {
@@ -58,12 +65,47 @@ static double now_sec(void) {
 
 /* Fibonacci hashing: the top bits of the product (its low bits would only
  * see the frontier's low bits) */
-static inline size_t hash2(uint64_t f, uint64_t c, int shift) {
-    return (size_t)(((f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL) >> shift);
+static inline uint64_t hash64(uint64_t f, uint64_t c) {
+    return (f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL;
 }
 
+
+/* Dead-state pruning: the cover lists of the window before one cell (see
+ * cover_build) */
 typedef struct {
-    int n, L;
+    uint64_t m;        /* the cells (relative to the window's first) */
+    uint64_t fm, lim;  /* its type's copies field and the field's largest value before it (fm 0: untracked) */
+} CMask;
+
+typedef struct {
+    CMask *m;          /* the masks, list after list */
+    size_t cap;
+    int nd;            /* cells with a list to check, in order */
+    int ds[64];
+    uint64_t hit[64];  /* per list: cells every mask holds besides its own (0: none known) */
+    size_t start[65];  /* list k: m[start[k] .. start[k + 1]) */
+    int last;          /* the list of the window's last cell, -1 none */
+    signed char kof[64];   /* the list of cell d, -1 none */
+    uint64_t *aff;     /* per placement of the step: the cells whose lists it may empty */
+    size_t aff_cap;
+} Cover;
+
+typedef struct {
+    int n, L, reach;
+    Cover cover;
+    int prune_skip;    /* steps left before pruning is tried again */
+    int prune_on;      /* this step checks its successors */
+    int threads;       /* 1 or 2 (step_par) */
+    double last_growth;    /* states after / before the last hash step */
+    /* the placements of the step's anchor by the next LOW_BITS cells: those
+     * that fit a frontier f are fits[fstart[x] .. fstart[x + 1]), x the bits
+     * 1 .. low_bits of f (see fits_prepare) */
+    int low_bits;
+    uint32_t *fstart;
+    uint16_t *fits;
+    size_t fits_cap;
+    int cur_i;         /* the cell being stepped */
+    size_t checked, dropped;
     const int64_t *pstart, *estart;
     const uint64_t *mask, *add, *fm, *lim, *efm, *efull;
     double deadline;
@@ -77,78 +119,168 @@ static size_t bytes_for(size_t entries, size_t slots, int L) {
     return entries * (16 + 8 * (size_t)L) + slots * 4;
 }
 
+/* Large tables are hashed into at random: ask for huge pages (fewer TLB
+ * misses; the kernel's transparent huge pages in "madvise" mode) */
+static void huge_pages(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (bytes < ((size_t)4 << 20)) return;
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, b = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
 static int entries_reserve(Table *t, size_t cap, int L) {
     if (cap <= t->cap) return 0;
     uint64_t *e = realloc(t->e, cap * (size_t)(2 + L) * 8);
     if (!e) return -1;
+    huge_pages(e, cap * (size_t)(2 + L) * 8);
     t->e = e;
     t->cap = cap;
     return 0;
 }
 
-/* an empty hash index of nslot slots over t's entries (rebuilt from them); -1 no memory */
-static int index_rebuild(Table *t, size_t nslot, int L) {
-    int32_t *s = calloc(nslot, sizeof *s);
-    if (!s) return -1;
-    free(t->slot);
-    t->slot = s;
+/* The hash step writes into an open-addressing table of whole entries
+ * (linear probing; a free slot's frontier is EMPTY, never a frontier: they
+ * have at most 63 bits): an insert costs one cache miss, not two (index,
+ * then entry). Its load stays under OPEN_LOAD_NUM / OPEN_LOAD_DEN (the table
+ * doubles past it); after the step it is compacted in place. */
+#define EMPTY (~0ULL)
+#define OPEN_LOAD_NUM 7
+#define OPEN_LOAD_DEN 10
+
+static int log2_of(size_t n) {
+    int k = 0;
+    while (((size_t)1 << k) < n) k++;
+    return k;
+}
+
+/* t as an empty open table of nslot slots (a power of 2), next to `other`
+ * bytes of the old table; -1 abort (status/oom set) */
+static int open_reset(Run *r, Table *t, size_t nslot, size_t other) {
+    size_t w = (size_t)(2 + r->L);
+    if (bytes_for(nslot, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
+    if (entries_reserve(t, nslot, r->L) < 0) { r->oom = 1; return -1; }
+    memset(t->e, 0xFF, nslot * w * 8);    /* every word EMPTY (a plain fill is the fastest) */
     t->nslot = nslot;
-    t->shift = 64;
-    while (((size_t)1 << (64 - t->shift)) < nslot) t->shift--;
-    size_t m = nslot - 1, w = (size_t)(2 + L);
-    for (size_t k = 0; k < t->n; k++) {
-        const uint64_t *e = t->e + k * w;
-        size_t h = hash2(e[0], e[1], t->shift);
-        while (s[h]) h = (h + 1) & m;
-        s[h] = (int32_t)(k + 1);
+    t->shift = 64 - log2_of(nslot);
+    t->n = 0;
+    return 0;
+}
+
+/* double the open table t (its entries rehashed); -1 abort */
+static int open_grow(Run *r, Table *t, size_t other) {
+    size_t w = (size_t)(2 + r->L), nslot = 2 * t->nslot;
+    if (bytes_for(nslot + t->cap, 0, r->L) + other > r->table_bytes) { r->status = 5; return -1; }
+    uint64_t *e = malloc(nslot * w * 8);
+    if (!e) { r->oom = 1; return -1; }
+    huge_pages(e, nslot * w * 8);
+    for (size_t k = 0; k < nslot; k++) e[k * w] = EMPTY;
+    int shift = 64 - log2_of(nslot);
+    size_t m = nslot - 1;
+    for (size_t k = 0; k < t->nslot; k++) {
+        const uint64_t *x = t->e + k * w;
+        if (x[0] == EMPTY) continue;
+        size_t h = (size_t)((hash64(x[0], x[1]) << t->sbits) >> shift);
+        while (e[h * w] != EMPTY) h = (h + 1) & m;
+        memcpy(e + h * w, x, w * 8);
+    }
+    free(t->e);
+    t->e = e;
+    t->cap = t->nslot = nslot;
+    t->shift = shift;
+    return 0;
+}
+
+/* add the value src (L limbs) to the state (f, c) of the open table t; -1 abort */
+static inline int open_add(Run *r, Table *t, size_t other, uint64_t f, uint64_t c, const uint64_t *src) {
+    int L = r->L;
+    size_t w = (size_t)(2 + L);
+    for (;;) {
+        size_t m = t->nslot - 1, h = (size_t)((hash64(f, c) << t->sbits) >> t->shift);
+        for (;;) {
+            uint64_t *e = t->e + h * w;
+            if (e[0] == f && e[1] == c) {
+                uint64_t *dst = e + 2;
+                unsigned char carry = 0;
+                for (int l = 0; l < L; l++) {
+                    u128 s = (u128)dst[l] + src[l] + carry;
+                    dst[l] = (uint64_t)s;
+                    carry = (unsigned char)(s >> 64);
+                }
+                if (carry) r->overflow = 1;
+                return 0;
+            }
+            if (e[0] == EMPTY) {
+                if ((t->n + 1) * OPEN_LOAD_DEN > t->nslot * OPEN_LOAD_NUM) break;   /* grow, then again */
+                e[0] = f;
+                e[1] = c;
+                memcpy(e + 2, src, (size_t)L * 8);
+                t->n++;
+                return 0;
+            }
+            h = (h + 1) & m;
+        }
+        if (open_grow(r, t, other) < 0) return -1;
+    }
+}
+
+/* t's entries moved to its front (the table is only read from now on), its
+ * array cut to them; -1 no memory */
+static int open_compact(Run *r, Table *t) {
+    size_t w = (size_t)(2 + r->L), keep = 0;
+    for (size_t k = 0; k < t->nslot; k++) {
+        const uint64_t *x = t->e + k * w;
+        if (x[0] == EMPTY) continue;
+        if (keep != k) memcpy(t->e + keep * w, x, w * 8);
+        keep++;
+    }
+    t->n = keep;
+    t->nslot = 0;
+    /* the array is kept for the next steps (freed and faulted in again, its
+     * pages cost more than the hashing), unless it is mostly empty */
+    size_t cap = keep + 1024;
+    if (8 * cap < t->cap) {
+        uint64_t *e = realloc(t->e, cap * w * 8);
+        if (!e) { r->oom = 1; return -1; }
+        t->e = e;
+        t->cap = cap;
     }
     return 0;
 }
 
-/* add the value src (L limbs) to the state (f, c) of t; -1 abort (status/oom set) */
-static inline int add_state(Run *r, Table *t, const Table *old, uint64_t f, uint64_t c, const uint64_t *src) {
-    int L = r->L;
-    size_t w = (size_t)(2 + L), m = t->nslot - 1, h = hash2(f, c, t->shift);
-    int32_t k1;
-    while ((k1 = t->slot[h]) != 0) {
-        uint64_t *e = t->e + (size_t)(k1 - 1) * w;
-        if (e[0] == f && e[1] == c) {
-            uint64_t *dst = e + 2;
-            unsigned char carry = 0;
-            for (int l = 0; l < L; l++) {
-                u128 s = (u128)dst[l] + src[l] + carry;
-                dst[l] = (uint64_t)s;
-                carry = (unsigned char)(s >> 64);
-            }
-            if (carry) r->overflow = 1;
-            return 0;
-        }
-        h = (h + 1) & m;
+/* The inserts of a step go through a ring of RING pending ones: a state's
+ * slot is prefetched when it enters, written when it leaves (the misses of
+ * RING inserts overlap). */
+#define RING 16
+
+typedef struct {
+    uint64_t f[RING], c[RING];
+    const uint64_t *v[RING];
+    unsigned head, n;
+} Ring;
+
+static inline int ring_push(Run *r, Table *t, size_t other, Ring *q, uint64_t f, uint64_t c, const uint64_t *v) {
+    size_t w = (size_t)(2 + r->L);
+    __builtin_prefetch(t->e + ((hash64(f, c) << t->sbits) >> t->shift) * w, 1, 1);
+    if (q->n == RING) {
+        unsigned k = q->head;
+        if (open_add(r, t, other, q->f[k], q->c[k], q->v[k]) < 0) return -1;
+        q->f[k] = f; q->c[k] = c; q->v[k] = v;
+        q->head = (k + 1) % RING;
+        return 0;
     }
-    /* a new state */
-    if (t->n + 1 > t->cap) {
-        /* grow by half; near the bound, by what fits (the bound counts allocated bytes) */
-        size_t want = t->n + 1, cap = t->cap + t->cap / 2 + 1024;
-        size_t other = bytes_for(old->cap, old->nslot, L);
-        if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) {
-            cap = want + want / 16;
-            if (bytes_for(cap, t->nslot, L) + other > r->table_bytes) { r->status = 5; return -1; }
-        }
-        if (entries_reserve(t, cap, L) < 0) { r->oom = 1; return -1; }
-    }
-    size_t k = t->n++;
-    uint64_t *e = t->e + k * w;
-    e[0] = f;
-    e[1] = c;
-    memcpy(e + 2, src, (size_t)L * 8);
-    t->slot[h] = (int32_t)(k + 1);
-    if (2 * t->n > t->nslot) {
-        if (bytes_for(t->cap, t->nslot * 2, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes ||
-            t->nslot * 2 > ((size_t)1 << 31)) {
-            r->status = 5;
-            return -1;
-        }
-        if (index_rebuild(t, t->nslot * 2, L) < 0) { r->oom = 1; return -1; }
+    unsigned k = (q->head + q->n++) % RING;
+    q->f[k] = f; q->c[k] = c; q->v[k] = v;
+    return 0;
+}
+
+static int ring_flush(Run *r, Table *t, size_t other, Ring *q) {
+    for (; q->n; q->n--) {
+        unsigned k = q->head;
+        if (open_add(r, t, other, q->f[k], q->c[k], q->v[k]) < 0) return -1;
+        q->head = (k + 1) % RING;
     }
     return 0;
 }
@@ -174,45 +306,287 @@ static int poll_abort(Run *r) {
     return 0;
 }
 
-/* one cell's step from old into t (cleared here); 0 ok, -1 abort (status/oom set) */
-static int step(Run *r, int i, const Table *old, Table *t) {
+/* Dead-state pruning. Before cell i1 every cell before it is covered, so a
+ * free cell j = i1 + d of the window must still be covered by a placement
+ * anchored at some a in i1 .. j (its lowest cell) that misses the covered
+ * cells. Cover list d holds those placements' masks, relative to i1 and cut
+ * to the window (a cell past it is free), minimal ones only, fewest cells
+ * first; a state whose free cell d meets every mask of list d is dead (no
+ * tiling completes it) and is not stored. Only a necessary condition
+ * (copies and the placements' mutual overlaps are not looked at), so the
+ * count is the same with or without it; the states are fewer (pentominoes
+ * with repeats on 8x10: a quarter at the peak). A cell whose list holds the
+ * single-cell mask (a placement reaching only past the window) is always
+ * coverable and gets no list.
+ *
+ * Only the successors made by a placement are checked: a state that shifts
+ * on keeps its witnesses (one anchored at the cell it leaves would hold that
+ * covered cell), so of a live state only the cell entering the window may
+ * die. */
+static int popcmp(const void *a, const void *b) {
+    const CMask *x = a, *y = b;
+    int px = __builtin_popcountll(x->m), py = __builtin_popcountll(y->m);
+    if (px != py) return px < py ? -1 : 1;
+    if (x->m != y->m) return x->m < y->m ? -1 : 1;
+    if (x->fm != y->fm) return x->fm < y->fm ? -1 : 1;
+    return x->lim < y->lim ? -1 : x->lim > y->lim;
+}
+
+/* A list of at most HIT_SCAN masks gets a hitting set (greedy, at most
+ * HIT_MAX cells besides d that every mask holds): all of them covered, d is
+ * dead without scanning its list (a pocket walled in). */
+#define HIT_SCAN 1024
+#define HIT_MAX 6
+
+/* the work of cover_build for the window before cell i1 (placements looked at) */
+static size_t cover_cost(const Run *r, int i1) {
+    int R = r->reach - 1;
+    size_t cost = 0;
+    for (int e = 0; e < R && i1 + e < r->n; e++)
+        cost += (size_t)(r->pstart[i1 + e + 1] - r->pstart[i1 + e]) * (size_t)(R - e);
+    return cost;
+}
+
+static uint64_t hitting_set(const CMask *m, size_t k, int d) {
+    if (k > HIT_SCAN) return 0;
+    unsigned char open[HIT_SCAN];
+    memset(open, 1, k);
+    size_t rest = k;
+    uint64_t hit = 0;
+    for (int nhit = 0; rest; nhit++) {
+        int cnt[64] = {0}, best = -1;
+        for (size_t q = 0; q < k; q++) {
+            if (!open[q]) continue;
+            for (uint64_t b = m[q].m & ~(1ULL << d); b; b &= b - 1) cnt[__builtin_ctzll(b)]++;
+        }
+        for (int b = 0; b < 64; b++)
+            if (cnt[b] && (best < 0 || cnt[b] > cnt[best])) best = b;
+        if (best < 0 || nhit == HIT_MAX) return 0;
+        hit |= 1ULL << best;
+        for (size_t q = 0; q < k; q++)
+            if (open[q] && (m[q].m >> best & 1)) { open[q] = 0; rest--; }
+    }
+    return hit;
+}
+
+/* the cover lists of the window before cell i1 into r->cover; -1 no memory */
+static int cover_build(Run *r, int i1) {
+    Cover *cv = &r->cover;
+    int R = r->reach - 1;
+    uint64_t wmask = R >= 64 ? ~0ULL : (1ULL << R) - 1;
+    size_t n = 0;
+    cv->nd = 0;
+    cv->last = -1;
+    cv->start[0] = 0;
+    memset(cv->kof, -1, sizeof cv->kof);
+    for (int d = 0; d < R && i1 + d < r->n; d++) {
+        size_t first = n;
+        int trivial = 0;
+        for (int e = 0; e <= d && !trivial; e++) {
+            int a = i1 + e;
+            for (int64_t p = r->pstart[a]; p < r->pstart[a + 1]; p++) {
+                uint64_t m = r->mask[p];
+                if (!((m >> (d - e)) & 1)) continue;
+                uint64_t mm = (m << e) & wmask;
+                if (mm == (1ULL << d) && !r->fm[p]) { trivial = 1; break; }
+                if (n == cv->cap) {
+                    size_t cap = cv->cap ? 2 * cv->cap : 4096;
+                    CMask *nm = realloc(cv->m, cap * sizeof *nm);
+                    if (!nm) return -1;
+                    cv->m = nm;
+                    cv->cap = cap;
+                }
+                cv->m[n].m = mm;
+                cv->m[n].fm = r->fm[p];
+                cv->m[n].lim = r->lim[p];
+                n++;
+            }
+        }
+        if (trivial) { n = first; continue; }
+        /* fewest cells first; a mask holding another of the same type (or
+         * of an untracked one) is dropped (the other serves whenever it does) */
+        qsort(cv->m + first, n - first, sizeof *cv->m, popcmp);
+        size_t u = first;
+        for (size_t k = first; k < n; k++) {
+            CMask x = cv->m[k];
+            size_t j = first;
+            while (j < u && !((cv->m[j].m & x.m) == cv->m[j].m &&
+                              (!cv->m[j].fm || (cv->m[j].fm == x.fm && cv->m[j].lim >= x.lim))))
+                j++;
+            if (j == u) cv->m[u++] = x;
+        }
+        n = u;
+        cv->hit[cv->nd] = hitting_set(cv->m + first, n - first, d);
+        if (d == R - 1) cv->last = cv->nd;
+        cv->kof[d] = (signed char)cv->nd;
+        cv->ds[cv->nd++] = d;
+        cv->start[cv->nd] = n;
+    }
+    return 0;
+}
+
+/* whether the free cell of list k can still be covered in the state (f, c):
+ * by a placement missing the covered cells whose type has copies left */
+static inline int cell_alive(const Cover *cv, int k, uint64_t f, uint64_t c) {
+    uint64_t h = cv->hit[k];
+    if (h && (f & h) == h) return 0;
+    const CMask *m = cv->m + cv->start[k], *end = cv->m + cv->start[k + 1];
+    for (; m < end; m++)
+        if (!(f & m->m) && (!m->fm || (c & m->fm) <= m->lim)) return 1;
+    return 0;
+}
+
+/* Pruning pays where the tables are large against the lists' cost; where
+ * under 1/PRUNE_POOR of a step's checked successors are dead it rests
+ * PRUNE_REST steps. */
+#define PRUNE_COST_PER_STATE 2
+#define PRUNE_POOR 32
+#define PRUNE_REST 8
+
+/* before step i (from a table of `states` states): whether its successors
+ * are checked (r->prune_on), the lists built if so; -1 no memory */
+static int prune_prepare(Run *r, int i, size_t states) {
+    r->prune_on = 0;
+    r->cur_i = i;
+    r->checked = r->dropped = 0;
+    if (r->reach < 2 || i + 1 >= r->n || !states) return 0;
+    if (r->prune_skip > 0) { r->prune_skip--; return 0; }
+    if (cover_cost(r, i + 1) > PRUNE_COST_PER_STATE * states) return 0;
+    if (cover_build(r, i + 1) < 0) return -1;
+    Cover *cv = &r->cover;
+    r->prune_on = cv->nd > 0;
+    /* a placement can wall in the cells whose hitting set it touches (and
+     * those without one): only they are checked in its successors */
+    int64_t p0 = r->pstart[i], np = r->pstart[i + 1] - p0;
+    if ((size_t)np > cv->aff_cap) {
+        uint64_t *a = realloc(cv->aff, (size_t)np * sizeof *a);
+        if (!a) return -1;
+        cv->aff = a;
+        cv->aff_cap = (size_t)np;
+    }
+    for (int64_t q = 0; q < np; q++) {
+        uint64_t mc = r->mask[p0 + q] >> 1, a = 0;
+        for (int k = 0; k < cv->nd; k++)
+            if (!cv->hit[k] || (cv->hit[k] & mc)) a |= 1ULL << cv->ds[k];
+        cv->aff[q] = a;
+    }
+    return 0;
+}
+
+static void prune_finish(Run *r) {
+    if (r->prune_on && r->dropped * PRUNE_POOR < r->checked) r->prune_skip = PRUNE_REST;
+}
+
+/* whether the successor f made by a placement is dead */
+static inline int placed_dead(Run *r, uint64_t f, uint64_t c, int64_t q) {
+    if (!r->prune_on) return 0;
+    r->checked++;
+    const Cover *cv = &r->cover;
+    for (uint64_t b = cv->aff[q] & ~f; b; b &= b - 1) {
+        if (!cell_alive(cv, cv->kof[__builtin_ctzll(b)], f, c)) {
+            r->dropped++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* whether the successor f made by shifting on is dead (only its new cell can be) */
+static inline int shifted_dead(const Run *r, uint64_t f, uint64_t c) {
+    return r->prune_on && r->cover.last >= 0 && !cell_alive(&r->cover, r->cover.last, f, c);
+}
+
+/* A state must cover its first cell with a placement anchored there; most
+ * placements meet a covered cell among the next few, so they are listed by
+ * those cells: for each pattern x of the cells 1 .. low_bits after the
+ * anchor, the placements (offsets from the anchor's first) missing all of x's
+ * cells. A step then looks only at the placements its state's pattern lets
+ * through. */
+#define LOW_BITS 10
+#define FITS_MIN_PLACEMENTS 8
+
+/* the fit lists of the placements anchored at i (r->low_bits 0: none, look at them all); -1 no memory */
+static int fits_prepare(Run *r, int i, size_t states) {
+    int64_t p0 = r->pstart[i], np = r->pstart[i + 1] - p0;
+    r->low_bits = 0;
+    if (np < FITS_MIN_PLACEMENTS || np > 65535) return 0;
+    int B = r->reach - 1 < LOW_BITS ? r->reach - 1 : LOW_BITS;
+    while (B > 0 && ((size_t)16 << B) > states) B--;   /* the lists cost far less than the states */
+    if (B < 1) return 0;
+    size_t nx = (size_t)1 << B;
+    uint32_t *fs = realloc(r->fstart, (nx + 1) * sizeof *fs);
+    if (!fs) return -1;
+    r->fstart = fs;
+    size_t total = 0;
+    for (size_t x = 0; x < nx; x++) {
+        fs[x] = (uint32_t)total;
+        for (int64_t q = 0; q < np; q++)
+            if (!(((r->mask[p0 + q] >> 1) & (nx - 1)) & x)) total++;
+    }
+    fs[nx] = (uint32_t)total;
+    if (total > r->fits_cap) {
+        uint16_t *f = realloc(r->fits, total * sizeof *f);
+        if (!f) return -1;
+        r->fits = f;
+        r->fits_cap = total;
+    }
+    size_t k = 0;
+    for (size_t x = 0; x < nx; x++)
+        for (int64_t q = 0; q < np; q++)
+            if (!(((r->mask[p0 + q] >> 1) & (nx - 1)) & x)) r->fits[k++] = (uint16_t)q;
+    r->low_bits = B;
+    return 0;
+}
+
+/* one cell's step from old into t (cleared here): the successors in shard
+ * `shard` of `nshards` (1 or 2: the top bit of their hash); 0 ok, -1 abort
+ * (status/oom set) */
+static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshards) {
     int L = r->L;
-    t->n = 0;
-    size_t want = 2 * (old->n + 1), nslot = 1024;
+    size_t w = (size_t)(2 + L), other = bytes_for(old->cap, 0, L);
+    /* room for the states the last step's growth promises, at most 70% full */
+    double grow = r->last_growth < 1.0 ? 1.0 : r->last_growth > 4.0 ? 4.0 : r->last_growth;
+    size_t want = (size_t)((1.25 * grow * (double)old->n / nshards + 1024) * OPEN_LOAD_DEN / OPEN_LOAD_NUM);
+    size_t nslot = 1024;
     while (nslot < want) nslot *= 2;
-    if (nslot > ((size_t)1 << 31) ||
-        bytes_for(t->cap, nslot, L) + bytes_for(old->cap, old->nslot, L) > r->table_bytes) {
-        r->status = 5;
-        return -1;
-    }
-    if (!t->slot || t->nslot != nslot) {
-        if (index_rebuild(t, nslot, L) < 0) { r->oom = 1; return -1; }
-    } else {
-        memset(t->slot, 0, nslot * sizeof *t->slot);
-    }
+    while (nslot > 1024 && bytes_for(nslot, 0, L) + other > r->table_bytes) nslot /= 2;
+    if (open_reset(r, t, nslot, other) < 0) return -1;
     int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
-    size_t w = (size_t)(2 + L);
+    Ring q;
+    q.head = q.n = 0;
     for (size_t k = 0; k < old->n; k++) {
         if (!(k & 8191) && k && poll_abort(r)) return -1;
         const uint64_t *e = old->e + k * w;
         uint64_t f = e[0], c = e[1];
         const uint64_t *v = e + 2;
         if (f & 1) {
-            if (add_state(r, t, old, f >> 1, c, v) < 0) return -1;
+            if (nshards > 1 && (int)(hash64(f >> 1, c) >> 63) != shard) continue;
+            if (shifted_dead(r, f >> 1, c)) continue;
+            if (ring_push(r, t, other, &q, f >> 1, c, v) < 0) return -1;
             continue;
         }
-        for (int64_t p = p0; p < p1; p++) {
+        const uint16_t *fit = NULL, *fit_end = NULL;
+        if (r->low_bits) {
+            size_t x = (size_t)(f >> 1) & (((size_t)1 << r->low_bits) - 1);
+            fit = r->fits + r->fstart[x];
+            fit_end = r->fits + r->fstart[x + 1];
+        }
+        for (int64_t p = p0; fit ? fit < fit_end : p < p1; p++) {
+            if (fit) p = p0 + *fit++;
             uint64_t m = r->mask[p];
             if (f & m) continue;
             uint64_t fm = r->fm[p];
             if (fm && (c & fm) > r->lim[p]) continue;
-            if (add_state(r, t, old, (f | m) >> 1, c + r->add[p], v) < 0) return -1;
+            uint64_t nf = (f | m) >> 1;
+            if (nshards > 1 && (int)(hash64(nf, c + r->add[p]) >> 63) != shard) continue;
+            if (placed_dead(r, nf, c + r->add[p], p - p0)) continue;
+            if (ring_push(r, t, other, &q, nf, c + r->add[p], v) < 0) return -1;
         }
     }
-    /* drop the states short of a type whose last anchor this was (compacted:
-     * the table is only read from now on, its index is not needed) */
-    for (int64_t q = r->estart[i]; q < r->estart[i + 1]; q++) {
-        uint64_t fm = r->efm[q], full = r->efull[q];
+    if (ring_flush(r, t, other, &q) < 0 || open_compact(r, t) < 0) return -1;
+    /* drop the states short of a type whose last anchor this was */
+    for (int64_t q2 = r->estart[i]; q2 < r->estart[i + 1]; q2++) {
+        uint64_t fm = r->efm[q2], full = r->efull[q2];
         size_t keep = 0;
         for (size_t k = 0; k < t->n; k++) {
             const uint64_t *e = t->e + k * w;
@@ -222,6 +596,71 @@ static int step(Run *r, int i, const Table *old, Table *t) {
         }
         t->n = keep;
     }
+    if (t->n > r->peak) r->peak = t->n;
+    return 0;
+}
+
+/* Two threads: each scans the whole old table and keeps the successors of
+ * its shard (half the hash space) in its own table, so no two threads ever
+ * write the same state; the shards are then laid end to end. Each state is
+ * summed in one shard, in the order of the old table, so the values are the
+ * same whatever the thread count (the order of the states is not). The
+ * successors are made twice (one pass per thread), the inserts (the cache
+ * misses) once. Each shard may use half the room the old table leaves. */
+#define PAR_MIN_STATES 131072
+
+typedef struct {
+    Run r;             /* the thread's own copy (its counters and status) */
+    int i, shard;
+    const Table *old;
+    Table *t;
+    int rc;
+} Job;
+
+static void *job_main(void *arg) {
+    Job *j = arg;
+    j->rc = step(&j->r, j->i, j->old, j->t, j->shard, 2);
+    return NULL;
+}
+
+static int step_par(Run *r, int i, const Table *old, Table *t, Table *aux) {
+    if (r->threads < 2 || old->n < PAR_MIN_STATES) {
+        t->sbits = 0;
+        return step(r, i, old, t, 0, 1);
+    }
+    size_t ob = bytes_for(old->cap, 0, r->L);
+    size_t room = r->table_bytes > ob ? (r->table_bytes - ob) / 2 : 0;
+    Job jobs[2];
+    Table *ts[2] = {t, aux};
+    for (int k = 0; k < 2; k++) {
+        jobs[k].r = *r;
+        jobs[k].r.table_bytes = ob + room;
+        jobs[k].r.checked = jobs[k].r.dropped = 0;
+        jobs[k].r.peak = 0;
+        jobs[k].i = i;
+        jobs[k].shard = k;
+        jobs[k].old = old;
+        jobs[k].t = ts[k];
+        ts[k]->sbits = 1;
+    }
+    pthread_t th;
+    int started = pthread_create(&th, NULL, job_main, &jobs[1]) == 0;
+    job_main(&jobs[0]);
+    if (started) pthread_join(th, NULL);
+    else job_main(&jobs[1]);
+    for (int k = 0; k < 2; k++) {
+        if (!r->status) r->status = jobs[k].r.status;
+        r->oom |= jobs[k].r.oom;
+        r->overflow |= jobs[k].r.overflow;
+        r->checked += jobs[k].r.checked;
+        r->dropped += jobs[k].r.dropped;
+    }
+    if (jobs[0].rc < 0 || jobs[1].rc < 0) return -1;
+    size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
+    if (bytes_for(n + aux->cap, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
+    if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
+    memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
+    t->n = n;
     if (t->n > r->peak) r->peak = t->n;
     return 0;
 }
@@ -242,12 +681,12 @@ static inline int head_less(const Head *a, const Head *b) {
 }
 
 /* move h to its stream's next state at or after h->pos; 0 when the stream is done */
-static inline int head_next(const Run *r, const Table *old, Head *h, int L) {
+static inline int head_next(Run *r, const Table *old, Head *h, int L) {
     size_t w = (size_t)(2 + L);
     if (h->p < 0) {
         for (; h->pos < old->n; h->pos++) {
             const uint64_t *e = old->e + h->pos * w;
-            if (e[0] & 1) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
+            if ((e[0] & 1) && !shifted_dead(r, e[0] >> 1, e[1])) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
         }
         return 0;
     }
@@ -257,6 +696,7 @@ static inline int head_next(const Run *r, const Table *old, Head *h, int L) {
         uint64_t f = e[0];
         if ((f & m) || (f & 1)) continue;   /* overlap, or the cell is covered */
         if (fm && (e[1] & fm) > lim) continue;
+        if (placed_dead(r, (f | m) >> 1, e[1] + add, h->p - r->pstart[r->cur_i])) continue;
         h->c = e[1] + add;
         h->f = (f | m) >> 1;
         return 1;
@@ -475,10 +915,12 @@ static PyObject *count(PyObject *self, PyObject *args) {
     int n, reach;
     PyObject *po[10];
     PyObject *stop_o, *init_o = Py_None, *snaps_o = Py_None;
+    int threads = 0;
     long long table_bytes;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOLdO|OO", &n, &reach, &po[0], &po[1], &po[2], &po[3], &po[4], &po[5],
-                          &po[6], &po[7], &po[8], &po[9], &table_bytes, &time_limit, &stop_o, &init_o, &snaps_o))
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOOLdO|OOi", &n, &reach, &po[0], &po[1], &po[2], &po[3], &po[4], &po[5],
+                          &po[6], &po[7], &po[8], &po[9], &table_bytes, &time_limit, &stop_o, &init_o, &snaps_o,
+                          &threads))
         return NULL;
     /* init: (first cell, limbs, entries as bytes) to start from a snapshot;
      * snaps: cells before which the table is handed back as such a triple */
@@ -521,9 +963,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
     Py_buffer b[11];
     for (int k = 0; k < 11; k++) b[k].obj = NULL;
     PyObject *result = NULL;
-    Table old, cur;
+    Table old, cur, aux;
     memset(&old, 0, sizeof old);
     memset(&cur, 0, sizeof cur);
+    memset(&aux, 0, sizeof aux);
     Run r;
     memset(&r, 0, sizeof r);
     r.deadline = now_sec() + (time_limit > 0 ? time_limit : 0);
@@ -548,6 +991,12 @@ static PyObject *count(PyObject *self, PyObject *args) {
         goto done;
     }
     r.n = n;
+    r.reach = reach;
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus >= 2 ? 2 : 1;
+    }
+    r.threads = threads >= 2 ? 2 : 1;
     r.pstart = (const int64_t *)b[0].buf;
     r.mask = (const uint64_t *)b[1].buf;
     r.add = (const uint64_t *)b[2].buf;
@@ -570,7 +1019,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
     int accl = 0;
     Py_BEGIN_ALLOW_THREADS
     size_t n0 = init_buf ? (size_t)init_len / (8 * (size_t)(2 + init_L)) : 1;
-    if (entries_reserve(&old, n0 + 1024, r.L) < 0 || index_rebuild(&old, 1024, r.L) < 0) {
+    if (entries_reserve(&old, n0 + 1024, r.L) < 0) {
         r.oom = 1;
     } else {
         if (init_buf) {
@@ -644,7 +1093,8 @@ static PyObject *count(PyObject *self, PyObject *args) {
                     const uint64_t *e = old.e + k * w;
                     memcpy(da + e[0] * (size_t)r.L, e + 2, (size_t)r.L * 8);
                 }
-                free(old.e); free(old.slot); free(cur.e); free(cur.slot);
+                free(old.e); free(cur.e); free(aux.e);
+                memset(&aux, 0, sizeof aux);
                 memset(&old, 0, sizeof old);
                 memset(&cur, 0, sizeof cur);
             }
@@ -672,15 +1122,19 @@ static PyObject *count(PyObject *self, PyObject *args) {
                 if (dsize > r.peak) r.peak = dsize;
                 continue;
             }
+            if (prune_prepare(&r, i, old.n) < 0 || (!use_merge && fits_prepare(&r, i, old.n) < 0)) { r.oom = 1; break; }
             for (;;) {
                 r.overflow = 0;
-                if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step(&r, i, &old, &cur)) < 0) break;
+                r.checked = r.dropped = 0;
+                if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step_par(&r, i, &old, &cur, &aux)) < 0) break;
                 if (!r.overflow) break;
                 /* a value passed L limbs: widen the old table and redo the step */
-                if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0) { r.oom = 1; break; }
+                if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0 || widen(&aux, r.L) < 0) { r.oom = 1; break; }
                 r.L++;
             }
             if (r.status || r.oom) break;
+            prune_finish(&r);
+            r.last_growth = old.n ? (double)cur.n / (double)old.n : 1.0;
             Table tmp = old;
             old = cur;
             cur = tmp;
@@ -740,8 +1194,13 @@ static PyObject *count(PyObject *self, PyObject *args) {
 done:
     for (int k = 0; k < nsnap; k++) free(snap_e[k]);
     free(snap_at); free(snap_e); free(snap_n); free(snap_L);
-    free(old.e); free(old.slot);
-    free(cur.e); free(cur.slot);
+    free(old.e);
+    free(cur.e);
+    free(aux.e);
+    free(r.cover.m);
+    free(r.cover.aff);
+    free(r.fstart);
+    free(r.fits);
     for (int k = 0; k < 11; k++)
         if (b[k].obj) PyBuffer_Release(&b[k]);
     return result;

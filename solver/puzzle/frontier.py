@@ -36,8 +36,10 @@ copies). ``g`` and ``g**-1`` fix the same tilings (counted once).
 The C twin ``solver._frontier`` runs the same DP (same tables, same
 answers), values as multi-limb integers, the GIL released: its table is a
 sorted array stepped by a k-way merge (few placements an anchor), a hash
-table (many), or a dense array indexed by the frontier (no tracked copies,
-at least half of the frontiers present).
+table (many; two threads on big tables, ``C_THREADS``), or a dense array
+indexed by the frontier (no tracked copies, at least half of the frontiers
+present). It also drops dead states (a free cell that no placement anchored
+at or before it can still cover): the same counts from fewer states.
 """
 
 from __future__ import annotations
@@ -60,13 +62,16 @@ try:  # optional C DP; the pure-Python one gives the same answers
 except ImportError:  # pragma: no cover - depends on the build
     frontier_c = None
 
-__all__ = ["DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
+__all__ = ["C_THREADS", "DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
            "run_dp", "run_dp_py", "run_dp_snaps", "uses_c", "common_prefix", "puzzle_problems", "frontier_count",
            "count_tables", "tables_for",
            "PY_ENTRY_BYTES"]
 
 HAVE_C_FRONTIER = frontier_c is not None
 C_TABLE_FULL = 5      # the C DP's status when its tables would pass table_bytes
+# Threads of the C DP's hash steps: 0 as many as the machine has cores, at
+# most 2 (1 on a single core); the answers are the same whatever the number.
+C_THREADS = 0
 
 # The table bound: a frontier count whose state table would need more bytes
 # than this raises CountTableFull (the search may still count the puzzle).
@@ -435,7 +440,7 @@ def _run_dp_c(prob: FrontierProblem, clock: Clock, table_bytes: int, init: tuple
     try:
         left = max(0.0, clock.deadline - time.perf_counter()) if math.isfinite(clock.deadline) else 1e18
         status, data, _peak, taken = frontier_c.count(prob.n, prob.reach, *c_arrays(prob), table_bytes, left, flag,
-                                                      c_init, list(snaps))
+                                                      c_init, list(snaps), C_THREADS)
     finally:
         if stop is not None:
             stop.detach(set_flag)

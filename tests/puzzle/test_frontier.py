@@ -336,6 +336,49 @@ def test_pentominoes_with_repeats_5x10():
     assert count(["." * 10] * 5, [], PENTOMINOES)[0] == 101_698_212
 
 
+@pytest.mark.parametrize("n,want", [(2, 5), (3, 56), (7, 214_689), (12, 6_048_166_230),
+                                    (16, 21_583_392_631_817)])
+def test_pentominoes_with_repeats_a174249(n, want):
+    # A174249(n): 5 x n with pentominoes of any shape (the DP drops dead states on the way)
+    assert dp(["." * n] * 5, [], PENTOMINOES, distinct=False)[0] == want
+
+
+@pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
+def test_c_drops_dead_states_and_agrees_with_python():
+    # the C DP keeps fewer states than the Python one (which drops none), same counts
+    rows = ["." * 10] * 6
+    tables = prepare_tables(tuple(rows), (), True, True, False, unlimited=parse_pieces(PENTOMINOES))
+    prob = F.frontier_problem(tables)
+    status, data, peak, _ = F.frontier_c.count(prob.n, prob.reach, *F.c_arrays(prob), 2**30, 600.0, None)
+    table = {0: 1}
+    py_peak = 0
+    for i in range(prob.n):     # the Python DP's table sizes, step by step
+        new: dict[int, int] = {}
+        for f, v in table.items():
+            succ = [f >> 1] if f & 1 else [(f | m) >> 1 for m, _, _ in prob.groups[i] if not f & m]
+            for k in succ:
+                new[k] = new.get(k, 0) + v
+        table = new
+        py_peak = max(py_peak, len(table))
+    assert status == 0 and int.from_bytes(data, "little") == table.get(0, 0) > 0
+    assert peak < 0.8 * py_peak
+    assert dp(rows, [], PENTOMINOES, engine="c") == dp(rows, [], PENTOMINOES, engine="python")
+
+
+@pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
+def test_c_threads_give_the_same_answers(monkeypatch):
+    # the hash steps of big tables split in two shards (threads); answers, distinct too, the same
+    cases = [(["." * 10] * 7, [], PENTOMINOES),
+             (["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES, [])]
+    for rows, pieces, unl in cases:
+        got = []
+        for threads in (1, 2):
+            monkeypatch.setattr(F, "C_THREADS", threads)
+            got.append(dp(rows, pieces, unl, engine="c"))
+        assert got[0] == got[1]
+    assert got[1] == (520, 65 * 8)
+
+
 def test_pentominoes_once():
     assert count(["." * 10] * 6, PENTOMINOES) == (9356, 2339)
     hole8 = ["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3
