@@ -3,6 +3,7 @@
     python -m bench review                    # 400 games, 300 iterations a move, 2 processes
     python -m bench review --games 40 --jobs 1
     python -m bench review --fit              # refit the calibration's constants (other deals)
+    python -m bench review --cache /tmp/games # keep / reuse the games on disk
 
 Plays ``--games`` seeded search-vs-search games on the compiled core (``new_game(seed)`` deals, each side
 searching ``--iterations`` iterations a move, as ``engine.players.search.search_moves`` does) in ``--jobs``
@@ -13,13 +14,18 @@ that player went on to win. From each game it keeps one position per 10-point bu
 and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
 interval; the calibration holds when every interval contains its prediction (docs/players.md).
 
-``--fit`` plays the games on other deals (seeds from 1,000,001) and fits
-``lapse + (1 - 2·lapse)·σ(a + b·logit(reward))`` by maximum likelihood (Fisher scoring for a and b, a
-grid for the lapse) to the positions the check draws (one per game per bucket, five draws, the buckets
-taken from the previous round's fit, three rounds), printing ``a``, ``b`` and ``lapse`` to commit as
-``CALIBRATION_A`` / ``CALIBRATION_B`` / ``CALIBRATION_LAPSE``. (Fitted to every decision instead, the
-slope comes out lower, ≈ 1.56: a game that stays near one chance for many moves then weighs more than one
-passing through it, and the check counts games, not decisions; docs/players.md.)
+``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of
+``engine.players.calibration.win_chance`` (``σ(a + b·x + Σ c_k·max(0, x − logit(knot_k)))``,
+``x = logit(reward)``) by maximum likelihood (Fisher scoring) to the positions the check draws (one per game
+per bucket, five draws, the buckets taken from the previous round's fit, four rounds from the raw reward's
+buckets, so the answer does not depend on what is committed), printing them and each segment's slope (all
+positive: the map is increasing) to commit as ``CALIBRATION_COEFFICIENTS``. (Fitted to every decision
+instead, the slopes come out lower: a game that stays near one chance for many moves then weighs more than
+one passing through it, and the check counts games, not decisions; docs/players.md.)
+
+``--cache DIR`` keeps each game in ``DIR/<core>-<iterations>it/<deal>.json`` (its decisions: reward, mover
+won, both tokens' positions, the best move's and all root moves' playouts) and reads it back instead of
+playing it again: a refit or a check of another map then takes seconds. Clear it when the search changes.
 """
 
 from __future__ import annotations
