@@ -3,6 +3,7 @@
     python -m bench review                    # 400 games, 300 iterations a move, 2 processes
     python -m bench review --games 40 --jobs 1
     python -m bench review --fit              # refit the calibration's constants (other deals)
+    python -m bench review --cache /tmp/games # keep / reuse the games on disk
 
 Plays ``--games`` seeded search-vs-search games on the compiled core (``new_game(seed)`` deals, each side
 searching ``--iterations`` iterations a move, as ``engine.players.search.search_moves`` does) in ``--jobs``
@@ -13,19 +14,26 @@ that player went on to win. From each game it keeps one position per 10-point bu
 and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
 interval; the calibration holds when every interval contains its prediction (docs/players.md).
 
-``--fit`` plays the games on other deals (seeds from 1,000,001) and fits
-``lapse + (1 - 2·lapse)·σ(a + b·logit(reward))`` by maximum likelihood (Fisher scoring for a and b, a
-grid for the lapse) to the positions the check draws (one per game per bucket, five draws, the buckets
-taken from the previous round's fit, three rounds), printing ``a``, ``b`` and ``lapse`` to commit as
-``CALIBRATION_A`` / ``CALIBRATION_B`` / ``CALIBRATION_LAPSE``. (Fitted to every decision instead, the
-slope comes out lower, ≈ 1.56: a game that stays near one chance for many moves then weighs more than one
-passing through it, and the check counts games, not decisions; docs/players.md.)
+``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of
+``engine.players.calibration.win_chance`` (``σ(a + b·x + Σ c_k·max(0, x − logit(knot_k)))``,
+``x = logit(reward)``) by maximum likelihood (Fisher scoring) to the positions the check draws (one per game
+per bucket, five draws, the buckets taken from the previous round's fit, four rounds from the raw reward's
+buckets, so the answer does not depend on what is committed), printing them and each segment's slope (all
+positive: the map is increasing) to commit as ``CALIBRATION_COEFFICIENTS``. (Fitted to every decision
+instead, the slopes come out lower: a game that stays near one chance for many moves then weighs more than
+one passing through it, and the check counts games, not decisions; docs/players.md.)
+
+``--cache DIR`` keeps each game in ``DIR/<core>-<iterations>it/<deal>.json`` (its decisions: reward, mover
+won, both tokens' positions, the best move's and all root moves' playouts) and reads it back instead of
+playing it again: a refit or a check of another map then takes seconds. Clear it when the search changes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import random
 import sys
 import time
@@ -39,80 +47,114 @@ from quiltsolve.engine.players.search import SearchPlayer, ranked_moves
 FIT_SEED = 1_000_001
 
 
-def play_game(deal: int, iterations: int) -> list[tuple[float, int]]:
-    """One search-vs-search game of deal ``deal``: (raw reward shown for the mover, mover won) per decision."""
+Decision = tuple[float, int, int, int, int, int]
+"""One decision of a game: (raw reward shown for the mover, mover won, mover's time-track position, the other
+player's position, playouts of the best move, playouts of all root moves)."""
+
+
+def play_game(deal: int, iterations: int) -> list[Decision]:
+    """One search-vs-search game of deal ``deal``: a :data:`Decision` per decision."""
     state = new_game(deal)
     sides = [SearchPlayer(iterations=iterations, seed=2 * deal), SearchPlayer(iterations=iterations, seed=2 * deal + 1)]
-    seen: list[tuple[float, int]] = []
+    seen: list[tuple[float, int, int, int, int, int]] = []
     while not state.is_terminal():
         mover = state.current_player()
-        ranked = ranked_moves(sides[mover]._search(state).children)
+        children = sides[mover]._search(state).children
+        ranked = ranked_moves(children)
         reward, best = ranked[0]
-        seen.append((reward, mover))
+        seen.append((reward, mover, state.players[mover].position, state.players[1 - mover].position,
+                     best.n, sum(ch.n for ch in children)))
         assert best.action is not None
         state.apply_action(best.action)
     winner = state.winner()
-    return [(reward, int(mover == winner)) for reward, mover in seen]
+    return [(reward, int(mover == winner), mine, theirs, n, total) for reward, mover, mine, theirs, n, total in seen]
 
 
-def _games(first: int, games: int, iterations: int, jobs: int) -> list[list[tuple[float, int]]]:
+def _cached_game(deal: int, iterations: int, cache: str | None) -> list[Decision]:
+    """:func:`play_game`, read from / written to ``cache`` (a directory; None: no cache). A game depends only
+    on its deal, the budget and the search's code: clear the cache when the search changes."""
+    if cache is None:
+        return play_game(deal, iterations)
+    path = os.path.join(cache, f"{core.backend()}-{iterations}it", f"{deal}.json")
+    try:
+        with open(path) as f:
+            return [tuple(d) for d in json.load(f)]  # type: ignore[misc]
+    except (OSError, ValueError):
+        pass
+    game = play_game(deal, iterations)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(game, f)
+    os.replace(tmp, path)
+    return game
+
+
+def _games(first: int, games: int, iterations: int, jobs: int, cache: str | None = None) -> list[list[Decision]]:
     deals = list(range(first, first + games))
     if jobs <= 1:
-        return [play_game(d, iterations) for d in deals]
+        return [_cached_game(d, iterations, cache) for d in deals]
     with ProcessPoolExecutor(max_workers=jobs) as ex:
-        return list(ex.map(play_game, deals, [iterations] * games, chunksize=8))
+        return list(ex.map(_cached_game, deals, [iterations] * games, [cache] * games, chunksize=8))
 
 
-def fit_logistic(points: list[tuple[float, int]], lapse: float = 0.0, steps: int = 60) -> tuple[float, float, float]:
-    """Maximum-likelihood (a, b) of P(win) = lapse + (1 - 2·lapse)·σ(a + b·logit(reward)) for a fixed
-    ``lapse``, by Fisher scoring; returns (a, b, log-likelihood)."""
-    xs = [(calibration.logit(min(max(r, 1e-6), 1 - 1e-6)), y) for r, y in points]
-    k = 1.0 - 2.0 * lapse
-    a, b = 0.0, 1.0
-    for _ in range(steps):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y in xs:
-            s = calibration.sigmoid(a + b * x)
-            p = lapse + k * s
-            d = k * s * (1.0 - s)                  # dp/dz
-            v = max(p * (1.0 - p), 1e-12)
-            e = (y - p) * d / v                    # dL/dz
-            w = d * d / v                          # expected information in z
-            ga += e
-            gb += e * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        det = haa * hbb - hab * hab
-        if det <= 0:
-            break
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a + da, b + db
-        if abs(da) < 1e-9 and abs(db) < 1e-9:
-            break
-    ll = 0.0
-    for x, y in xs:
-        p = lapse + k * calibration.sigmoid(a + b * x)
-        ll += math.log(max(p if y else 1.0 - p, 1e-300))
-    return a, b, ll
+def fit(points: list[tuple[float, int]], steps: int = 50) -> tuple[float, ...]:
+    """Maximum-likelihood coefficients ``(a, b, c_1, …)`` of P(win) = σ(Σ coef · features(logit(reward)))
+    (:func:`engine.players.calibration.features`: the knots' hinges) by Fisher scoring (Newton's method: the
+    logistic's expected and observed information agree).
 
-
-def fit(points: list[tuple[float, int]]) -> tuple[float, float, float]:
-    """Maximum-likelihood (a, b, lapse) of P(win) = lapse + (1 - 2·lapse)·σ(a + b·logit(reward)): Fisher
-    scoring for (a, b), a grid of steps of 0.0025 in 0-0.05 for the lapse.
-
-    >>> pts = [(0.3, 0), (0.3, 0), (0.3, 1), (0.7, 1), (0.7, 1), (0.7, 0), (0.9, 1), (0.1, 0)]
-    >>> a, b, lapse = fit(pts)
-    >>> round(a, 6) == 0.0 and b > 0 and 0 <= lapse <= 0.05
+    >>> pts = [(0.3, 0), (0.3, 0), (0.3, 1), (0.7, 1), (0.7, 1), (0.7, 0), (0.9, 1), (0.1, 0), (0.6, 0), (0.4, 1)]
+    >>> coef = fit(pts)
+    >>> len(coef) == 2 + len(calibration.CALIBRATION_KNOTS) and coef[1] > 0
     True
     """
-    best = max((fit_logistic(points, i * 0.0025) + (i * 0.0025,) for i in range(21)), key=lambda t: t[2])
-    return best[0], best[1], best[3]
+    rows = [(calibration.features(calibration.logit(min(max(r, 1e-6), 1 - 1e-6))), y) for r, y in points]
+    k = len(rows[0][0])
+    theta = [0.0, 1.0] + [0.0] * (k - 2)
+    ridge = 1e-6                     # keeps the information invertible when a segment holds no point
+    for _ in range(steps):
+        grad = [0.0] * k
+        info = [[0.0] * k for _ in range(k)]
+        for f, y in rows:
+            p = calibration.sigmoid(sum(t * v for t, v in zip(theta, f)))
+            e = y - p
+            w = p * (1.0 - p)
+            nz = [(i, v) for i, v in enumerate(f) if v]
+            for i, v in nz:
+                grad[i] += e * v
+                wv = w * v
+                row = info[i]
+                for j, u in nz:
+                    row[j] += wv * u
+        for i in range(k):
+            info[i][i] += ridge
+            grad[i] -= ridge * theta[i]
+        step = _solve(info, grad)
+        theta = [t + d for t, d in zip(theta, step)]
+        if max(abs(d) for d in step) < 1e-9:
+            break
+    return tuple(theta)
 
 
-def buckets(games: list[list[tuple[float, int]]], seed: int, a: float = calibration.CALIBRATION_A,
-            b: float = calibration.CALIBRATION_B, lapse: float = calibration.CALIBRATION_LAPSE, *,
+def _solve(m: list[list[float]], v: list[float]) -> list[float]:
+    """x with m·x = v (Gaussian elimination with partial pivoting; m is small and positive definite)."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[piv] = a[piv], a[c]
+        for r in range(c + 1, n):
+            f = a[r][c] / a[c][c]
+            for j in range(c, n + 1):
+                a[r][j] -= f * a[c][j]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (a[r][n] - sum(a[r][j] * x[j] for j in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def buckets(games: list[list[Decision]], seed: int,
+            coefficients: tuple[float, ...] = calibration.CALIBRATION_COEFFICIENTS, *,
             raw: bool = False) -> list[list[tuple[float, int]]]:
     """(shown chance, won) of one position per game per 10-point bucket of the shown chance
     (``raw``: the position's reward instead of its shown chance)."""
@@ -120,13 +162,17 @@ def buckets(games: list[list[tuple[float, int]]], seed: int, a: float = calibrat
     for g, positions in enumerate(games):
         rng = random.Random(seed * 1_000_003 + g)
         by_bucket: list[list[tuple[float, int]]] = [[] for _ in range(10)]
-        for reward, won in positions:
-            p = round(calibration.win_chance(reward, a, b, lapse), 4)     # what search_moves shows
+        for reward, won, *_ in positions:
+            p = round(calibration.win_chance(reward, coefficients), 4)     # what search_moves shows
             by_bucket[min(9, int(p * 10))].append((reward if raw else p, won))
         for k, items in enumerate(by_bucket):
             if items:
                 out[k].append(rng.choice(items))
     return out
+
+
+def _coefficients(coef: tuple[float, ...]) -> str:
+    return "(" + ", ".join(f"{c:.4f}" for c in coef) + ")"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--seed", type=int, default=1, help="first deal (default 1)")
     ap.add_argument("--fit", action="store_true", help="fit the calibration's constants instead (other deals)")
+    ap.add_argument("--cache", metavar="DIR", help="keep the games in DIR (one JSON file a game) and reuse them")
     try:
         args = ap.parse_args(argv if argv is not None else [])
     except SystemExit as e:
@@ -146,23 +193,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     if args.fit:
-        games = _games(FIT_SEED + args.seed - 1, args.games, args.iterations, args.jobs)
-        a, b, lapse = calibration.CALIBRATION_A, calibration.CALIBRATION_B, calibration.CALIBRATION_LAPSE
-        for _ in range(3):
-            points = [p for draw in range(5) for rows in buckets(games, draw, a, b, lapse, raw=True) for p in rows]
-            a, b, lapse = fit(points)
+        games = _games(FIT_SEED + args.seed - 1, args.games, args.iterations, args.jobs, args.cache)
+        coef = (0.0, 1.0) + (0.0,) * len(calibration.CALIBRATION_KNOTS)     # first buckets: the raw reward
+        for _ in range(4):
+            points = [p for draw in range(5) for rows in buckets(games, draw, coef, raw=True) for p in rows]
+            coef = fit(points)
+        slopes = calibration.segment_slopes(coef)
         print(f"fit on {len(points)} positions of {args.games} games ({args.iterations} iterations a move, "
-              f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): a = {a:.4f}, b = {b:.4f}, "
-              f"lapse = {lapse:.4f} "
-              f"(committed: a = {calibration.CALIBRATION_A}, b = {calibration.CALIBRATION_B}, "
-              f"lapse = {calibration.CALIBRATION_LAPSE})")
+              f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): coefficients = {_coefficients(coef)}, "
+              f"segment slopes {_coefficients(tuple(slopes))}{'' if min(slopes) > 0 else ' NOT INCREASING'} "
+              f"(committed: {_coefficients(calibration.CALIBRATION_COEFFICIENTS)})")
         return 0
-    games = _games(args.seed, args.games, args.iterations, args.jobs)
+    games = _games(args.seed, args.games, args.iterations, args.jobs, args.cache)
     rows = buckets(games, args.seed)
     print(f"{args.games} search-vs-search games, {args.iterations} iterations a move, core {core.backend()}, "
           f"deals {args.seed}-{args.seed + args.games - 1}, {time.perf_counter() - t0:.0f} s; "
-          f"calibration a = {calibration.CALIBRATION_A}, b = {calibration.CALIBRATION_B}, "
-          f"lapse = {calibration.CALIBRATION_LAPSE}")
+          f"calibration coefficients {_coefficients(calibration.CALIBRATION_COEFFICIENTS)}, "
+          f"knots {calibration.CALIBRATION_KNOTS}")
     print("| shown win chance | positions | mean predicted | observed win rate | 95% CI (Wilson) | contains |")
     print("| --- | --- | --- | --- | --- | --- |")
     misses = 0

@@ -13,7 +13,8 @@ from engine_helpers import build
 from quiltsolve.engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
 from quiltsolve.engine.match import play_game
 from quiltsolve.engine.players import RandomPlayer, make_player
-from quiltsolve.engine.players.calibration import win_chance
+from quiltsolve.engine.players.calibration import (CALIBRATION_COEFFICIENTS, CALIBRATION_KNOTS, segment_slopes,
+                                                   win_chance)
 from quiltsolve.engine.review import (
     MoveReview, PlayerSummary, ReviewError, action_between, label_of, move_accuracy, player_accuracy, review_game,
     summarize,
@@ -200,7 +201,11 @@ def test_calibration_is_monotone_and_a_chance():
     assert all(0.0 <= c <= 1.0 for c in chances)
     assert all(a < b for a, b in zip(chances, chances[1:]))
     # the map never changes the search's ranking, only its scale
-    assert win_chance(0.5) < 0.5       # a = CALIBRATION_A < 0: an even reward is a slightly worse chance
+    assert win_chance(0.5) < 0.5       # a < 0: an even reward is a slightly worse chance
+    # increasing on every segment of the hinged map, not only at the points walked above
+    assert len(CALIBRATION_COEFFICIENTS) == 2 + len(CALIBRATION_KNOTS)
+    assert all(slope > 0 for slope in segment_slopes())
+    assert list(CALIBRATION_KNOTS) == sorted(CALIBRATION_KNOTS) and 0 < CALIBRATION_KNOTS[0] < CALIBRATION_KNOTS[-1] < 1
 
 
 def test_search_shows_calibrated_chances():
