@@ -69,6 +69,17 @@ static inline uint64_t hash64(uint64_t f, uint64_t c) {
     return (f ^ (c * 0xC2B2AE3D27D4EB4FULL)) * 0x9E3779B97F4A7C15ULL;
 }
 
+/* dst += src over L 64-bit limbs; the carry out of the top limb (1: the sum needs one more limb) */
+static inline unsigned limbs_add(uint64_t *dst, const uint64_t *src, int L) {
+    unsigned char carry = 0;
+    for (int l = 0; l < L; l++) {
+        u128 s = (u128)dst[l] + src[l] + carry;
+        dst[l] = (uint64_t)s;
+        carry = (unsigned char)(s >> 64);
+    }
+    return carry;
+}
+
 
 /* Dead-state pruning: the cover lists of the window before one cell (see
  * cover_build) */
@@ -202,14 +213,7 @@ static inline int open_add(Run *r, Table *t, size_t other, uint64_t f, uint64_t 
         for (;;) {
             uint64_t *e = t->e + h * w;
             if (e[0] == f && e[1] == c) {
-                uint64_t *dst = e + 2;
-                unsigned char carry = 0;
-                for (int l = 0; l < L; l++) {
-                    u128 s = (u128)dst[l] + src[l] + carry;
-                    dst[l] = (uint64_t)s;
-                    carry = (unsigned char)(s >> 64);
-                }
-                if (carry) r->overflow = 1;
+                if (limbs_add(e + 2, src, L)) r->overflow = 1;
                 return 0;
             }
             if (e[0] == EMPTY) {
@@ -745,13 +749,7 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
         const uint64_t *src = old->e + h->pos * w + 2;
         uint64_t *last = t->n ? t->e + (t->n - 1) * w : NULL;
         if (last && last[0] == h->f && last[1] == h->c) {
-            unsigned char carry = 0;
-            for (int l = 0; l < L; l++) {
-                u128 sum = (u128)last[2 + l] + src[l] + carry;
-                last[2 + l] = (uint64_t)sum;
-                carry = (unsigned char)(sum >> 64);
-            }
-            if (carry) r->overflow = 1;
+            if (limbs_add(last + 2, src, L)) r->overflow = 1;
         } else {
             if (t->n + 1 > t->cap) {
                 size_t want = t->n + 1, cap = t->cap + t->cap / 2 + 1024;
@@ -820,13 +818,7 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
             size_t src = j ^ mp;                                                          \
             if (2 * src >= size) continue;                                                \
             const uint64_t *v = old + 2 * src * (size_t)L;                                \
-            unsigned char carry = 0;                                                      \
-            for (int l = 0; l < L; l++) {                                                 \
-                u128 sum = (u128)acc[l] + v[l] + carry;                                   \
-                acc[l] = (uint64_t)sum;                                                   \
-                carry = (unsigned char)(sum >> 64);                                       \
-            }                                                                             \
-            over |= carry;                                                                \
+            over |= limbs_add(acc, v, L);                                                 \
         }                                                                                 \
         uint64_t *d = nw + j * (size_t)L;                                                 \
         for (int l = 0; l < L; l++) d[l] = acc[l];                                        \
@@ -847,13 +839,7 @@ static int dense_step_any(Run *r, int i, const uint64_t *old, uint64_t *nw, size
             size_t src = j ^ mp;
             if (2 * src >= size) continue;
             const uint64_t *v = old + 2 * src * (size_t)L;
-            unsigned char carry = 0;
-            for (int l = 0; l < L; l++) {
-                u128 sum = (u128)acc[l] + v[l] + carry;
-                acc[l] = (uint64_t)sum;
-                carry = (unsigned char)(sum >> 64);
-            }
-            if (carry) r->overflow = 1;
+            if (limbs_add(acc, v, L)) r->overflow = 1;
         }
         memcpy(nw + j * (size_t)L, acc, (size_t)L * 8);
     }
