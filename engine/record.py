@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
 from .state import N_PATCHES, GameState, IllegalActionError
-from .state_json import check_fields, field_path, quote
+from .state_json import check_fields, quote
 from .track import EDITIONS
 
 RECORD_FIELDS = ("edition", "seed", "circle", "actions", "result", "players", "evaluations")
@@ -72,9 +72,7 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
 def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {quote(record)}")
-    for k in record:
-        if k not in RECORD_FIELDS:
-            raise RecordError(f"{field_path('', k)}: unknown field")
+    check_fields(record, "", (), optional=RECORD_FIELDS, error=RecordError)   # every field is optional here
     edition = record.get("edition", "revised")
     if type(edition) is not str or edition not in EDITIONS:
         raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, got {quote(edition)}")

@@ -245,7 +245,7 @@ class ServiceCore:
         """The bound on a frontier count's table (bytes), passed to every puzzle job."""
         return self.config.table_bytes
 
-    table_bytes_setting = "--table-bytes"   # the refusal names the server's option
+    table_bytes_setting = "the server's --table-bytes"   # the refusal names the server's option
 
     # ------------------------------------------------------------ lifecycle
     def start(self, wait_ready: bool = True, timeout: float = 120.0) -> bool:

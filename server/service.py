@@ -41,7 +41,8 @@ class JobRunner(Protocol):
 
     @property
     def table_bytes_setting(self) -> str:
-        """Where that bound is set, for the refusal's words (``--table-bytes``, or the embedded client's argument)."""
+        """Where that bound is set, for the refusal's words (the server's ``--table-bytes``, or the embedded
+        client's ``table_bytes``)."""
 
     def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
 
@@ -300,16 +301,15 @@ def generate_job(request: pb.GeneratePuzzleRequest) -> tuple[GenerateJob, float,
     return job, limit, field
 
 
-def table_full(table_bytes: int, setting: str = "--table-bytes") -> str:
+def table_full(table_bytes: int, setting: str = "the server's --table-bytes") -> str:
     """What a client is told when a frontier count's table would pass the bound (set by ``setting``).
 
     >>> table_full(512 << 20)
-    "the frontier count's table would pass the server's bound of 536870912 bytes (512 MiB, --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region"
+    "the frontier count's table would pass the bound of 536870912 bytes (512 MiB, the server's --table-bytes); count with PUZZLE_METHOD_SEARCH, or a smaller region"
     >>> table_full(1 << 20, "the embedded client's table_bytes").split(";")[0]
     "the frontier count's table would pass the bound of 1048576 bytes (1 MiB, the embedded client's table_bytes)"
     """
-    whose = "the server's bound" if setting == "--table-bytes" else "the bound"
-    return (f"the frontier count's table would pass {whose} of {table_bytes} bytes "
+    return (f"the frontier count's table would pass the bound of {table_bytes} bytes "
             f"({table_bytes / 2**20:g} MiB, {setting}); count with PUZZLE_METHOD_SEARCH, or a smaller region")
 
 
