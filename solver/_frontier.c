@@ -409,7 +409,7 @@ static int cover_build(Run *r, int i1) {
         if (trivial) { n = first; continue; }
         /* fewest cells first; a mask holding another of the same type (or
          * of an untracked one) is dropped (the other serves whenever it does) */
-        qsort(cv->m + first, n - first, sizeof *cv->m, popcmp);
+        if (n - first > 1) qsort(cv->m + first, n - first, sizeof *cv->m, popcmp);   /* (cv->m may still be NULL) */
         size_t u = first;
         for (size_t k = first; k < n; k++) {
             CMask x = cv->m[k];

@@ -36,6 +36,7 @@ typedef struct {
     int n_root;
     qs_rng rng;
     double c, mw, eps;
+    qs_pcache pc;          /* the snug placements seen in this search (policy.h) */
 } qs_search;
 
 /* 0 on success, -1 when out of memory. */
@@ -47,6 +48,7 @@ static inline int qs_search_init(qs_search *S, const qs_tables *T, const qs_stat
     S->T = T;
     S->nodes = (qs_node *)malloc(sizeof(qs_node) * (size_t)cap);
     if (!S->nodes) return -1;
+    if (qs_pcache_init(&S->pc, QS_PCACHE_BITS) < 0) { free(S->nodes); S->nodes = NULL; return -1; }
     S->cap = cap;
     S->count = 1;
     qs_node *r = &S->nodes[0];
@@ -62,7 +64,11 @@ static inline int qs_search_init(qs_search *S, const qs_tables *T, const qs_stat
     return 0;
 }
 
-static inline void qs_search_free(qs_search *S) { free(S->nodes); S->nodes = NULL; }
+static inline void qs_search_free(qs_search *S) {
+    free(S->nodes);
+    S->nodes = NULL;
+    qs_pcache_free(&S->pc);
+}
 
 static inline void qs__list_moves(const qs_search *S, qs_node *nd) {
     double rates[3];
@@ -86,7 +92,7 @@ static inline int qs__expand(qs_search *S, int i, int move) {
     if (i == 0) a = S->root_actions[move];
     else if (move >= 0) {
         qs_mask m;
-        if (!qs_tight_placement(T, nd->s.p[nd->s.cur].board, move, &m)) return -1;
+        if (!qs_tight_cached(T, &S->pc, nd->s.p[nd->s.cur].board, move, &m)) return -1;
         a.kind = QS_BUY; a.arg = move; a.mask = m;
     } else { a.kind = QS_ADVANCE; a.arg = 0; a.mask = 0; }
     int ci = S->count++;
@@ -133,7 +139,7 @@ static inline void qs_search_iterate(qs_search *S) {
         if (plen < QS_MAX_DEPTH) path[plen++] = node;
     }
     qs_state s = S->nodes[node].s;
-    qs_greedy_playout(T, &s, &S->rng, S->eps);
+    qs_greedy_playout(T, &s, &S->rng, S->eps, &S->pc);
     int winner = qs_winner(T, &s);
     int sc[2] = {qs_score(T, &s, 0), qs_score(T, &s, 1)};
     for (int j = 0; j < plen; j++) {
