@@ -2,24 +2,26 @@
 
     python -m bench review                    # 400 games, 300 iterations a move, 2 processes
     python -m bench review --games 40 --jobs 1
-    python -m bench review --fit              # refit the calibration's constants (other deals)
+    python -m bench review --iterations 1000  # the check at another budget (its own map)
+    python -m bench review --fit --games 4800 # refit the calibration's constants of a budget (other deals)
     python -m bench review --cache /tmp/games # keep / reuse the games on disk
 
 Plays ``--games`` seeded search-vs-search games on the compiled core (``new_game(seed)`` deals, each side
 searching ``--iterations`` iterations a move, as ``engine.players.search.search_moves`` does) in ``--jobs``
 processes. At every decision it records the win chance the search shows for the player to move (the
-best move's ``win_chance``: the calibrated reward, ``engine.players.calibration.win_chance``) and whether
+best move's ``win_chance``: the reward calibrated for the budget, ``engine.players.calibration.win_chance``) and whether
 that player went on to win. From each game it keeps one position per 10-point bucket of the shown chance
 (a seeded draw among the game's positions in that bucket, so positions of one game do not crowd a bucket),
 and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
 interval; the calibration holds when every interval contains its prediction (docs/players.md).
 
-``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of
-``engine.players.calibration.win_chance`` (``σ(a + b·x + Σ c_k·max(0, x − logit(knot_k)))``,
+``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of the
+``--iterations`` budget's map of ``engine.players.calibration.win_chance``
+(``σ(a + b·x + Σ c_k·max(0, x − logit(knot_k)))``,
 ``x = logit(reward)``) by maximum likelihood (Fisher scoring) to the positions the check draws (one per game
 per bucket, five draws, the buckets taken from the previous round's fit, four rounds from the raw reward's
 buckets, so the answer does not depend on what is committed), printing them and each segment's slope (all
-positive: the map is increasing) to commit as ``CALIBRATION_COEFFICIENTS``. (Fitted to every decision
+positive: the map is increasing) to commit as ``CALIBRATION_COEFFICIENTS[iterations]``. (Fitted to every decision
 instead, the slopes come out lower: a game that stays near one chance for many moves then weighs more than
 one passing through it, and the check counts games, not decisions; docs/players.md.)
 
@@ -153,17 +155,17 @@ def _solve(m: list[list[float]], v: list[float]) -> list[float]:
     return x
 
 
-def buckets(games: list[list[Decision]], seed: int,
-            coefficients: tuple[float, ...] = calibration.CALIBRATION_COEFFICIENTS, *,
-            raw: bool = False) -> list[list[tuple[float, int]]]:
-    """(shown chance, won) of one position per game per 10-point bucket of the shown chance
-    (``raw``: the position's reward instead of its shown chance)."""
+def buckets(games: list[list[Decision]], seed: int, iterations: int = calibration.FIT_ITERATIONS,
+            coefficients: tuple[float, ...] | None = None, *, raw: bool = False) -> list[list[tuple[float, int]]]:
+    """(shown chance, won) of one position per game per 10-point bucket of the chance shown after a search
+    of ``iterations`` (by the committed maps, or by ``coefficients``; ``raw``: the position's reward instead
+    of its shown chance)."""
     out: list[list[tuple[float, int]]] = [[] for _ in range(10)]
     for g, positions in enumerate(games):
         rng = random.Random(seed * 1_000_003 + g)
         by_bucket: list[list[tuple[float, int]]] = [[] for _ in range(10)]
         for reward, won, *_ in positions:
-            p = round(calibration.win_chance(reward, coefficients), 4)     # what search_moves shows
+            p = round(calibration.win_chance(reward, iterations, coefficients), 4)     # what search_moves shows
             by_bucket[min(9, int(p * 10))].append((reward if raw else p, won))
         for k, items in enumerate(by_bucket):
             if items:
@@ -173,6 +175,12 @@ def buckets(games: list[list[Decision]], seed: int,
 
 def _coefficients(coef: tuple[float, ...]) -> str:
     return "(" + ", ".join(f"{c:.4f}" for c in coef) + ")"
+
+
+def _maps(iterations: int) -> str:
+    """The committed map(s) a search of ``iterations`` shows its chances by, and their weights."""
+    return " + ".join(f"{w:.3g} × {b} it {_coefficients(calibration.CALIBRATION_COEFFICIENTS[b])}"
+                      for b, w in calibration.budget_weights(iterations))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,20 +204,21 @@ def main(argv: list[str] | None = None) -> int:
         games = _games(FIT_SEED + args.seed - 1, args.games, args.iterations, args.jobs, args.cache)
         coef = (0.0, 1.0) + (0.0,) * len(calibration.CALIBRATION_KNOTS)     # first buckets: the raw reward
         for _ in range(4):
-            points = [p for draw in range(5) for rows in buckets(games, draw, coef, raw=True) for p in rows]
+            points = [p for draw in range(5) for rows in buckets(games, draw, args.iterations, coef, raw=True)
+                      for p in rows]
             coef = fit(points)
         slopes = calibration.segment_slopes(coef)
         print(f"fit on {len(points)} positions of {args.games} games ({args.iterations} iterations a move, "
               f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): coefficients = {_coefficients(coef)}, "
               f"segment slopes {_coefficients(tuple(slopes))}{'' if min(slopes) > 0 else ' NOT INCREASING'} "
-              f"(committed: {_coefficients(calibration.CALIBRATION_COEFFICIENTS)})")
+              f"(committed for {args.iterations}: "
+              f"{_coefficients(calibration.CALIBRATION_COEFFICIENTS.get(args.iterations, ()))})")
         return 0
     games = _games(args.seed, args.games, args.iterations, args.jobs, args.cache)
-    rows = buckets(games, args.seed)
+    rows = buckets(games, args.seed, args.iterations)
     print(f"{args.games} search-vs-search games, {args.iterations} iterations a move, core {core.backend()}, "
           f"deals {args.seed}-{args.seed + args.games - 1}, {time.perf_counter() - t0:.0f} s; "
-          f"calibration coefficients {_coefficients(calibration.CALIBRATION_COEFFICIENTS)}, "
-          f"knots {calibration.CALIBRATION_KNOTS}")
+          f"calibration maps {_maps(args.iterations)}, knots {calibration.CALIBRATION_KNOTS}")
     print("| shown win chance | positions | mean predicted | observed win rate | 95% CI (Wilson) | contains |")
     print("| --- | --- | --- | --- | --- | --- |")
     misses = 0

@@ -286,7 +286,8 @@ class SearchPlayer(RootPlacement):
             return [], 0, False
         res = self._search(state, stop)
         ranked = ranked_moves(res.children)
-        out = [MoveSuggestion(ch.action, round(calibrated_chance(v), 4), move_reason(state, ch)) for v, ch in ranked]
+        out = [MoveSuggestion(ch.action, round(calibrated_chance(v, res.iterations), 4), move_reason(state, ch))
+               for v, ch in ranked]
         searched = bool(out)
         if not out:
             out = [MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
@@ -340,7 +341,7 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     chosen placement, or (leather pending) the best few cells — best first.
     ``win_chance`` is the estimated chance of winning: the mean playout reward,
     shrunk towards the position's mean for rarely visited moves, calibrated into
-    a win rate by :func:`engine.players.calibration.win_chance` (fitted on
+    a win rate for the search's budget by :func:`engine.players.calibration.win_chance` (fitted on
     self-play, docs/players.md; 0.5, "no idea", for the greedy stand-in when
     nothing was searched); ``margin_buttons`` is None (the mean margin is in
     the reason), and ``reason`` says what the move does and how it fared. ``time_limit`` is the
