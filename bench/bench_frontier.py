@@ -138,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
                                                   "met in CPU time" if cf <= target else "MISSED"))
         if ts is not None:
             notes.append(f"frontier {ts / tf:.1f}x search speed")
+            if name == "8x8 dominoes":
+                notes.append(">= 100x: " + ("met" if ts >= 100 * tf else "MISSED"))
+            elif pieces and "pentominoes once" in name:     # limited copies, the hard case
+                notes.append("within 2x of the search: " + ("met" if tf <= 2 * ts else "MISSED"))
         notes.append(f"auto: {ra.method}" + (" (within 20%)" if ta <= 1.2 * best else " (MORE THAN 20% SLOWER)"))
         counts = f"{rf.count} / {rf.distinct}"
         if len(counts) > 40:

@@ -49,8 +49,12 @@
 
 typedef unsigned __int128 u128;
 
+/* A table is written by one thread at a time (t->n at every new state),
+ * and two threads write two tables side by side: a cache line each, or the
+ * line they share ping-pongs between the cores (2 threads then took 3x the
+ * CPU time, in the runs where the stack put them on one line). */
 typedef struct {
-    uint64_t *e;       /* entries: (f, c, L limbs) each, n used, cap allocated */
+    _Alignas(64) uint64_t *e;   /* entries: (f, c, L limbs) each, n used, cap allocated */
     size_t n, cap;
     size_t nslot;      /* while a hash step writes it: its slots (a power of 2), else 0 */
     int shift;         /* 64 - log2(nslot) */
@@ -611,7 +615,7 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
  * same whatever the thread count (the order of the states is not). The
  * successors are made twice (one pass per thread), the inserts (the cache
  * misses) once. Each shard may use half the room the old table leaves. */
-#define PAR_MIN_STATES 131072
+#define PAR_MIN_STATES 8192
 
 typedef struct {
     Run r;             /* the thread's own copy (its counters and status) */
@@ -677,6 +681,7 @@ static int step_par(Run *r, int i, const Table *old, Table *t, Table *aux) {
 typedef struct {
     uint64_t c, f;     /* the head's key */
     size_t pos;        /* the next old entry to look at */
+    size_t end;        /* past the last old entry of this stream's range */
     int64_t p;         /* the placement (-1: the shift stream) */
 } Head;
 
@@ -688,14 +693,14 @@ static inline int head_less(const Head *a, const Head *b) {
 static inline int head_next(Run *r, const Table *old, Head *h, int L) {
     size_t w = (size_t)(2 + L);
     if (h->p < 0) {
-        for (; h->pos < old->n; h->pos++) {
+        for (; h->pos < h->end; h->pos++) {
             const uint64_t *e = old->e + h->pos * w;
             if ((e[0] & 1) && !shifted_dead(r, e[0] >> 1, e[1])) { h->c = e[1]; h->f = e[0] >> 1; return 1; }
         }
         return 0;
     }
     uint64_t m = r->mask[h->p], fm = r->fm[h->p], lim = r->lim[h->p], add = r->add[h->p];
-    for (; h->pos < old->n; h->pos++) {
+    for (; h->pos < h->end; h->pos++) {
         const uint64_t *e = old->e + h->pos * w;
         uint64_t f = e[0];
         if ((f & m) || (f & 1)) continue;   /* overlap, or the cell is covered */
@@ -731,19 +736,23 @@ static int entry_cmp(const void *a, const void *b) {
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
+/* The k-way merge of the streams over the old entries from[s] .. to[s] - 1
+ * (stream 0 the shift, stream s > 0 the placement pstart[i] + s - 1) into
+ * t, equal keys summed; t may grow while its bytes and `other` stay within
+ * r->table_bytes. */
+static int merge_range(Run *r, int i, const Table *old, Table *t, Head *hp, const size_t *from, const size_t *to,
+                       size_t other) {
     int L = r->L;
     size_t w = (size_t)(2 + L);
     t->n = 0;
     int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
     int k = 0;
     for (int64_t p = p0 - 1; p < p1; p++) {
-        Head h = {0, 0, 0, p < p0 ? -1 : p};
+        Head h = {0, 0, from[p - p0 + 1], to[p - p0 + 1], p < p0 ? -1 : p};
         if (head_next(r, old, &h, L)) hp[k++] = h;
     }
     for (int j = k / 2 - 1; j >= 0; j--) sift_down(hp, k, j);
     size_t polled = 0;
-    size_t other = bytes_for(old->cap, 0, L);
     while (k) {
         Head *h = &hp[0];
         const uint64_t *src = old->e + h->pos * w + 2;
@@ -769,7 +778,110 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
         if (!head_next(r, old, h, L)) hp[0] = hp[--k];
         if (k) sift_down(hp, k, 0);
     }
+    return 0;
+}
+
+/* The first old entry whose successor in stream p (-1: the shift) would have
+ * a key at or past (kc, kf). A successor's key, (c, f >> 1) for the shift and
+ * (c + add, (f | m) >> 1) = (c + add, (f + m) >> 1) for a placement that
+ * fits, grows with the entry's (c, f); computed as the second form for every
+ * entry (in 128 bits: no wrap), it grows with the position whether the entry
+ * fits or not, so the position is found by bisection. */
+static size_t merge_split(const Run *r, const Table *old, int64_t p, uint64_t kc, uint64_t kf) {
+    size_t w = (size_t)(2 + r->L), lo = 0, hi = old->n;
+    unsigned __int128 m = p < 0 ? 0 : r->mask[p], add = p < 0 ? 0 : r->add[p];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint64_t *e = old->e + mid * w;
+        unsigned __int128 c = (unsigned __int128)e[1] + add, f = ((unsigned __int128)e[0] + m) >> 1;
+        if (c > kc || (c == kc && f >= kf)) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Two threads on big merge steps: a pivot key splits every stream at the first entry whose successor reaches
+ * it; thread 0 merges the keys below the pivot into t, thread 1 the rest into
+ * aux, and aux is laid after t. The key ranges are disjoint, so each state
+ * is summed by one thread from the same successors as by one thread alone:
+ * the same values, in the same order. */
+#define MERGE_PAR_MIN 65536
+
+typedef struct {
+    Run r;
+    int i;
+    const Table *old;
+    Table *t;
+    Head *hp;
+    const size_t *from, *to;
+    size_t other;
+    int rc;
+} MergeJob;
+
+static void *merge_job_main(void *arg) {
+    MergeJob *j = arg;
+    j->rc = merge_range(&j->r, j->i, j->old, j->t, j->hp, j->from, j->to, j->other);
+    return NULL;
+}
+
+static int merge_step(Run *r, int i, const Table *old, Table *t, Table *aux, Head *hp) {
+    int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
+    int ns = (int)(p1 - p0 + 1);
+    size_t from[MERGE_MAX_STREAMS], mid[MERGE_MAX_STREAMS], to[MERGE_MAX_STREAMS];
+    size_t ob = bytes_for(old->cap, 0, r->L);
+    for (int s = 0; s < ns; s++) { from[s] = 0; to[s] = old->n; }
+    if (r->threads < 2 || old->n < MERGE_PAR_MIN) {
+        if (merge_range(r, i, old, t, hp, from, to, ob) < 0) return -1;
+    } else {
+        /* the pivot: the smallest key that leaves half of the entries the
+         * streams scan to thread 0 (bisection over the 128-bit keys) */
+        unsigned __int128 lo = 0, hi = ~(unsigned __int128)0;
+        size_t half = (size_t)ns * old->n / 2;
+        while (lo < hi) {
+            unsigned __int128 k = lo + (hi - lo) / 2;
+            size_t below = 0;
+            for (int s = 0; s < ns; s++)
+                below += merge_split(r, old, s ? p0 + s - 1 : -1, (uint64_t)(k >> 64), (uint64_t)k);
+            if (below >= half) hi = k;
+            else lo = k + 1;
+        }
+        for (int s = 0; s < ns; s++) mid[s] = merge_split(r, old, s ? p0 + s - 1 : -1, (uint64_t)(lo >> 64), (uint64_t)lo);
+        size_t room = r->table_bytes > ob ? (r->table_bytes - ob) / 2 : 0;
+        MergeJob jobs[2];
+        for (int k = 0; k < 2; k++) {
+            jobs[k].r = *r;
+            jobs[k].r.table_bytes = ob + room;
+            jobs[k].r.checked = jobs[k].r.dropped = 0;
+            jobs[k].r.overflow = 0;
+            jobs[k].i = i;
+            jobs[k].old = old;
+            jobs[k].t = k ? aux : t;
+            jobs[k].hp = hp + k * MERGE_MAX_STREAMS;
+            jobs[k].from = k ? mid : from;
+            jobs[k].to = k ? to : mid;
+            jobs[k].other = ob;
+        }
+        pthread_t th;
+        int started = pthread_create(&th, NULL, merge_job_main, &jobs[1]) == 0;
+        merge_job_main(&jobs[0]);
+        if (started) pthread_join(th, NULL);
+        else merge_job_main(&jobs[1]);
+        for (int k = 0; k < 2; k++) {
+            if (!r->status) r->status = jobs[k].r.status;
+            r->oom |= jobs[k].r.oom;
+            r->overflow |= jobs[k].r.overflow;
+            r->checked += jobs[k].r.checked;
+            r->dropped += jobs[k].r.dropped;
+        }
+        if (jobs[0].rc < 0 || jobs[1].rc < 0) return -1;
+        size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
+        if (bytes_for(n, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
+        if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
+        memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
+        t->n = n;
+    }
     /* drop the states short of a type whose last anchor this was (order kept) */
+    size_t w = (size_t)(2 + r->L);
     for (int64_t q = r->estart[i]; q < r->estart[i + 1]; q++) {
         uint64_t fm = r->efm[q], full = r->efull[q];
         size_t keep = 0;
@@ -801,10 +913,10 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
     uint64_t mps[512];                                                                    \
     int np = 0;                                                                           \
     for (int64_t p = p0; p < p1 && np < 512; p++) mps[np++] = r->mask[p] >> 1;            \
-    if (p1 - p0 > 512) return dense_step_any(r, i, old, nw, size, L);                     \
+    if (p1 - p0 > 512) return dense_step_any(r, i, old, nw, size, lo, hi, L);             \
     uint64_t acc[MAXL];                                                                   \
     unsigned char over = 0;                                                               \
-    for (size_t j = 0; j < size; j++) {                                                   \
+    for (size_t j = lo; j < hi; j++) {                                                    \
         if (!(j & 65535) && j && poll_abort(r)) return -1;                                \
         if (2 * j + 1 < size) {                                                           \
             const uint64_t *v = old + (2 * j + 1) * (size_t)L;                           \
@@ -826,10 +938,11 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Head *hp) {
     if (over) r->overflow = 1;                                                            \
     return 0;
 
-static int dense_step_any(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size, int L) {
+static int dense_step_any(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size, size_t lo, size_t hi,
+                          int L) {
     int64_t p0 = r->pstart[i], p1 = r->pstart[i + 1];
     uint64_t acc[MAXL];
-    for (size_t j = 0; j < size; j++) {
+    for (size_t j = lo; j < hi; j++) {
         if (!(j & 65535) && j && poll_abort(r)) return -1;
         if (2 * j + 1 < size) memcpy(acc, old + (2 * j + 1) * (size_t)L, (size_t)L * 8);
         else memset(acc, 0, (size_t)L * 8);
@@ -847,7 +960,8 @@ static int dense_step_any(Run *r, int i, const uint64_t *old, uint64_t *nw, size
 }
 
 #define DENSE_FIXED(N) \
-    static int dense_step_##N(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) { \
+    static int dense_step_##N(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size, size_t lo, \
+                              size_t hi) {                                                        \
         const int L = N;                                                                        \
         DENSE_BODY                                                                              \
     }
@@ -860,18 +974,65 @@ DENSE_FIXED(6)
 DENSE_FIXED(7)
 DENSE_FIXED(8)
 
-static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
+/* the pull of new[lo .. hi) */
+static int dense_range(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size, size_t lo, size_t hi) {
     switch (r->L) {
-    case 1: return dense_step_1(r, i, old, nw, size);
-    case 2: return dense_step_2(r, i, old, nw, size);
-    case 3: return dense_step_3(r, i, old, nw, size);
-    case 4: return dense_step_4(r, i, old, nw, size);
-    case 5: return dense_step_5(r, i, old, nw, size);
-    case 6: return dense_step_6(r, i, old, nw, size);
-    case 7: return dense_step_7(r, i, old, nw, size);
-    case 8: return dense_step_8(r, i, old, nw, size);
-    default: return dense_step_any(r, i, old, nw, size, r->L);
+    case 1: return dense_step_1(r, i, old, nw, size, lo, hi);
+    case 2: return dense_step_2(r, i, old, nw, size, lo, hi);
+    case 3: return dense_step_3(r, i, old, nw, size, lo, hi);
+    case 4: return dense_step_4(r, i, old, nw, size, lo, hi);
+    case 5: return dense_step_5(r, i, old, nw, size, lo, hi);
+    case 6: return dense_step_6(r, i, old, nw, size, lo, hi);
+    case 7: return dense_step_7(r, i, old, nw, size, lo, hi);
+    case 8: return dense_step_8(r, i, old, nw, size, lo, hi);
+    default: return dense_step_any(r, i, old, nw, size, lo, hi, r->L);
     }
+}
+
+/* Two threads on big dense arrays: each new[j] is read from the old array
+ * only, so the halves of j are independent (the values are the same
+ * whatever the thread count). Each thread keeps its own copy of the run's
+ * status and overflow flag. */
+#define DENSE_PAR_MIN 65536
+
+typedef struct {
+    Run r;
+    int i;
+    const uint64_t *old;
+    uint64_t *nw;
+    size_t size, lo, hi;
+    int rc;
+} DenseJob;
+
+static void *dense_job_main(void *arg) {
+    DenseJob *j = arg;
+    j->rc = dense_range(&j->r, j->i, j->old, j->nw, j->size, j->lo, j->hi);
+    return NULL;
+}
+
+static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t size) {
+    if (r->threads < 2 || size < DENSE_PAR_MIN) return dense_range(r, i, old, nw, size, 0, size);
+    DenseJob jobs[2];
+    for (int k = 0; k < 2; k++) {
+        jobs[k].r = *r;
+        jobs[k].r.overflow = 0;
+        jobs[k].i = i;
+        jobs[k].old = old;
+        jobs[k].nw = nw;
+        jobs[k].size = size;
+        jobs[k].lo = k ? size / 2 : 0;
+        jobs[k].hi = k ? size : size / 2;
+    }
+    pthread_t th;
+    int started = pthread_create(&th, NULL, dense_job_main, &jobs[1]) == 0;
+    dense_job_main(&jobs[0]);
+    if (started) pthread_join(th, NULL);
+    else dense_job_main(&jobs[1]);
+    for (int k = 0; k < 2; k++) {
+        if (!r->status) r->status = jobs[k].r.status;
+        r->overflow |= jobs[k].r.overflow;
+    }
+    return jobs[0].rc < 0 || jobs[1].rc < 0 ? -1 : 0;
 }
 
 /* a dense array of size frontiers widened from L to L + 1 limbs (realloc'd); NULL no memory */
@@ -1025,7 +1186,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
         int64_t maxk = 1;
         for (int a = 0; a < n; a++)
             if (r.pstart[a + 1] - r.pstart[a] + 1 > maxk) maxk = r.pstart[a + 1] - r.pstart[a] + 1;
-        Head *heads = malloc((size_t)maxk * sizeof *heads);
+        Head *heads = malloc(2 * (size_t)(maxk > MERGE_MAX_STREAMS ? maxk : MERGE_MAX_STREAMS) * sizeof *heads);
         if (!heads) r.oom = 1;
         /* few placements an anchor: the merge step (each placement one more
          * stream to scan); many: the hash step */
@@ -1112,7 +1273,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
             for (;;) {
                 r.overflow = 0;
                 r.checked = r.dropped = 0;
-                if ((use_merge ? merge_step(&r, i, &old, &cur, heads) : step_par(&r, i, &old, &cur, &aux)) < 0) break;
+                if ((use_merge ? merge_step(&r, i, &old, &cur, &aux, heads) : step_par(&r, i, &old, &cur, &aux)) < 0) break;
                 if (!r.overflow) break;
                 /* a value passed L limbs: widen the old table and redo the step */
                 if (widen(&old, r.L) < 0 || widen(&cur, r.L) < 0 || widen(&aux, r.L) < 0) { r.oom = 1; break; }

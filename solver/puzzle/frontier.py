@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import time
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 from weakref import WeakKeyDictionary
 
@@ -64,6 +64,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 __all__ = ["C_THREADS", "DEFAULT_TABLE_BYTES", "HAVE_C_FRONTIER", "FrontierProblem", "frontier_problem", "fixed_problem",
            "run_dp", "run_dp_py", "run_dp_snaps", "uses_c", "common_prefix", "puzzle_problems", "frontier_count",
+           "symmetry_break",
            "count_tables", "tables_for",
            "PY_ENTRY_BYTES"]
 
@@ -102,6 +103,10 @@ class FrontierProblem:
     caps: tuple[int, ...]
     need_full: tuple[bool, ...]
     last: tuple[int, ...]
+    # With a symmetry break (frontier_problem's ``broken``): the order of the
+    # region's symmetry group, about how many times fewer states the DP keeps
+    # than without it (the cost estimate of ``choose.py`` divides by it).
+    break_order: int = 1
 
     @property
     def shifts(self) -> tuple[int, ...]:
@@ -121,14 +126,17 @@ class FrontierProblem:
         return sum(map(len, self.groups))
 
 
-def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int], n: int) -> list[bool]:
+def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int], n: int,
+             keep: int = -1) -> list[bool]:
     """Which types the state must count copies of.
 
     Not those in unlimited supply, nor (without ``use_all``) those whose
     copies could cover the region on their own (they never run out). With
     ``use_all`` and no unlimited type, the pieces' areas add up to the
     region's: a full cover then uses the last type's copies exactly when it
-    uses every other type's, so the type with the most copies goes untracked.
+    uses every other type's, so the type with the most copies goes untracked
+    (never ``keep``, the symmetry break's type: its states must die as soon
+    as the sweep passes its last kept placement).
     """
     ntypes = len(caps)
     unl = tables.unlimited or (False,) * ntypes
@@ -138,10 +146,54 @@ def _tracked(tables: PlacementTables, caps: Sequence[int], areas: Sequence[int],
             if caps[t] * areas[t] >= n:
                 track[t] = False
     elif not any(unl):
-        cand = [t for t in range(ntypes) if track[t]]
+        cand = [t for t in range(ntypes) if track[t] and t != keep]
         if cand:
             track[max(cand, key=lambda t: (caps[t], -t))] = False
     return track
+
+
+def symmetry_break(tables: PlacementTables, clock: Clock | None = None) -> tuple[int, dict[tuple[int, ...], int]]:
+    """The identity DP's symmetry break: ``(type, {kept placement: weight})``,
+    or ``(-1, {})`` where none applies.
+
+    As the search's (``tables.py``): with ``use_all``, a region with
+    symmetries and a piece used exactly once, that piece keeps one placement
+    per orbit under the region's symmetries G (its first in the sweep, the
+    type with the fewest orbits, the lowest among equals: X on 6x10, 8 of
+    32). Every tiling puts that piece on exactly one placement, so the raw
+    count is the sum over the kept placements P of ``|orbit(P)|`` times the
+    tilings with the piece on P: each kept placement counts with that
+    weight. The DP's states are the fewer for it: none holds the piece
+    elsewhere, and once the sweep passes the last kept placement every state
+    without it is dropped (12 pentominoes once each on 6x10: 5x faster).
+    """
+    syms = tables.syms
+    if not syms or not tables.use_all:
+        return -1, {}
+    order = len(syms) + 1
+    unl = tables.unlimited or (False,) * len(tables.counts)
+    by_type: dict[int, list[int]] = {}
+    for p in range(tables.nplacements):
+        t = tables.ptype[p]
+        if tables.counts[t] == 1 and not unl[t]:
+            by_type.setdefault(t, []).append(p)
+    best: tuple[int, int, dict[tuple[int, ...], int]] | None = None
+    for size, t in sorted((len(ps), t) for t, ps in by_type.items()):
+        if best is not None and -(-size // order) > best[0]:
+            break        # an orbit has at most |G| placements: no fewer orbits from here on
+        orbits: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+        for j, p in enumerate(by_type[t]):
+            if clock is not None and not j & 1023:
+                clock.check()
+            cells = tables.pcells(p)
+            images = {cells}
+            images.update(tuple(sorted(g[c] for c in cells)) for g in syms)
+            orbits.setdefault(min(images), images)
+        if best is None or (len(orbits), t) < (best[0], best[1]):
+            best = (len(orbits), t, {rep: len(images) for rep, images in orbits.items()})
+    if best is None:
+        return -1, {}
+    return best[1], best[2]
 
 
 def _build(n: int, placements: Sequence[tuple[tuple[int, ...], int, int]], caps: Sequence[int],
@@ -193,18 +245,31 @@ def _areas(tables: PlacementTables) -> list[int]:
     return areas
 
 
-def frontier_problem(tables: PlacementTables, clock: Clock | None = None) -> FrontierProblem | None:
-    """The DP counting every tiling of ``tables`` (built without the symmetry
-    break); ``clock`` (checked every 4,096 placements) may raise ``Abort``."""
+def frontier_problem(tables: PlacementTables, clock: Clock | None = None,
+                     broken: tuple[int, dict[tuple[int, ...], int]] = (-1, {})) -> FrontierProblem | None:
+    """The DP counting every tiling of ``tables`` (built without the search's
+    symmetry break), with ``broken`` (:func:`symmetry_break`) its own break:
+    the break type's kept placements only, each listed as many times as its
+    weight (the DP sums the copies: the count times the weight). ``clock``
+    (checked every 4,096 placements) may raise ``Abort``."""
     n = tables.n
     caps = list(tables.counts)
-    track = _tracked(tables, caps, _areas(tables), n)
+    btype, kept = broken
+    track = _tracked(tables, caps, _areas(tables), n, keep=btype)
     pls = []
     for p in range(tables.nplacements):
         if clock is not None and not p & 4095:
             clock.check()
-        pls.append((tables.pcells(p), tables.ptype[p], 1))
-    return _build(n, pls, caps, track, _required(tables))
+        cells, t = tables.pcells(p), tables.ptype[p]
+        if t == btype:
+            for _ in range(kept.get(cells, 0)):
+                pls.append((cells, t, 1))
+        else:
+            pls.append((cells, t, 1))
+    prob = _build(n, pls, caps, track, _required(tables))
+    if prob is not None and btype >= 0:
+        prob = replace(prob, break_order=len(tables.syms) + 1)
+    return prob
 
 
 def _group(perm: Sequence[int]) -> list[list[int]]:
@@ -218,10 +283,13 @@ def _group(perm: Sequence[int]) -> list[list[int]]:
     return out
 
 
-def fixed_problem(tables: PlacementTables, perm: Sequence[int], clock: Clock | None = None) -> FrontierProblem | None:
+def fixed_problem(tables: PlacementTables, perm: Sequence[int], clock: Clock | None = None,
+                  keep: int = -1) -> FrontierProblem | None:
     """The DP counting the tilings that the symmetry ``perm`` maps to
     themselves: over the orbits of cells and of placements under ``<perm>``;
-    ``clock`` (checked every 1,024 placements) may raise ``Abort``."""
+    ``keep``: a type to track in any case (the identity's break type, so
+    that both DPs track the same types); ``clock`` (checked every 1,024
+    placements) may raise ``Abort``."""
     n = tables.n
     powers = _group(perm)
     rep = list(range(n))
@@ -232,7 +300,7 @@ def fixed_problem(tables: PlacementTables, perm: Sequence[int], clock: Clock | N
     reps = sorted(set(rep))
     rank = {c: i for i, c in enumerate(reps)}
     caps = list(tables.counts)
-    track = _tracked(tables, caps, _areas(tables), n)
+    track = _tracked(tables, caps, _areas(tables), n, keep=keep)
     pls = []
     for p in range(tables.nplacements):
         if clock is not None and not p & 1023:
@@ -481,31 +549,39 @@ def common_prefix(a: FrontierProblem, b: FrontierProblem) -> int:
 # of its symmetries), kept while its tables are (the tables are cached), for
 # tables of at most CACHE_PLACEMENTS placements: as Python tuples they take
 # several times the tables' bytes, which the byte-bounded cache does not see.
+@dataclass
+class _Problems:
+    break_type: int                              # the identity DP's symmetry break (-1: none)
+    dps: list[FrontierProblem | None]            # the identity's, then the fixed-point ones once built
+
+
 _PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()
 CACHE_PLACEMENTS = 20_000
 
 
 def puzzle_problems(tables: PlacementTables, clock: Clock | None = None,
                     fixed: bool = True) -> list[FrontierProblem | None]:
-    """The identity's DP, then (``fixed``) the fixed-point DP of each cyclic
-    subgroup ``<g>`` of the region's symmetries (in the order of
-    ``tables.syms``, each subgroup once); None where no tiling can exist.
-    Built once per tables (kept while they are), under ``clock``."""
+    """The identity's DP (with its :func:`symmetry_break`), then (``fixed``)
+    the fixed-point DP of each cyclic subgroup ``<g>`` of the region's
+    symmetries (in the order of ``tables.syms``, each subgroup once); None
+    where no tiling can exist. Built once per tables (kept while they are),
+    under ``clock``."""
     got = _PROBLEMS.get(tables)
     if got is None:
-        got = [frontier_problem(tables, clock)]
+        broken = symmetry_break(tables, clock)
+        got = _Problems(broken[0], [frontier_problem(tables, clock, broken)])
         if tables.nplacements <= CACHE_PLACEMENTS:
             _PROBLEMS[tables] = got
-    if fixed and len(got) == 1:
+    if fixed and len(got.dps) == 1:
         more = []
         seen: set[frozenset] = set()
         for perm in tables.syms:
             key = frozenset(tuple(g) for g in _group(perm))
             if key not in seen:
                 seen.add(key)
-                more.append(fixed_problem(tables, perm, clock))
-        got.extend(more)     # all or none: a build cut short keeps nothing
-    return got if fixed else got[:1]
+                more.append(fixed_problem(tables, perm, clock, keep=got.break_type))
+        got.dps.extend(more)     # all or none: a build cut short keeps nothing
+    return got.dps if fixed else got.dps[:1]
 
 
 def _subgroup_sizes(tables: PlacementTables) -> list[int]:

@@ -367,16 +367,22 @@ def test_c_drops_dead_states_and_agrees_with_python():
 
 @pytest.mark.skipif(not HAVE_C_FRONTIER, reason="C frontier not built")
 def test_c_threads_give_the_same_answers(monkeypatch):
-    # the hash steps of big tables split in two shards (threads); answers, distinct too, the same
+    # the hash steps of big tables split in two shards (threads), the merge
+    # steps in two key ranges, the dense pulls of big arrays in two halves;
+    # answers, distinct too, the same
     cases = [(["." * 10] * 7, [], PENTOMINOES),
-             (["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES, [])]
+             (["." * 8] * 3 + ["...##..."] * 2 + ["." * 8] * 3, PENTOMINOES, []),
+             (["." * 16] * 16, [], ["##", "##/#.", "##/##"]),         # dense: 2^17 frontiers
+             (["." * 20] * 20, [], ["##"])]                            # merge: up to 184,756 states
+    answers = []
     for rows, pieces, unl in cases:
         got = []
         for threads in (1, 2):
             monkeypatch.setattr(F, "C_THREADS", threads)
             got.append(dp(rows, pieces, unl, engine="c"))
         assert got[0] == got[1]
-    assert got[1] == (520, 65 * 8)
+        answers.append(got[0])
+    assert answers[1] == (520, 65 * 8)
 
 
 def test_pentominoes_once():
@@ -406,3 +412,71 @@ def test_auto_picks():
     assert p.count(method="auto").method == "frontier"
     assert solve_puzzle(["." * 10] * 6, PENTOMINOES, count=True).method == "search"
     assert solve_puzzle(["." * 10] * 6, PENTOMINOES, count=True, method="search").method == "search"
+
+
+# ------------------------------------------------- the DP's symmetry break ---
+
+def symmetric_case(rng: random.Random):
+    """A region with symmetries (a square or a rectangle, holes in whole
+    orbits) and pieces filling it exactly, some used once (the break's
+    candidates: X and the monomino sit on placements that symmetries fix)."""
+    n = rng.randint(3, 5)
+    h, w = (n, n) if rng.random() < 0.5 else (n, rng.choice([x for x in range(2, 7) if x != n]))
+    grid = [["."] * w for _ in range(h)]
+    for _ in range(rng.randint(0, 2)):
+        r, c = rng.randrange(h), rng.randrange(w)
+        images = {(r, c), (h - 1 - r, c), (r, w - 1 - c), (h - 1 - r, w - 1 - c)}
+        if h == w:
+            images |= {(c2, r2) for r2, c2 in images}
+        for r2, c2 in images:
+            grid[r2][c2] = "#"
+    rows = ["".join(row) for row in grid]
+    area = sum(row.count(".") for row in rows)
+    once = ["#", ".#./###/.#.", "##/#.", "###/.#."]
+    pieces = rng.sample(once, rng.randint(1, 2))
+    while sum(p.count("#") for p in pieces) > area:
+        pieces.pop()
+    left = area - sum(p.count("#") for p in pieces)
+    while left > 0:
+        p = rng.choice([x for x in ("#", "##", "###", "##/#.", "##/##") if x.count("#") <= left])
+        pieces.append(p)
+        left -= p.count("#")
+    return rows, pieces, rng.random() < 0.7
+
+
+SYMMETRIC = [symmetric_case(random.Random(1000 + seed)) for seed in range(40)]
+
+
+@pytest.mark.parametrize("seed", range(len(SYMMETRIC)))
+def test_symmetry_break_keeps_the_counts(seed):
+    rows, pieces, mirror = SYMMETRIC[seed]
+    tables = prepare_tables(tuple(rows), tuple(parse_pieces(pieces)), mirror, True, False)
+    btype, kept = F.symmetry_break(tables)
+    unbroken = F.frontier_problem(tables)
+    broken = F.puzzle_problems(tables, fixed=False)[0]
+    clock = Clock(float("inf"), None)
+    for engine in FRONTIER_ENGINES:
+        want = 0 if unbroken is None else F.run_dp(unbroken, clock, 2**34, engine)
+        got = 0 if broken is None else F.run_dp(broken, clock, 2**34, engine)
+        assert got == want, (rows, pieces, mirror, engine, btype)
+    placed_once = {tables.ptype[p] for p in range(tables.nplacements) if tables.counts[tables.ptype[p]] == 1}
+    assert (btype >= 0) == bool(tables.syms and placed_once)
+    if btype >= 0:      # the weights are the orbits' sizes: together, every placement of the type
+        assert sum(kept.values()) == sum(1 for p in range(tables.nplacements) if tables.ptype[p] == btype)
+    assert count(rows, pieces, mirror=mirror) == count(rows, pieces, mirror=mirror, method="search")
+    if sum(r.count(".") for r in rows) <= 16:
+        assert count(rows, pieces, mirror=mirror) == brute(rows, pieces, [], mirror=mirror)
+
+
+def test_symmetry_break_weights_placements_that_symmetries_fix():
+    # X in the middle of a 5x5 square is fixed by all 8 symmetries (weight 1);
+    # off the middle its orbits have 4 or 8 members
+    tables = prepare_tables(("." * 5,) * 5, tuple(parse_pieces([".#./###/.#."] + ["##"] * 10)), True, True, False)
+    btype, kept = F.symmetry_break(tables)
+    assert btype == 0
+    centre = tuple(sorted(i for i, cell in enumerate(tables.cells) if cell in {(1, 2), (2, 1), (2, 2), (2, 3), (3, 2)}))
+    assert kept[centre] == 1
+    assert sorted(set(kept.values())) == [1, 4, 8] or sorted(set(kept.values())) == [1, 4]
+    assert sum(kept.values()) == 9
+    assert count(("." * 5,) * 5, [".#./###/.#."] + ["##"] * 10) == \
+        count(("." * 5,) * 5, [".#./###/.#."] + ["##"] * 10, method="search")
