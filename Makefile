@@ -42,6 +42,8 @@ proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
 
 bench: $(STAMP)
+	$(BIN)/python -c 'import xcover' 2>/dev/null || \
+	  $(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt xcover   # the bench extra, pinned
 	$(BIN)/python -m bench
 
 clean:

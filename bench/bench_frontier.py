@@ -9,11 +9,19 @@ frontier within 2x of the search, auto never > 20% slower than the faster).
     python -m bench frontier --quick         # skip the slow ones (10x10 pentominoes, 20x20 mix)
     python -m bench frontier --search-limit 30
     python -m bench frontier --only 10x10       # the cases whose name holds "10x10"
+
+xcover (the bench extra, ``make bench`` installs it) counts the cases the
+search counts too, in a child process stopped past ``--xcover-limit``; the
+column is "-" where it did not finish or cannot state the puzzle (limited
+pieces of several copies).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import multiprocessing
+import queue
 import statistics
 import sys
 import time
@@ -85,6 +93,57 @@ def fmt(t: float | None) -> str:
     return f"{t * 1000:.1f}ms" if t < 1 else f"{t:.2f}s"
 
 
+# --------------------------------------------------------------- xcover ---
+# xcover (the bench extra; `make bench` installs it) enumerates exact covers
+# with dancing cells in numba: an independent count, and the baseline the
+# issue quotes. It runs in a child process, so a count past its limit is
+# stopped (numba code does not look at a clock).
+HAVE_XCOVER = importlib.util.find_spec("xcover") is not None
+
+
+def xcover_options(rows, pieces, unlimited) -> list[list[str]] | None:
+    """The puzzle as xcover's options: one item per region cell, and one per
+    piece type used once (with ``use_all``); None when a limited type has
+    several copies that could run out (exact cover has no multiplicities)."""
+    tables = PuzzleProblem.prepare(rows, pieces, unlimited=unlimited, symmetry_break=False).tables
+    unl = tables.unlimited or (False,) * len(tables.counts)
+    area = {tables.ptype[q]: tables.pstart[q + 1] - tables.pstart[q] for q in range(tables.nplacements)}
+    item = {}
+    for t, c in enumerate(tables.counts):
+        if unl[t] or c * area.get(t, 0) >= tables.n:
+            continue                      # never runs out: no item
+        if c != 1 or not tables.use_all:
+            return None
+        item[t] = f"t{t}"
+    return [[f"c{c}" for c in tables.pcells(q)] + ([item[tables.ptype[q]]] if tables.ptype[q] in item else [])
+            for q in range(tables.nplacements)]
+
+
+def _xcover_child(options, out) -> None:
+    import warnings
+    warnings.filterwarnings("ignore")       # numba's type-safety warnings
+    import xcover
+    sum(1 for _ in xcover.covers([[0, 1], [2], [0, 1, 2]]))     # compiled before the clock starts
+    t0 = time.perf_counter()
+    n = sum(1 for _ in xcover.covers(options))
+    out.put((time.perf_counter() - t0, n))
+
+
+def xcover_count(options: list[list[str]], limit: float) -> tuple[float, int] | None:
+    """(seconds, tilings) by xcover, or None past ``limit`` seconds (plus its compile time)."""
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    child = ctx.Process(target=_xcover_child, args=(options, out), daemon=True)
+    child.start()
+    try:
+        return out.get(timeout=limit + 60)
+    except queue.Empty:
+        return None
+    finally:
+        child.terminate()
+        child.join()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench frontier", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="skip the slow cases")
@@ -93,11 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs of each fast case (the best is shown)")
     ap.add_argument("--frontier-limit", type=float, default=120.0,
                     help="seconds for each frontier / auto count (default 120)")
+    ap.add_argument("--xcover-limit", type=float, default=60.0,
+                    help="seconds for each xcover count (default 60; 0: no xcover)")
     args = ap.parse_args(argv)
+    use_xcover = HAVE_XCOVER and args.xcover_limit > 0
+    if not HAVE_XCOVER:
+        print("xcover is not installed: no xcover column (make bench installs it: pip install -c constraints.txt xcover)")
     print(f"C frontier: {HAVE_C_FRONTIER}, C search: {HAVE_C_SEARCH} (best of {args.runs} runs, tables warm; "
           f"(cpu): the frontier's process CPU time, all its threads; table bound {TABLE_BYTES / 2**30:g} GiB"
           + "".join(f", {v / 2**30:g} GiB for {k}" for k, v in TABLE_BYTES_OF.items()) + ")")
-    head = (f"{'case':<40} {'frontier':>9} {'(cpu)':>9} {'search':>9} {'auto':>9} {'auto/best':>9}  "
+    head = (f"{'case':<40} {'frontier':>9} {'(cpu)':>9} {'search':>9} {'xcover':>9} {'auto':>9} {'auto/best':>9}  "
             f"count / distinct  target")
     print(head)
     rc = 0
@@ -124,6 +188,15 @@ def main(argv: list[str] | None = None) -> int:
             elif (rs.count, rs.distinct) != (rf.count, rf.distinct):
                 print(f"  MISMATCH {name}: search {rs.count}/{rs.distinct}, frontier {rf.count}/{rf.distinct}")
                 rc = 1
+        tx = None
+        if with_search and use_xcover:     # where the search is run: the cases an enumeration can finish
+            options = xcover_options(rows, pieces, unl)
+            got = xcover_count(options, args.xcover_limit) if options is not None else None
+            if got is not None and got[0] <= args.xcover_limit:
+                tx = got[0]
+                if got[1] != rf.count:
+                    print(f"  MISMATCH {name}: xcover {got[1]}, frontier {rf.count}")
+                    rc = 1
         ta, _, ra = timed(rows, pieces, unl, "auto", args.frontier_limit, args.runs, tb)
         best = min(tf, ts) if ts is not None else tf
         if want is not None and rf.count != want:
@@ -136,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         if target is not None:
             notes.append(f"<= {target:g} s: " + ("met" if tf <= target else
                                                   "met in CPU time" if cf <= target else "MISSED"))
+        if tx is not None:
+            notes.append(f"xcover / frontier {tx / tf:.1f}x" + (f", xcover / search {tx / ts:.1f}x" if ts else ""))
         if ts is not None:
             notes.append(f"frontier {ts / tf:.1f}x search speed")
             if name == "8x8 dominoes":
@@ -146,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = f"{rf.count} / {rf.distinct}"
         if len(counts) > 40:
             counts = f"{len(str(rf.count))}-digit count"
-        print(f"{name:<40} {fmt(tf):>9} {fmt(cf):>9} {fmt(ts):>9} {fmt(ta):>9} {ta / best:8.2f}x  "
+        print(f"{name:<40} {fmt(tf):>9} {fmt(cf):>9} {fmt(ts):>9} {fmt(tx):>9} {fmt(ta):>9} {ta / best:8.2f}x  "
               f"{counts}  {'; '.join(notes)}", flush=True)
     return rc
 
