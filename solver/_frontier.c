@@ -608,6 +608,45 @@ static int step(Run *r, int i, const Table *old, Table *t, int shard, int nshard
     return 0;
 }
 
+/* Helpers of the two-thread steps (hash, merge, dense): each thread runs on
+ * its own copy of the Run (its counters, status and flags), folded back
+ * after the join. */
+static Run thread_run(const Run *r, size_t table_bytes) {
+    Run c = *r;
+    c.table_bytes = table_bytes;
+    c.checked = c.dropped = 0;
+    c.overflow = 0;
+    c.peak = 0;
+    return c;
+}
+
+/* job(a1) in a second thread, job(a0) in this one (both here if no thread starts) */
+static void run_pair(void *(*job)(void *), void *a0, void *a1) {
+    pthread_t th;
+    int started = pthread_create(&th, NULL, job, a1) == 0;
+    job(a0);
+    if (started) pthread_join(th, NULL);
+    else job(a1);
+}
+
+static void fold_run(Run *r, const Run *c) {
+    if (!r->status) r->status = c->status;
+    r->oom |= c->oom;
+    r->overflow |= c->overflow;
+    r->checked += c->checked;
+    r->dropped += c->dropped;
+}
+
+/* the second thread's table laid after the first's (ob: the old table's bytes) */
+static int append_shard(Run *r, Table *t, const Table *aux, size_t ob) {
+    size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
+    if (bytes_for(n + aux->cap, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
+    if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
+    memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
+    t->n = n;
+    return 0;
+}
+
 /* Two threads: each scans the whole old table and keeps the successors of
  * its shard (half the hash space) in its own table, so no two threads ever
  * write the same state; the shards are then laid end to end. Each state is
@@ -641,34 +680,17 @@ static int step_par(Run *r, int i, const Table *old, Table *t, Table *aux) {
     Job jobs[2];
     Table *ts[2] = {t, aux};
     for (int k = 0; k < 2; k++) {
-        jobs[k].r = *r;
-        jobs[k].r.table_bytes = ob + room;
-        jobs[k].r.checked = jobs[k].r.dropped = 0;
-        jobs[k].r.peak = 0;
+        jobs[k].r = thread_run(r, ob + room);
         jobs[k].i = i;
         jobs[k].shard = k;
         jobs[k].old = old;
         jobs[k].t = ts[k];
         ts[k]->sbits = 1;
     }
-    pthread_t th;
-    int started = pthread_create(&th, NULL, job_main, &jobs[1]) == 0;
-    job_main(&jobs[0]);
-    if (started) pthread_join(th, NULL);
-    else job_main(&jobs[1]);
-    for (int k = 0; k < 2; k++) {
-        if (!r->status) r->status = jobs[k].r.status;
-        r->oom |= jobs[k].r.oom;
-        r->overflow |= jobs[k].r.overflow;
-        r->checked += jobs[k].r.checked;
-        r->dropped += jobs[k].r.dropped;
-    }
+    run_pair(job_main, &jobs[0], &jobs[1]);
+    for (int k = 0; k < 2; k++) fold_run(r, &jobs[k].r);
     if (jobs[0].rc < 0 || jobs[1].rc < 0) return -1;
-    size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
-    if (bytes_for(n + aux->cap, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
-    if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
-    memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
-    t->n = n;
+    if (append_shard(r, t, aux, ob) < 0) return -1;
     if (t->n > r->peak) r->peak = t->n;
     return 0;
 }
@@ -849,10 +871,7 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Table *aux, Hea
         size_t room = r->table_bytes > ob ? (r->table_bytes - ob) / 2 : 0;
         MergeJob jobs[2];
         for (int k = 0; k < 2; k++) {
-            jobs[k].r = *r;
-            jobs[k].r.table_bytes = ob + room;
-            jobs[k].r.checked = jobs[k].r.dropped = 0;
-            jobs[k].r.overflow = 0;
+            jobs[k].r = thread_run(r, ob + room);
             jobs[k].i = i;
             jobs[k].old = old;
             jobs[k].t = k ? aux : t;
@@ -861,24 +880,10 @@ static int merge_step(Run *r, int i, const Table *old, Table *t, Table *aux, Hea
             jobs[k].to = k ? to : mid;
             jobs[k].other = ob;
         }
-        pthread_t th;
-        int started = pthread_create(&th, NULL, merge_job_main, &jobs[1]) == 0;
-        merge_job_main(&jobs[0]);
-        if (started) pthread_join(th, NULL);
-        else merge_job_main(&jobs[1]);
-        for (int k = 0; k < 2; k++) {
-            if (!r->status) r->status = jobs[k].r.status;
-            r->oom |= jobs[k].r.oom;
-            r->overflow |= jobs[k].r.overflow;
-            r->checked += jobs[k].r.checked;
-            r->dropped += jobs[k].r.dropped;
-        }
+        run_pair(merge_job_main, &jobs[0], &jobs[1]);
+        for (int k = 0; k < 2; k++) fold_run(r, &jobs[k].r);
         if (jobs[0].rc < 0 || jobs[1].rc < 0) return -1;
-        size_t w = (size_t)(2 + r->L), n = t->n + aux->n;
-        if (bytes_for(n, 0, r->L) + ob > r->table_bytes) { r->status = 5; return -1; }
-        if (entries_reserve(t, n, r->L) < 0) { r->oom = 1; return -1; }
-        memcpy(t->e + t->n * w, aux->e, aux->n * w * 8);
-        t->n = n;
+        if (append_shard(r, t, aux, ob) < 0) return -1;
     }
     /* drop the states short of a type whose last anchor this was (order kept) */
     size_t w = (size_t)(2 + r->L);
@@ -1014,8 +1019,7 @@ static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t s
     if (r->threads < 2 || size < DENSE_PAR_MIN) return dense_range(r, i, old, nw, size, 0, size);
     DenseJob jobs[2];
     for (int k = 0; k < 2; k++) {
-        jobs[k].r = *r;
-        jobs[k].r.overflow = 0;
+        jobs[k].r = thread_run(r, r->table_bytes);
         jobs[k].i = i;
         jobs[k].old = old;
         jobs[k].nw = nw;
@@ -1023,15 +1027,8 @@ static int dense_step(Run *r, int i, const uint64_t *old, uint64_t *nw, size_t s
         jobs[k].lo = k ? size / 2 : 0;
         jobs[k].hi = k ? size : size / 2;
     }
-    pthread_t th;
-    int started = pthread_create(&th, NULL, dense_job_main, &jobs[1]) == 0;
-    dense_job_main(&jobs[0]);
-    if (started) pthread_join(th, NULL);
-    else dense_job_main(&jobs[1]);
-    for (int k = 0; k < 2; k++) {
-        if (!r->status) r->status = jobs[k].r.status;
-        r->overflow |= jobs[k].r.overflow;
-    }
+    run_pair(dense_job_main, &jobs[0], &jobs[1]);
+    for (int k = 0; k < 2; k++) fold_run(r, &jobs[k].r);
     return jobs[0].rc < 0 || jobs[1].rc < 0 ? -1 : 0;
 }
 
