@@ -188,8 +188,10 @@ def main(argv: list[str] | None = None) -> int:
             elif (rs.count, rs.distinct) != (rf.count, rf.distinct):
                 print(f"  MISMATCH {name}: search {rs.count}/{rs.distinct}, frontier {rf.count}/{rf.distinct}")
                 rc = 1
+        ta, _, ra = timed(rows, pieces, unl, "auto", args.frontier_limit, args.runs, tb)
         tx = None
         if with_search and use_xcover:     # where the search is run: the cases an enumeration can finish
+            # (last: its child process and memory are gone before the next case is timed)
             options = xcover_options(rows, pieces, unl)
             got = xcover_count(options, args.xcover_limit) if options is not None else None
             if got is not None and got[0] <= args.xcover_limit:
@@ -197,7 +199,6 @@ def main(argv: list[str] | None = None) -> int:
                 if got[1] != rf.count:
                     print(f"  MISMATCH {name}: xcover {got[1]}, frontier {rf.count}")
                     rc = 1
-        ta, _, ra = timed(rows, pieces, unl, "auto", args.frontier_limit, args.runs, tb)
         best = min(tf, ts) if ts is not None else tf
         if want is not None and rf.count != want:
             print(f"  WRONG {name}: {rf.count} != {want}")

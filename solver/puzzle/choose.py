@@ -15,6 +15,10 @@ budget the frontier counts. The formula is in ``docs/puzzle.md``.
 >>> choose_method(PuzzleProblem.prepare(["." * 10] * 6, ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.",
 ...     "#../##./.##", "#.../####", ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..",
 ...     ".#../####"]))
+'frontier'
+>>> choose_method(PuzzleProblem.prepare(["." * 10] * 8, ["#####", "##/##/#.", "###/#../#..", "###/.#./.#.",
+...     "#../##./.##", "#.../####", ".#./###/.#.", ".##/##./.#.", "##../.###", "#.#/###", "..#/###/#..",
+...     ".#../####", "####", "##/##", "###/#..", "###/.#.", "##./.##"]))    # and the 5 tetrominoes
 'search'
 """
 
@@ -35,23 +39,29 @@ __all__ = ["METHODS", "check_method", "choose_method", "search_budget", "frontie
 METHODS = ("auto", "search", "frontier")
 
 # The probe's budget (see search_budget): the frontier's time is estimated
-# as 10 ** FRONTIER_LOG_SECONDS x work ** FRONTIER_WORK_EXP seconds (a fit, in
-# log scale, of measured C frontier times against frontier_work on the bench
-# cases with limited copies; within ~3x), the search runs SEARCH_NODES_PER_S
-# nodes a second (C), and the probe may take PROBE_SHARE of the frontier's
-# estimated time (at least MIN_PROBE_NODES nodes).
-FRONTIER_LOG_SECONDS = -4.6
-FRONTIER_WORK_EXP = 0.43
-SEARCH_NODES_PER_S = 1e7
+# as 10 ** FRONTIER_LOG_SECONDS x (work / |G|) ** FRONTIER_WORK_EXP seconds
+# (a fit, in log scale, of C frontier times with the DP's symmetry break
+# against frontier_work, 12 cases with limited copies, 2026-12-03: within
+# ~3x, 0.5 dex, but for one at 10x), the search runs SEARCH_NODES_PER_S nodes
+# a second (C, measured on the 12 pentominoes: 15-18 M), and the probe may
+# take PROBE_SHARE of the frontier's estimated time (at least MIN_PROBE_NODES
+# nodes).
+FRONTIER_LOG_SECONDS = -5.4
+FRONTIER_WORK_EXP = 0.33
+SEARCH_NODES_PER_S = 1.6e7
 PROBE_SHARE = 0.15
 MIN_PROBE_NODES = 2_000
 # Limited pieces of more than one type with more placements than this: the
 # search, without building the DP (20x20 with 64 large pieces: 130k
 # placements, a reach of ~100 cells).
 BIG_PLACEMENTS = 20_000
-# A frontier estimated to take less than this (seconds) runs without a probe:
-# whichever is faster, the difference is below a probe's own cost.
-NO_PROBE_SECONDS = 0.005
+# A frontier estimated to take less than this (seconds) runs without a probe.
+# On the limited cases measured, every frontier estimated under it took at
+# most 0.4 s and was as fast as the search or faster, except on problems of
+# a few milliseconds; where the two are close (the 12 pentominoes on 8x8
+# minus the centre: 35 ms and 33 ms) an unfinished probe is pure loss. The
+# most auto can lose here is about the estimate's error, a fraction of a second.
+NO_PROBE_SECONDS = 0.15
 
 
 def check_method(method) -> str:
@@ -80,10 +90,12 @@ def frontier_work(prob: FrontierProblem) -> float:
     """A frontier DP's work bound: ``sum over cells a of states(a) x (1 +
     placements anchored at a)``, with ``states(a) = min(2 ** (reach - 1),
     2 ** min(a, n - a)) x prod(copies + 1 of the tracked types)`` (a frontier
-    has reach - 1 bits; few states near either end)."""
+    has reach - 1 bits; few states near either end; the type whose copies
+    the others imply, ``implied_slot``, left out)."""
     copies = 1
-    for c in prob.caps:
-        copies *= c + 1
+    for k, c in enumerate(prob.caps):
+        if k != prob.implied_slot:       # its copies follow from the others': no more states
+            copies *= c + 1
     frontiers = 2.0 ** max(0, prob.reach - 1)
     work = 0.0
     for a, g in enumerate(prob.groups):
@@ -129,7 +141,7 @@ def search_budget(problem: PuzzleProblem) -> int:
 
 def frontier_seconds(prob: FrontierProblem) -> float:
     """The frontier DP's estimated time in C (seconds): see ``FRONTIER_LOG_SECONDS``;
-    with the DP's symmetry break, divided by the symmetry group's order (the
-    break keeps about that share of the states: measured 5x faster on 6x10,
-    |G| = 4, and 13x on 8x8 minus the centre, |G| = 8)."""
-    return 10.0 ** FRONTIER_LOG_SECONDS * frontier_work(prob) ** FRONTIER_WORK_EXP / prob.break_order
+    with the DP's symmetry break its work is divided by the symmetry group's
+    order (the break keeps about that share of the states: measured 5x
+    faster on 6x10, |G| = 4, and 13x on 8x8 minus the centre, |G| = 8)."""
+    return 10.0 ** FRONTIER_LOG_SECONDS * (frontier_work(prob) / prob.break_order) ** FRONTIER_WORK_EXP

@@ -410,8 +410,13 @@ def test_auto_takes_the_search_past_the_c_keys():
 def test_auto_picks():
     p = PuzzleProblem.prepare(["." * 8] * 8, [], unlimited=["##"])
     assert p.count(method="auto").method == "frontier"
-    assert solve_puzzle(["." * 10] * 6, PENTOMINOES, count=True).method == "search"
+    # limited copies estimated small: the frontier at once (with its symmetry break it beats the search there)
+    assert solve_puzzle(["." * 10] * 6, PENTOMINOES, count=True).method == "frontier"
     assert solve_puzzle(["." * 10] * 6, PENTOMINOES, count=True, method="search").method == "search"
+    # estimated large (17 types once each: 2^16 copy vectors): the search first, within its probe's budget
+    from quiltsolve.solver.puzzle.choose import choose_method, search_budget
+    big = PuzzleProblem.prepare(["." * 10] * 8, PENTOMINOES + ["####", "##/##", "###/#..", "###/.#.", "##./.##"])
+    assert choose_method(big) == "search" and search_budget(big) > 2_000
 
 
 # ------------------------------------------------- the DP's symmetry break ---
