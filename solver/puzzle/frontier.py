@@ -278,7 +278,8 @@ def frontier_problem(tables: PlacementTables, clock: Clock | None = None,
     if prob is not None and btype >= 0:
         prob = replace(prob, break_order=len(tables.syms) + 1)
     if prob is not None and prob.caps and tables.use_all and not any(tables.unlimited or ()):
-        prob = replace(prob, implied_slot=max(range(len(prob.caps)), key=lambda k: prob.caps[k]))
+        caps_left = prob.caps
+        prob = replace(prob, implied_slot=max(range(len(caps_left)), key=caps_left.__getitem__))
     return prob
 
 
