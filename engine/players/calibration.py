@@ -33,13 +33,14 @@ import math
 
 CALIBRATION_KNOTS: tuple[float, ...] = (0.2, 0.35, 0.5, 0.65, 0.8)
 """The rewards at which the calibration's slope (in logit space) may change."""
-CALIBRATION_BUDGETS: tuple[int, ...] = (200, 300, 500, 1000)
+CALIBRATION_BUDGETS: tuple[int, ...] = (200, 300, 500, 1000, 3000)
 """The search budgets (iterations a move) with a map of their own; in between, interpolated in log(iterations)."""
 CALIBRATION_COEFFICIENTS: dict[int, tuple[float, ...]] = {
     200: (0.0017, 1.6594, -0.3833, 0.3710, 0.3912, -0.7420, -0.2293),
     300: (-0.4548, 1.5145, 0.0926, 0.1377, 0.2406, -0.5140, -0.1791),
     500: (-0.3588, 1.7304, 0.1174, 0.0342, 0.0631, -0.1868, -0.1280),
-    1000: (-1.1320, 1.3294, 0.4560, 0.5179, 0.0756, -0.5320, -0.3287),
+    1000: (-0.4015, 1.7829, 0.1157, 0.1078, 0.2303, -0.4031, -0.2000),
+    3000: (-0.7088, 1.6107, 0.1559, 0.6060, 0.0385, -0.4899, -0.1738),
 }
 """Per budget, ``(a, b, c_1, …, c_5)`` of :func:`win_chance`: intercept, slope below the first knot and the
 change of slope at each knot; fitted by ``python -m bench review --fit --iterations N`` (docs/players.md)."""
@@ -87,7 +88,7 @@ def budget_weights(iterations: int) -> list[tuple[int, float]]:
     """The fitted budgets whose maps give ``iterations``'s, with their weights (linear in log(iterations)).
 
     >>> budget_weights(300), budget_weights(50), budget_weights(10**6)
-    ([(300, 1.0)], [(200, 1.0)], [(1000, 1.0)])
+    ([(300, 1.0)], [(200, 1.0)], [(3000, 1.0)])
     >>> [(b, round(w, 3)) for b, w in budget_weights(400)]
     [(300, 0.437), (500, 0.563)]
     """
