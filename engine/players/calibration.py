@@ -33,7 +33,7 @@ import math
 
 CALIBRATION_KNOTS: tuple[float, ...] = (0.2, 0.35, 0.5, 0.65, 0.8)
 """The rewards at which the calibration's slope (in logit space) may change."""
-CALIBRATION_BUDGETS: tuple[int, ...] = (200, 300, 500, 1000, 3000)
+CALIBRATION_BUDGETS: tuple[int, ...] = (200, 300, 500, 1000, 3000, 10000)
 """The search budgets (iterations a move) with a map of their own; in between, interpolated in log(iterations)."""
 CALIBRATION_COEFFICIENTS: dict[int, tuple[float, ...]] = {
     200: (0.0017, 1.6594, -0.3833, 0.3710, 0.3912, -0.7420, -0.2293),
@@ -41,6 +41,7 @@ CALIBRATION_COEFFICIENTS: dict[int, tuple[float, ...]] = {
     500: (-0.3588, 1.7304, 0.1174, 0.0342, 0.0631, -0.1868, -0.1280),
     1000: (-0.4015, 1.7829, 0.1157, 0.1078, 0.2303, -0.4031, -0.2000),
     3000: (-0.7088, 1.6107, 0.1559, 0.6060, 0.0385, -0.4899, -0.1738),
+    10000: (-0.7306, 1.5178, -0.1868, 1.3982, 0.1675, -1.5142, 0.2012),
 }
 """Per budget, ``(a, b, c_1, …, c_5)`` of :func:`win_chance`: intercept, slope below the first knot and the
 change of slope at each knot; fitted by ``python -m bench review --fit --iterations N`` (docs/players.md)."""
@@ -88,7 +89,7 @@ def budget_weights(iterations: int) -> list[tuple[int, float]]:
     """The fitted budgets whose maps give ``iterations``'s, with their weights (linear in log(iterations)).
 
     >>> budget_weights(300), budget_weights(50), budget_weights(10**6)
-    ([(300, 1.0)], [(200, 1.0)], [(3000, 1.0)])
+    ([(300, 1.0)], [(200, 1.0)], [(10000, 1.0)])
     >>> [(b, round(w, 3)) for b, w in budget_weights(400)]
     [(300, 0.437), (500, 0.563)]
     """
