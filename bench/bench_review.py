@@ -190,13 +190,17 @@ def chi2_sf(x: float, dof: int) -> float:
             total += term
         return math.exp(-h) * total
     # odd: erfc(√h) + e^-h · Σ_{i=1}^{(dof-1)/2} h^(i-1/2) / Γ(i+1/2)
-    total = math.erfc(math.sqrt(h))
-    term = math.sqrt(h) / math.gamma(1.5)
+    term, total = math.sqrt(h) / math.gamma(1.5), 0.0
     for i in range(1, (dof - 1) // 2 + 1):
-        if i > 1:
-            term *= h / (i - 0.5)
-        total += math.exp(-h) * term
-    return total
+        total += term
+        term *= h / (i + 0.5)
+    return math.erfc(math.sqrt(h)) + math.exp(-h) * total
+
+
+def bucket_summary(items: list[tuple[float, int]]) -> tuple[int, float, int]:
+    """A non-empty bucket's positions, mean prediction and wins."""
+    n = len(items)
+    return n, sum(p for p, _ in items) / n, sum(w for _, w in items)
 
 
 def calibration_chi2(rows: list[list[tuple[float, int]]]) -> tuple[float, int]:
@@ -209,11 +213,9 @@ def calibration_chi2(rows: list[list[tuple[float, int]]]) -> tuple[float, int]:
     """
     total, used = 0.0, 0
     for items in rows:
-        n = len(items)
-        if not n:
+        if not items:
             continue
-        pred = sum(p for p, _ in items) / n
-        wins = sum(w for _, w in items)
+        n, pred, wins = bucket_summary(items)
         if 0.0 < pred < 1.0:
             total += (wins - n * pred) ** 2 / (n * pred * (1.0 - pred))
             used += 1
@@ -270,12 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- | --- | --- |")
     misses = 0
     for k, items in enumerate(rows):
-        n = len(items)
-        if not n:
+        if not items:
             print(f"| {10 * k}-{10 * k + 10}% | 0 | - | - | - | - |")
             continue
-        pred = sum(p for p, _ in items) / n
-        wins = sum(w for _, w in items)
+        n, pred, wins = bucket_summary(items)
         lo, hi = wilson_interval(wins, n)
         ok = lo <= pred <= hi
         misses += not ok
