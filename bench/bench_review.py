@@ -13,7 +13,9 @@ best move's ``win_chance``: the reward calibrated for the budget, ``engine.playe
 that player went on to win. From each game it keeps one position per 10-point bucket of the shown chance
 (a seeded draw among the game's positions in that bucket, so positions of one game do not crowd a bucket),
 and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
-interval; the calibration holds when every interval contains its prediction (docs/players.md).
+interval; the calibration holds when every interval contains its prediction (docs/players.md). It also
+prints the ten buckets' χ² (their squared standardised deviations summed) with its p-value: one figure for
+the table, about 10 for a calibrated map, which still misses some bucket's interval in about 40 % of runs.
 
 ``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of the
 ``--iterations`` budget's map of ``engine.players.calibration.win_chance``
