@@ -50,11 +50,54 @@ def test_fit_recovers_a_known_map():
         assert abs(calibration.win_chance(r, coefficients=coef) - calibration.win_chance(r, coefficients=truth)) < 0.04
 
 
+def test_coverage_chance_against_every_outcome_and_the_binomial():
+    from itertools import product
+
+    from quiltsolve.engine.games import wilson_interval
+    # a small bucket of mixed predictions: sum the chance of each of the 2^9 outcomes whose interval contains
+    # the mean prediction
+    preds = [0.05, 0.2, 0.31, 0.33, 0.5, 0.62, 0.7, 0.9, 0.97]
+    mean = sum(preds) / len(preds)
+    brute = 0.0
+    for outcome in product((0, 1), repeat=len(preds)):
+        chance = math.prod(p if won else 1 - p for p, won in zip(preds, outcome))
+        lo, hi = wilson_interval(sum(outcome), len(preds))
+        brute += chance if lo <= mean <= hi else 0.0
+    assert abs(bench_review.coverage_chance([(p, 0) for p in preds]) - brute) < 1e-12
+    # equal predictions: the binomial's coverage of the Wilson interval, by its own terms
+    for n, p in ((37, 0.14), (400, 0.35), (250, 0.965)):
+        binom = sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+                    if wilson_interval(k, n)[0] <= p <= wilson_interval(k, n)[1])
+        assert abs(bench_review.coverage_chance([(p, 1)] * n) - binom) < 1e-9
+        assert 0.9 < binom < 0.99                   # near the interval's 95 %
+
+
+def test_pass_chance_is_what_simulated_calibrated_checks_show():
+    # ten buckets of a calibrated map (wins drawn from the predictions): the share of runs missing no bucket
+    # is the pass chance, within the simulation's error
+    rng = random.Random(11)
+    rows = [[(min(0.999, max(0.001, (k + rng.random()) / 10)), 0) for _ in range(120)] for k in range(10)]
+    chance = bench_review.pass_chance(rows)
+    def no_miss(drawn):
+        for items in drawn:
+            n, pred, wins = bench_review.bucket_summary(items)
+            lo, hi = bench_review.wilson_interval(wins, n)
+            if not lo <= pred <= hi:
+                return False
+        return True
+
+    runs = 2000
+    passed = sum(no_miss([[(p, int(rng.random() < p)) for p, _ in items] for items in rows]) for _ in range(runs))
+    assert 0.45 < chance < 0.75
+    assert abs(passed / runs - chance) < 4 * math.sqrt(chance * (1 - chance) / runs)
+
+
 def test_a_tiny_check_prints_its_table_and_chi2(capsys):
     assert bench_review.main(["--games", "3", "--iterations", "8", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "| shown win chance | positions |" in out and "buckets whose interval misses the prediction:" in out
     assert "χ² of the" in out and "p = " in out
+    assert "chance that a calibrated map misses no bucket on these positions: " in out
 
 
 def test_bad_options_exit_2(capsys):
