@@ -207,6 +207,13 @@ def bucket_summary(items: list[tuple[float, int]]) -> tuple[int, float, int]:
     return n, sum(p for p, _ in items) / n, sum(w for _, w in items)
 
 
+def interval_contains(wins: int, n: int, pred: float) -> bool:
+    """Whether the 95% Wilson interval of ``wins`` in ``n`` contains the prediction ``pred``: the check's
+    test of one bucket."""
+    lo, hi = wilson_interval(wins, n)
+    return lo <= pred <= hi
+
+
 def calibration_chi2(rows: list[list[tuple[float, int]]]) -> tuple[float, int]:
     """The sum over the non-empty buckets of ``(wins − n·p̄)² / (n·p̄·(1 − p̄))`` (``p̄`` the bucket's mean
     prediction), and how many buckets it sums: about χ²-distributed with one degree of freedom a bucket
@@ -242,12 +249,7 @@ def coverage_chance(items: list[tuple[float, int]]) -> float:
     for p, _ in items:
         q = 1.0 - p
         law = [a * q + b * p for a, b in zip(law + [0.0], [0.0] + law)]
-    total = 0.0
-    for k, chance in enumerate(law):
-        lo, hi = wilson_interval(k, n)
-        if lo <= pred <= hi:
-            total += chance
-    return total
+    return sum(chance for k, chance in enumerate(law) if interval_contains(k, n, pred))
 
 
 def pass_chance(rows: list[list[tuple[float, int]]]) -> float:
@@ -320,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         n, pred, wins = bucket_summary(items)
         lo, hi = wilson_interval(wins, n)
-        ok = lo <= pred <= hi
+        ok = interval_contains(wins, n, pred)
         misses += not ok
         print(f"| {10 * k}-{10 * k + 10}% | {n} | {pred:.1%} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} "
               f"| {'yes' if ok else 'NO'} |")

@@ -5,8 +5,10 @@ from __future__ import annotations
 import doctest
 import math
 import random
+from itertools import product
 
 from bench import bench_review
+from quiltsolve.engine.games import wilson_interval
 from quiltsolve.engine.players import calibration
 
 
@@ -51,9 +53,6 @@ def test_fit_recovers_a_known_map():
 
 
 def test_coverage_chance_against_every_outcome_and_the_binomial():
-    from itertools import product
-
-    from quiltsolve.engine.games import wilson_interval
     # a small bucket of mixed predictions: sum the chance of each of the 2^9 outcomes whose interval contains
     # the mean prediction
     preds = [0.05, 0.2, 0.31, 0.33, 0.5, 0.62, 0.7, 0.9, 0.97]
@@ -78,13 +77,10 @@ def test_pass_chance_is_what_simulated_calibrated_checks_show():
     rng = random.Random(11)
     rows = [[(min(0.999, max(0.001, (k + rng.random()) / 10)), 0) for _ in range(120)] for k in range(10)]
     chance = bench_review.pass_chance(rows)
+
     def no_miss(drawn):
-        for items in drawn:
-            n, pred, wins = bench_review.bucket_summary(items)
-            lo, hi = bench_review.wilson_interval(wins, n)
-            if not lo <= pred <= hi:
-                return False
-        return True
+        return all(bench_review.interval_contains(wins, n, pred)
+                   for n, pred, wins in map(bench_review.bucket_summary, drawn))
 
     runs = 2000
     passed = sum(no_miss([[(p, int(rng.random() < p)) for p, _ in items] for items in rows]) for _ in range(runs))
