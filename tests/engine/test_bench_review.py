@@ -8,7 +8,6 @@ import random
 from itertools import product
 
 from bench import bench_review
-from quiltsolve.engine.games import wilson_interval
 from quiltsolve.engine.players import calibration
 
 
@@ -60,13 +59,12 @@ def test_coverage_chance_against_every_outcome_and_the_binomial():
     brute = 0.0
     for outcome in product((0, 1), repeat=len(preds)):
         chance = math.prod(p if won else 1 - p for p, won in zip(preds, outcome))
-        lo, hi = wilson_interval(sum(outcome), len(preds))
-        brute += chance if lo <= mean <= hi else 0.0
+        brute += chance if bench_review.interval_contains(sum(outcome), len(preds), mean) else 0.0
     assert abs(bench_review.coverage_chance([(p, 0) for p in preds]) - brute) < 1e-12
     # equal predictions: the binomial's coverage of the Wilson interval, by its own terms
     for n, p in ((37, 0.14), (400, 0.35), (250, 0.965)):
         binom = sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
-                    if wilson_interval(k, n)[0] <= p <= wilson_interval(k, n)[1])
+                    if bench_review.interval_contains(k, n, p))
         assert abs(bench_review.coverage_chance([(p, 1)] * n) - binom) < 1e-9
         assert 0.9 < binom < 0.99                   # near the interval's 95 %
 
