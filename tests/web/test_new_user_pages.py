@@ -47,7 +47,7 @@ def set_region_size(page, rows: int, cols: int):
 
 # ---------------------------------------------------------------- Puzzles (defects 2, 3, 4)
 
-def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, base_url, http):
+def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, base_url, http, shots_dir):
     """Defect 2: twelve dominoes in a 4 × 6 region are twelve outlined copies, not one orange block."""
     page = pages()
     errors = page_errors(page)
@@ -83,6 +83,7 @@ def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, ba
     assert len({fill for *_, fill in cells}) > 1
     labels = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')].map(t => [t.dataset.copy, t.textContent])")
     assert sorted(int(k) for k, _ in labels) == list(range(12)) and {t for _, t in labels} == {"D"}
+    page.locator("#pz-result").screenshot(path=str(shots_dir / "web-puzzles-copies.png"))
     assert errors == []
 
 
@@ -217,7 +218,7 @@ def finish_by_advancing(page):
     raise AssertionError("the game does not end")
 
 
-def test_the_end_of_a_game_offers_review_and_analysis(pages, base_url):
+def test_the_end_of_a_game_offers_review_and_analysis(pages, base_url, shots_dir):
     """Defect 8: a finished game opens the Review page reviewing it, and the analysis board at it, in one click."""
     record, mover = near_the_end_record(seed=11, left=6)
     page = pages()
@@ -234,6 +235,7 @@ def test_the_end_of_a_game_offers_review_and_analysis(pages, base_url):
     finish_by_advancing(page)
     assert page.text_content("#play-status").startswith("Game over")
     assert page.is_visible("#play-over") and page.is_enabled("#play-review-game")
+    page.screenshot(path=str(shots_dir / "web-play-over.png"))
     # at the end the score is the final one, and says so plainly
     assert re.fullmatch(r"score -?\d+", page.text_content("#play-human-stats [data-stat=score]").strip())
     final = game(page)
