@@ -34,7 +34,8 @@ def page_errors(page) -> list[str]:
 
 def seam_segments(page, svg: str) -> set[tuple[str, int, int]]:
     """The unit seam segments drawn in ``svg``: ('h', row, col) above cell (row, col), ('v', row, col) left of it."""
-    d = page.evaluate(f"() => [...document.querySelectorAll('{svg} .seams path')].map(p => p.getAttribute('d')).join('')")
+    d = page.evaluate(f"() => [...document.querySelectorAll('{svg} .seams path')]"
+                      ".map(p => p.getAttribute('d')).join('')")
     return {("h" if kind == "h" else "v", int(y), int(x)) for x, y, kind in re.findall(r"M(\d+) (\d+)([hv])1", d)}
 
 
@@ -57,8 +58,8 @@ def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, ba
     page.dispatch_event("#pz-pieces", "input")
     page.click("#pz-solve")
     page.wait_for_selector("#pz-status:has-text('1 tiling found')")
-    cells = page.evaluate("() => [...document.querySelectorAll('#pz-answer rect.cell')].map(r => "
-                          "[Number(r.dataset.r), Number(r.dataset.c), r.dataset.copy, r.dataset.piece, r.getAttribute('fill')])")
+    cells = page.evaluate("() => [...document.querySelectorAll('#pz-answer rect.cell')].map(r => [Number(r.dataset.r), "
+                          "Number(r.dataset.c), r.dataset.copy, r.dataset.piece, r.getAttribute('fill')])")
     copy_of = {(r, c): copy for r, c, copy, _, _ in cells}
     assert sorted(copy_of) == [(r, c) for r in range(4) for c in range(6)]
     assert {piece for *_, piece, _ in cells} == {"0"}   # all one kind of piece...
@@ -81,7 +82,8 @@ def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, ba
             assert (("h", r + 1, c) in seams) == (copy_of[(r + 1, c)] != k), (r, c)
     # Copies of one piece differ in shade too, and each copy carries its label.
     assert len({fill for *_, fill in cells}) > 1
-    labels = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')].map(t => [t.dataset.copy, t.textContent])")
+    labels = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')]"
+                           ".map(t => [t.dataset.copy, t.textContent])")
     assert sorted(int(k) for k, _ in labels) == list(range(12)) and {t for _, t in labels} == {"D"}
     page.locator("#pz-result").screenshot(path=str(shots_dir / "web-puzzles-copies.png"))
     assert errors == []
@@ -169,7 +171,8 @@ def test_the_hint_panel_shows_one_win_chance_per_move(pages, base_url, http):
     api = http.post("/api/v1/suggest-move", json={"state": game(page)["state"], **hint}).json()
     assert not api["proven"]
     rows = page.evaluate("""() => [...document.querySelectorAll('#play-hint-list li')].map(li => ({
-        move: li.dataset.move, text: [...li.children].filter(c => c.tagName !== 'BUTTON').map(c => c.textContent).join(' '),
+        move: li.dataset.move,
+        text: [...li.children].filter(c => c.tagName !== 'BUTTON').map(c => c.textContent).join(' '),
         pct: li.querySelector('.pct').textContent, why: li.querySelector('.why').textContent,
         title: li.querySelector('.why').title}))""")
     assert [r["move"] for r in rows] == [s["move"]["text"] for s in api["suggestions"]]
@@ -272,7 +275,8 @@ def test_a_ten_digit_deal_fits_and_round_trips(pages, base_url):
         open_page(page, base_url, "play")
         wait_for(page, f"{PLAY}.busy === '0'", what="the first deal")
         page.fill("#play-seed", "2147483647")
-        fits = page.evaluate("() => { const i = document.getElementById('play-seed'); return [i.scrollWidth, i.clientWidth]; }")
+        fits = page.evaluate("() => { const i = document.getElementById('play-seed'); "
+                             "return [i.scrollWidth, i.clientWidth]; }")
         assert fits[0] <= fits[1], f"the deal is cut at {viewport['width']}px: {fits}"
         page.click("#play-new")
         wait_for(page, f"{PLAY}.busy === '0' && window.quiltsolveDebug.game().record.seed === 2147483647",
@@ -341,7 +345,8 @@ def test_no_key_hints_on_a_phone(pages, base_url):
         if name == "analysis":
             board_settled(phone)
         text = phone.inner_text("body")
-        assert "keys" not in text.lower() and "(1–3)" not in text, (name, [ln for ln in text.splitlines() if "key" in ln.lower() or "1–3" in ln])
+        offending = [ln for ln in text.splitlines() if "key" in ln.lower() or "1–3" in ln]
+        assert "keys" not in text.lower() and "(1–3)" not in text, (name, offending)
     desktop = pages()
     open_page(desktop, base_url, "play")
     desktop.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
