@@ -7,9 +7,9 @@ give identical results:
 
 * :class:`Rng` — xoshiro256** seeded by SplitMix64; ``random()`` is
   ``(x >> 11) * 2**-53`` (``policy.h``: ``qs_rng_*``).
-* :func:`random_playout` — :class:`engine.players.RandomPlayer`'s policy on
-  that stream (``qs_random_playout``).
-* the ε-greedy playout is :func:`engine.players._search_policy.playout`
+* :func:`random_playout` — :class:`engine.players.RandomPlayer`'s policy
+  (:func:`engine.policy.random_action`) on that stream (``qs_random_playout``).
+* the ε-greedy playout is :func:`engine.policy.playout`
   itself, given an :class:`Rng` (``qs_greedy_playout``).
 * :func:`search` — the UCT loop (``search.h``).
 
@@ -28,9 +28,9 @@ from typing import Any, Protocol
 
 from .actions import ADVANCE, Action, Buy
 from .errors import IllegalActionError
-from .players._search_policy import PlacementCache, buy_rates, place_pending_leather, playout, tight_placement
-from .players.greedy import ADVANCE_RATE
-from .players.random_player import RANDOM_TRIES, random_action
+from .policy import (
+    ADVANCE_RATE, RANDOM_TRIES, PlacementCache, buy_rates, place_pending_leather, playout, random_action, tight_placement,
+)
 from .state import GameState
 
 __all__ = ["MARGIN_SCALE", "RANDOM_TRIES", "Rng", "Stop", "playouts", "random_playout", "search"]

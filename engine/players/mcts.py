@@ -39,7 +39,7 @@ import random
 from ..actions import Action
 from ..advisor import Advisor
 from ..state import GameState
-from ._search_policy import key_seed
+from ..policy import key_seed
 from .random_player import RandomPlayer
 
 DEFAULT_ITERATIONS = 2000
