@@ -24,6 +24,3 @@ def __getattr__(name: str) -> Any:
         return getattr(policy, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MOVED))
