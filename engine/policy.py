@@ -161,7 +161,9 @@ def random_action(state: GameState, rand: Callable[[], float]) -> Action:
 class RandomSource(Protocol):
     """What a playout needs of its random stream: ``random.Random`` or the core's ``Rng``."""
 
-    def random(self) -> float: ...
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
 
 
 class PlacementCache(dict[tuple[int, int], "int | None"]):
