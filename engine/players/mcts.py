@@ -38,8 +38,8 @@ import random
 
 from ..actions import Action
 from ..advisor import Advisor
-from ..state import GameState
 from ..policy import key_seed
+from ..state import GameState
 from .random_player import RandomPlayer
 
 DEFAULT_ITERATIONS = 2000

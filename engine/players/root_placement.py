@@ -34,8 +34,8 @@ from quiltsolve.solver import SolveStatus, StopToken
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..advisor import Advisor, SolverAdvisor, Stop
-from ..state import MASK_SETS, GameState
 from ..policy import PlacementCache, buy_rates, leather_scores, placement_score, tight_placement
+from ..state import MASK_SETS, GameState
 
 LOOKAHEAD = 6              # upcoming patches given to the advisor
 LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor

@@ -66,11 +66,9 @@ import time
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from ..advisor import Advisor, Stop
+from ..policy import PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement
 from ..state import GameState
 from ..suggest import MoveSuggestion
-from ..policy import (
-    PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement,
-)
 from .root_placement import Move, RootPlacement, ensure_imports, forced_move, greedy_first_move, macro_moves
 from .search import (
     DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE,
