@@ -30,6 +30,7 @@ from .actions import ADVANCE, Action, Buy
 from .errors import IllegalActionError
 from .policy import (
     ADVANCE_RATE, RANDOM_TRIES, PlacementCache, buy_rates, place_pending_leather, playout, random_action, tight_placement,
+    ucb_child,
 )
 from .state import GameState
 
@@ -165,7 +166,7 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
     count = 1
     cap = max(1, node_cap)
     c, mw, eps = exploration, margin_weight, epsilon
-    log, sqrt, tanh = math.log, math.sqrt, math.tanh
+    tanh = math.tanh
     clock = time.perf_counter
     deadline = None if time_left is None else clock() + time_left
     done = 0
@@ -212,13 +213,7 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
                     break
             if not node.children:
                 break
-            ln = log(node.n) if node.n > 1 else 0.0
-            best, best_u = node.children[0], -1e9
-            for ch in node.children:
-                u = ch.w / ch.n + c * sqrt(ln / ch.n)
-                if u > best_u:
-                    best_u, best = u, ch
-            node = best
+            node = ucb_child(node.children, c, node.n)
             path.append(node)
         s = node.state.clone()
         playout(s, rng, cache, eps)

@@ -1,4 +1,4 @@
-"""The playout policies: what the players, the compiled core's twin and the endgame solver all play by.
+"""The playout and tree policies: what the players, the compiled core's twin and the endgame solver play by.
 
 A room below :mod:`engine.players`: it imports only the rules (actions,
 board, state, track) and the solver's masks, so that :mod:`engine.core`,
@@ -20,6 +20,7 @@ because the search calls it tens of thousands of times per move:
 * :func:`leather_cell` — where to put a won 1×1 leather patch.
 * :func:`playout` — play a state to the end with an ε-greedy policy (buy the
   best-value affordable patch, placed tightly) and return the final state.
+* :func:`ucb_child` — the searches' step down their tree (UCB1).
 
 >>> from quiltsolve.engine import new_game
 >>> s = new_game(3)
@@ -38,7 +39,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+import math
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from quiltsolve.solver import PATCH_MASKS
 
@@ -348,6 +350,41 @@ def playout(state: GameState, rng: RandomSource, cache: PlacementCache, epsilon:
     return state
 
 
+
+# ------------------------------------------------------------ the tree policy
+
+class Visited(Protocol):
+    """A search tree's child as UCB1 sees it: ``n`` visits (at least 1) and ``w``, the summed reward."""
+
+    n: int
+    w: float
+
+
+V = TypeVar("V", bound=Visited)
+
+
+def ucb_child(children: Sequence[V], exploration: float, parent_visits: int, floor: float = -1e9) -> V:
+    """UCB1's pick among visited ``children``: the highest ``w/n + exploration·sqrt(ln(parent_visits)/n)``.
+
+    The first child on ties, and the first child when no score beats
+    ``floor``. The selection of :func:`engine._core_py.search` (the C core's
+    ``search.h`` does the same sums in the same order, with the same floor,
+    so both descend alike) and of :class:`engine.players.MCTSPlayer`.
+
+    >>> from types import SimpleNamespace as Kid
+    >>> kids = [Kid(n=4, w=3.0), Kid(n=1, w=0.0), Kid(n=4, w=3.0)]
+    >>> ucb_child(kids, 0.0, 9) is kids[0], ucb_child(kids, 2.0, 9) is kids[1]
+    (True, True)
+    """
+    ln = math.log(parent_visits) if parent_visits > 1 else 0.0
+    sqrt = math.sqrt
+    best, best_u = children[0], floor
+    for ch in children:
+        u = ch.w / ch.n + exploration * sqrt(ln / ch.n)
+        if u > best_u:
+            best_u, best = u, ch
+    return best
+
 def state_key(state: GameState) -> tuple[Any, ...]:
     """A hashable key that identifies a position (for tree reuse and seeding): ``state.position_key()``."""
     return state.position_key()
@@ -364,4 +401,4 @@ def key_seed(seed: int, state: GameState) -> int:
 
 __all__ = ["ADVANCE_RATE", "GREEDY_RATES", "PlacementCache", "RANDOM_TRIES", "RandomSource", "buy_rates", "greedy_action",
            "greedy_rate", "greedy_value", "key_seed", "leather_cell", "leather_scores", "place_pending_leather",
-           "placement_score", "playout", "random_action", "state_key", "tight_placement"]
+           "placement_score", "playout", "random_action", "state_key", "tight_placement", "ucb_child"]

@@ -71,3 +71,27 @@ def test_the_players_move_by_the_policy():
         player, rng = RandomPlayer(seed), random.Random(seed)
         for s in states[:60]:
             assert player.choose(s) == policy.random_action(s, rng.random)
+
+
+class _Kid:
+    def __init__(self, n: int, w: float) -> None:
+        self.n, self.w = n, w
+
+
+def test_ucb_child_is_the_first_best_ucb1_score():
+    import math
+
+    rng = random.Random(3)
+    for _ in range(200):
+        kids = [_Kid(rng.randint(1, 30), 0.0) for _ in range(rng.randint(1, 8))]
+        for k in kids:
+            k.w = rng.randint(0, k.n) / 2
+        parent = sum(k.n for k in kids) + rng.randint(0, 3)
+        c = rng.choice([0.0, 0.5, math.sqrt(2.0)])
+        scores = [k.w / k.n + c * math.sqrt(math.log(parent) / k.n) for k in kids]
+        assert policy.ucb_child(kids, c, parent) is kids[scores.index(max(scores))]
+    # The floor: no child beats it, the first is picked (the C core's -1e9, MCTSPlayer's -1).
+    kids = [_Kid(1, 0.0), _Kid(1, 0.5)]
+    assert policy.ucb_child(kids, -10.0, 9, floor=-1.0) is kids[0]
+    assert policy.ucb_child(kids, -10.0, 9) is kids[1]
+    assert policy.ucb_child(kids, 1.0, 1) is kids[1]      # one parent visit: no exploration term
