@@ -23,7 +23,7 @@ REVIEW = "document.getElementById('page-review').dataset"
 
 @pytest.fixture
 def pages(browser, base_url):
-    """A factory of fresh pages; ``make.problems[page]`` lists its page errors, console errors and foreign
+    """A factory of fresh pages; ``pages.problems[page]`` lists its page errors, console errors and foreign
     requests, and none may be left at the end."""
     made = []
 
@@ -120,9 +120,10 @@ def legal_for(http, state: dict, pid: int) -> list[str]:
 
 
 def buyable_patches(page) -> list[tuple[int, int]]:
-    """(slot, patch id) of the drill's patch buttons that can be bought."""
+    """(slot, patch id) of the drill's patch buttons that can be bought (the buttons in the circle's order)."""
     return page.evaluate("() => [...document.querySelectorAll('#learn-patches button')]"
-                         ".filter(b => !b.disabled).map(b => [Number(b.dataset.slot), Number(b.dataset.patch)])")
+                         ".map((b, i) => [i + 1, Number(b.dataset.patch), b.disabled])"
+                         ".filter(([, , off]) => !off).map(([slot, pid]) => [slot, pid])")
 
 
 def turn_to(page, quilt: str, legal: list[str], turn) -> str:
@@ -137,8 +138,9 @@ def turn_to(page, quilt: str, legal: list[str], turn) -> str:
 
 
 def wait_for_try(page, move: str) -> float:
-    wait_for(page, f"document.getElementById('learn-result').dataset.move === {json.dumps(move)} && "
-                   "document.getElementById('learn-result').dataset.chance !== undefined",
+    """The win chance the drill shows for the try ``move`` (its line reads 'thinking…' until it is evaluated)."""
+    wait_for(page, f"document.getElementById('learn-result').textContent.startsWith({json.dumps(f'Your try {move}:')}) "
+                   "&& document.getElementById('learn-result').dataset.chance !== undefined",
              timeout=90, what=f"the try {move} evaluated")
     return float(page.get_attribute("#learn-result", "data-chance"))
 
@@ -163,11 +165,14 @@ def place_by_keys(page, quilt: str, slot: int, legal: list[str]) -> str:
     return target
 
 
-def place_by_mouse(page, quilt: str, slot: int, legal: list[str]) -> str:
+def place_by_mouse(page, quilt: str, slot: int, legal: list[str], problems: list[str]) -> str:
     """Click the patch's button, turn it with the Rotate/Flip buttons, move the pointer over the quilt until it
     covers a legal placement, click."""
-    page.click(f"#learn-patches button[data-slot='{slot}']")
-    page.wait_for_selector(f"{quilt}[data-held]", state="attached")
+    page.locator("#learn-patches button").nth(slot - 1).click()
+    # the issue's steps: a patch picked, the pointer over the quilt: the patch is drawn there, with no error
+    page.hover(f"{quilt} rect.cell[data-r='4'][data-c='4']")
+    assert problems == []
+    page.wait_for_selector(f"{quilt} .held-piece", state="attached", timeout=5_000)
     target = turn_to(page, quilt, legal, lambda i: page.click("#learn-flip" if i == 3 else "#learn-rotate"))
     cells = cells_of_move(target)
     r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
@@ -190,7 +195,7 @@ def test_the_drill_places_a_real_patch_by_mouse_and_by_keys_without_a_page_error
     quilt = "#review-quilt-1"
     state = drill_state(page, http)
     slot, pid = buyable_patches(page)[0]
-    tried = place_by_mouse(page, quilt, slot, legal_for(http, state, pid))
+    tried = place_by_mouse(page, quilt, slot, legal_for(http, state, pid), pages.problems[page])
     chance = wait_for_try(page, tried)
     assert 0 <= chance <= 1 and f"Your try {tried}: win chance" in page.text_content("#learn-result")
     assert page.get_attribute(f"{quilt} .last", "data-move") == tried    # the try drawn on the quilt
@@ -278,8 +283,8 @@ def test_the_drill_shows_one_figure_per_move(pages, base_url, http):
         kinds.add(best.split()[0])
         play_try(page, http, quilt, best)
         chance = wait_for_try(page, best)
-        assert page.get_attribute("#learn-result", "data-source") == "best"
         assert chance == pytest.approx(item["value_best"], abs=1e-4)
+        assert page.get_attribute("#learn-result", "data-source") == "best"
         page.click("#learn-answer")
         tried, answer = percents(page.text_content("#learn-result"))
         assert tried == answer == round(item["value_best"] * 100)
@@ -308,7 +313,7 @@ def test_the_mistake_glyphs_sit_clear_of_their_rings(pages, base_url):
         const svg = document.getElementById('review-plot');
         const vb = svg.viewBox.baseVal;
         return [...svg.querySelectorAll('circle.mistake')].map((ring) => {
-            const glyph = svg.querySelector(`text.glyph[data-ply='${ring.dataset.ply}']`);
+            const glyph = [...svg.querySelectorAll('text.glyph')].find((t) => t.getAttribute('x') === ring.getAttribute('cx'));
             const b = (e) => { const r = e.getBBox(); return [r.x, r.y, r.x + r.width, r.y + r.height]; };
             const stroke = parseFloat(getComputedStyle(ring).strokeWidth) / 2;
             const [x0, y0, x1, y1] = b(ring);
