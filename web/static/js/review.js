@@ -717,7 +717,7 @@ async function exercise(k) {
   delete $('page-review').dataset.learnDone;
   $('learn-text').textContent = `${k + 1} of ${learn.queue.length} · Move ${r.ply + 1}: ${label(r.played, r.best)} `
     + `lost ${pct(r.loss)} (${GLYPH[labelOf(r)]} ${labelOf(r)}). Find a better move for player ${r.player + 1}: `
-    + 'advance, or pick a patch (click it or press 1-3) and put it on the quilt: move it with the pointer or the '
+    + 'advance (A), or pick a patch (click it or press 1-3) and put it on the quilt: move it with the pointer or the '
     + 'arrow keys, R rotates, F flips, a click or Enter puts it down, Esc puts it back.';
   try {
     const bare = { ...record };
@@ -785,7 +785,7 @@ function markPicked() {
 }
 
 // The drill's keys, as on the Play page: 1-3 pick a patch up, the arrows move it (the first press shows it in
-// the middle of the quilt), R and F turn it, Enter puts it down, Esc puts it back.
+// the middle of the quilt), R and F turn it, Enter puts it down, Esc puts it back, A advances.
 function learnKey(e) {
   const t = e.target;
   if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
@@ -797,6 +797,7 @@ function learnKey(e) {
   else if (k.startsWith('Arrow') && h) { e.preventDefault(); nudgeHand(h, k); overlay(); }
   else if (k === 'Enter' && h && !onButton) { e.preventDefault(); place(); }
   else if (k === 'Escape' && h && h.pid !== -1) { e.preventDefault(); learn.held = null; markPicked(); overlay(); }
+  else if (k === 'a' && !$('learn-advance').disabled) { e.preventDefault(); tryMove('advance'); }
 }
 
 function turn(how) {
