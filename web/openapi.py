@@ -477,13 +477,17 @@ def helper_schemas(schemas: dict) -> dict:
         "Replay": {"type": "object", "additionalProperties": False, "required": ["record"], "properties": {
             "record": {"type": "object", "additionalProperties": False, "required": list(record["required"]),
                        "description": "a GameRecord in its JSON mapping, or the engine's record form (edition "
-                                      "\"revised\"/\"original\"; seed, result and players are ignored)",
+                                      "\"revised\"/\"original\"; its seed, players, result and evaluations "
+                                      "are checked for form, then left out; any other field is refused)",
                        "properties": {
                            "edition": {"type": "string", "enum": ACCEPTED_ENUMS["patchwork.v1.Edition"]
                                        + list(engine.EDITIONS)},
                            "circle": record["properties"]["circle"],
                            "actions": record["properties"]["actions"],
-                           "seed": {}, "result": {}, "players": {}}}}},
+                           "seed": {"type": ["integer", "string", "null"]},
+                           "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,
+                                       "description": "the two player specs"},
+                           "result": {"type": "object"}, "evaluations": {"type": "array"}}}}},
         "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
         "Object": {"type": "object"},
     }

@@ -331,6 +331,13 @@ def test_the_mistake_glyphs_sit_clear_of_their_rings(pages, base_url):
         px0, py0, px1, py1 = b["plot"]
         assert px0 <= gx0 and py0 <= gy0 and gx1 <= px1 and gy1 <= py1, b      # inside the plot, not clipped
         assert b["halo"].startswith("stroke"), b                               # a halo of the card's colour
+    # the quilts' stats: the final score at the end, the score "if the game ended now" before it
+    page.click("#review-last")
+    assert re.search(r"· score -?\d+", page.text_content("#review-stats-0"))
+    page.click("#review-first")
+    page.keyboard.press("ArrowRight")
+    wait_for(page, "document.getElementById('review-stats-0').textContent.includes('if the game ended now')",
+             what="the score before the end says what it is")
 
 
 def short_record(plies: int = 6) -> dict:

@@ -334,7 +334,8 @@ function drawBoards(extra = null) {
       if (ply.move.cells.length) markCells(q.overlay, S.fromMessage(ply.move.cells), 'last', { move: ply.move.text });
     }
     const p = v.players[i];
-    $(`review-stats-${i}`).textContent = `buttons ${p.buttons} · income +${p.income} · space ${p.position} · score ${p.score}${p.bonus ? ' · 7×7 ★' : ''}`;
+    const scoreLabel = v.terminal ? 'score' : 'score if the game ended now';     // as on Play (hand.statsInto)
+    $(`review-stats-${i}`).textContent = `buttons ${p.buttons} · income +${p.income} · space ${p.position} · ${scoreLabel} ${p.score}${p.bonus ? ' · 7×7 ★' : ''}`;
   }
   if (extra) extra(quilts);
   drawTrack($('review-track'), v, ['1', '2']);
