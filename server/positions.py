@@ -67,7 +67,7 @@ class PositionError(ValueError):
         return BadRequest(self.field, self.message)
 
 
-def _join(field: str, path: str) -> str:
+def join_field(field: str, path: str) -> str:
     """``state`` + ``players[0].buttons`` → ``state.players[0].buttons``."""
     if not field:
         return path
@@ -106,7 +106,7 @@ def from_state_json(data: Any, field: str = "state") -> engine.GameState:
     try:
         return engine.GameState.from_json(data)
     except engine.StateError as e:
-        raise PositionError(_join(field, e.field), e.message) from None
+        raise PositionError(join_field(field, e.field), e.message) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
         # shapes of JSON the engine's checks did not foresee: still the caller's input
         raise PositionError(field, "not a valid game state (see the state JSON schema in docs/engine.md)") from None

@@ -45,6 +45,7 @@ from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.solver.limits import MAX_RECORD_ACTIONS, MAX_STATE_JSON
 
 from . import positions, protojson
+from .positions import join_field
 from .errors import BadRequest
 
 __all__ = ["ENGINE_EXTRAS", "MAX_RECORD_TEXT", "RecordError", "from_json", "from_text", "plies", "start",
@@ -64,12 +65,6 @@ class RecordError(FieldError):
         return BadRequest(self.field, self.message)
 
 
-def _join(field: str, path: str) -> str:
-    if not field:
-        return path
-    return f"{field}{path}" if path.startswith("[") else f"{field}.{path}"
-
-
 # ---------------------------------------------------------------- reading
 
 def from_json(value: Any, field: str = "record") -> pb.GameRecord:
@@ -81,7 +76,7 @@ def from_json(value: Any, field: str = "record") -> pb.GameRecord:
                                  "the whole game (python -m quiltsolve.engine match --records FILE writes them)")
     for key in value:
         if key not in RECORD_FIELDS:
-            raise RecordError(_join(field, str(key)[:40]),
+            raise RecordError(join_field(field, str(key)[:40]),
                               f"unknown field of a game record; it has {', '.join(RECORD_FIELDS)}")
     _check_extras(value, field)
     data = {k: v for k, v in value.items() if k not in ENGINE_EXTRAS}
@@ -95,7 +90,7 @@ def from_json(value: Any, field: str = "record") -> pb.GameRecord:
     except BadRequest as e:
         raise RecordError(e.field, e.details.removeprefix(f"{e.field}: ")) from None
     if len(record.actions) > MAX_RECORD_ACTIONS:
-        raise RecordError(_join(field, "actions"), f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
+        raise RecordError(join_field(field, "actions"), f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
     return record
 
 
@@ -103,15 +98,15 @@ def _check_extras(value: dict, field: str) -> None:
     players = value.get("players")
     if players is not None and (not isinstance(players, list) or len(players) != 2
                                 or not all(isinstance(p, str) for p in players)):
-        raise RecordError(_join(field, "players"), f"must be the two player specs (strings), got {_short(players)}")
+        raise RecordError(join_field(field, "players"), f"must be the two player specs (strings), got {_short(players)}")
     seed = value.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise RecordError(_join(field, "seed"), f"must be an integer, a string or null, got {_short(seed)}")
+        raise RecordError(join_field(field, "seed"), f"must be an integer, a string or null, got {_short(seed)}")
     for key in ("result", "evaluations"):
         extra = value.get(key)
         if extra is not None and not isinstance(extra, dict if key == "result" else list):
             kind = "an object" if key == "result" else "a list"
-            raise RecordError(_join(field, key), f"must be {kind}, got {_short(extra)}")
+            raise RecordError(join_field(field, key), f"must be {kind}, got {_short(extra)}")
 
 
 def from_text(text: str | bytes, field: str = "record") -> pb.GameRecord:
@@ -174,7 +169,7 @@ def start(record: pb.GameRecord, field: str = "record") -> engine.GameState:
 
 def _edition(record: pb.GameRecord, field: str) -> str:
     try:
-        return positions.edition_name(record.edition, _join(field, "edition"))
+        return positions.edition_name(record.edition, join_field(field, "edition"))
     except positions.PositionError as e:
         raise RecordError(e.field, e.message) from None
 
@@ -183,7 +178,7 @@ def _circle_start(record: pb.GameRecord, edition: str, field: str) -> engine.Gam
     try:
         return engine.GameState.from_circle(list(record.circle), edition)
     except (ValueError, TypeError) as e:
-        raise RecordError(_join(field, "circle"), str(e)) from None
+        raise RecordError(join_field(field, "circle"), str(e)) from None
 
 
 def plies(record: pb.GameRecord, field: str = "record", *, upto: int | None = None,
@@ -194,20 +189,20 @@ def plies(record: pb.GameRecord, field: str = "record", *, upto: int | None = No
     """
     edition = _edition(record, field)
     if len(record.actions) > MAX_RECORD_ACTIONS:
-        raise RecordError(_join(field, "actions"), f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
+        raise RecordError(join_field(field, "actions"), f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
     if need_moves and not record.actions:
-        raise RecordError(_join(field, "actions"), "no moves to review")
+        raise RecordError(join_field(field, "actions"), "no moves to review")
     state = _circle_start(record, edition, field)
     out = []
     for i, text in enumerate(record.actions[:upto] if upto is not None else record.actions):
         if state.is_terminal():
-            raise RecordError(_join(field, f"actions[{i}]"), "the game is already over before this move")
+            raise RecordError(join_field(field, f"actions[{i}]"), "the game is already over before this move")
         try:
             action = engine.parse_action(text)
             before = state.clone()
             state.apply_action(action)
         except ValueError as e:  # ActionSyntaxError, IllegalActionError
-            raise RecordError(_join(field, f"actions[{i}]"), str(e)) from None
+            raise RecordError(join_field(field, f"actions[{i}]"), str(e)) from None
         out.append((before, action))
     return out
 

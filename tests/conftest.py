@@ -13,6 +13,24 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session")
+def golden_record():
+    """``golden_record(line=0, moves=None)``: a golden game's record (tests/data), without its result,
+    cut to its first ``moves`` moves when given."""
+    import json
+
+    lines = (DATA / "golden-games.jsonl").read_text().splitlines()
+
+    def make(line: int = 0, moves: int | None = None) -> dict:
+        rec = json.loads(lines[line])
+        rec.pop("result")
+        if moves is not None:
+            rec["actions"] = rec["actions"][:moves]
+        return rec
+
+    return make
+
+
 @pytest.fixture
 def serve():
     """``serve(**ServerConfig fields) -> (server, port)``: small started servers, stopped afterwards."""

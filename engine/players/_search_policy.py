@@ -8,19 +8,13 @@ is still found here, as the moved object itself, with a ``DeprecationWarning``.
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
 
 from .. import policy
+from ..deprecation import moved_names
 
 _MOVED = ("PlacementCache", "RandomSource", "buy_rates", "key_seed", "leather_cell", "leather_scores",
           "place_pending_leather", "placement_score", "playout", "state_key", "tight_placement")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(f"engine.players._search_policy.{name} is deprecated: import it from quiltsolve.engine.policy",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(policy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, _MOVED, policy)
 

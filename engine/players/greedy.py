@@ -18,10 +18,9 @@ True
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
 
 from .. import policy
+from ..deprecation import moved_names
 from ..actions import Action
 from ..state import GameState
 
@@ -32,12 +31,7 @@ __all__ = ["GreedyPlayer"]
 _MOVED = ("ADVANCE_RATE", "GREEDY_RATES", "greedy_rate", "greedy_value")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(f"engine.players.greedy.{name} is deprecated: import it from quiltsolve.engine.policy",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(policy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, _MOVED, policy)
 
 
 class GreedyPlayer:

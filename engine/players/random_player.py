@@ -7,10 +7,9 @@ random playouts follow too.
 from __future__ import annotations
 
 import random
-import warnings
-from typing import Any
 
 from .. import policy
+from ..deprecation import moved_names
 from ..actions import Action
 from ..state import GameState
 
@@ -21,12 +20,7 @@ __all__ = ["RandomPlayer", "game_seed"]
 _MOVED = ("RANDOM_TRIES", "random_action")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(f"engine.players.random_player.{name} is deprecated: import it from quiltsolve.engine.policy",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(policy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, _MOVED, policy)
 
 
 def game_seed(seed: int, game: int) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,31 +11,22 @@ from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.server import records
 from quiltsolve.solver.limits import MAX_RECORD_ACTIONS
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def _game(line: int = 0, moves: int | None = None) -> dict:
-    """A golden game's record (tests/data), without its result, cut to ``moves`` moves."""
-    rec = json.loads((DATA / "golden-games.jsonl").read_text().splitlines()[line])
-    rec.pop("result")
-    if moves is not None:
-        rec["actions"] = rec["actions"][:moves]
-    return rec
-
-
-def test_the_three_forms_round_trip():
-    rec = _game()
+def test_the_three_forms_round_trip(golden_record):
+    rec = golden_record()
     msg = records.from_json(rec)
     assert msg.edition == pb.EDITION_REVISED and list(msg.actions) == rec["actions"]
     assert records.to_json(msg, seed=rec["seed"]) == rec
     mapping = records.to_mapping(msg)
     assert mapping["edition"] == "EDITION_REVISED" and records.from_json(mapping) == msg
     assert records.from_text(json.dumps(rec)) == msg
-    assert records.from_text((json.dumps(rec) + "\n" + json.dumps(_game(1))).encode()) == msg   # JSON lines: the first
+    lines = json.dumps(rec) + "\n" + json.dumps(golden_record(1))
+    assert records.from_text(lines.encode()) == msg          # JSON lines: the first record
 
 
-def test_the_plies_replay_the_record():
-    rec = _game(moves=20)
+def test_the_plies_replay_the_record(golden_record):
+    rec = golden_record(moves=20)
     steps = records.plies(records.from_json(rec))
     assert [a.to_str() for _, a in steps] == rec["actions"]
     direct = engine.GameState.from_circle(rec["circle"], rec["edition"])
@@ -47,8 +37,8 @@ def test_the_plies_replay_the_record():
     assert records.final(records.from_json(rec), upto=3) == steps[3][0]
 
 
-def test_the_engine_extras_are_read_and_left_out_of_the_message():
-    rec = dict(_game(), players=["greedy", "search:0.1"], result={"scores": [1, 2]},
+def test_the_engine_extras_are_read_and_left_out_of_the_message(golden_record):
+    rec = dict(golden_record(), players=["greedy", "search:0.1"], result={"scores": [1, 2]},
                evaluations=[])
     assert list(records.from_json(rec).actions) == rec["actions"]
     with pytest.raises(records.RecordError) as e:
@@ -66,15 +56,15 @@ def test_the_engine_extras_are_read_and_left_out_of_the_message():
     ({"actions": [1]}, "record.actions[0]"),
     ({"edition": "EDITION_NEW"}, "record.edition"),
 ])
-def test_one_rule_for_unknown_and_malformed_fields(bad, field):
+def test_one_rule_for_unknown_and_malformed_fields(bad, field, golden_record):
     with pytest.raises(records.RecordError) as e:
-        records.from_json(dict(_game(), **bad))
+        records.from_json(dict(golden_record(), **bad))
     assert e.value.field == field
     assert e.value.as_bad_request().field == field
 
 
-def test_bad_moves_and_sizes_name_the_move():
-    rec = _game()
+def test_bad_moves_and_sizes_name_the_move(golden_record):
+    rec = golden_record()
     rec["actions"][5] = "buy 99 0,0"
     with pytest.raises(records.RecordError) as e:
         records.plies(records.from_json(rec))

@@ -46,8 +46,10 @@ def page_factory(browser, base_url, **context):
         page.on("request", lambda r: problems.append(f"foreign request: {r.url}")
                 if not r.url.startswith((base_url, "data:", "blob:")) else None)
         made.append((ctx, problems))
+        make.problems[page] = problems
         return page
 
+    make.problems = {}        # page -> its problems so far (a test may look before the end)
     yield make
     for ctx, problems in made:
         ctx.close()

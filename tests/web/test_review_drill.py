@@ -15,53 +15,17 @@ import time
 
 import pytest
 
+from .test_browser import open_page, page_factory, wait_for
+
 pytestmark = pytest.mark.timeout(300)
 
-DESKTOP = {"width": 1280, "height": 900}
 REVIEW = "document.getElementById('page-review').dataset"
 
 
 @pytest.fixture
 def pages(browser, base_url):
-    """A factory of fresh pages; ``pages.problems[page]`` lists its page errors, console errors and foreign
-    requests, and none may be left at the end."""
-    made = []
-
-    def make():
-        ctx = browser.new_context(viewport=DESKTOP, accept_downloads=True)
-        page = ctx.new_page()
-        page.set_default_timeout(30_000)
-        problems: list[str] = []
-        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.on("console", lambda m: problems.append(f"console: {m.text}")
-                if m.type == "error" and "Failed to load resource" not in m.text else None)
-        page.on("request", lambda r: problems.append(f"foreign request: {r.url}")
-                if not r.url.startswith((base_url, "data:", "blob:")) else None)
-        made.append((ctx, problems))
-        make.problems[page] = problems
-        return page
-
-    make.problems = {}
-    yield make
-    for ctx, problems in made:
-        ctx.close()
-        assert not problems, problems
-
-
-def open_page(page, base_url, name):
-    page.goto(f"{base_url}/#{name}")
-    page.wait_for_selector(f"body[data-ready={name}]", state="attached")
-
-
-def wait_for(page, js: str, timeout: float = 60, what: str = ""):
-    t0 = time.monotonic()
-    while True:
-        value = page.evaluate(js)
-        if value:
-            return value
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"timed out waiting for {what or js}")
-        time.sleep(0.05)
+    """test_browser.py's factory of checked pages; ``pages.problems[page]`` lists a page's problems so far."""
+    yield from page_factory(browser, base_url)
 
 
 def cells_of_move(text: str) -> list[tuple[int, int]]:
