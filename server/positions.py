@@ -100,7 +100,7 @@ def to_state_json(state: engine.GameState) -> dict:
 def from_state_json(data: Any, field: str = "state") -> engine.GameState:
     """A ``GameState`` from the engine's state JSON: a dict, or its text (at most :data:`MAX_STATE_JSON`)."""
     if isinstance(data, (str, bytes)):
-        data = _json_object(data, field)
+        data = json_value(data, field)
     if not isinstance(data, dict):
         raise PositionError(field, f"must be a JSON object (GameState.to_json()), not {type(data).__name__}")
     try:
@@ -112,20 +112,30 @@ def from_state_json(data: Any, field: str = "state") -> engine.GameState:
         raise PositionError(field, "not a valid game state (see the state JSON schema in docs/engine.md)") from None
 
 
-def _json_object(text: str | bytes, field: str) -> Any:
+def json_value(text: str | bytes, field: str, *, limit: int = MAX_STATE_JSON,
+               error: type[ValueError] = PositionError, first_line: bool = False) -> Any:
+    """The JSON value of input text (UTF-8 bytes or str, at most ``limit`` characters); ``error(field,
+    message)`` when it is not. ``first_line``: text that is not one JSON value may be a JSON-lines
+    file, and its first line is read."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise PositionError(field, "not UTF-8 text") from None
-    if len(text) > MAX_STATE_JSON:
-        raise PositionError(field, f"{len(text)} characters; at most {MAX_STATE_JSON}")
+            raise error(field, "not UTF-8 text") from None
+    if len(text) > limit:
+        raise error(field, f"{len(text)} characters; at most {limit}")
     try:
-        return json.loads(text)
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            text = text.strip()
+            if not first_line or "\n" not in text:
+                raise
+            return json.loads(text.splitlines()[0])
     except json.JSONDecodeError as e:
-        raise PositionError(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise error(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:
-        raise PositionError(field, "not valid JSON: nested too deeply") from None
+        raise error(field, "not valid JSON: nested too deeply") from None
 
 
 # ---------------------------------------------------------------- the protobuf message
@@ -248,7 +258,7 @@ def from_text(text: str, field: str = "state") -> engine.GameState:
         if len(lines) != 1:
             raise PositionError(field, f"notation is one line of 6 fields, got {len(lines)} lines")
         return from_notation(lines[0], field)
-    data = _json_object(text, field)
+    data = json_value(text, field)
     if not isinstance(data, dict):
         raise PositionError(field, f"must be a JSON object, not {type(data).__name__}")
     return from_mapping(data, field) if is_mapping(data) else from_state_json(data, field)

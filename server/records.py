@@ -21,6 +21,7 @@ into the message. Every failure is one :class:`RecordError` (a
 evaluations); this module turns records into messages and plies for the
 service.
 
+>>> import json
 >>> rec = {"edition": "revised", "seed": 3, "circle": engine.new_game(3).circle, "actions": ["advance"]}
 >>> msg = from_json(rec)
 >>> to_json(msg, seed=3) == rec and from_json(to_mapping(msg)) == msg == from_text(json.dumps(rec))
@@ -35,7 +36,6 @@ quiltsolve.server.records.RecordError: record.action: unknown field of a game re
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from quiltsolve import engine
@@ -116,25 +116,7 @@ def from_text(text: str | bytes, field: str = "record") -> pb.GameRecord:
 
 def json_object(text: str | bytes, field: str = "record") -> Any:
     """The JSON value of record text (the first line's, for a file of one record a line)."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise RecordError(field, "not UTF-8 text") from None
-    if len(text) > MAX_RECORD_TEXT:
-        raise RecordError(field, f"{len(text)} characters; at most {MAX_RECORD_TEXT}")
-    text = text.strip()
-    try:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            if "\n" not in text:
-                raise
-            return json.loads(text.splitlines()[0])     # a JSON-lines file: its first record
-    except json.JSONDecodeError as e:
-        raise RecordError(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    except RecursionError:
-        raise RecordError(field, "not valid JSON: nested too deeply") from None
+    return positions.json_value(text, field, limit=MAX_RECORD_TEXT, error=RecordError, first_line=True)
 
 
 def seed_of(value: Any) -> int | str | None:

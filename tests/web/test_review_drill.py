@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from .test_browser import open_page, page_factory, wait_for
+from .test_browser import open_page, page_factory, shape_text, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -32,17 +32,6 @@ def cells_of_move(text: str) -> list[tuple[int, int]]:
     words = text.split()
     part = words[2] if words[0] == "buy" else words[1]
     return [tuple(map(int, rc.split(","))) for rc in part.split(";")]
-
-
-def shape_text(cells) -> str:
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    h = max(r for r, _ in cells) - r0 + 1
-    w = max(c for _, c in cells) - c0 + 1
-    grid = [["."] * w for _ in range(h)]
-    for r, c in cells:
-        grid[r - r0][c - c0] = "#"
-    return "/".join("".join(row) for row in grid)
 
 
 def review_sample(page, base_url):
