@@ -10,7 +10,9 @@ docs) or a temporary folder.
 from __future__ import annotations
 
 import json
+import re
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -31,12 +33,35 @@ def pages(browser, base_url):
     yield from page_factory(browser, base_url)
 
 
+# The pages' inspectors (each module's ``inspect``: Play's game, held patch and hint budget, the analysis
+# board's tree, the new puzzle's pieces) as window globals, put there by the tests: the shipped app has
+# none. Each module is the app's own instance (one module map a page), imported as a page of the server opens.
+INSPECTORS = """
+if (location.protocol.startsWith('http')) {
+  for (const [name, path] of [['quiltsolveDebug', '/js/play.js'], ['quiltsolveAnalysis', '/js/analysis.js'],
+                              ['quiltsolveGenerate', '/js/generate.js']]) {
+    import(path).then((m) => {
+      Object.defineProperty(window, name, { value: m.inspect, configurable: true });
+    }).catch(() => {});
+  }
+}
+"""
+
+
+def test_the_shipped_app_has_no_debug_global():
+    """The inspector is the tests' to install (INSPECTORS): no module of the app sets a window global."""
+    static = Path(__file__).resolve().parents[2] / "web" / "static" / "js"
+    for js in sorted(static.glob("*.js")):
+        assert not re.search(r"window\.quiltsolve\w*\s*=", js.read_text()), js.name
+
+
 def page_factory(browser, base_url, **context):
     """Generator body of ``pages`` for the server at ``base_url`` (``context``: more browser context options)."""
     made = []
 
     def make(viewport=DESKTOP, touch=False):
         ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch, **context)
+        ctx.add_init_script(INSPECTORS)
         page = ctx.new_page()
         page.set_default_timeout(30_000)
         problems: list[str] = []

@@ -16,6 +16,9 @@ import { analysisHash, analysisLink, copyText, flash } from './links.js';
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
 export const MAX_DEAL = 2147483647;   // the API's largest seed (web/game.py MAX_SEED): 2^31 - 1, ten digits
+// What the browser tests read of the page (the game, the patch in hand, the hint's budget). Nothing in the
+// app uses it and no global carries it: a test imports this module and puts it where it looks.
+export const inspect = { game: () => game, held: () => held, hint: HINT };
 
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
@@ -141,7 +144,6 @@ function bind() {
     hand: () => held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => placeHeld(),
   });
   document.addEventListener('keydown', onKey);
-  window.quiltsolveDebug = { game: () => game, held: () => held, hint: HINT };
 }
 
 function onKey(e) {
