@@ -336,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gp = add("generate", "make a puzzle with exactly one solution (up to the region's symmetries), seeded",
              ["suggest generate --pieces pentominoes --seed 7",
+              "suggest generate --pieces pentominoes --seed 7 --solution",
               "suggest generate --pieces patches --difficulty hard --svg quilt.svg",
               "suggest generate --size 6x6 --pieces tetrominoes --json",
               "suggest generate --region region.txt --piece '###' --piece '##' --piece '#' --piece '#'"])
@@ -354,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     gp.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
                     help="search nodes to solve it: easy < 1000, medium < 20000, hard more (default any)")
     gp.add_argument("--seed", type=_whole, default=0, metavar="N", help="random seed (default 0)")
+    gp.add_argument("--solution", action="store_true",
+                    help="also print (and draw in --svg) the solution; by default only the puzzle, no spoiler "
+                         "(--json always has it)")
     gp.set_defaults(func=cmd_generate)
 
     pa = add("patches", "draw the 33 standard patches with their costs",
@@ -799,8 +803,8 @@ def cmd_generate(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     difficulty = f"{res.difficulty} ({res.nodes} search nodes to solve it without hints)"
     title = f"{res.status.value}: one solution, {difficulty}" if found else res.status.value
-    if found:
-        out.svg(lambda: svg(height, width, pieces=pieces, title=title,
+    if found:       # the puzzle, or with --solution its solution (a spoiler only when asked for)
+        out.svg(lambda: svg(height, width, pieces=pieces if args.solution else (), title=title,
                             legend=[LegendEntry(label(i), t) for i, t in enumerate(res.pieces)], **cut))
     if args.json:
         obj: dict[str, Any] = {
@@ -825,8 +829,9 @@ def cmd_generate(args: argparse.Namespace, client: Any, out: Out) -> int:
                       + (" ('#' cells are pre-filled)" if quilt else ""))
     out.console.print(grid_text(height, width, **cut))
     _legend(out, [f"{label(i)} {t}" for i, t in enumerate(res.pieces)])
-    out.console.print("solution:")
-    out.console.print(grid_text(height, width, pieces=pieces, **cut))
+    if args.solution:
+        out.console.print("solution:")
+        out.console.print(grid_text(height, width, pieces=pieces, **cut))
     out.console.print(f"tilings: {res.distinct} up to the region's symmetries ({res.count} in all); "
                       f"difficulty: {difficulty}")
     return EXIT_OK
