@@ -49,6 +49,24 @@ _FLOATS = (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
 _WELL_KNOWN = ("google.protobuf.Duration", "google.protobuf.Timestamp")
 
 
+def accepted_enum_names(enum: Any) -> list[str]:
+    """The names of the values of ``enum`` (an EnumDescriptor) that a request may carry, in proto order:
+    every value but the ``*_UNSPECIFIED`` zero of an enum the request must set (Objective, PuzzleMode,
+    Edition: the service answers "required" to it), so that an error never offers a value it then refuses.
+
+    >>> from quiltsolve.patchwork.v1 import placement_pb2 as pb
+    >>> accepted_enum_names(pb.PuzzleMode.DESCRIPTOR)
+    ['PUZZLE_MODE_FIND', 'PUZZLE_MODE_COUNT']
+    >>> accepted_enum_names(pb.PieceFamily.DESCRIPTOR)[0]         # unset: the default family
+    'PIECE_FAMILY_UNSPECIFIED'
+    """
+    from . import convert, positions   # here: positions imports this module
+
+    accepted = {"patchwork.v1.Objective": convert.OBJECTIVES, "patchwork.v1.PuzzleMode": convert.PUZZLE_MODES,
+                "patchwork.v1.Edition": positions.EDITIONS}.get(enum.full_name)
+    return [v.name for v in enum.values if accepted is None or v.number in accepted]
+
+
 
 def _repeated(f: FieldDescriptor) -> bool:
     flag = getattr(f, "is_repeated", None)
@@ -124,7 +142,7 @@ def _check_value(value: Any, field: FieldDescriptor, where: str) -> None:
         check(value, mt, where)
     elif t == FieldDescriptor.TYPE_ENUM:
         et = field.enum_type
-        names = ", ".join(v.name for v in et.values)
+        names = ", ".join(accepted_enum_names(et))
         if isinstance(value, str):
             if value not in et.values_by_name:
                 raise BadRequest(where, f"unknown value {_show(value)}; expected one of {names}")
