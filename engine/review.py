@@ -17,7 +17,8 @@ the value of the move played:
   value is at least ``value_best``, the move played is shown as the best
   (``best`` = ``played``, ``value_best`` = ``value_played``, loss 0), as in
   a proven review: a move played never shows a higher win chance than the
-  move named best.
+  move named best. The position after the move is the next decision's: a
+  review searches it once (:class:`SearchCache`), so it has one value.
 
 Values are the search's estimated win chance for the player to move (0-1),
 its reward calibrated into a win rate (:mod:`engine.players.calibration`);
@@ -355,16 +356,37 @@ def review_game(game: dict[str, Any] | Sequence[GameState], *, time_limit: float
     return _review(_decisions(game), time_limit, iterations, seed, large_loss)
 
 
+class SearchCache:
+    """The last few positions a review searched and the search's ranked moves there.
+
+    A move played that is not the best is valued by searching the position after it, which is the next
+    decision's position: one search serves both, so that position has one value in the review (with a time
+    limit two searches of it would differ) and costs one search.
+    """
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = size
+        self._entries: list[tuple[GameState, list[MoveSuggestion]]] = []
+
+    def get(self, position: GameState) -> list[MoveSuggestion] | None:
+        """The ranked moves of ``position`` when it was searched, else None."""
+        return next((ranked for state, ranked in self._entries if state == position), None)
+
+    def put(self, position: GameState, ranked: list[MoveSuggestion]) -> None:
+        self._entries = [(position.clone(), ranked)] + self._entries[: self.size - 1]
+
+
 def _review(decisions: Iterator[tuple[int, GameState, Action]], time_limit: float | None, iterations: int | None,
             seed: int, large_loss: float) -> Iterator[MoveReview]:
+    cache = SearchCache()
     for ply, state, played in decisions:
         yield review_move(state, played, ply=ply, time_limit=time_limit, iterations=iterations, seed=seed,
-                          large_loss=large_loss)
+                          large_loss=large_loss, cache=cache)
 
 
 def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
-                stop: Stop | None = None, prove: bool = True) -> MoveReview:
+                stop: Stop | None = None, prove: bool = True, cache: SearchCache | None = None) -> MoveReview:
     """The review of one decision: ``played`` in ``state`` against the search's best move.
 
     The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
@@ -374,7 +396,8 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     (:func:`engine.players.proven.proof_limits`), the review is exact (module
     docstring); ``prove=False`` skips the attempt. (Before the end is near a
     review does not probe: its searches are short, and a game's review would
-    pay the probe at every move.)
+    pay the probe at every move.) ``cache`` (a :class:`SearchCache`) reuses
+    the search of a position already searched, as :func:`review_game` does.
     """
     if prove and near_end(state):
         limits = proof_limits(state, time_limit, iterations)
@@ -384,7 +407,13 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
             return exact
 
     def best_of(position: GameState) -> list[MoveSuggestion]:
-        return search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
+        ranked = cache.get(position) if cache is not None else None
+        if ranked is None:
+            ranked = search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed,
+                                         stop=stop)
+            if cache is not None and ranked and (stop is None or not stop.is_set()):
+                cache.put(position, ranked)
+        return ranked
 
     mover = state.current_player()
     ranked = best_of(state)

@@ -350,3 +350,31 @@ def test_a_move_the_second_search_rates_below_the_best_keeps_the_roots_best(monk
     _fake_search(monkeypatch, [(root_best, 0.6), (played, 0.3)], after_best=0.55)
     r = review_move(s, played, iterations=10, prove=False)
     assert (r.best, r.value_played, r.value_best, r.loss) == (root_best, 0.45, 0.6, 0.15)
+
+
+def test_a_review_searches_the_position_after_a_move_once(monkeypatch):
+    # Issue 36, 5: the position after a move that is not the best is searched to value that move, and is the
+    # next decision's position: one search serves both (one value for it, even with a time limit).
+    from quiltsolve.engine import review
+    from quiltsolve.engine.suggest import MoveSuggestion
+    start = build({"position": 3}, {"position": 4}, front=[1, 0, 2])
+    played = [Buy(1, middle_placement(1)), ADVANCE]     # 3 -> 5, then the opponent (on 4) advances
+    states = [start.clone()]
+    for action in played:
+        states.append(states[-1].clone())
+        states[-1].apply_action(action)
+    searched, answers = [], iter([0.6, 0.45, 0.7])    # the best values the searches answer, in call order
+
+    def fake(position, **_):
+        searched.append(position.clone())
+        value = next(answers)
+        if position == states[0]:                       # the first move's root: the move played is not the best
+            return [MoveSuggestion(Buy(0, middle_placement(0)), value, "fake"), MoveSuggestion(played[0], 0.3, "")]
+        return [MoveSuggestion(ADVANCE, value, "fake")]
+    monkeypatch.setattr(review.search, "search_moves", fake)
+    first, second = review_game(states, time_limit=0.1)
+    # the first position, then the one after the move played (valued once, for both decisions); the second
+    # move is its position's best: nothing more to search (the old review searched states[1] twice)
+    assert searched == states[:2] and next(answers) == 0.7
+    assert first.value_played == round(1 - 0.45, 4) == round(1 - second.value_best, 4)
+    assert second.value_best == 0.45 and second.best == ADVANCE
