@@ -373,6 +373,7 @@ class SearchCache:
         return next((ranked for state, ranked in self._entries if state == position), None)
 
     def put(self, position: GameState, ranked: list[MoveSuggestion]) -> None:
+        """Keep the ranked moves of ``position`` (the oldest entry goes when the cache is full)."""
         self._entries = [(position.clone(), ranked)] + self._entries[: self.size - 1]
 
 

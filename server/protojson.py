@@ -62,9 +62,11 @@ def accepted_enum_names(enum: Any) -> list[str]:
     """
     from . import convert, positions   # here: positions imports this module
 
-    accepted = {"patchwork.v1.Objective": convert.OBJECTIVES, "patchwork.v1.PuzzleMode": convert.PUZZLE_MODES,
-                "patchwork.v1.Edition": positions.EDITIONS}.get(enum.full_name)
-    return [v.name for v in enum.values if accepted is None or v.number in accepted]
+    accepted: dict[str, set[int]] = {"patchwork.v1.Objective": set(convert.OBJECTIVES),
+                                      "patchwork.v1.PuzzleMode": set(convert.PUZZLE_MODES),
+                                      "patchwork.v1.Edition": {int(v) for v in positions.EDITIONS}}
+    numbers = accepted.get(enum.full_name)
+    return [v.name for v in enum.values if numbers is None or v.number in numbers]
 
 
 
