@@ -49,10 +49,16 @@ _FLOATS = (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
 _WELL_KNOWN = ("google.protobuf.Duration", "google.protobuf.Timestamp")
 
 
+# The enums a request must set: their *_UNSPECIFIED zero value is refused ("required"; server.convert's
+# OBJECTIVES and PUZZLE_MODES, server.positions' EDITIONS hold the others). The other enums take
+# UNSPECIFIED as "the default".
+REQUIRED_ENUMS = frozenset({"patchwork.v1.Objective", "patchwork.v1.PuzzleMode", "patchwork.v1.Edition"})
+
+
 def accepted_enum_names(enum: Any) -> list[str]:
     """The names of the values of ``enum`` (an EnumDescriptor) that a request may carry, in proto order:
-    every value but the ``*_UNSPECIFIED`` zero of an enum the request must set (Objective, PuzzleMode,
-    Edition: the service answers "required" to it), so that an error never offers a value it then refuses.
+    every value but the zero of an enum the request must set (:data:`REQUIRED_ENUMS`), so that an error
+    never offers a value it then refuses.
 
     >>> from quiltsolve.patchwork.v1 import placement_pb2 as pb
     >>> accepted_enum_names(pb.PuzzleMode.DESCRIPTOR)
@@ -60,13 +66,8 @@ def accepted_enum_names(enum: Any) -> list[str]:
     >>> accepted_enum_names(pb.PieceFamily.DESCRIPTOR)[0]         # unset: the default family
     'PIECE_FAMILY_UNSPECIFIED'
     """
-    from . import convert, positions   # here: positions imports this module
-
-    accepted: dict[str, set[int]] = {"patchwork.v1.Objective": set(convert.OBJECTIVES),
-                                      "patchwork.v1.PuzzleMode": set(convert.PUZZLE_MODES),
-                                      "patchwork.v1.Edition": {int(v) for v in positions.EDITIONS}}
-    numbers = accepted.get(enum.full_name)
-    return [v.name for v in enum.values if numbers is None or v.number in numbers]
+    required = enum.full_name in REQUIRED_ENUMS
+    return [v.name for v in enum.values if not (required and v.number == 0)]
 
 
 

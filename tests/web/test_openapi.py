@@ -151,6 +151,19 @@ def test_a_bad_enum_value_lists_only_values_that_are_accepted(http, op, field, b
         assert unset.status_code == 400 and "required" in unset.json()["error"]["message"], unset.text
 
 
+def test_the_accepted_enum_values_are_those_the_service_takes():
+    # protojson's list of the enums a request must set agrees with the checks that refuse their zero values
+    from quiltsolve.server import convert, positions
+    from quiltsolve.server.protojson import REQUIRED_ENUMS, accepted_enum_names
+    takes = {pb.Objective.DESCRIPTOR: convert.OBJECTIVES, pb.PuzzleMode.DESCRIPTOR: convert.PUZZLE_MODES,
+             pb.Edition.DESCRIPTOR: positions.EDITIONS}
+    assert REQUIRED_ENUMS == {e.full_name for e in takes}
+    for enum, table in takes.items():
+        assert accepted_enum_names(enum) == [enum.values_by_number[n].name for n in table]
+    for enum in (pb.PieceFamily.DESCRIPTOR, pb.PuzzleDifficulty.DESCRIPTOR, pb.PuzzleMethod.DESCRIPTOR):
+        assert accepted_enum_names(enum) == [v.name for v in enum.values]     # UNSPECIFIED: the default
+
+
 def test_a_bad_edition_lists_only_the_two_editions(http):
     state = {**EXAMPLES["SuggestMove"]["state"], "edition": "EDITION_DELUXE"}
     r = http.post("/api/v1/suggest-move", json={**EXAMPLES["SuggestMove"], "state": state})
