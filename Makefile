@@ -18,6 +18,10 @@ ifeq ($(PY_ID),)
 $(error PYTHON=$(PYTHON) is not a working Python interpreter)
 endif
 STAMP := $(VENV)/.installed-$(PY_ID)
+# setuptools prints an "Editable installation." notice (folders named like the package may shadow
+# it) at every editable install. Here they are the package (quiltsolve/__init__.py maps them), so a
+# first-time user need not read it as a failure; every other build warning still shows.
+EDITABLE_QUIET := PYTHONWARNINGS='ignore:Editable installation:UserWarning'
 
 .PHONY: venv test serve proto bench clean
 
@@ -28,7 +32,7 @@ $(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/
 	  echo "$(VENV) was made by another python than $(PYTHON) ($(PY_ID)): rebuilding it"; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(EDITABLE_QUIET) $(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	rm -f $(VENV)/.installed $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -10,6 +10,8 @@ True
 True
 """
 
+# The rooms below the players first, so that none of them loads while engine/players/__init__ is half run.
+from . import core, policy  # noqa: F401
 from .actions import ADVANCE, Action, ActionSyntaxError, Advance, Buy, Mask, PlaceLeather, parse_action  # noqa: F401
 from .advisor import Advisor, LocalAdvisor, PluginError, SolverAdvisor  # noqa: F401
 from .notation import NotationError  # noqa: F401

@@ -7,9 +7,9 @@ give identical results:
 
 * :class:`Rng` — xoshiro256** seeded by SplitMix64; ``random()`` is
   ``(x >> 11) * 2**-53`` (``policy.h``: ``qs_rng_*``).
-* :func:`random_playout` — :class:`engine.players.RandomPlayer`'s policy on
-  that stream (``qs_random_playout``).
-* the ε-greedy playout is :func:`engine.players._search_policy.playout`
+* :func:`random_playout` — :class:`engine.players.RandomPlayer`'s policy
+  (:func:`engine.policy.random_action`) on that stream (``qs_random_playout``).
+* the ε-greedy playout is :func:`engine.policy.playout`
   itself, given an :class:`Rng` (``qs_greedy_playout``).
 * :func:`search` — the UCT loop (``search.h``).
 
@@ -28,9 +28,10 @@ from typing import Any, Protocol
 
 from .actions import ADVANCE, Action, Buy
 from .errors import IllegalActionError
-from .players._search_policy import PlacementCache, buy_rates, place_pending_leather, playout, tight_placement
-from .players.greedy import ADVANCE_RATE
-from .players.random_player import RANDOM_TRIES, random_action
+from .policy import (
+    ADVANCE_RATE, RANDOM_TRIES, PlacementCache, buy_rates, place_pending_leather, playout, random_action, tight_placement,
+    ucb_child,
+)
 from .state import GameState
 
 __all__ = ["MARGIN_SCALE", "RANDOM_TRIES", "Rng", "Stop", "playouts", "random_playout", "search"]
@@ -165,7 +166,7 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
     count = 1
     cap = max(1, node_cap)
     c, mw, eps = exploration, margin_weight, epsilon
-    log, sqrt, tanh = math.log, math.sqrt, math.tanh
+    tanh = math.tanh
     clock = time.perf_counter
     deadline = None if time_left is None else clock() + time_left
     done = 0
@@ -212,13 +213,7 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
                     break
             if not node.children:
                 break
-            ln = log(node.n) if node.n > 1 else 0.0
-            best, best_u = node.children[0], -1e9
-            for ch in node.children:
-                u = ch.w / ch.n + c * sqrt(ln / ch.n)
-                if u > best_u:
-                    best_u, best = u, ch
-            node = best
+            node = ucb_child(node.children, c, node.n)
             path.append(node)
         s = node.state.clone()
         playout(s, rng, cache, eps)

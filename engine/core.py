@@ -29,7 +29,7 @@ from quiltsolve.solver import PATCH_MASKS
 from . import _core_py as py
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from .errors import IllegalActionError
-from .players.greedy import ADVANCE_RATE, GREEDY_RATES
+from .policy import ADVANCE_RATE, GREEDY_RATES
 from .state import GameState
 from .tables import AREA, COST, INCOME, TIME
 from .track import (
@@ -55,7 +55,7 @@ MARGIN_SCALE = py.MARGIN_SCALE
 RANDOM = 0
 """Playout policy: :class:`RandomPlayer`'s uniform choices."""
 GREEDY = 1
-"""Playout policy: the search's ε-greedy one (``_search_policy.playout``)."""
+"""Playout policy: the search's ε-greedy one (:func:`engine.policy.playout`)."""
 DEFAULT_NODE_CAP = 200_000
 """Nodes a search tree may hold (about 75 MB in C); once full, no node is expanded any more."""
 

@@ -52,11 +52,11 @@ Move ordering
 -------------
 The table's best move first; then the *killer* of the ply (the last move
 that made a cut-off at that depth, if it is among the children); then, on a
-turn, the patches in front of the token by the greedy rate (:func:`engine.players.greedy.greedy_rate`) with
+turn, the patches in front of the token by the greedy rate (:func:`engine.policy.greedy_rate`) with
 *advance* where the greedy player would put it (before the first patch whose
 rate does not beat 1 button per space), each patch's placements by snugness
 (sides touching covered cells or the edge, :func:`engine.board.contacts`);
-leather cells by :func:`engine.players._search_policy.leather_scores`.
+leather cells by :func:`engine.policy.leather_scores`.
 
 Pruning rules (each provably safe)
 ----------------------------------
@@ -135,8 +135,7 @@ from quiltsolve.solver import PATCH_MASKS
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .board import contact_planes
 from .core import PURE_PYTHON_ENV, action_of, core_tables
-from .players._search_policy import leather_scores
-from .players.greedy import ADVANCE_RATE, GREEDY_RATES
+from .policy import ADVANCE_RATE, GREEDY_RATES, leather_scores
 from .state import COST, TIME, GameState
 from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 

@@ -46,6 +46,7 @@ import re
 
 from typing import TYPE_CHECKING, Any, Iterable
 
+from .errors import FieldError
 from .quote import quote
 from .state_json import MAX_BUTTONS, MAX_LEATHER
 from .tables import AREA, INCOME, N_PATCHES
@@ -72,8 +73,8 @@ _OCTAL = re.compile(r"[0-7]{1,27}")
 _TURN = re.compile(r"([01])(?:L([0-9]))?", re.IGNORECASE)
 
 
-class NotationError(ValueError):
-    """Text that is not a position; the message names the field that is wrong."""
+class NotationError(FieldError):
+    """Text that is not a position; ``field`` is the notation's field at fault (``player 0 buttons``)."""
 
 
 def _row_digits(board: int) -> str:
@@ -107,7 +108,7 @@ def to_notation(state: GameState) -> str:
 
 def _number(text: str, where: str, hi: int) -> int:
     if not _NUMBER.fullmatch(text) or int(text) > hi:
-        raise NotationError(f"{where}: must be a number 0-{hi}, got {quote(text)}")
+        raise NotationError(where, f"must be a number 0-{hi}, got {quote(text)}")
     return int(text)
 
 
@@ -118,7 +119,7 @@ def _ids(text: str, where: str) -> list[int]:
     for ch in text.lower():
         i = ID_CHARS.find(ch)
         if i < 0:
-            raise NotationError(f"{where}: {quote(ch)} is not a patch id; use 0-9 and a-w (10-32), "
+            raise NotationError(where, f"{quote(ch)} is not a patch id; use 0-9 and a-w (10-32), "
                                 f"or '-' for none; got {quote(text, 40)}")
         out.append(i)
     return out
@@ -126,7 +127,7 @@ def _ids(text: str, where: str) -> list[int]:
 
 def _board(text: str, where: str) -> int:
     if not _OCTAL.fullmatch(text):
-        raise NotationError(f"{where}: must be 1-27 octal digits, 3 per row (7 = '###', 4 = '#..'), "
+        raise NotationError(where, "must be 1-27 octal digits, 3 per row (7 = '###', 4 = '#..'), "
                             f"got {quote(text, 40)}")
     text = text.ljust(27, "0")
     m = 0
@@ -144,19 +145,19 @@ def _player(text: str, i: int, edition: str) -> dict[str, Any]:
     bonus = text.endswith("+")
     parts = (text[:-1] if bonus else text).split(",")
     if len(parts) != 4:
-        raise NotationError(f"{where}: must be SPACE,BUTTONS,PATCHES,BOARD (e.g. 12,7,h3,6060), got {quote(text, 40)}")
+        raise NotationError(where, f"must be SPACE,BUTTONS,PATCHES,BOARD (e.g. 12,7,h3,6060), got {quote(text, 40)}")
     space = _number(parts[0], f"{where} space", END)
     buttons = _number(parts[1], f"{where} buttons", MAX_BUTTONS)
     patches = _ids(parts[2], f"{where} patches")
     board = _board(parts[3], f"{where} board")
     if len(patches) > N_PATCHES:
-        raise NotationError(f"{where} patches: at most {N_PATCHES} patch ids, got {len(patches)}")
+        raise NotationError(f"{where} patches", f"at most {N_PATCHES} patch ids, got {len(patches)}")
     cells = board.bit_count()
     area = sum(AREA[p] for p in patches)
     if cells < area:
-        raise NotationError(f"{where} board: covers {cells} cells, fewer than the {area} of its patches")
+        raise NotationError(f"{where} board", f"covers {cells} cells, fewer than the {area} of its patches")
     if cells - area > MAX_LEATHER:
-        raise NotationError(f"{where} board: covers {cells} cells, {cells - area} more than its patches; "
+        raise NotationError(f"{where} board", f"covers {cells} cells, {cells - area} more than its patches; "
                             f"at most {MAX_LEATHER} can be leather patches")
     return {"board": board, "buttons": buttons, "position": space, "income": sum(INCOME[p] for p in patches),
             "patches": patches, "leather": cells - area, "bonus": bonus}
@@ -173,7 +174,11 @@ _PATHS = [
 
 
 def translate_state_error(message: str) -> str:
-    """A StateError's message with its JSON field paths named as the notation's fields."""
+    """A StateError's field (or message) with its JSON field paths named as the notation's fields.
+
+    >>> translate_state_error("players[1].buttons"), translate_state_error("circle[3]")
+    ('player 1 buttons', 'circle')
+    """
     for rx, name in _PATHS:
         message = rx.sub(name, message)
     return message
@@ -187,27 +192,27 @@ def notation_fields(text: Any) -> dict[str, Any]:
     (:func:`translate_state_error`).
     """
     if not isinstance(text, str):
-        raise NotationError(f"notation: must be a string, got {quote(text)}")
+        raise NotationError("notation", f"must be a string, got {quote(text)}")
     if len(text) > MAX_LENGTH:
-        raise NotationError(f"notation: at most {MAX_LENGTH} characters, got {len(text)}")
+        raise NotationError("notation", f"at most {MAX_LENGTH} characters, got {len(text)}")
     fields = text.split()
     if len(fields) != 6:
-        raise NotationError(f"notation: must have 6 fields separated by blanks ({_FIELDS}), "
+        raise NotationError("notation", f"must have 6 fields separated by blanks ({_FIELDS}), "
                             f"got {len(fields)}: {quote(text, 40)}")
     ed, p0, p1, circle, turn, first = fields
     edition = _EDITION.get(ed.lower()) or (ed.lower() if ed.lower() in EDITIONS else None)
     if edition is None:
-        raise NotationError(f"edition: must be r (revised) or o (original), got {quote(ed)}")
+        raise NotationError("edition", f"must be r (revised) or o (original), got {quote(ed)}")
     players = [_player(p0, 0, edition), _player(p1, 1, edition)]
     m = _TURN.fullmatch(turn)
     if not m:
-        raise NotationError(f"turn: must be 0 or 1, then L and a count if leather is to be placed (1L1), "
+        raise NotationError("turn", "must be 0 or 1, then L and a count if leather is to be placed (1L1), "
                             f"got {quote(turn)}")
     cur, pending = int(m[1]), int(m[2] or 0)
     if m[2] is not None and pending == 0:
-        raise NotationError(f"turn: L needs a count 1-{MAX_LEATHER}, got {quote(turn)}")
+        raise NotationError("turn", f"L needs a count 1-{MAX_LEATHER}, got {quote(turn)}")
     if first not in ("0", "1", "-"):
-        raise NotationError(f"first to end: must be 0, 1 or -, got {quote(first)}")
+        raise NotationError("first to end", f"must be 0, 1 or -, got {quote(first)}")
     far = max(p["position"] for p in players)
     d = {
         "edition": edition,

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator
 
 from .actions import Action, ActionSyntaxError, parse_action
+from .errors import FieldError
 from .state import N_PATCHES, GameState, IllegalActionError
 from .state_json import check_fields, quote
 from .track import EDITIONS
@@ -42,7 +43,7 @@ MAX_ACTIONS = 10_000
 """No game has more than a few hundred actions."""
 
 
-class RecordError(ValueError):
+class RecordError(FieldError):
     """A game record that is malformed, has an illegal action or a different result."""
 
 
@@ -71,39 +72,39 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
 
 def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object, got {quote(record)}")
+        raise RecordError("", f"a record is a JSON object, got {quote(record)}")
     check_fields(record, "", (), optional=RECORD_FIELDS, error=RecordError)   # every field is optional here
     edition = record.get("edition", "revised")
     if type(edition) is not str or edition not in EDITIONS:
-        raise RecordError(f"edition: must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
+        raise RecordError("edition", f"must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
     seed = record.get("seed")
     if seed is not None and type(seed) is not int and type(seed) is not str:
-        raise RecordError(f"seed: must be an integer, a string or null, got {quote(seed)}")
+        raise RecordError("seed", f"must be an integer, a string or null, got {quote(seed)}")
     circle = record.get("circle")
     if not isinstance(circle, list) or len(circle) != N_PATCHES:
-        raise RecordError(f"circle: must be a list of the {N_PATCHES} patch ids, got {quote(circle, 40)}")
+        raise RecordError("circle", f"must be a list of the {N_PATCHES} patch ids, got {quote(circle, 40)}")
     for i, x in enumerate(circle):
         if type(x) is not int:
-            raise RecordError(f"circle[{i}]: must be a patch id 0-{N_PATCHES - 1}, got {quote(x)}")
+            raise RecordError(f"circle[{i}]", f"must be a patch id 0-{N_PATCHES - 1}, got {quote(x)}")
     try:
         state = GameState.from_circle(circle, edition)
     except ValueError as e:
-        raise RecordError(f"circle: {e}") from None
+        raise RecordError("circle", str(e)) from None
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise RecordError(f"actions: must be a list of action strings, got {quote(actions, 40)}")
+        raise RecordError("actions", f"must be a list of action strings, got {quote(actions, 40)}")
     if len(actions) > MAX_ACTIONS:
-        raise RecordError(f"actions: at most {MAX_ACTIONS}, got {len(actions)}")
+        raise RecordError("actions", f"at most {MAX_ACTIONS}, got {len(actions)}")
     players = record.get("players")
     if players is not None and (not isinstance(players, list) or len(players) != 2
                                 or not all(type(p) is str for p in players)):
-        raise RecordError(f"players: must be the two player specs (strings), got {quote(players, 40)}")
+        raise RecordError("players", f"must be the two player specs (strings), got {quote(players, 40)}")
     return state
 
 
 def _check_result_shape(record: dict[str, Any]) -> dict[str, Any]:
     if "result" not in record:
-        raise RecordError("result: missing; a record holds a finished game and its result")
+        raise RecordError("result", "missing; a record holds a finished game and its result")
     want: dict[str, Any] = record["result"]
     check_fields(want, "result", RESULT_FIELDS, optional=("positions",), error=RecordError)
     return want
@@ -114,26 +115,26 @@ def _check_evaluation_shapes(record: dict[str, Any]) -> list[dict[str, Any]]:
     if evals is None:
         return []
     if not isinstance(evals, list) or len(evals) > len(record["actions"]):
-        raise RecordError(f"evaluations: must be a list of at most one entry per action, got {quote(evals, 40)}")
+        raise RecordError("evaluations", f"must be a list of at most one entry per action, got {quote(evals, 40)}")
     for i, e in enumerate(evals):
         where = f"evaluations[{i}]"
         check_fields(e, where, EVALUATION_FIELDS, error=RecordError)
         ply = e["ply"]
         if type(ply) is not int or not 0 <= ply < len(record["actions"]) or (i and ply <= evals[i - 1]["ply"]):
-            raise RecordError(f"{where}.ply: must be the index of an action, after the previous entry's, "
+            raise RecordError(f"{where}.ply", "must be the index of an action, after the previous entry's, "
                               f"got {quote(ply)}")
         if e["player"] not in (0, 1) or type(e["player"]) is not int:
-            raise RecordError(f"{where}.player: must be 0 or 1, got {quote(e['player'])}")
+            raise RecordError(f"{where}.player", f"must be 0 or 1, got {quote(e['player'])}")
         for key in ("value_played", "value_best", "loss"):
             v = e[key]
             if type(v) not in (int, float) or not 0 <= v <= 1:
-                raise RecordError(f"{where}.{key}: must be a number 0-1, got {quote(v)}")
+                raise RecordError(f"{where}.{key}", f"must be a number 0-1, got {quote(v)}")
         if e["label"] is not None and e["label"] not in LABELS:
-            raise RecordError(f"{where}.label: must be null or one of {', '.join(LABELS)}, got {quote(e['label'])}")
+            raise RecordError(f"{where}.label", f"must be null or one of {', '.join(LABELS)}, got {quote(e['label'])}")
         if e["loss_points"] is not None and (type(e["loss_points"]) is not int or e["loss_points"] < 0):
-            raise RecordError(f"{where}.loss_points: must be null or an integer >= 0, got {quote(e['loss_points'])}")
+            raise RecordError(f"{where}.loss_points", f"must be null or an integer >= 0, got {quote(e['loss_points'])}")
         if type(e["best"]) is not str:
-            raise RecordError(f"{where}.best: must be an action's text, got {quote(e['best'])}")
+            raise RecordError(f"{where}.best", f"must be an action's text, got {quote(e['best'])}")
     return evals
 
 
@@ -151,13 +152,13 @@ def check_evaluations(record: dict[str, Any]) -> None:
             continue
         i, e = by_ply[ply]
         if e["player"] != before.current_player():
-            raise RecordError(f"evaluations[{i}].player: {e['player']}, but player {before.current_player()} "
+            raise RecordError(f"evaluations[{i}].player", f"{e['player']}, but player {before.current_player()} "
                               f"makes actions[{ply}]")
         try:
             best = parse_action(e["best"])
             before.apply_action(best)
         except (ActionSyntaxError, IllegalActionError) as err:
-            raise RecordError(f"evaluations[{i}].best {quote(e['best'], 60)}: {err}") from None
+            raise RecordError(f"evaluations[{i}].best", f"{quote(e['best'], 60)}: {err}") from None
 
 
 def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, GameState, Action]]:
@@ -177,7 +178,7 @@ def _apply(state: GameState, i: int, text: Any) -> Action:
         action = parse_action(text)
         state.apply_action(action)
     except (ActionSyntaxError, IllegalActionError) as e:
-        raise RecordError(f"actions[{i}] {quote(text, 60)}: {e}") from None
+        raise RecordError(f"actions[{i}]", f"{quote(text, 60)}: {e}") from None
     return action
 
 
@@ -206,11 +207,11 @@ def replay(record: dict[str, Any], check_result: bool = True) -> GameState:
     if want is not None:
         if not state.is_terminal():
             n = len(record["actions"])
-            raise RecordError(f"actions: the game is not over after {n} action{'s' if n != 1 else ''}; "
+            raise RecordError("actions", f"the game is not over after {n} action{'s' if n != 1 else ''}; "
                               f"a record holds a finished game")
         got = result_of(state)
         got["positions"] = [state.players[0].position, state.players[1].position]
         for key, value in want.items():
             if not _same(value, got[key]):
-                raise RecordError(f"result.{key}: record says {quote(value, 40)}, replay gives {quote(got[key])}")
+                raise RecordError(f"result.{key}", f"record says {quote(value, 40)}, replay gives {quote(got[key])}")
     return state

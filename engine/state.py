@@ -477,7 +477,7 @@ class GameState:
         try:
             return _state_from_json(d)
         except StateError as e:
-            raise NotationError(translate_state_error(str(e))) from None
+            raise NotationError(translate_state_error(e.field), translate_state_error(e.message)) from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and (
@@ -500,10 +500,10 @@ def _state_from_json(d: Any) -> GameState:
     check_fields(d, "", TOP_FIELDS)
     edition = d["edition"]
     if type(edition) is not str or edition not in EDITIONS:
-        raise StateError(f"edition: must be one of {', '.join(map(repr, EDITIONS))}, got {quote(edition)}")
+        raise StateError("edition", f"must be one of {', '.join(map(repr, EDITIONS))}, got {quote(edition)}")
     players_raw = d["players"]
     if not isinstance(players_raw, list) or len(players_raw) != 2:
-        raise StateError(f"players: must be a list of two player objects, got {quote(players_raw, 40)}")
+        raise StateError("players", f"must be a list of two player objects, got {quote(players_raw, 40)}")
     players = []
     owner: dict[int, str] = {}
     for i, pr in enumerate(players_raw):
@@ -516,33 +516,33 @@ def _state_from_json(d: Any) -> GameState:
         patches = check_ids(pr["patches"], f"{path}.patches")
         leather = check_int(pr["leather"], f"{path}.leather", 0, len(LEATHER_SPACES[edition]))
         if type(pr["bonus"]) is not bool:
-            raise StateError(f"{path}.bonus: must be true or false, got {quote(pr['bonus'])}")
+            raise StateError(f"{path}.bonus", f"must be true or false, got {quote(pr['bonus'])}")
         for j, pid in enumerate(patches):
             if pid in owner:
-                raise StateError(f"{path}.patches[{j}]: patch {pid} is also in {owner[pid]}")
+                raise StateError(f"{path}.patches[{j}]", f"patch {pid} is also in {owner[pid]}")
             owner[pid] = f"{path}.patches"
         want_income = sum(INCOME[p] for p in patches)
         if income != want_income:
-            raise StateError(f"{path}.income: must be {want_income}, the income printed on its patches")
+            raise StateError(f"{path}.income", f"must be {want_income}, the income printed on its patches")
         cells = sum(AREA[p] for p in patches) + leather
         if board.bit_count() != cells:
-            raise StateError(f"{path}.board: covers {board.bit_count()} cells but its patches and "
+            raise StateError(f"{path}.board", f"covers {board.bit_count()} cells but its patches and "
                              f"leather patches cover {cells}")
         if pr["bonus"] and completed_square(board, BONUS_SIDE) is None:
-            raise StateError(f"{path}.bonus: the board has no completed {BONUS_SIDE}x{BONUS_SIDE} square")
+            raise StateError(f"{path}.bonus", f"the board has no completed {BONUS_SIDE}x{BONUS_SIDE} square")
         players.append(PlayerState(board, buttons, position, income, tuple(patches), leather, pr["bonus"]))
 
     circle = check_ids(d["circle"], "circle")
     seen: set[int] = set()
     for j, pid in enumerate(circle):
         if pid in owner:
-            raise StateError(f"circle[{j}]: patch {pid} is already in {owner[pid]}")
+            raise StateError(f"circle[{j}]", f"patch {pid} is already in {owner[pid]}")
         if pid in seen:
-            raise StateError(f"circle[{j}]: patch {pid} is listed twice")
+            raise StateError(f"circle[{j}]", f"patch {pid} is listed twice")
         seen.add(pid)
     missing = sorted(set(range(N_PATCHES)) - seen - set(owner))
     if missing:
-        raise StateError(f"circle: patch {missing[0]} is neither in the circle nor on a board")
+        raise StateError("circle", f"patch {missing[0]} is neither in the circle nor on a board")
 
     # A leather patch is taken by the first token to cross its space, so the
     # ones left are exactly those beyond both tokens.
@@ -552,43 +552,43 @@ def _state_from_json(d: Any) -> GameState:
     for j, x in enumerate(spaces):
         check_int(x, f"leather_spaces[{j}]", 0, END, "a track space")
     if spaces != want_leather:
-        raise StateError(f"leather_spaces: must be {want_leather}, the {edition} leather spaces beyond both tokens")
+        raise StateError("leather_spaces", f"must be {want_leather}, the {edition} leather spaces beyond both tokens")
     cur = check_int(d["current_player"], "current_player", 0, 1, "a player")
     pending = check_int(d["leather_to_place"], "leather_to_place", 0, len(LEATHER_SPACES[edition]))
     taken = len(LEATHER_SPACES[edition]) - len(want_leather)
     if players[0].leather + players[1].leather + pending > taken:
-        raise StateError(f"leather_to_place: placed plus pending leather patches exceed the {taken} taken from the track")
+        raise StateError("leather_to_place", f"placed plus pending leather patches exceed the {taken} taken from the track")
     if pending:
         # Pending leather was just crossed by the current player and not yet
         # by the opponent, so it lies between the two tokens.
         lo, hi = players[1 - cur].position, players[cur].position
         between = sum(1 for x in LEATHER_SPACES[edition] if lo < x <= hi)
         if pending > between:
-            raise StateError(f"leather_to_place: must be <= {between}, the leather spaces between "
+            raise StateError("leather_to_place", f"must be <= {between}, the leather spaces between "
                              f"player {1 - cur} on {lo} and player {cur} on {hi}")
     if pending and pending > players[cur].empty:
-        raise StateError(f"leather_to_place: must be <= {players[cur].empty}, the empty cells of player {cur}")
+        raise StateError("leather_to_place", f"must be <= {players[cur].empty}, the empty cells of player {cur}")
     first = check_player_or_null(d["first_to_end"], "first_to_end")
     at_end = [i for i in (0, 1) if players[i].position == END]
     if first is None and at_end:
-        raise StateError(f"first_to_end: must be {at_end[0]}, who is on space {END}")
+        raise StateError("first_to_end", f"must be {at_end[0]}, who is on space {END}")
     if first is not None and first not in at_end:
-        raise StateError(f"first_to_end: player {first} is not on space {END}")
+        raise StateError("first_to_end", f"player {first} is not on space {END}")
 
     holders = [i for i in (0, 1) if players[i].bonus]
     if len(holders) == 2:
-        raise StateError("players[1].bonus: the bonus tile is already held by player 0")
+        raise StateError("players[1].bonus", "the bonus tile is already held by player 0")
     if not holders:
         for i in (0, 1):
             if completed_square(players[i].board, BONUS_SIDE) is not None:
-                raise StateError(f"players[{i}].bonus: must be true: the board has a completed "
+                raise StateError(f"players[{i}].bonus", "must be true: the board has a completed "
                                  f"{BONUS_SIDE}x{BONUS_SIDE} square and nobody holds the tile")
 
     over = len(at_end) == 2 and not pending
     if not over and not pending:
         p, o = players[cur].position, players[1 - cur].position
         if p > o:
-            raise StateError(f"current_player: must be {1 - cur}, the player further back on the track")
+            raise StateError("current_player", f"must be {1 - cur}, the player further back on the track")
     s = GameState.__new__(GameState)
     s.edition = edition
     s.players = (players[0], players[1])

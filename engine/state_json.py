@@ -68,13 +68,13 @@ def check_fields(d: Any, path: str, names: tuple[str, ...], *, optional: tuple[s
     first unknown or missing field.
     """
     if not isinstance(d, dict):
-        raise error(f"{path or 'state'}: must be an object, got {quote(d, 40)}")
+        raise error(path or "state", f"must be an object, got {quote(d, 40)}")
     for k in d:
         if k not in names and k not in optional:
-            raise error(f"{field_path(path, k)}: unknown field")
+            raise error(field_path(path, k), "unknown field")
     for k in names:
         if k not in d:
-            raise error(f"{field_path(path, k)}: missing")
+            raise error(field_path(path, k), "missing")
 
 
 def _got(v: object) -> str:
@@ -86,7 +86,7 @@ def _got(v: object) -> str:
 def check_int(v: Any, path: str, lo: int, hi: int, what: str = "an integer") -> int:
     """``v`` is an int (never a bool or a float) in ``lo..hi``; returns it."""
     if type(v) is not int or not lo <= v <= hi:
-        raise StateError(f"{path}: must be {what} {lo}-{hi}, got {_got(v)}")
+        raise StateError(path, f"must be {what} {lo}-{hi}, got {_got(v)}")
     return v
 
 
@@ -95,16 +95,16 @@ def check_player_or_null(v: Any, path: str) -> int | None:
     if v is None:
         return None
     if type(v) is not int or v not in (0, 1):
-        raise StateError(f"{path}: must be 0, 1 or null, got {_got(v)}")
+        raise StateError(path, f"must be 0, 1 or null, got {_got(v)}")
     return v
 
 
 def check_list(v: Any, path: str, most: int, what: str) -> list[Any]:
     """``v`` is a list of at most ``most`` items; returns it."""
     if not isinstance(v, list):
-        raise StateError(f"{path}: must be a list of {what}, got {quote(v)}")
+        raise StateError(path, f"must be a list of {what}, got {quote(v)}")
     if len(v) > most:
-        raise StateError(f"{path}: must hold at most {most} {what}, got {len(v)}")
+        raise StateError(path, f"must hold at most {most} {what}, got {len(v)}")
     return v
 
 
@@ -121,15 +121,15 @@ def check_board(v: Any, path: str) -> int:
     """A board: 9 row strings (row 0 first, ``#`` filled) or the older 81-bit integer."""
     if type(v) is int:
         if not 0 <= v <= BOARD_MAX:
-            raise StateError(f"{path}: must be 9 row strings or an integer 0-2^81-1, got {quote(v)}")
+            raise StateError(path, f"must be 9 row strings or an integer 0-2^81-1, got {quote(v)}")
         return v
     if not isinstance(v, list) or len(v) != 9:
-        raise StateError(f"{path}: must be a list of 9 row strings of '#' (filled) and '.' (empty), "
+        raise StateError(path, "must be a list of 9 row strings of '#' (filled) and '.' (empty), "
                          f"got {quote(v, 40)}")
     m = 0
     for r, row in enumerate(v):
         if type(row) is not str or len(row) != 9 or not set(row) <= {"#", "."}:
-            raise StateError(f"{path}[{r}]: must be 9 characters '#' (filled) or '.' (empty), got {quote(row)}")
+            raise StateError(f"{path}[{r}]", f"must be 9 characters '#' (filled) or '.' (empty), got {quote(row)}")
         m |= int(row.translate(_ROW_BITS)[::-1], 2) << (9 * r)
     return m
 

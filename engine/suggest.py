@@ -67,7 +67,7 @@ from quiltsolve.solver import BOARD_SIZE, FULL_BOARD, PATCHES, RankedPlacement, 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Advisor, LocalAdvisor, SolverAdvisor  # noqa: F401  (LocalAdvisor: doctest)
 from .board import best_window_fill, completes_window, contacts, holes, neighbours
-from .players.greedy import GreedyPlayer
+from .policy import greedy_action
 from .state import GameState, new_game  # noqa: F401  (new_game: doctest)
 from .track import END, LEATHER_SPACES, PAYOUTS_AFTER  # noqa: F401  (LEATHER_SPACES: docs)
 
@@ -286,11 +286,10 @@ def playout_margin(state: GameState, action: Action, me: int) -> float:
     opponent's) after ``action`` and a deterministic greedy playout by both
     sides; a won game adds 0.5, a lost one subtracts 0.5 (ties on score go
     to who reached 53 first)."""
-    g = GreedyPlayer()
     s = state.clone()
     s.apply_action(action)
     while not s.is_terminal():
-        s.apply_action(g.choose(s))
+        s.apply_action(greedy_action(s))
     sc = s.scores()
     return sc[me] - sc[1 - me] + (0.5 if s.winner() == me else -0.5)
 

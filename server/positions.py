@@ -74,14 +74,6 @@ def _join(field: str, path: str) -> str:
     return f"{field}{path}" if path.startswith("[") else f"{field}.{path}"
 
 
-def _split(message: str) -> tuple[str, str]:
-    """An engine error message ``path: what`` as ``(path, what)`` ('' when it names no path)."""
-    head, sep, rest = message.partition(": ")
-    if sep and head and " " not in head:
-        return head, rest
-    return "", message
-
-
 # ---------------------------------------------------------------- engine edition names
 
 def edition_name(value: pb.Edition | int, field: str = "edition") -> str:
@@ -114,8 +106,7 @@ def from_state_json(data: Any, field: str = "state") -> engine.GameState:
     try:
         return engine.GameState.from_json(data)
     except engine.StateError as e:
-        path, what = _split(str(e))
-        raise PositionError(_join(field, path), what) from None
+        raise PositionError(_join(field, e.field), e.message) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError):
         # shapes of JSON the engine's checks did not foresee: still the caller's input
         raise PositionError(field, "not a valid game state (see the state JSON schema in docs/engine.md)") from None

@@ -23,7 +23,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
 from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
 from quiltsolve.engine.suggest import MoveSuggestion
 
-from . import convert, positions
+from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
 from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
@@ -366,26 +366,6 @@ def _piece_message(p: Any, texts: list[str], width: int) -> pb.PlacedPatch:
 def record_plies(record: pb.GameRecord, field: str) -> list[tuple[Any, Any]]:
     """(state before, action) for every move of a record, replayed and checked here in the front."""
     try:
-        edition = positions.edition_name(record.edition, f"{field}.edition")
-    except positions.PositionError as e:
+        return records.plies(record, field)
+    except records.RecordError as e:
         raise e.as_bad_request() from None
-    if len(record.actions) > MAX_RECORD_ACTIONS:
-        raise BadRequest(f"{field}.actions", f"{len(record.actions)} moves; at most {MAX_RECORD_ACTIONS}")
-    if not record.actions:
-        raise BadRequest(f"{field}.actions", "no moves to review")
-    try:
-        state = engine.GameState.from_circle(list(record.circle), edition)
-    except (ValueError, TypeError) as e:
-        raise BadRequest(f"{field}.circle", str(e)) from None
-    plies = []
-    for i, text in enumerate(record.actions):
-        if state.is_terminal():
-            raise BadRequest(f"{field}.actions[{i}]", "the game is already over before this move")
-        try:
-            action = engine.parse_action(text)
-            before = state.clone()
-            state.apply_action(action)
-        except ValueError as e:  # ActionSyntaxError, IllegalActionError
-            raise BadRequest(f"{field}.actions[{i}]", str(e)) from None
-        plies.append((before, action))
-    return plies

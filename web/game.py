@@ -27,7 +27,7 @@ from quiltsolve.engine.players import make_player
 from quiltsolve.engine.track import END, INCOME_SPACES, LEATHER_SPACES
 from quiltsolve.solver.limits import MAX_TIME_LIMIT
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
-from quiltsolve.server import positions, protojson
+from quiltsolve.server import positions, protojson, records
 from quiltsolve.server.core import Call
 from quiltsolve.server.errors import GAME_OVER, BadRequest, FailedPrecondition
 from quiltsolve.server.positions import move_message
@@ -159,37 +159,12 @@ def answer(state: engine.GameState) -> dict:
 
 # ---------------------------------------------------------------- records
 
-def record_message(value: Any, field: str = "record") -> pb.GameRecord:
-    """A GameRecord from its JSON mapping or from the engine's record form (``edition: "revised"``,
-    ``seed``, ``result``, ``players`` and ``evaluations`` allowed and ignored)."""
-    if not isinstance(value, dict):
-        raise BadRequest(field, f"must be a JSON object (a game record), not {type(value).__name__}")
-    data = dict(value)
-    for extra in ("seed", "result", "players", "evaluations"):
-        data.pop(extra, None)
-    edition = data.get("edition")
-    if isinstance(edition, str) and edition in engine.EDITIONS:
-        data["edition"] = pb.Edition.Name(positions.edition_enum(edition))
-    return protojson.parse(data, pb.GameRecord, field)
-
-
-def record_start(record: pb.GameRecord, field: str = "record") -> engine.GameState:
+def _record(value: Any, field: str = "record") -> pb.GameRecord:
+    """A GameRecord from either JSON form, through the record codec (one rule for every face)."""
     try:
-        edition = positions.edition_name(record.edition, f"{field}.edition")
-    except positions.PositionError as e:
+        return records.from_json(value, field)
+    except records.RecordError as e:
         raise e.as_bad_request() from None
-    try:
-        return engine.GameState.from_circle(list(record.circle), edition)
-    except (ValueError, TypeError) as e:
-        raise BadRequest(f"{field}.circle", str(e)) from None
-
-
-def _record_json(record: pb.GameRecord, seed: int | None = None) -> dict:
-    out: dict[str, Any] = {"edition": positions.EDITIONS.get(record.edition, "revised"), "circle": list(record.circle),
-           "actions": list(record.actions)}
-    if seed is not None:
-        out["seed"] = seed
-    return out
 
 
 # ---------------------------------------------------------------- endpoints
@@ -314,22 +289,17 @@ def load(data: Any, call: Call) -> dict:
         if not isinstance(obj, dict):
             raise BadRequest("text", "must be a JSON object")
         if "actions" in obj:  # a game record (a state has no actions)
-            record = record_message(obj, "text")
+            record = _record(obj, "text")
             plies = data.get("plies")
-            state = record_start(record, "text")
-            actions = list(record.actions)
-            if plies is not None:
-                if not 0 <= plies <= len(actions):
-                    raise BadRequest("plies", f"{plies}; the record has {len(actions)} moves")
-                actions = actions[:plies]
-            for i, move in enumerate(actions):
-                try:
-                    state.apply_action(engine.parse_action(move))
-                except ValueError as e:
-                    raise BadRequest(f"text.actions[{i}]", str(e)) from None
-            seed = obj.get("seed") if isinstance(obj.get("seed"), int) else None
-            rec = _record_json(record, seed)
-            rec["actions"] = actions
+            if plies is not None and not 0 <= plies <= len(record.actions):
+                raise BadRequest("plies", f"{plies}; the record has {len(record.actions)} moves")
+            try:
+                state = records.final(record, "text", upto=plies)
+            except records.RecordError as e:
+                raise e.as_bad_request() from None
+            seed = records.seed_of(obj)
+            rec = records.to_json(record, seed if isinstance(seed, int) else None)
+            rec["actions"] = rec["actions"][:plies] if plies is not None else rec["actions"]
             return {"kind": "record", **answer(state), "record": rec}
         kind = "state" if positions.is_mapping(obj) else "state_json"
         try:
@@ -426,7 +396,7 @@ def replay(data: Any, call: Call) -> dict:
     last); the record may be unfinished.
     """
     data = fields(data, {"record": (dict,)}, required=("record",))
-    record = record_message(data["record"])
+    record = _record(data["record"])
     plies = record_plies(record, "record")
     out_plies, views = [], []
     state: Any = None
@@ -437,7 +407,7 @@ def replay(data: Any, call: Call) -> dict:
         state = before.clone()
         state.apply_action(action)
     views.append(view(state))
-    return {"record": _record_json(record), "plies": out_plies, "views": views}
+    return {"record": records.to_json(record), "plies": out_plies, "views": views}
 
 
 def notation(data: Any, call: Call) -> dict:

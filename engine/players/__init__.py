@@ -8,8 +8,8 @@ Built in (one module each in this package):
   empty cell). It never builds the full legal-action list, so it is fast
   enough for playouts.
 - ``greedy`` — :class:`GreedyPlayer` (``engine.players.greedy``): buys the
-  patch with the best :func:`greedy_rate` when it beats advancing, placed
-  snugly. Deterministic.
+  patch with the best :func:`greedy_rate` (``engine.policy``) when it beats
+  advancing, placed snugly. Deterministic.
 - ``mcts[:N]`` — :class:`MCTSPlayer` (``engine.players.mcts``), plain UCT.
 - ``search[:S]``, ``search:Nit`` — :class:`SearchPlayer`
   (``engine.players.search``), our strongest player (on the compiled core).
@@ -37,7 +37,8 @@ import warnings
 from ..advisor import Advisor
 from ..board import contacts as _contacts
 from .base import Factory, PerGame, Player
-from .greedy import GreedyPlayer, greedy_rate, greedy_value
+from ..policy import greedy_rate, greedy_value
+from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer, make_mcts
 from .random_player import RandomPlayer, game_seed
 from .search import SearchPlayer, make_search

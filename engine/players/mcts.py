@@ -38,8 +38,8 @@ import random
 
 from ..actions import Action
 from ..advisor import Advisor
+from ..policy import key_seed, ucb_child
 from ..state import GameState
-from ._search_policy import key_seed
 from .random_player import RandomPlayer
 
 DEFAULT_ITERATIONS = 2000
@@ -94,20 +94,13 @@ class MCTSPlayer:
         root = _Node(state.clone(), -1, None, rng)
         c = self.exploration
         mw = self.margin_weight
-        log = math.log
-        sqrt = math.sqrt
         for _ in range(self.iterations):
             node = root
             path = [root]
             # Selection: descend through fully expanded nodes by UCB1.
             while not node.untried and node.children:
-                ln = log(node.n)
-                best, best_u = node.children[0], -1.0     # every u >= 0: the first child is a floor
-                for ch in node.children:
-                    u = ch.w / ch.n + c * sqrt(ln / ch.n)
-                    if u > best_u:
-                        best_u, best = u, ch
-                node = best
+                # floor -1, as in 0.2: rewards are 0-1, so it only matters for an exploration below 0
+                node = ucb_child(node.children, c, node.n, floor=-1.0)
                 path.append(node)
             # Expansion: one untried action.
             if node.untried:

@@ -1,17 +1,32 @@
-"""``random`` — the uniform random player (fast enough for playouts)."""
+"""``random`` — the uniform random player (fast enough for playouts).
+
+Its move is :func:`engine.policy.random_action`, which the compiled core's
+random playouts follow too.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Callable
+import warnings
+from typing import Any
 
-from quiltsolve.solver import PATCH_MASKS
+from .. import policy
+from ..actions import Action
+from ..state import GameState
 
-from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
-from ..state import COST, GameState
-from ..track import BOARD_CELLS
+__all__ = ["RandomPlayer", "game_seed"]
 
-__all__ = ["RANDOM_TRIES", "RandomPlayer", "game_seed", "random_action"]
+# Moved to engine.policy in 0.3.0 (so that the core need not import the
+# players); these deprecated aliases go in 0.4.0.
+_MOVED = ("RANDOM_TRIES", "random_action")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        warnings.warn(f"engine.players.random_player.{name} is deprecated: import it from quiltsolve.engine.policy",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(policy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -45,46 +60,5 @@ class RandomPlayer:
 
     def choose(self, state: GameState) -> Action:
         """A uniformly random move (see the class docstring); advances the player's random stream."""
-        return random_action(state, self._rng.random)
+        return policy.random_action(state, self._rng.random)
 
-
-RANDOM_TRIES = 8
-"""Random masks (or cells) tried before the legal ones are listed (rejection sampling)."""
-
-
-def random_action(state: GameState, rand: Callable[[], float]) -> Action:
-    """A uniformly random move of ``state`` drawn with ``rand`` (a ``random()``: floats in [0, 1)).
-
-    The policy of :class:`RandomPlayer` and of the compiled core's random
-    playouts (``engine.core``, whose pure-Python twin calls this with its own
-    stream): uniform over advancing and each available patch it can afford
-    and place, then a uniform legal placement; leather, a uniform empty cell.
-    """
-    p = state.players[state.current_player()]
-    board = p.board
-    if state.leather_to_place:
-        for _ in range(RANDOM_TRIES):
-            i = int(rand() * BOARD_CELLS)
-            if not board >> i & 1:
-                return LEATHER_ACTIONS[i]
-        free = [i for i in range(BOARD_CELLS) if not board >> i & 1]
-        return LEATHER_ACTIONS[free[int(rand() * len(free))]]
-    options: list[Action] = [ADVANCE]
-    buttons = p.buttons
-    for pid in state.front_patches():
-        if COST[pid] > buttons:
-            continue
-        masks = PATCH_MASKS[pid]
-        n = len(masks)
-        # Rejection sampling: the first random mask that fits is a uniform
-        # legal placement; only on a crowded board scan them all.
-        for _ in range(RANDOM_TRIES):
-            m = masks[int(rand() * n)]
-            if not m & board:
-                options.append(Buy(pid, m))
-                break
-        else:
-            fits = [m for m in masks if not m & board]
-            if fits:
-                options.append(Buy(pid, fits[int(rand() * len(fits))]))
-    return options[int(rand() * len(options))]

@@ -9,7 +9,7 @@ most :data:`LOOKAHEAD_SHARE` of the move's time left, ties broken by
 snugness; the answers are cached per ``(board, patch, upcoming)``. Without an
 advisor, with too little time (under :data:`MIN_LOOKAHEAD_TIME` per call) or
 when the advisor fails, the snug placement
-(:func:`engine.players._search_policy.tight_placement`) stands in.
+(:func:`engine.policy.tight_placement`) stands in.
 
 A player whose ``look_proven_only`` is true (``search``; ``search-v1`` keeps
 the 0.2 behaviour) also takes the snug placement when the lookahead ran out
@@ -34,8 +34,8 @@ from quiltsolve.solver import SolveStatus, StopToken
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from ..advisor import Advisor, SolverAdvisor, Stop
+from ..policy import PlacementCache, buy_rates, leather_scores, placement_score, tight_placement
 from ..state import MASK_SETS, GameState
-from ._search_policy import PlacementCache, buy_rates, leather_scores, placement_score, tight_placement
 
 LOOKAHEAD = 6              # upcoming patches given to the advisor
 LOOKAHEAD_SHARE = 0.25     # at most this part of a move's time goes to the advisor

@@ -14,7 +14,7 @@ kept for comparisons), but its iterations run in the compiled core
   placement's value in its time (``look_proven_only``); inside the tree, and
   whenever the lookahead is unavailable, unfinished or the budget too short
   for it, the snuggest placement
-  (:func:`engine.players._search_policy.tight_placement`). Won leather
+  (:func:`engine.policy.tight_placement`). Won leather
   patches are placed by a fast heuristic as part of the move that took
   them; only when the root itself has a leather patch pending are the best
   few cells (by that heuristic) searched.
@@ -82,12 +82,12 @@ from quiltsolve import solver
 from .. import core
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, PlaceLeather
 from ..advisor import Advisor, Stop
+from ..policy import key_seed
 from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .calibration import win_chance as calibrated_chance
 from .proven import PROOF_NODES, PROOF_SHARE, near_end, proof_spaces, proven_moves, spaces_left
-from ._search_policy import key_seed
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
     LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
     greedy_first_move, macro_moves,

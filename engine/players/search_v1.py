@@ -16,7 +16,7 @@ search spends its time on the decisions that matter:
   patches packable, ties broken by snugness), cached per
   ``(board, patch, upcoming)``; inside the tree, and whenever the lookahead
   is unavailable or the budget too short for it, the snuggest placement
-  (:func:`engine.players._search_policy.tight_placement`: most sides touching
+  (:func:`engine.policy.tight_placement`: most sides touching
   covered cells or the edge, fewest cut-off pockets). Won leather patches
   are placed by a fast heuristic as part of the move that took them; only
   when the root itself has a leather patch pending are the best few cells
@@ -66,11 +66,9 @@ import time
 
 from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from ..advisor import Advisor, Stop
+from ..policy import PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement
 from ..state import GameState
 from ..suggest import MoveSuggestion
-from ._search_policy import (
-    PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement,
-)
 from .root_placement import Move, RootPlacement, ensure_imports, forced_move, greedy_first_move, macro_moves
 from .search import (
     DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE,

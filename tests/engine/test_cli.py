@@ -29,7 +29,7 @@ def test_replay_reports_each_bad_record(tmp_path, capsys):
     assert main(["replay", str(f)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"line 2 (seed {bad['seed']}): result.scores: record says [0, 0]")
-    assert out[1].startswith(f'line 3 (seed {worse["seed"]}): actions[0] "buy 99 0,0;0,1": patch 99 is not')
+    assert out[1].startswith(f'line 3 (seed {worse["seed"]}): actions[0]: "buy 99 0,0;0,1": patch 99 is not')
     assert out[2].startswith("line 4: not JSON")
     assert out[-1] == "1 passed, 3 failed"
 

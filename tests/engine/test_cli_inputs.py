@@ -239,7 +239,7 @@ def test_review_reviews_unfinished_games_but_not_illegal_ones(tmp_path, capsys):
     code, out, err = run(["review", f, "--iterations", "10"], capsys)
     assert code == 2 and out == ""
     one_error_line(err)
-    assert 'actions[2] "jump": unknown action' in err
+    assert 'actions[2]: "jump": unknown action' in err
 
 
 @pytest.mark.parametrize("argv", [

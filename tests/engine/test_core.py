@@ -18,7 +18,7 @@ from quiltsolve.engine import core, new_game, replay_steps
 from quiltsolve.engine.actions import ADVANCE, LEATHER_ACTIONS, Advance, Buy, PlaceLeather
 from quiltsolve.engine.errors import IllegalActionError
 from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
-from quiltsolve.engine.players._search_policy import leather_cell, tight_placement
+from quiltsolve.engine.policy import leather_cell, tight_placement
 from quiltsolve.engine.players.search import SearchPlayer, search_moves
 from quiltsolve.engine.state import GameState
 from quiltsolve.solver import PATCH_MASKS

@@ -33,5 +33,6 @@ def test_tampered_result_is_reported():
 
 def test_tampered_action_is_reported():
     record = dict(GOLDEN[0], actions=["leather 0,0"] + GOLDEN[0]["actions"][1:])
-    with pytest.raises(RecordError, match=r'^actions\[0\] "leather 0,0": player 0 has no leather patch'):
+    with pytest.raises(RecordError, match=r'^actions\[0\]: "leather 0,0": player 0 has no leather patch') as e:
         replay(record)
+    assert e.value.field == "actions[0]"

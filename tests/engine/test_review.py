@@ -254,7 +254,7 @@ def test_bad_games():
     bad = {"circle": new_game(1).circle, "actions": ["advance", "jump"]}
     it = review_game(bad, iterations=20)
     assert next(it).ply == 0
-    with pytest.raises(RecordError, match=r'^actions\[1\] "jump"'):
+    with pytest.raises(RecordError, match=r'^actions\[1\]: "jump"'):
         next(it)
 
 

@@ -206,7 +206,7 @@ class _UnfinishedAdvisor:
         self.asked = 0
 
     def suggest_placement(self, board, patch_id, upcoming, *, square7=False, time_limit=None):
-        from quiltsolve.engine.players._search_policy import placement_score
+        from quiltsolve.engine.policy import placement_score
         from quiltsolve.solver import PATCH_MASKS, LookaheadResult, PlacedPatch, RankedPlacement, SolveStatus
 
         self.asked += 1
@@ -218,7 +218,7 @@ class _UnfinishedAdvisor:
 def test_search_ignores_an_unfinished_lookahead_and_asks_it_once():
     """``search`` takes the snug placement when the lookahead did not prove its ranking (and remembers
     that, per board, patch and upcoming patches); ``search-v1`` keeps trusting it, as in 0.2."""
-    from quiltsolve.engine.players._search_policy import tight_placement
+    from quiltsolve.engine.policy import tight_placement
     from quiltsolve.engine.players.search_v1 import SearchPlayerV1
 
     s = new_game(6)

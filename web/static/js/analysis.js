@@ -35,6 +35,8 @@ let pointers = [];
 let msg = null;
 
 const section = () => $('page-analysis');
+// Key hints only where there is likely a keyboard: not on a phone's width or a touch screen (as app.css's .key-hint).
+const keyHints = () => !window.matchMedia('(max-width: 600px), (pointer: coarse)').matches;
 const mover = () => (cur && cur.view ? cur.view.current_player : 0);
 
 // ------------------------------------------------------------------ set-up
@@ -328,6 +330,9 @@ function writeHash() {
 
 function save() {
   const n = countNodes(root) - 1;
+  // A board merely opened (no move made on it) is not work to come back to: Recent lists it from the first
+  // move on. One already listed is kept up to date (its moves deleted, its current line moved).
+  if (!n && !loadRecent(treeId(root.notation))) return;
   const title = `Analysis: ${root.notation.slice(0, 40)}${root.notation.length > 40 ? '…' : ''} (${n} move${n === 1 ? '' : 's'})`;
   saveRecent('analysis', treeId(root.notation), title, { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) });
 }
@@ -528,6 +533,11 @@ function statusText() {
   const after = cur.parent ? `After move ${cur.ply} (player ${cur.player + 1}: ${moveName(cur.move)}${onMainLine(cur) ? '' : ', a variation'}). ` : '';
   if (v.terminal) return `${after}Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
   const who = `${after}Player ${v.current_player + 1}`;
+  if (!keyHints()) {
+    if (v.leather_to_place > 0) return `${who} places a leather patch on an empty cell.`;
+    if (held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
+    return `${who} to move: pick up a patch, or advance.`;
+  }
   if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
   if (held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
   return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
@@ -559,7 +569,7 @@ function render() {
       svg.setAttribute('aria-label', `Player ${i + 1}'s quilt`);
     }
     quilts[i] = drawQuilt(svg, v.players[i].rows, owners[i], P);
-    statsInto($(`an-stats-${i}`), v.players[i], `Player ${i + 1}`);
+    statsInto($(`an-stats-${i}`), v.players[i], `Player ${i + 1}`, v.terminal);
     $(`an-side-${i}`).classList.toggle('to-move', mine);
   }
   drawTrack($('an-track'), v, ['1', '2']);

@@ -102,6 +102,23 @@ async function send(path, init) {
   }
 }
 
+// Actions (each request, each page opened: main.js) are numbered as they begin. A message about a failure
+// belongs to the action that raised it: the success of an action begun after it (the same one redone, or
+// another) is told to the listeners, which clear it. An action already under way when the message came may be
+// its cause, so its success does not count.
+let lastAction = 0;
+const successListeners = new Set();
+
+export function beginAction() { return ++lastAction; }
+
+export function latestAction() { return lastAction; }
+
+export function onActionSucceeded(listener) { successListeners.add(listener); }
+
+export function actionSucceeded(id) {
+  for (const listener of successListeners) listener(id);
+}
+
 function headers(opts) {
   const h = { 'Content-Type': 'application/json' };
   if (opts.deadlineMs) h['X-Deadline-Ms'] = String(Math.round(opts.deadlineMs));
@@ -109,16 +126,23 @@ function headers(opts) {
 }
 
 export async function post(path, body, opts = {}) {
+  const id = beginAction();
   const res = await send(path, { method: 'POST', headers: headers(opts), body: JSON.stringify(body), signal: opts.signal });
-  return answer(res);
+  const data = await answer(res);
+  actionSucceeded(id);
+  return data;
 }
 
 export async function get(path, opts = {}) {
-  return answer(await send(path, { method: 'GET', signal: opts.signal }));
+  const id = beginAction();
+  const data = await answer(await send(path, { method: 'GET', signal: opts.signal }));
+  actionSucceeded(id);
+  return data;
 }
 
 // An NDJSON stream: calls onItem(item) for each line as it arrives; an {"error": ...} line throws.
 export async function stream(path, body, onItem, opts = {}) {
+  const id = beginAction();
   const res = await send(path, { method: 'POST', headers: headers(opts), body: JSON.stringify(body), signal: opts.signal });
   if (!res.ok || !res.body) return answer(res);
   const reader = res.body.getReader();
@@ -138,6 +162,7 @@ export async function stream(path, body, onItem, opts = {}) {
     }
     if (done) break;
   }
+  actionSucceeded(id);
   return null;
 }
 

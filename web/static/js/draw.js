@@ -31,6 +31,14 @@ export function pieceColor(i) {
   return patchColor((i * 7) % 48);
 }
 
+// Copy n of piece i (a tiling may use one piece many times): the piece's colour, each further copy a
+// lighter or darker shade of it, so that neighbouring copies differ in colour as well as by their seam.
+const COPY_SHADES = [0, 0.3, -0.28, 0.5, -0.45, 0.15, -0.14, 0.4];
+export function copyColor(i, n) {
+  const amount = COPY_SHADES[n % COPY_SHADES.length];
+  return amount ? shade(pieceColor(i), amount) : pieceColor(i);
+}
+
 function shade(hex, amount) {
   const n = parseInt(hex.slice(1), 16);
   const f = (x) => Math.max(0, Math.min(255, Math.round(amount > 0 ? x + (255 - x) * amount : x * (1 + amount))));
@@ -209,15 +217,14 @@ export function drawTrack(svg, view, names = ['1', '2'], target = null) {
   }
   const colors = ['var(--p0)', 'var(--p1)'];
   const pos = view.players.map((p) => p.position);
-  // The player to move is drawn last (on top) when both share a space.
-  const order = view.current_player === 0 ? [1, 0] : [0, 1];
-  for (const i of order) {
+  // Both on one space: two smaller tokens side by side (player 1 left), neither hiding the other.
+  const shared = pos[0] === pos[1];
+  for (const i of [0, 1]) {
     const [x, y] = trackXY(pos[i]);
-    const shared = pos[0] === pos[1];
-    const cx = x + (shared ? (i === 0 ? 0.36 : 0.64) : 0.5);
-    const cy = y + (shared ? (i === 0 ? 0.62 : 0.7) : 0.64);
-    el('circle', { cx, cy, r: 0.28, fill: colors[i], class: 'token', 'data-player': i }, svg);
-    el('text', { x: cx, y: cy, class: 'token-label', text: names[i] }, svg);
+    const cx = x + (shared ? (i === 0 ? 0.27 : 0.73) : 0.5);
+    const cy = y + (shared ? 0.66 : 0.64);
+    el('circle', { cx, cy, r: shared ? 0.2 : 0.28, fill: colors[i], class: 'token', 'data-player': i }, svg);
+    el('text', { x: cx, y: cy, class: `token-label${shared ? ' shared' : ''}`, text: names[i] }, svg);
   }
 }
 

@@ -62,6 +62,8 @@ async function newPuzzle() {
   delete status.dataset.status;
   try {
     const r = await post('generate-puzzle', body, { deadlineMs: 25000 });
+    // A success ends every earlier complaint on this page: the solver card's (e.g. a bad piece) too.
+    showMessage($('pz-msg'), null);
     status.dataset.status = r.status;
     if (!r.region || !r.region.rows) {
       status.textContent = 'No puzzle with one solution was found within the time limit: try another seed.';

@@ -211,7 +211,9 @@ export function bindQuiltPointer(svg, ctx) {
 }
 
 // A player's buttons, income, space and score, as spans with data-stat (and data-score on the box).
-export function statsInto(box, p, who) {
+// Before the end the score is what it would be if the game ended now (early on, −2 per empty cell makes
+// it deeply negative), and says so.
+export function statsInto(box, p, who, over = false) {
   box.innerHTML = '';
   const add = (label, value, key) => {
     const s = document.createElement('span');
@@ -223,11 +225,12 @@ export function statsInto(box, p, who) {
   add('buttons', p.buttons, 'buttons');
   add('income', `+${p.income}`, 'income');
   add('space', p.position, 'position');
-  add('score', p.score, 'score');
+  const scoreLabel = over ? 'score' : 'score if the game ended now';
+  add(scoreLabel, p.score, 'score');
   if (p.bonus) add('7×7', '★', 'bonus');
   box.dataset.score = p.score;
   box.dataset.buttons = p.buttons;
-  box.setAttribute('aria-label', `${who}: ${p.buttons} buttons, income ${p.income}, space ${p.position}, score ${p.score}`);
+  box.setAttribute('aria-label', `${who}: ${p.buttons} buttons, income ${p.income}, space ${p.position}, ${scoreLabel} ${p.score}`);
 }
 
 // The patch circle from the token: the first three are cards that can be picked up (keys 1-3) when

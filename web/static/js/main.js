@@ -1,6 +1,6 @@
 // The single page: hash routing between Play, Review, Place and Puzzles; errors never leave a blank page.
 
-import { describe, showMessage } from './api.js';
+import { actionSucceeded, beginAction, describe, latestAction, onActionSucceeded, showMessage } from './api.js';
 
 const PAGES = {
   play: () => import('./play.js'),
@@ -12,8 +12,16 @@ const PAGES = {
 const started = {};
 const globalMsg = document.getElementById('global-msg');
 
-window.addEventListener('error', (e) => showMessage(globalMsg, `Something went wrong: ${e.message}`));
-window.addEventListener('unhandledrejection', (e) => showMessage(globalMsg, describe(e.reason)));
+// The banner goes when an action begun after it succeeds (api.js): a request the server answers, a page opened.
+let raisedAfter = 0;
+function raise(what) {
+  raisedAfter = latestAction();
+  showMessage(globalMsg, what);
+}
+onActionSucceeded((id) => { if (id > raisedAfter && !globalMsg.hidden) showMessage(globalMsg, null); });
+
+window.addEventListener('error', (e) => raise(`Something went wrong: ${e.message}`));
+window.addEventListener('unhandledrejection', (e) => raise(describe(e.reason)));
 
 async function show() {
   let name = (location.hash || '#play').slice(1).split('?')[0];
@@ -23,13 +31,15 @@ async function show() {
     if (a.dataset.page === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
   document.title = `${name[0].toUpperCase()}${name.slice(1)} — quiltsolve`;
+  const action = beginAction();
   if (!started[name]) {
     started[name] = (async () => {
       const mod = await PAGES[name]();
       await mod.init();
-    })().catch((e) => { started[name] = null; showMessage(globalMsg, describe(e)); });
+      return true;
+    })().catch((e) => { started[name] = null; raise(describe(e)); return false; });
   }
-  await started[name];
+  if (await started[name]) actionSucceeded(action);
   document.body.dataset.ready = name;
 }
 

@@ -15,6 +15,7 @@ import { analysisHash, analysisLink, copyText, flash } from './links.js';
 
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
+export const MAX_DEAL = 2147483647;   // the API's largest seed (web/game.py MAX_SEED): 2^31 - 1, ten digits
 
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
@@ -30,6 +31,8 @@ let circleDrawnFor = null;
 let msg = null;
 
 const section = () => $('page-play');
+// Key hints only where there is likely a keyboard: not on a phone's width or a touch screen (as app.css's .key-hint).
+const keyHints = () => !window.matchMedia('(max-width: 600px), (pointer: coarse)').matches;
 
 // ------------------------------------------------------------------ set-up
 
@@ -96,10 +99,13 @@ function bind() {
     newGame();
   });
   // The board gets the whole game: its first position, and the moves as the main line up to now.
-  $('play-analyse').addEventListener('click', () => {
+  const analyse = () => {
     if (!game) return;
     location.hash = game.rootNotation ? analysisHash(game.rootNotation, game.record.actions) : analysisHash(game.view.notation);
-  });
+  };
+  $('play-analyse').addEventListener('click', analyse);
+  $('play-analyse-game').addEventListener('click', analyse);
+  $('play-review-game').addEventListener('click', () => reviewGame());
   $('play-copy-link').addEventListener('click', async () => {
     if (!game) return;
     flash($('play-copy-link'), await copyText(analysisLink(game.view.notation)) ? 'Copied' : 'Copy failed');
@@ -162,7 +168,11 @@ function onKey(e) {
 async function newGame() {
   showMessage(msg, null);
   const seedText = $('play-seed').value.trim();
-  const seed = seedText === '' ? Math.floor(Math.random() * 2147483646) : Number(seedText);
+  const seed = seedText === '' ? Math.floor(Math.random() * (MAX_DEAL + 1)) : Number(seedText);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_DEAL) {
+    showMessage(msg, `Deal: ${seedText} is not a deal number; use a whole number from 0 to ${MAX_DEAL}, or leave it empty.`);
+    return;
+  }
   setBusy(true, 'Dealing…');
   try {
     const r = await post('game/new', { seed });
@@ -308,6 +318,14 @@ function record() {
   return r;
 }
 
+// The Review page on this game, reviewing at once: the record travels in a #review?rec= link, packed as the
+// Review page's own "Copy link" packs it (no download and upload in between).
+async function reviewGame() {
+  if (!game || game.start) return;
+  const { packRecord } = await import('./review.js');
+  location.hash = `#review?rec=${await packRecord(record())}&ply=0`;
+}
+
 function download() {
   if (!game) return;
   const blob = new Blob([`${JSON.stringify(record())}\n`], { type: 'application/json' });
@@ -404,6 +422,15 @@ async function showHint() {
   render();
 }
 
+// A suggestion's reason without its raw playout rate: {text, raw} (raw: 'won 76% of 292 playouts' or '').
+export function splitReason(reason) {
+  const m = /,?\s*won \d+% of \d+ playouts,?\s*/.exec(reason || '');
+  if (!m) return { text: reason || '', raw: '' };
+  const before = reason.slice(0, m.index), after = reason.slice(m.index + m[0].length);
+  const text = after ? `${before}${before.endsWith(':') ? ' ' : ', '}${after}` : before.replace(/:\s*$/, '');
+  return { text, raw: m[0].replace(/^,?\s*|,?\s*$/g, '') };
+}
+
 function renderHint() {
   const panel = $('play-hint-panel');
   const list = $('play-hint-list');
@@ -428,7 +455,12 @@ function renderHint() {
       m.title = 'proven: the final margin in points after this move, both playing perfectly';
       li.querySelector('.what').append(' ', m);
     }
-    li.querySelector('.why').textContent = s.reason;
+    // One win chance per move: the calibrated one above. The search's raw playout rate ("won 76% of
+    // 292 playouts") is another number for the same thing, so it leaves the text for a tooltip.
+    const { text: why, raw } = splitReason(s.reason);
+    li.querySelector('.why').textContent = why;
+    if (raw) li.querySelector('.why').title = `${raw} (the raw playout rate; ${pct}% is the calibrated chance)`;
+    li.querySelector('.pct').title = 'your chance of winning after this move';
     const play = document.createElement('button');
     play.type = 'button';
     play.textContent = 'Play';
@@ -453,7 +485,7 @@ function setBusy(on, text = '') {
   for (const id of ['play-hint', 'play-undo', 'play-advance', 'play-new']) $(id).disabled = on && id !== 'play-new';
 }
 
-function statsHtml(box, p, who) { statsInto(box, p, who); }
+function statsHtml(box, p, who) { statsInto(box, p, who, game.view.terminal); }
 
 function statusText() {
   const v = game.view;
@@ -468,10 +500,11 @@ function statusText() {
   if (v.leather_to_place > 0) return 'You won a leather patch: put it on an empty cell (click, or a ghost).';
   if (held) {
     const what = held.pid === -1 ? 'The leather patch' : `Patch #${held.pid}`;
+    if (!keyHints()) return `${what}: tap where it goes on your quilt, then tap it again to place it; or tap a numbered ghost (the solver's best spots).`;
     return `${what}: move it over your quilt${held.pid === -1 ? '' : ' (R rotates, F flips)'}, then click or press Enter; or click a numbered ghost (the solver's best spots). Esc puts it back.`;
   }
   const adv = v.advance;
-  return `Your turn: pick up a patch (1–3) and place it, or advance to space ${adv.to} for ${adv.buttons} button${adv.buttons === 1 ? '' : 's'}.`;
+  return `Your turn: pick up a patch${keyHints() ? ' (1–3)' : ''} and place it, or advance to space ${adv.to} for ${adv.buttons} button${adv.buttons === 1 ? '' : 's'}.`;
 }
 
 function renderCircle() {
@@ -574,6 +607,12 @@ function render() {
   renderCircle();
   drawOverlay();
   renderHint();
+  const over = $('play-over');
+  over.hidden = !v.terminal;
+  // A game from a pasted position has no deal to replay from: the Review page needs the whole game.
+  $('play-review-game').disabled = !!game.start;
+  $('play-review-game').title = game.start ? 'Only a game from a deal can be reviewed (this one began at a pasted position)'
+    : 'Open the Review page on this game and review it';
   const heldBox = $('play-held');
   heldBox.hidden = !held || !canActIgnoringBusy();
   if (held) {

@@ -2,7 +2,7 @@
 
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
-import { drawCells, el, pieceColor, shapeIcon } from './draw.js';
+import { copyColor, drawCells, el, pieceColor, shapeIcon } from './draw.js';
 import * as Generate from './generate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -79,16 +79,30 @@ function resize(nh, nw, reset = false) {
   drawRegion();
 }
 
+// The preset regions by their <option> value: rows of '.' (a cell) and '#' (not part).
+export function presetRows(name) {
+  if (name === '8x8-hole') return Array.from({ length: 8 }, (_, r) => (r === 3 || r === 4 ? '...##...' : '........'));
+  const m = /^(\d+)x(\d+)$/.exec(name);
+  return m ? Array.from({ length: Number(m[1]) }, () => '.'.repeat(Number(m[2]))) : null;
+}
+
 function preset(name) {
-  if (!name) return;
-  if (name === '8x8-hole') {
-    resize(8, 8, true);
-    for (const r of [3, 4]) for (const c of [3, 4]) region[r][c] = false;
-    drawRegion();
-    return;
-  }
-  const [a, b] = name.split('x').map(Number);
-  resize(a, b, true);
+  const want = presetRows(name);
+  if (!want) { drawRegion(); return; }   // "custom" sets nothing: the select goes back to what the region is
+  h = want.length; w = want[0].length;
+  region = want.map((line) => line.split('').map((ch) => ch === '.'));
+  $('pz-h').value = String(h);
+  $('pz-w').value = String(w);
+  cursor = [Math.min(cursor[0], h - 1), Math.min(cursor[1], w - 1)];
+  drawRegion();
+}
+
+// The preset select names the region drawn: a preset's, or "custom" once rows, columns or cells differ.
+function syncPreset() {
+  const drawn = rows().join('/');
+  const select = $('pz-preset');
+  const match = [...select.options].find((o) => presetRows(o.value) && presetRows(o.value).join('/') === drawn);
+  select.value = match ? match.value : 'custom';
 }
 
 function setCell([r, c], on) {
@@ -107,6 +121,7 @@ function drawRegion() {
     el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
   }
   svg.dataset.rows = rows().join('/');
+  syncPreset();
   area();
 }
 
@@ -191,6 +206,8 @@ async function solve() {
   $('pz-status').textContent = 'solving…';
   try {
     result = await post('solve-puzzle', body, { deadlineMs: 25000 });
+    // A success ends every earlier complaint on this page, the new-puzzle card's included.
+    showMessage($('gen-msg'), null);
     result.labels = pieces.concat(unlimited).map((p) => p.label);  // by patch_index
     result.rows = body.region.rows;
     $('pz-result').hidden = false;
@@ -236,20 +253,30 @@ function showTiling(i) {
   shown = ((i % n) + n) % n;
   $('pz-which').textContent = `tiling ${shown + 1} of ${n}`;
   const tiling = r.tilings[shown];
+  // Each placement is its own copy: the seams follow copies (not piece kinds), so the copies of an
+  // unlimited piece (or of `xN` pieces) show their outlines, and each copy of one kind gets its own shade.
   const at = {};
-  for (const p of tiling.placements) for (const c of p.cells) at[`${c.row || 0},${c.col || 0}`] = p.patch_index || 0;
-  const g = drawCells(svg, r.height, r.width, (rr, cc) => {
-    const k = at[`${rr},${cc}`];
-    if (k === undefined) return { key: 'out', cls: r.rows[rr][cc] === '#' ? 'region-out' : 'region-in', data: { piece: '' } };
-    return { key: `k${k}`, fill: pieceColor(k), data: { piece: k } };
+  const copyOf = [];
+  const seen = {};
+  tiling.placements.forEach((p, j) => {
+    const k = p.patch_index || 0;
+    copyOf[j] = seen[k] = (seen[k] ?? -1) + 1;
+    for (const c of p.cells) at[`${c.row || 0},${c.col || 0}`] = j;
   });
+  const g = drawCells(svg, r.height, r.width, (rr, cc) => {
+    const j = at[`${rr},${cc}`];
+    if (j === undefined) return { key: 'out', cls: r.rows[rr][cc] === '#' ? 'region-out' : 'region-in', data: { piece: '', copy: '' } };
+    const k = tiling.placements[j].patch_index || 0;
+    return { key: `c${j}`, fill: copyColor(k, copyOf[j]), data: { piece: k, copy: j } };
+  });
+  svg.dataset.copies = String(tiling.placements.length);
   svg.dataset.tiling = String(shown);
-  for (const p of tiling.placements) {
+  tiling.placements.forEach((p, j) => {
     const cells = S.fromMessage(p.cells);
     const [sr, sc] = cells.reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0]);
     // label the cell nearest the piece's centre
     const [cr, cc] = cells.reduce((best, x) => (Math.hypot(x[0] - sr / cells.length, x[1] - sc / cells.length)
       < Math.hypot(best[0] - sr / cells.length, best[1] - sc / cells.length) ? x : best));
-    el('text', { x: cc + 0.5, y: cr + 0.5, class: 'tile-label', text: r.labels[p.patch_index || 0] || '' }, g.deco);
-  }
+    el('text', { x: cc + 0.5, y: cr + 0.5, class: 'tile-label', 'data-copy': j, text: r.labels[p.patch_index || 0] || '' }, g.deco);
+  });
 }

@@ -5,7 +5,11 @@
 
 import { patches as loadPatches, post, showMessage, stream } from './api.js';
 import * as S from './shapes.js';
-import { clear, drawQuilt, drawTrack, el, markCells } from './draw.js';
+import { clear, drawQuilt, drawTrack, el, icon, markCells, patchColor, shapeIcon } from './draw.js';
+import {
+  bindQuiltPointer, buyRefusal, clearHandMarks, drawHand, fitsRows, handCells, handMoveText, leatherHand, newHand,
+  nudgeHand, turnHand,
+} from './hand.js';
 import { analysisHash } from './links.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 
@@ -25,12 +29,16 @@ let abort = null;
 let msg = null;
 let lines = [];
 let budget = { iterations: 200, seed: 0 };   // the current review's settings (what its link carries)
-let learn = null;      // the learn-from-mistakes session: { player, queue, at, state, view, held, tried }
+let learn = null;      // the learn-from-mistakes session: { player, queue, at, state, view, held, tried, seq }
+let quilts = [null, null];   // the two quilts as last drawn (drawQuilt's handles: cellAt for the pointer)
+// A try's win chance by position, budget and move: the same try in the same position shows the same figure.
+const tryChances = new Map();
 
 export async function init() {
   msg = $('review-msg');
   P = {};
-  for (const p of await loadPatches()) P[p.id] = p;
+  // With their cells, as play.js and analysis.js keep them: the drill's patch in hand is turned and drawn from them.
+  for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
   $('review-file').addEventListener('change', readFile);
   $('review-line').addEventListener('change', () => { $('review-text').value = lines[Number($('review-line').value)] || ''; });
   $('review-form').addEventListener('submit', (e) => { e.preventDefault(); start($('review-text').value); });
@@ -51,13 +59,15 @@ export async function init() {
   $('learn-answer').addEventListener('click', showAnswer);
   $('learn-next').addEventListener('click', () => exercise(learn ? learn.at + 1 : 0));
   $('learn-stop').addEventListener('click', stopLearning);
+  for (const i of [0, 1]) {
+    bindQuiltPointer($(`review-quilt-${i}`), {
+      hand: () => (learn && learn.player === i ? learn.held : null), quilt: () => quilts[i],
+      canAct: () => Boolean(learn && learn.state), redraw: overlay, place,
+    });
+  }
   document.addEventListener('keydown', (e) => {
     if ($('page-review').hidden || !data || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (learn) {
-      if (e.key === 'r' || e.key === 'R') turn('rotate');
-      if (e.key === 'f' || e.key === 'F') turn('flip');
-      return;
-    }
+    if (learn) { learnKey(e); return; }
     const t = e.target;
     if (t && t.closest('input:not([type=range]), textarea, select')) return;
     const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: data.plies.length };
@@ -311,7 +321,7 @@ function go(k) {
 
 function drawBoards(extra = null) {
   const v = data.views[step];
-  const quilts = [];
+  quilts = [];
   for (const i of [0, 1]) {
     const q = drawQuilt($(`review-quilt-${i}`), v.players[i].rows, owners[step][i], P);
     quilts.push(q);
@@ -474,6 +484,10 @@ function mistakes() {
   }
 }
 
+const RING = 8;            // a large mistake's ring around its point (px of the plot's viewBox)
+const GLYPH_GAP = 13;      // from the point to a glyph's baseline above it: the ring, its stroke, the descent
+const GLYPH_HEIGHT = 10;   // a glyph's height above its baseline (11 px bold)
+
 // Both players' win chances after each move; the mover's point is the clickable one, labels as glyphs.
 function plot() {
   const svg = $('review-plot');
@@ -513,8 +527,14 @@ function plot() {
     el('title', { text: `move ${i + 1} (player ${r.player + 1}): ${label(r.played, r.best)}${lab ? ` ${GLYPH[lab]} ${lab}` : ''}; `
       + `player ${r.player + 1}'s chance ${pct(mine)}` }, c);
     c.addEventListener('click', () => go(i + 1));
-    if (lab) el('text', { x: x(i), y: y(mine) - 7, 'text-anchor': 'middle', class: `glyph ${lab}`, text: GLYPH[lab] }, svg);
-    if (r.large) el('circle', { cx: x(i), cy: y(mine), r: 8, class: 'mistake', 'data-ply': i }, svg);
+    if (r.large) el('circle', { cx: x(i), cy: y(mine), r: RING, class: 'mistake', 'data-ply': i }, svg);
+    if (lab) {
+      // Clear of the large-mistake ring (radius 8, stroke 2.5, and the glyph's own descent): above the point,
+      // or below it where the plot's top edge leaves no room.
+      const above = y(mine) - GLYPH_GAP - GLYPH_HEIGHT >= 0;
+      el('text', { x: x(i), y: above ? y(mine) - GLYPH_GAP : y(mine) + GLYPH_GAP + GLYPH_HEIGHT - 2,
+        'text-anchor': 'middle', class: `glyph ${lab}`, 'data-ply': i, text: GLYPH[lab] }, svg);
+    }
   }
 }
 
@@ -570,7 +590,8 @@ function saveRecord() {
   download('review.json', new Blob([`${JSON.stringify(out)}\n`], { type: 'application/json' }));
 }
 
-const STYLE_PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family'];
+const STYLE_PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linejoin', 'paint-order', 'opacity',
+  'font-size', 'font-weight', 'font-family'];
 
 // A copy of an on-page SVG with its CSS styles written into attributes (a downloaded file has no stylesheet).
 function standalone(svg) {
@@ -652,7 +673,7 @@ function startLearning() {
   const queue = reviews.filter((r) => r && r.player === player && ['mistake', 'blunder'].includes(labelOf(r)));
   if (!queue.length) { showMessage(msg, `Player ${player + 1} made no mistake or blunder in this review.`, 'info'); return; }
   showMessage(msg, null);
-  learn = { player, queue, at: 0 };
+  learn = { player, queue, at: 0, seq: 0 };
   $('learn-box').hidden = false;
   $('page-review').dataset.learning = '1';
   exercise(0);
@@ -663,6 +684,7 @@ function stopLearning() {
   learn = null;
   $('learn-box').hidden = true;
   delete $('page-review').dataset.learning;
+  for (const i of [0, 1]) clearHandMarks($(`review-quilt-${i}`));
   if (data) go(step);
 }
 
@@ -675,21 +697,28 @@ async function exercise(k) {
     $('learn-next').hidden = true;
     $('learn-result').textContent = '';
     $('page-review').dataset.learnDone = '1';
+    Object.assign(learn, { held: null, seq: learn.seq + 1 });
+    overlay();
     return;
   }
   const r = learn.queue[k];
-  Object.assign(learn, { at: k, state: null, view: null, held: null, tried: null, shown: false });
+  // A new seq: the answer to a try of the exercise before is dropped.
+  Object.assign(learn, { at: k, state: null, view: null, held: null, tried: null, shown: false, seq: learn.seq + 1 });
+  clear($('learn-patches'));
+  for (const i of [0, 1]) clearHandMarks($(`review-quilt-${i}`));
   step = r.ply;
   go(r.ply);
   $('learn-moves').hidden = false;
   $('learn-answer').hidden = false;
   $('learn-next').hidden = true;
   $('learn-result').textContent = '';
+  delete $('learn-result').dataset.chance;
   $('page-review').dataset.learnAt = String(k);
   delete $('page-review').dataset.learnDone;
   $('learn-text').textContent = `${k + 1} of ${learn.queue.length} · Move ${r.ply + 1}: ${label(r.played, r.best)} `
     + `lost ${pct(r.loss)} (${GLYPH[labelOf(r)]} ${labelOf(r)}). Find a better move for player ${r.player + 1}: `
-    + 'advance, or pick a patch and place it on the quilt (R rotates, F flips).';
+    + 'advance (A), or pick a patch (click it or press 1-3) and put it on the quilt: move it with the pointer or the '
+    + 'arrow keys, R rotates, F flips, a click or Enter puts it down, Esc puts it back.';
   try {
     const bare = { ...record };
     delete bare.evaluations;
@@ -701,113 +730,170 @@ async function exercise(k) {
   } catch (e) { showMessage(msg, e); }
 }
 
-// The moves to try: advance, the patches in front of the token that fit, or the pending leather patch.
+// The moves to try: advance, the patches in front of the token (each with its cost in buttons and time, the
+// circle's SVG icons), or the pending leather patch, already in hand.
 function choices() {
   const box = $('learn-patches');
   clear(box);
   const v = learn.view;
+  const me = learn.player;
   $('learn-advance').disabled = !v.advance;
   if (v.leather_to_place > 0) {
-    learn.held = { pid: -1, orient: [[0, 0]], pos: null };
-    box.textContent = 'Place the leather patch: click a free cell.';
+    learn.held = leatherHand();
+    box.textContent = 'Place the leather patch: click a free cell, or move it with the arrow keys and press Enter.';
   } else {
-    for (const a of v.available) {
+    v.available.forEach((a, i) => {
+      const p = P[a.id];
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = `patch ${a.id} (${a.buttons}¢, ${a.time}⧗)`;
+      b.className = 'learn-patch';
       b.dataset.patch = a.id;
+      b.dataset.slot = i + 1;
+      const shape = shapeIcon(p.cells, patchColor(a.id), { minSide: 3 });
+      shape.classList.add('learn-shape');
+      b.append(shape, `${i + 1}: patch ${a.id} `, icon('button'), `${a.buttons} `, icon('time'), `${a.time}`);
       b.disabled = !a.buyable;
-      b.addEventListener('click', () => { learn.held = { pid: a.id, orient: P[a.id].cells, pos: null }; overlay(); });
+      b.title = buyRefusal(a, `player ${me + 1}'s quilt`, `player ${me + 1}`, v.players[me].buttons)
+        || `Patch ${a.id}: ${a.buttons} buttons, ${a.time} time. Press ${i + 1} to pick it up.`;
+      b.setAttribute('aria-label', b.title);
+      b.addEventListener('click', () => pick(i + 1));
       box.appendChild(b);
-    }
+    });
   }
-  const q = $(`review-quilt-${learn.player}`);
-  q.onmousemove = (e) => { if (!learn || !learn.held) return; const rc = cellAt(e); if (rc) { setPos(rc); overlay(); } };
-  q.onclick = (e) => { if (!learn || !learn.held) return; const rc = cellAt(e); if (rc) { setPos(rc); place(); } };
+  markPicked();
+  overlay();
 }
 
-function cellAt(e) {
-  const svg = $(`review-quilt-${learn.player}`);
-  const box = svg.getBoundingClientRect();
-  const vb = svg.viewBox.baseVal;
-  if (!box.width || !vb) return null;
-  const c = Math.floor(vb.x + ((e.clientX - box.left) / box.width) * vb.width);
-  const r = Math.floor(vb.y + ((e.clientY - box.top) / box.height) * vb.height);
-  return r >= 0 && c >= 0 && r < 9 && c < 9 ? [r, c] : null;
+// Pick up the patch in slot 1-3 (the buttons and the keys 1-3).
+function pick(slot) {
+  if (!learn || !learn.view || learn.view.leather_to_place > 0) return;
+  const a = learn.view.available[slot - 1];
+  if (!a) return;
+  const me = learn.player;
+  const refusal = buyRefusal(a, `player ${me + 1}'s quilt`, `player ${me + 1}`, learn.view.players[me].buttons);
+  if (refusal) { $('learn-result').textContent = refusal; return; }
+  learn.held = newHand(a.id, slot, P[a.id].cells);
+  markPicked();
+  overlay();
 }
 
-function setPos([r, c]) {
-  const { h, w } = S.size(learn.held.orient);
-  const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
-  learn.held.pos = [clamp(r - Math.floor((h - 1) / 2), 0, 9 - h), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
-}
-
-function heldCells() {
+function markPicked() {
   const h = learn && learn.held;
-  return h && h.pos ? h.orient.map(([r, c]) => [r + h.pos[0], c + h.pos[1]]) : null;
+  for (const b of $('learn-patches').querySelectorAll('button')) {
+    b.setAttribute('aria-pressed', String(Boolean(h) && h.slot === Number(b.dataset.slot)));
+  }
+}
+
+// The drill's keys, as on the Play page: 1-3 pick a patch up, the arrows move it (the first press shows it in
+// the middle of the quilt), R and F turn it, Enter puts it down, Esc puts it back, A advances.
+function learnKey(e) {
+  const t = e.target;
+  if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
+  const onButton = t && t.closest('button, [role=button]');
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const h = learn.held;
+  if (k === 'r' || k === 'f') { e.preventDefault(); turn(k === 'r' ? 'rotate' : 'flip'); }
+  else if (['1', '2', '3'].includes(k)) { e.preventDefault(); pick(Number(k)); }
+  else if (k.startsWith('Arrow') && h) { e.preventDefault(); nudgeHand(h, k); overlay(); }
+  else if (k === 'Enter' && h && !onButton) { e.preventDefault(); place(); }
+  else if (k === 'Escape' && h && h.pid !== -1) { e.preventDefault(); learn.held = null; markPicked(); overlay(); }
+  else if (k === 'a' && !$('learn-advance').disabled) { e.preventDefault(); tryMove('advance'); }
 }
 
 function turn(how) {
   if (!learn || !learn.held || learn.held.pid === -1) return;
-  learn.held.orient = how === 'rotate' ? S.rotate(learn.held.orient) : S.flip(learn.held.orient);
-  if (learn.held.pos) setPos(learn.held.pos);
+  turnHand(learn.held, how);
   overlay();
 }
 
+// The mover's quilt with the try (its cells), the engine's answer once shown, and the patch in hand (green
+// where it fits, red where not; the quilt's data-held/orient/pos say what is held where).
 function overlay() {
-  const cells = heldCells();
+  if (!data) return;
   drawBoards((qs) => {
-    if (learn && learn.tried) markCells(qs[learn.player].overlay, learn.tried.cells, 'last');
-    if (learn && learn.shown) {
+    if (!learn) return;
+    const ov = qs[learn.player].overlay;
+    if (learn.tried && learn.tried.cells.length) markCells(ov, learn.tried.cells, 'last', { move: learn.tried.text });
+    if (learn.shown) {
       const r = learn.queue[learn.at];
-      if (r.best.cells && r.best.cells.length) markCells(qs[learn.player].overlay, S.fromMessage(r.best.cells), 'best-mark');
+      if (r.best.cells && r.best.cells.length) markCells(ov, S.fromMessage(r.best.cells), 'best-mark');
     }
-    if (cells) markCells(qs[learn.player].overlay, cells, 'held-piece', { patch: learn.held.pid });
+    const svg = $(`review-quilt-${learn.player}`);
+    if (learn.held && learn.view) drawHand(ov, svg, learn.held, learn.view.players[learn.player].rows);
+    else clearHandMarks(svg);
   });
 }
 
 function place() {
-  const cells = heldCells();
-  if (!cells) return;
-  const rows = learn.view.players[learn.player].rows;
-  if (!cells.every(([r, c]) => rows[r][c] === '.')) { $('learn-result').textContent = 'That spot is not free.'; return; }
-  const text = learn.held.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${learn.held.pid} ${S.cellsText(cells)}`;
-  tryMove(text, cells);
+  if (!learn || !learn.held || !learn.view) return;
+  const cells = handCells(learn.held);
+  const out = $('learn-result');
+  if (!cells) { out.textContent = 'Move the patch over the quilt first (the pointer or the arrow keys).'; return; }
+  if (!fitsRows(learn.view.players[learn.player].rows, cells)) {
+    out.textContent = 'That spot is not free: the patch must lie on empty cells.';
+    return;
+  }
+  tryMove(handMoveText(learn.held, cells), cells);
 }
 
-// The try's win chance: the search's value of the position it leads to, with the review's budget and seed
-// (1 minus the opponent's best chance, or the mover's own when they move again), as engine.review does.
+// A try's win chance, one figure per move: the game's move and the engine's best show the review's own values
+// (value_played, value_best); any other try is the search's value of the position it leads to, with the
+// review's budget and seed (1 minus the opponent's best chance, or the mover's own when they move again, as
+// engine.review does), evaluated once and kept, so that trying it again shows the same figure.
+async function tryChance(r, move, after) {
+  if (move === r.best.text) return { chance: r.value_best, source: 'best' };
+  if (move === r.played.text) return { chance: r.value_played, source: 'played' };
+  const depth = budget.iterations ? `it:${budget.iterations}` : `s:${budget.seconds}`;
+  const key = [learn.view.notation || JSON.stringify(learn.state), depth, budget.seed, move].join('|');
+  if (tryChances.has(key)) return { chance: tryChances.get(key), source: 'cache' };
+  let chance;
+  if (after.view.terminal) {
+    chance = after.view.winner === learn.player ? 1 : 0;
+  } else {
+    const budgetBody = budget.iterations ? { iterations: budget.iterations } : { time_limit: `${budget.seconds}s` };
+    const s = await post('suggest-move', { state: after.state, top: 1, seed: budget.seed, ...budgetBody }, { deadlineMs: 60000 });
+    const best = s.suggestions[0].win_chance;
+    chance = s.player === learn.player ? best : 1 - best;
+  }
+  tryChances.set(key, chance);
+  return { chance, source: 'search' };
+}
+
 async function tryMove(text, cells = []) {
   if (!learn || !learn.state) return;
   const r = learn.queue[learn.at];
+  const mine = ++learn.seq;
+  const current = () => learn && learn.queue[learn.at] === r && learn.seq === mine;
   const out = $('learn-result');
   out.textContent = 'thinking…';
-  const budgetBody = budget.iterations ? { iterations: budget.iterations } : { time_limit: `${budget.seconds}s` };
+  delete out.dataset.chance;
   try {
     const after = await post('game/apply', { state: learn.state, move: text });
-    learn.tried = { text, cells };
+    if (!current()) return;
+    const move = after.move && after.move.text ? after.move.text : text;   // the server's spelling, as the review's
+    learn.tried = { text: move, cells };
     learn.held = null;
-    let chance;
-    if (after.view.terminal) {
-      chance = after.view.winner === learn.player ? 1 : 0;
-    } else {
-      const s = await post('suggest-move', { state: after.state, top: 1, seed: budget.seed, ...budgetBody }, { deadlineMs: 60000 });
-      const best = s.suggestions[0].win_chance;
-      chance = s.player === learn.player ? best : 1 - best;
-    }
-    const same = text === r.best.text;
+    const { chance, source } = await tryChance(r, move, after);
+    if (!current()) return;
     let verdict;
-    if (same || chance >= r.value_best - 0.05) verdict = 'Good: as good as the engine\'s best (within 5%).';
+    if (source === 'best') verdict = 'Good: that is the engine\'s best move.';
+    else if (source === 'played') verdict = 'That is the move played in the game. Try again, or show the answer.';
+    else if (chance >= r.value_best - 0.05) verdict = 'Good: as good as the engine\'s best (within 5%).';
     else if (chance > r.value_played + 0.02) verdict = 'Better than the game\'s move, but there is better still.';
     else verdict = 'Not better than the game\'s move. Try again, or show the answer.';
-    out.textContent = `Your try ${text}: win chance ${pct(chance)} (the game's move ${pct(r.value_played)}, `
+    out.textContent = `Your try ${move}: win chance ${pct(chance)} (the game's move ${pct(r.value_played)}, `
       + `the engine's best ${pct(r.value_best)}). ${verdict}`;
     out.dataset.chance = chance.toFixed(4);
+    out.dataset.source = source;
+    out.dataset.move = move;
     $('page-review').dataset.learnTried = String(learn.at);
     $('learn-next').hidden = false;
-    overlay();
     choices();
-  } catch (e) { out.textContent = ''; showMessage(msg, e); }
+  } catch (e) {
+    if (!current()) return;
+    out.textContent = '';
+    showMessage(msg, e);
+  }
 }
 
 function showAnswer() {
