@@ -476,13 +476,19 @@ def helper_schemas(schemas: dict) -> dict:
         "Replay": {"type": "object", "additionalProperties": False, "required": ["record"], "properties": {
             "record": {"type": "object", "additionalProperties": False, "required": list(record["required"]),
                        "description": "a GameRecord in its JSON mapping, or the engine's record form (edition "
-                                      "\"revised\"/\"original\"; seed, result and players are ignored)",
+                                      "\"revised\"/\"original\"; seed, players, result and evaluations are "
+                                      "checked for form, then ignored: server/records.py)",
                        "properties": {
                            "edition": {"type": "string", "enum": ACCEPTED_ENUMS["patchwork.v1.Edition"]
                                        + list(engine.EDITIONS)},
                            "circle": record["properties"]["circle"],
                            "actions": record["properties"]["actions"],
-                           "seed": {}, "result": {}, "players": {}}}}},
+                           # the engine form's extras, as server.records checks them
+                           "seed": {"type": ["integer", "string", "null"]},
+                           "players": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 2,
+                                       "maxItems": 2},
+                           "result": {"type": ["object", "null"]},
+                           "evaluations": {"type": ["array", "null"]}}}}},
         "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
         "Object": {"type": "object"},
     }
