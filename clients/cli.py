@@ -39,7 +39,10 @@ from .inputs import (
 )
 from .play import PlaySession, start_game
 from .links import DEFAULT_WEB, review_link
-from .render import LegendEntry, colour, console, grid_text, letter, patch_sheet, review_svg, search_line, svg
+from .render import (
+    LegendEntry, colour, console, grid_text, letter, patch_sheet, player_name, reason_text, review_svg, search_line,
+    svg,
+)
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "suggest"
@@ -245,6 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "answer every run")
     mv.add_argument("--notation", action="store_true",
                     help="only print the position in the engine's notation (one line; no search)")
+    mv.add_argument("--verbose", "-v", action="store_true",
+                    help="also show the share of playouts each move won (raw and uncalibrated: the value "
+                         "column is the win chance)")
     mv.set_defaults(func=cmd_move)
 
     rv = add("review", "review a recorded game move by move: each move's loss in win chance (and in points where the "
@@ -281,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the opponent, a player of the engine: greedy, random, search:S (S seconds a move), "
                          f"search:Nit, mcts:N, ... (default {DEFAULT_ENGINE})")
     pp.add_argument("--side", type=int, choices=(0, 1), default=0,
-                    help="which player you are against the engine: 0 moves first (default 0)")
+                    help="which player you are against the engine, by index: 0 = player 1 (moves first), "
+                         "1 = player 2 (default 0)")
     pp.add_argument("--follow", action="store_true",
                     help="no engine opponent: enter both players' moves (follow a game at a table)")
     pp.add_argument("--seed", type=_int_range(0, 2**31 - 1), default=0, metavar="N",
@@ -298,6 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--iterations", type=_whole, default=None, metavar="N",
                     help="hints search a fixed budget of N iterations (the same hint every time) instead of "
                          "--time-limit (default 1 s)")
+    pp.add_argument("--verbose", "-v", action="store_true",
+                    help="hints also show the share of playouts each move won (raw and uncalibrated)")
     pp.set_defaults(func=cmd_play)
 
     pz = add("puzzle", "tile a region exactly with pieces (each used at most once, or as many as needed with "
@@ -327,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gp = add("generate", "make a puzzle with exactly one solution (up to the region's symmetries), seeded",
              ["suggest generate --pieces pentominoes --seed 7",
+              "suggest generate --pieces pentominoes --seed 7 --solution",
               "suggest generate --pieces patches --difficulty hard --svg quilt.svg",
               "suggest generate --size 6x6 --pieces tetrominoes --json",
               "suggest generate --region region.txt --piece '###' --piece '##' --piece '#' --piece '#'"])
@@ -345,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     gp.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
                     help="search nodes to solve it: easy < 1000, medium < 20000, hard more (default any)")
     gp.add_argument("--seed", type=_whole, default=0, metavar="N", help="random seed (default 0)")
+    gp.add_argument("--solution", action="store_true",
+                    help="also print (and draw in --svg) the solution; by default only the puzzle, no spoiler "
+                         "(--json always has it)")
     gp.set_defaults(func=cmd_generate)
 
     pa = add("patches", "draw the 33 standard patches with their costs",
@@ -554,7 +567,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
     elif best is not None and isinstance(best.action, PlaceLeather):
         legend = [_legend_entry(LEATHER_PATCH_ID)]
     out.svg(lambda: svg(9, 9, fixed=board, pieces=pieces, legend=legend,
-                        title=f"player {player}: {best.action.to_str() if best else 'game over'}"))
+                        title=f"{player_name(player)}: {best.action.to_str() if best else 'game over'}"))
     iterations = getattr(moves, "iterations", None)
     searched = bool(getattr(moves, "searched", bool(moves)))
     wall = getattr(moves, "wall_time", None)
@@ -570,14 +583,15 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
             out.console.print("game over: no move to suggest")
             return EXIT_NONE
         p = state.players[player]
-        out.console.print(f"player {player} to move: space {p.position}, {p.buttons} buttons, income {p.income}")
+        out.console.print(f"{player_name(player)} to move: space {p.position}, {p.buttons} buttons, "
+                          f"income {p.income}")
         out.console.print(search_line(moves))
         out.console.print(f"best: {best.action.to_str()}")
         out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
         title = ("moves, best first (value = chance of winning; proven = exact final margin in points, "
                  "perfect play)" if proven else "moves, best first (value = estimated chance of winning)")
-        t = Table(title=title, caption=search_line(moves))
+        t = Table(title=title)     # (the search line is printed once, above)
         cols = ("#", "move", "value", "proven", "reason") if proven else ("#", "move", "value", "reason")
         for col in cols:
             t.add_column(col)
@@ -585,7 +599,7 @@ def cmd_move(args: argparse.Namespace, client: Any, out: Out) -> int:
             cells = [str(i), m.action.to_str(), f"{m.win_chance:.2f}"]
             if proven:
                 cells.append("-" if m.proven_margin is None else f"{m.proven_margin:+d}")
-            t.add_row(*cells, m.reason)
+            t.add_row(*cells, reason_text(m.reason, args.verbose))
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
 
@@ -605,7 +619,8 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
         budget = f"{iterations} iterations per position" if iterations else f"{args.time_limit:g} s per move"
         if iterations and args.time_limit:
             budget += f" (at most {args.time_limit:g} s)"
-        who = "" if not players else f"; player 0 = {_short_name(players[0])}, player 1 = {_short_name(players[1])}"
+        who = "" if not players else (f"; {player_name(0)} = {_short_name(players[0])}, "
+                                      f"{player_name(1)} = {_short_name(players[1])}")
         out.console.print(f"review of {_short_name(args.record)} line {args.line}: {len(record['actions'])} moves, "
                           f"{budget}, seed {args.seed}{who}")
         out.stream.flush()
@@ -632,7 +647,7 @@ def cmd_review(args: argparse.Namespace, client: Any, out: Out) -> int:
     else:
         for i in (0, 1):
             sm = summary[i]
-            label = f"player {i}" + (f" ({_short_name(players[i])})" if players else "")
+            label = player_name(i) + (f" ({_short_name(players[i])})" if players else "")
             out.console.print(f"{label}: {sm.to_str()}")
         if link is not None:
             out.console.print(f"web: {link}", soft_wrap=True, markup=False, highlight=False)
@@ -674,7 +689,8 @@ def cmd_play(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     session = PlaySession(client, out.console, start=start, actions=actions, engine=player,
                           engine_name=args.engine.strip(), side=args.side, from_new_game=fresh, seed=seed,
-                          time_limit=args.time_limit, iterations=args.iterations, read_line=read_line)
+                          time_limit=args.time_limit, iterations=args.iterations, read_line=read_line,
+                          verbose=args.verbose)
     return session.run()
 
 
@@ -787,8 +803,8 @@ def cmd_generate(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     difficulty = f"{res.difficulty} ({res.nodes} search nodes to solve it without hints)"
     title = f"{res.status.value}: one solution, {difficulty}" if found else res.status.value
-    if found:
-        out.svg(lambda: svg(height, width, pieces=pieces, title=title,
+    if found:       # the puzzle, or with --solution its solution (a spoiler only when asked for)
+        out.svg(lambda: svg(height, width, pieces=pieces if args.solution else (), title=title,
                             legend=[LegendEntry(label(i), t) for i, t in enumerate(res.pieces)], **cut))
     if args.json:
         obj: dict[str, Any] = {
@@ -813,8 +829,9 @@ def cmd_generate(args: argparse.Namespace, client: Any, out: Out) -> int:
                       + (" ('#' cells are pre-filled)" if quilt else ""))
     out.console.print(grid_text(height, width, **cut))
     _legend(out, [f"{label(i)} {t}" for i, t in enumerate(res.pieces)])
-    out.console.print("solution:")
-    out.console.print(grid_text(height, width, pieces=pieces, **cut))
+    if args.solution:
+        out.console.print("solution:")
+        out.console.print(grid_text(height, width, pieces=pieces, **cut))
     out.console.print(f"tilings: {res.distinct} up to the region's symmetries ({res.count} in all); "
                       f"difficulty: {difficulty}")
     return EXIT_OK

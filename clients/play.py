@@ -43,7 +43,7 @@ from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 from . import errors
 from .inputs import decode_text, parse_position, read_bytes, read_position, read_record
 from .links import review_link
-from .render import colour, letter, search_line
+from .render import colour, letter, player_name, reason_text, search_line
 
 HELP = """\
 commands (a word's first letters are enough where it is clear: b, a, h, u, q):
@@ -132,7 +132,7 @@ class PlaySession:
     def __init__(self, client: Any, console: Console, *, start: Any, actions: Sequence[Any] = (),
                  engine: Any = None, engine_name: str = "", side: int = 0, from_new_game: bool = True,
                  seed: Any = None, time_limit: float | None = None, iterations: int | None = None,
-                 read_line: Callable[[str], str] = input) -> None:
+                 read_line: Callable[[str], str] = input, verbose: bool = False) -> None:
         self.client = client
         self.console = console
         self.engine = engine
@@ -141,6 +141,7 @@ class PlaySession:
         self.time_limit = time_limit
         self.iterations = iterations
         self.read_line = read_line
+        self.verbose = verbose      # hints also show the share of playouts each move won
         self.last_hint: list[Any] = []
         self.leather: list[int] = []
         self._set_game(start, list(actions), from_new_game, seed)
@@ -177,10 +178,10 @@ class PlaySession:
         return self.engine is None
 
     def name(self, player: int) -> str:
-        """How a player is called on screen."""
+        """How a player (index 0 or 1) is called on screen: player 1 or player 2, and who plays it."""
         if self.following:
-            return f"player {player}"
-        return f"player {player} (you)" if player == self.side else f"player {player} ({self.engine_name})"
+            return player_name(player)
+        return player_name(player) + (" (you)" if player == self.side else f" ({self.engine_name})")
 
     def record_names(self) -> list[str]:
         """The players of a saved record: "human" and the engine's spec."""
@@ -261,7 +262,7 @@ class PlaySession:
         self.print(f"            {spaces}   $ = button income, L = leather patch")
         for i in (0, 1):
             pos = s.players[i].position
-            self.print(f"  player {i}  {' ' * pos}{i}  (space {pos})")
+            self.print(f"  {player_name(i)}  {' ' * pos}{i + 1}  (space {pos})")
 
     def _circle(self) -> None:
         s = self.state
@@ -471,7 +472,8 @@ class PlaySession:
         self.print(f"hint for {self.name(self.state.current_player())} ({search_line(moves)}):")
         for k, m in enumerate(moves, 1):
             proven = f"  proven {m.proven_margin:+d}" if m.proven_margin is not None else ""
-            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}{proven}  {m.reason}")
+            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}{proven}  "
+                       f"{reason_text(m.reason, self.verbose)}")
         if moves:
             self.print("  ('take K' plays move K)")
 
@@ -537,15 +539,15 @@ class PlaySession:
             return "game over > "
         cur = s.current_player()
         if s.leather_to_place:
-            return f"player {cur} leather (1-{len(self.leather) or 1} or r,c) > "
-        return f"player {cur} > "
+            return f"{player_name(cur)} leather (1-{len(self.leather) or 1} or r,c) > "
+        return f"{player_name(cur)} > "
 
     def final(self) -> None:
         """Say who won."""
         s = self.state
         sc = s.scores()
         w = s.winner()
-        self.print(Text(f"game over: player 0 scores {sc[0]}, player 1 scores {sc[1]}: {self.name(w)} wins"
+        self.print(Text(f"game over: {player_name(0)} scores {sc[0]}, {player_name(1)} scores {sc[1]}: {self.name(w)} wins"
                         + (" (the tie goes to who reached the end first)" if sc[0] == sc[1] else ""),
                         style="bold"))
         if self.from_new_game:      # only a game from a new deal is a record the web app can review

@@ -10,6 +10,7 @@ same without colour (piped output, screen readers, tests).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
 from xml.sax.saxutils import escape
@@ -296,6 +297,33 @@ def search_line(moves: Any) -> str:
     if n is None:
         return f"search: searched{took} (the engine did not count the iterations)"
     return f"search: {n} iteration{'s' if n != 1 else ''}{took}"
+
+
+_PLAYOUT_RATE = re.compile(r": won \d+% of (\d+) playouts")
+
+
+def reason_text(reason: str, verbose: bool = False) -> str:
+    """A move's reason for the human output (``suggest move``, ``play``'s hint): without the share of
+    playouts the move won unless ``verbose``. That raw rate is a second, uncalibrated win chance beside the
+    move's value (the calibrated one), and the two disagree; the move's one figure is its value.
+
+    >>> r = "advance 2 spaces (+2 buttons): won 40% of 25 playouts, mean margin -3.2"
+    >>> reason_text(r)
+    'advance 2 spaces (+2 buttons): 25 playouts, mean margin -3.2'
+    >>> reason_text(r, verbose=True) == r
+    True
+    """
+    return reason if verbose else _PLAYOUT_RATE.sub(r": \1 playouts", reason)
+
+
+def player_name(index: int) -> str:
+    """How a player is called in human-readable text: ``player 1`` moves first, ``player 2`` second (the
+    web app's numbering); JSON, the proto and the notation keep the indices 0 and 1.
+
+    >>> player_name(0), player_name(1)
+    ('player 1', 'player 2')
+    """
+    return f"player {index + 1}"
 
 
 _PLAYER_COLOURS = ("#1f5fbf", "#c2410c")

@@ -382,7 +382,7 @@ def _review(args: argparse.Namespace) -> int:
     else:
         for i in (0, 1):
             s = summary[i]
-            label = f"player {i}" + (f" ({names[i]})" if names[i] else "")
+            label = f"player {i + 1}" + (f" ({names[i]})" if names[i] else "")    # players 1 and 2 in text
             print(f"{label}: {s.to_str()}")
     return 0
 

@@ -13,7 +13,12 @@ the value of the move played:
   ends there); when the move is also one of the searched root moves, the
   larger of that and its root value. UCB can starve a root move after a
   couple of unlucky playouts; this gives it the benefit of the doubt, so a
-  large loss means both estimates agree the move was worse.
+  large loss means both estimates agree the move was worse. When that
+  value is at least ``value_best``, the move played is shown as the best
+  (``best`` = ``played``, ``value_best`` = ``value_played``, loss 0), as in
+  a proven review: a move played never shows a higher win chance than the
+  move named best. The position after the move is the next decision's: a
+  review searches it once (:class:`SearchCache`), so it has one value.
 
 Values are the search's estimated win chance for the player to move (0-1),
 its reward calibrated into a win rate (:mod:`engine.players.calibration`);
@@ -163,21 +168,22 @@ class MoveReview:
                 "margin_best": self.margin_best, "loss_points": self.loss_points}
 
     def to_str(self) -> str:
-        """One line: ply, player, the move played and its value, the best move and its value, the loss.
+        """One line: ply, player (P1 moves first, P2 second: ``player`` + 1, as every human-readable text
+        numbers them), the move played and its value, the best move and its value, the loss.
 
         >>> from quiltsolve.engine import ADVANCE, parse_action
         >>> MoveReview(12, 1, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.3, 0.52, 0.22, True).to_str()
-        ' 12  P1  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? blunder, large mistake'
+        ' 12  P2  advance (0.300)  best buy 0 4,2;4,3 (0.520)  loss 0.220  ?? blunder, large mistake'
         >>> MoveReview(13, 0, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.44, 0.5, 0.06, False).to_str()
-        ' 13  P0  advance (0.440)  best buy 0 4,2;4,3 (0.500)  loss 0.060  ?! inaccuracy'
+        ' 13  P1  advance (0.440)  best buy 0 4,2;4,3 (0.500)  loss 0.060  ?! inaccuracy'
         >>> MoveReview(50, 0, ADVANCE, parse_action("buy 0 4,2;4,3"), 0.0, 1.0, 1.0, True, -2, 3, 5).to_str()
-        ' 50  P0  advance (0.000, proven -2)  best buy 0 4,2;4,3 (1.000, proven +3)  loss 1.000, 5 points  ?? blunder, large mistake'
+        ' 50  P1  advance (0.000, proven -2)  best buy 0 4,2;4,3 (1.000, proven +3)  loss 1.000, 5 points  ?? blunder, large mistake'
         """
         played = f"{self.value_played:.3f}" + (f", proven {self.margin_played:+d}" if self.margin_played is not None
                                                else "")
         best = f"{self.value_best:.3f}" + (f", proven {self.margin_best:+d}" if self.margin_best is not None else "")
         best = "same" if self.best == self.played else f"{self.best.to_str()} ({best})"
-        line = f"{self.ply:>3}  P{self.player}  {self.played.to_str()} ({played})  best {best}  loss {self.loss:.3f}"
+        line = f"{self.ply:>3}  P{self.player + 1}  {self.played.to_str()} ({played})  best {best}  loss {self.loss:.3f}"
         if self.loss_points is not None:
             line += f", {self.loss_points} point{'s' if self.loss_points != 1 else ''}"
         notes = [f"{GLYPHS[self.label]} {self.label}"] if self.label else []
@@ -350,16 +356,38 @@ def review_game(game: dict[str, Any] | Sequence[GameState], *, time_limit: float
     return _review(_decisions(game), time_limit, iterations, seed, large_loss)
 
 
+class SearchCache:
+    """The last few positions a review searched and the search's ranked moves there.
+
+    A move played that is not the best is valued by searching the position after it, which is the next
+    decision's position: one search serves both, so that position has one value in the review (with a time
+    limit two searches of it would differ) and costs one search.
+    """
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = size
+        self._entries: list[tuple[GameState, list[MoveSuggestion]]] = []
+
+    def get(self, position: GameState) -> list[MoveSuggestion] | None:
+        """The ranked moves of ``position`` when it was searched, else None."""
+        return next((ranked for state, ranked in self._entries if state == position), None)
+
+    def put(self, position: GameState, ranked: list[MoveSuggestion]) -> None:
+        """Keep the ranked moves of ``position`` (the oldest entry goes when the cache is full)."""
+        self._entries = [(position.clone(), ranked)] + self._entries[: self.size - 1]
+
+
 def _review(decisions: Iterator[tuple[int, GameState, Action]], time_limit: float | None, iterations: int | None,
             seed: int, large_loss: float) -> Iterator[MoveReview]:
+    cache = SearchCache()
     for ply, state, played in decisions:
         yield review_move(state, played, ply=ply, time_limit=time_limit, iterations=iterations, seed=seed,
-                          large_loss=large_loss)
+                          large_loss=large_loss, cache=cache)
 
 
 def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None = None,
                 iterations: int | None = None, seed: int = 0, large_loss: float = DEFAULT_LARGE_LOSS,
-                stop: Stop | None = None, prove: bool = True) -> MoveReview:
+                stop: Stop | None = None, prove: bool = True, cache: SearchCache | None = None) -> MoveReview:
     """The review of one decision: ``played`` in ``state`` against the search's best move.
 
     The unit of work of :func:`review_game` (and of the service's AnalyzeGame,
@@ -369,7 +397,8 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
     (:func:`engine.players.proven.proof_limits`), the review is exact (module
     docstring); ``prove=False`` skips the attempt. (Before the end is near a
     review does not probe: its searches are short, and a game's review would
-    pay the probe at every move.)
+    pay the probe at every move.) ``cache`` (a :class:`SearchCache`) reuses
+    the search of a position already searched, as :func:`review_game` does.
     """
     if prove and near_end(state):
         limits = proof_limits(state, time_limit, iterations)
@@ -379,14 +408,21 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
             return exact
 
     def best_of(position: GameState) -> list[MoveSuggestion]:
-        return search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed, stop=stop)
+        ranked = cache.get(position) if cache is not None else None
+        if ranked is None:
+            ranked = search.search_moves(position, time_limit=time_limit, iterations=iterations, seed=seed,
+                                         stop=stop)
+            if cache is not None and ranked and (stop is None or not stop.is_set()):
+                cache.put(position, ranked)
+        return ranked
 
     mover = state.current_player()
     ranked = best_of(state)
     best = ranked[0]
     value_best = _chance(best)
     value_played = next((_chance(m) for m in ranked if m.action == played), None)
-    if played != best.action:
+    best_action = best.action
+    if played != best_action:
         after = state.clone()
         after.apply_action(played)
         if after.is_terminal():
@@ -397,10 +433,15 @@ def review_move(state: GameState, played: Action, *, ply: int = 0, time_limit: f
         # A root move the search barely tried (UCB can starve a move after a
         # couple of unlucky playouts) gets the benefit of the doubt.
         value_played = value_after if value_played is None else max(value_played, value_after)
+        if value_played >= value_best:
+            # The second search rates the move played at least as high as the root's best: then it is the
+            # best move shown, with its one value (as proven_review does), so a played move never shows a
+            # higher win chance than the move named best.
+            best_action, value_best = played, value_played
     else:
         assert value_played is not None     # the best move is a searched root move
     loss = round(max(0.0, value_best - value_played), 4)
-    return MoveReview(ply, mover, played, best.action, value_played, value_best, loss, loss >= large_loss)
+    return MoveReview(ply, mover, played, best_action, value_played, value_best, loss, loss >= large_loss)
 
 
 def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit: float | None,
@@ -441,12 +482,13 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             winner = state.first_to_end if state.first_to_end is not None else (
                 None if end is None else end.first_to_end)
         chance = proof_chance(margin, winner, mover)
-    best_action = best.action
+    best_action, value_best, margin_best = best.action, best.win_chance, best.proven_margin
     if (margin, chance) >= (best.proven_margin, best.win_chance):
-        best_action = played                # the move played is of perfect value
-    loss = round(max(0.0, best.win_chance - chance), 4)
-    return MoveReview(ply, mover, played, best_action, chance, best.win_chance, loss, loss >= large_loss,
-                      margin, best.proven_margin, max(0, best.proven_margin - margin))
+        # the move played is of perfect value: it is the best move, with its own values
+        best_action, value_best, margin_best = played, chance, margin
+    loss = round(max(0.0, value_best - chance), 4)
+    return MoveReview(ply, mover, played, best_action, chance, value_best, loss, loss >= large_loss,
+                      margin, margin_best, max(0, margin_best - margin))
 
 
 def _chance(m: MoveSuggestion) -> float:

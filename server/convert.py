@@ -172,7 +172,7 @@ def objective(value: int, field: str = "objective") -> "solver.Objective":
         return OBJECTIVES[value]
     if value == pb.OBJECTIVE_UNSPECIFIED:
         raise BadRequest(field, "required: OBJECTIVE_COVER or OBJECTIVE_SQUARE7")
-    raise BadRequest(field, f"unknown value {value}")
+    raise BadRequest(field, f"unknown value {value}; expected OBJECTIVE_COVER or OBJECTIVE_SQUARE7")
 
 
 def puzzle_count_mode(value: int, field: str = "mode") -> bool:
@@ -180,7 +180,7 @@ def puzzle_count_mode(value: int, field: str = "mode") -> bool:
         return PUZZLE_MODES[value]
     if value == pb.PUZZLE_MODE_UNSPECIFIED:
         raise BadRequest(field, "required: PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT")
-    raise BadRequest(field, f"unknown value {value}")
+    raise BadRequest(field, f"unknown value {value}; expected PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT")
 
 
 def puzzle_method(value: int, field: str = "method") -> str:

@@ -82,7 +82,7 @@ def edition_name(value: pb.Edition | int, field: str = "edition") -> str:
         return EDITIONS[value]  # type: ignore[index]
     if value == pb.EDITION_UNSPECIFIED:
         raise PositionError(field, "required: EDITION_REVISED or EDITION_ORIGINAL")
-    raise PositionError(field, f"unknown value {value}")
+    raise PositionError(field, f"unknown value {value}; expected EDITION_REVISED or EDITION_ORIGINAL")
 
 
 def edition_enum(name: str) -> pb.Edition:

@@ -49,6 +49,27 @@ _FLOATS = (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
 _WELL_KNOWN = ("google.protobuf.Duration", "google.protobuf.Timestamp")
 
 
+# The enums a request must set: their *_UNSPECIFIED zero value is refused ("required"; server.convert's
+# OBJECTIVES and PUZZLE_MODES, server.positions' EDITIONS hold the others). The other enums take
+# UNSPECIFIED as "the default".
+REQUIRED_ENUMS = frozenset({"patchwork.v1.Objective", "patchwork.v1.PuzzleMode", "patchwork.v1.Edition"})
+
+
+def accepted_enum_names(enum: Any) -> list[str]:
+    """The names of the values of ``enum`` (an EnumDescriptor) that a request may carry, in proto order:
+    every value but the zero of an enum the request must set (:data:`REQUIRED_ENUMS`), so that an error
+    never offers a value it then refuses.
+
+    >>> from quiltsolve.patchwork.v1 import placement_pb2 as pb
+    >>> accepted_enum_names(pb.PuzzleMode.DESCRIPTOR)
+    ['PUZZLE_MODE_FIND', 'PUZZLE_MODE_COUNT']
+    >>> accepted_enum_names(pb.PieceFamily.DESCRIPTOR)[0]         # unset: the default family
+    'PIECE_FAMILY_UNSPECIFIED'
+    """
+    required = enum.full_name in REQUIRED_ENUMS
+    return [v.name for v in enum.values if not (required and v.number == 0)]
+
+
 
 def _repeated(f: FieldDescriptor) -> bool:
     flag = getattr(f, "is_repeated", None)
@@ -124,7 +145,7 @@ def _check_value(value: Any, field: FieldDescriptor, where: str) -> None:
         check(value, mt, where)
     elif t == FieldDescriptor.TYPE_ENUM:
         et = field.enum_type
-        names = ", ".join(v.name for v in et.values)
+        names = ", ".join(accepted_enum_names(et))
         if isinstance(value, str):
             if value not in et.values_by_name:
                 raise BadRequest(where, f"unknown value {_show(value)}; expected one of {names}")

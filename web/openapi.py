@@ -35,7 +35,8 @@ from quiltsolve import solver
 from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
 from quiltsolve.engine.track import END, START_PATCH_ID
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
-from quiltsolve.server import convert, positions
+from quiltsolve.server import convert
+from quiltsolve.server.protojson import accepted_enum_names
 from quiltsolve.server.core import CoreConfig
 from quiltsolve.solver import BOARD_SIZE
 from quiltsolve.solver.geometry import MAX_SHAPE_CELLS
@@ -311,12 +312,10 @@ def field_rules() -> dict[str, dict]:
 
 
 # The enum values a request may carry: the service answers INVALID_ARGUMENT to the others
-# (the *_UNSPECIFIED zero values). Keyed by the enum's full name.
-ACCEPTED_ENUMS = {
-    "patchwork.v1.Objective": [pb.Objective.Name(v) for v in convert.OBJECTIVES],
-    "patchwork.v1.PuzzleMode": [pb.PuzzleMode.Name(v) for v in convert.PUZZLE_MODES],
-    "patchwork.v1.Edition": [pb.Edition.Name(v) for v in positions.EDITIONS],
-}
+# (the *_UNSPECIFIED zero values). Keyed by the enum's full name; the same list the service's
+# "expected one of" errors give (server.protojson.accepted_enum_names).
+ACCEPTED_ENUMS = {e.full_name: accepted_enum_names(e)
+                  for e in (pb.Objective.DESCRIPTOR, pb.PuzzleMode.DESCRIPTOR, pb.Edition.DESCRIPTOR)}
 
 # Fields a request must set (a message missing one is INVALID_ARGUMENT).
 REQUIRED = {
@@ -484,13 +483,86 @@ def helper_schemas(schemas: dict) -> dict:
                                        + list(engine.EDITIONS)},
                            "circle": record["properties"]["circle"],
                            "actions": record["properties"]["actions"],
+                           # the engine form's extras, as server.records checks them
                            "seed": {"type": ["integer", "string", "null"]},
-                           "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,
-                                       "description": "the two player specs"},
-                           "result": {"type": "object"}, "evaluations": {"type": "array"}}}}},
+                           "players": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 2,
+                                       "maxItems": 2},
+                           "result": {"type": ["object", "null"]},
+                           "evaluations": {"type": ["array", "null"]}}}}},
         "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
         "Object": {"type": "object"},
     }
+
+
+# ---------------------------------------------------------------- request examples
+
+EXAMPLE_SEED = 7
+"""The deal of the examples' game positions and records (a new game, player 1 to move)."""
+EXAMPLE_BOARD = [".........", ".........", "..###....", "..###....", ".........",
+                 ".........", "......##.", "......##.", "........."]
+
+
+def request_examples() -> dict[str, dict | None]:
+    """A small working request per operation (``operationId`` → its JSON body; None: a GET without one).
+
+    The one set of examples: the document carries them (each ``requestBody``'s ``examples``), docs/api.md
+    shows them (:func:`examples_markdown`), and the tests send each to a running server and expect 200.
+    Budgets are tiny (small iterations and time limits, small puzzles) so that each answers in well
+    under a second.
+
+    >>> ex = request_examples()
+    >>> ex["SolvePuzzle"]["mode"], ex["Healthz"]
+    ('PUZZLE_MODE_COUNT', None)
+    """
+    start = engine.new_game(EXAMPLE_SEED)
+    state = game.state_dict(start)
+    record = {"edition": "EDITION_REVISED", "circle": list(start.circle), "actions": ["advance", "advance"]}
+    return {
+        "Healthz": None,
+        "ListPatches": None,
+        "SolvePlacement": {"board": {"rows": EXAMPLE_BOARD}, "patches": [{"id": 5}, {"shape": "##./.##"}],
+                           "objective": "OBJECTIVE_COVER", "time_limit": "0.5s", "seed": 0},
+        "SuggestPlacement": {"board": {"rows": EXAMPLE_BOARD}, "patch": {"id": 5}, "upcoming": [{"id": 7}, {"id": 9}],
+                             "objective": "OBJECTIVE_COVER", "top": 3, "time_limit": "0.5s", "seed": 0},
+        "SuggestMove": {"state": state, "top": 3, "iterations": 50, "seed": 0},
+        "SolvePuzzle": {"region": {"rows": ["....", "...."]}, "pieces": ["##", "##", "##", "##"],
+                        "mode": "PUZZLE_MODE_COUNT", "time_limit": "1s"},
+        "GeneratePuzzle": {"height": 5, "width": 5, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
+                           "time_limit": "2s"},
+        "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
+        "GameNewGame": {"seed": EXAMPLE_SEED},
+        "GameLoad": {"text": start.to_notation()},
+        "GameShow": {"state": state},
+        "GameLegal": {"state": state, "patch_id": start.available_patches()[0]},
+        "GameApply": {"state": state, "move": "advance"},
+        "GameEngineMove": {"state": state, "strength": "search:50it", "seed": 1},
+        "GameReplay": {"record": {**record, "edition": "revised"}},
+        "GameNotation": {"state": state},
+    }
+
+
+EXAMPLES_COMMAND = ("python -c 'from quiltsolve.web.app import ENDPOINTS; from quiltsolve.web.openapi import "
+                    "examples_markdown; print(examples_markdown(ENDPOINTS), end=\"\")'")
+
+
+def examples_markdown(endpoints: list[Endpoint]) -> str:
+    """The examples as docs/api.md shows them: one ``curl`` command per operation, in the route table's
+    order (:func:`request_examples`; :data:`EXAMPLES_COMMAND` prints it)."""
+    import json
+
+    examples = request_examples()
+    out = ["<!-- generated from request_examples() in web/openapi.py by", EXAMPLES_COMMAND,
+           "tests/web/test_openapi.py checks that it is up to date -->", "", "```sh"]
+    for e in endpoints:
+        body = examples[e.name]
+        out.append(f"# {e.name}: {e.summary}")
+        if body is None:
+            out.append(f"curl -s http://127.0.0.1:8080{e.path}")
+        else:
+            out.append(f"curl -s http://127.0.0.1:8080{e.path} -H 'Content-Type: application/json' "
+                       f"-d '{json.dumps(body, separators=(',', ':'))}'")
+    out.append("```")
+    return "\n".join(out) + "\n"
 
 
 def _deadline_header() -> dict:
@@ -508,6 +580,7 @@ def document(endpoints: list[Endpoint], version: str = "1",
     for name in ("GameState", "GameRecord"):  # the helpers' schemas build on these
         _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas, rules)
     helpers = helper_schemas(schemas)
+    examples = request_examples()
     paths: dict = {}
     for e in endpoints:
         op: dict = {"operationId": e.name, "summary": e.summary, "tags": list(e.tags),
@@ -520,8 +593,10 @@ def document(endpoints: list[Endpoint], version: str = "1",
             elif schema_name:
                 _message_schema(pb.DESCRIPTOR.message_types_by_name[schema_name], schemas, rules)
         if e.request:
-            op["requestBody"] = {"required": True, "content": {"application/json": {
-                "schema": {"$ref": f"#/components/schemas/{e.request}"}}}}
+            body: dict = {"schema": {"$ref": f"#/components/schemas/{e.request}"}}
+            if examples.get(e.name) is not None:    # a small request that answers 200 (tests/web/test_openapi.py)
+                body["examples"] = {"small": {"summary": "a small, fast request", "value": examples[e.name]}}
+            op["requestBody"] = {"required": True, "content": {"application/json": body}}
         ok_schema = {"$ref": f"#/components/schemas/{e.response}"} if e.response else {"type": "object"}
         ok: str = "the answer"
         if e.streaming:
@@ -575,3 +650,4 @@ def document(endpoints: list[Endpoint], version: str = "1",
                            "description": "one of the server's tokens (--auth-token-file), the same as for gRPC; "
                                           "needed by every endpoint but healthz when the server has tokens"}}},
     }
+

@@ -285,10 +285,29 @@ def test_generate_json_is_a_unique_puzzle(cli):
 
 def test_generate_human_and_svg(cli, tmp_path):
     svg = tmp_path / "g.svg"
-    r = cli("generate", "--size", "6x6", "--pieces", "tetrominoes", "--seed", "1", "--svg", str(svg))
+    r = cli("generate", "--size", "6x6", "--pieces", "tetrominoes", "--seed", "1", "--svg", str(svg), "--solution")
     assert r.code == 0, r.err
     assert "OPTIMAL" in r.out and "solution:" in r.out and "A = piece 0" in r.out and "search nodes" in r.out
     assert svg.read_text().startswith("<svg")
+
+
+def test_generate_prints_the_solution_only_when_asked(cli, tmp_path):
+    # Issue 36, 9: a puzzle to solve comes without its solution (no spoiler) unless --solution.
+    argv = ["generate", "--size", "6x6", "--pieces", "tetrominoes", "--seed", "1"]
+    puzzle = cli(*argv, "--svg", str(tmp_path / "puzzle.svg"))
+    spoiler = cli(*argv, "--solution", "--svg", str(tmp_path / "solution.svg"))
+    assert puzzle.code == spoiler.code == 0, (puzzle.err, spoiler.err)
+    assert "solution:" not in puzzle.out and "A = piece 0" in puzzle.out and "tilings: 1 " in puzzle.out
+    assert spoiler.out.count("solution:") == 1
+    # the same text, the solution's grid added before the last line
+    head, solution = spoiler.out.split("solution:\n")
+    assert head + solution.splitlines()[-1] + "\n" == puzzle.out
+    assert {"A", "B"} <= set(solution.split())          # the pieces' letters on the grid
+    # both SVGs have the legend (piece A's letter once); only the solution's draws A on its cells too
+    assert (tmp_path / "puzzle.svg").read_text().count(">A</text>") == 1
+    assert (tmp_path / "solution.svg").read_text().count(">A</text>") == 1 + 4     # a tetromino: 4 cells
+    # --json keeps everything
+    assert cli(*argv, "--json").json()["solution"]
 
 
 def test_generate_given_shapes_and_region(cli):

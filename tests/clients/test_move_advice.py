@@ -6,6 +6,7 @@ on stdin or inline."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,8 +67,27 @@ def test_human_output_says_how_much_it_searched(cli, tmp_path):
     f.write_text(json.dumps(midgame().to_json()))
     r = cli("move", str(f), "--iterations", "150")
     assert r.code == 0, r.err
-    assert "search: 150 iterations in " in r.out
+    assert r.out.count("search: 150 iterations in ") == 1       # once (it was also the table's caption)
     assert f"position: {midgame().to_notation()}" in r.out
+    # players are numbered 1 and 2 in text
+    assert f"player {midgame().current_player() + 1} to move: " in r.out
+
+
+def test_human_output_shows_one_win_chance_per_move(cli, tmp_path, monkeypatch):
+    # Issue 36, 5: each move's value is the calibrated win chance; the share of playouts it won (a second,
+    # raw figure) only with --verbose.
+    monkeypatch.setenv("COLUMNS", "300")       # a wide console: no table cell wraps
+    f = tmp_path / "state.json"
+    f.write_text(json.dumps(midgame().to_json()))
+    moves = cli("move", str(f), "--iterations", "150", "--json").json()["moves"]
+    assert all(re.search(r": won \d+% of \d+ playouts", m["reason"]) for m in moves)     # JSON keeps it
+    plain = cli("move", str(f), "--iterations", "150")
+    assert plain.code == 0, plain.err
+    assert "% of" not in plain.out and "won " not in plain.out
+    assert plain.out.count(" playouts, mean margin ") == len(moves)
+    verbose = cli("move", str(f), "--iterations", "150", "--verbose")
+    assert verbose.code == 0, verbose.err
+    assert len(re.findall(r": won \d+% of \d+ playouts", verbose.out)) == len(moves)
 
 
 # ------------------------------------------------------- the clients' answer

@@ -80,24 +80,24 @@ def test_against_greedy_hint_buy_undo_save_load(tmp_path):
     try:
         child.expect_exact("'help' lists the commands")
         # The whole table: both quilts, the track, the circle with costs.
-        child.expect_exact("player 0 (you)")
-        child.expect_exact("player 1 (greedy)")
+        child.expect_exact("player 1 (you)")
+        child.expect_exact("player 2 (greedy)")
         child.expect_exact("space 0, 5 buttons")
         child.expect_exact("income 0, 81 empty")
         child.expect_exact("time track")
         child.expect_exact(".....$.....$.....$.....$..L..$..L..$..L..$..L..$..L..$")
         child.expect_exact("1) patch 10")
         child.expect_exact("1 button, 2 time")
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 > ")
 
         child.sendline("help")
         child.expect_exact("undo")
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 > ")
 
         child.sendline("hint")
-        child.expect(r"hint for player 0 \(you\) \(search: 60 iterations in [0-9.]+ s\):")
+        child.expect(r"hint for player 1 \(you\) \(search: 60 iterations in [0-9.]+ s\):")
         child.expect(r"1\. (advance|buy \d+ [0-9,;]+) +win chance 0\.\d\d")
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 > ")
 
         child.sendline("buy 1")                     # the first patch in front of the token: 10
         child.expect_exact("placements of patch 10, best first:")
@@ -105,26 +105,26 @@ def test_against_greedy_hint_buy_undo_save_load(tmp_path):
         child.expect_exact("5: fits ")
         child.expect_exact("placement (1-5, 'more'")
         child.sendline("1")
-        child.expect(r"player 0 \(you\) buys patch 10 \(1 button, 2 time, \+0 income\) at ([0-9,;]+)\r?\n")
+        child.expect(r"player 1 \(you\) buys patch 10 \(1 button, 2 time, \+0 income\) at ([0-9,;]+)\r?\n")
         cells = child.match.group(1)
-        child.expect(r"player 1 \(greedy\) (buys|advances)")
-        child.expect_exact("player 0 > ")
-        after_buy = notation(child, "player 0 > ")
+        child.expect(r"player 2 \(greedy\) (buys|advances)")
+        child.expect_exact("player 1 > ")
+        after_buy = notation(child, "player 1 > ")
 
         child.sendline("advance")
-        child.expect_exact("player 0 (you) advances to space")
-        child.expect_exact("player 0 > ")
-        assert notation(child, "player 0 > ") != after_buy
+        child.expect_exact("player 1 (you) advances to space")
+        child.expect_exact("player 1 > ")
+        assert notation(child, "player 1 > ") != after_buy
 
         child.sendline("undo")                      # back to my previous turn: the engine's reply goes too
         child.expect(r"took back \d+ moves: advance")
-        child.expect_exact("player 0 > ")
-        assert notation(child, "player 0 > ") == after_buy
+        child.expect_exact("player 1 > ")
+        assert notation(child, "player 1 > ") == after_buy
 
         child.sendline("save game.jsonl")
         child.expect(r"saved the game \((\d+) moves\) as an engine record to game.jsonl")
         n = int(child.match.group(1))
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 > ")
         record = json.loads((tmp_path / "game.jsonl").read_text())
         assert len(record["actions"]) == n >= 2
         assert record["actions"][0] == "buy 10 " + cells
@@ -132,12 +132,12 @@ def test_against_greedy_hint_buy_undo_save_load(tmp_path):
         assert replayed(record).to_notation() == after_buy
 
         child.sendline("advance")
-        child.expect_exact("player 0 (you) advances")
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 (you) advances")
+        child.expect_exact("player 1 > ")
         child.sendline("load game.jsonl")           # back to the saved game
         child.expect_exact(f"loaded game.jsonl: {n} moves")
-        child.expect_exact("player 0 > ")
-        assert notation(child, "player 0 > ") == after_buy
+        child.expect_exact("player 1 > ")
+        assert notation(child, "player 1 > ") == after_buy
         finish(child)
     finally:
         stop(child)
@@ -147,13 +147,13 @@ def test_follow_both_sides_in_every_form(tmp_path):
     s = engine.new_game(5)
     child = spawn(tmp_path, "--follow", "--seed", "5", "--iterations", "40", "--time-limit", "0.3")
     try:
-        child.expect_exact("player 0 to move")
-        child.expect_exact("player 0 > ")
+        child.expect_exact("player 1 to move")
+        child.expect_exact("player 1 > ")
         child.sendline("advance")
-        child.expect_exact("player 0 advances to space 1 (+1 button)")
+        child.expect_exact("player 1 advances to space 1 (+1 button)")
         s.apply_action(engine.ADVANCE)
         assert s.current_player() == 1
-        child.expect_exact("player 1 > ")
+        child.expect_exact("player 2 > ")
 
         # Player 1 buys by position, then gives the cells of a placement.
         pos, pid = next((k, p) for k, p in enumerate(s.available_patches(), 1) if p in s.buyable_patches())
@@ -164,28 +164,28 @@ def test_follow_both_sides_in_every_form(tmp_path):
         child.expect_exact(f"placements of patch {pid}, best first:")
         child.expect_exact("placement (1-")
         child.sendline(cells)
-        child.expect_exact(f"player 1 buys patch {pid} ")
+        child.expect_exact(f"player 2 buys patch {pid} ")
         child.expect_exact(f"at {cells}")
         s.apply_action(buy)
-        prompt = f"player {s.current_player()} > "
+        prompt = f"player {s.current_player() + 1} > "
         child.expect_exact(prompt)
 
         # The next move in the engine's text form.
         move = next(a for a in s.legal_actions() if isinstance(a, engine.Buy))
         child.sendline(move.to_str())
-        child.expect_exact(f"player {s.current_player()} buys patch {move.patch_id} ")
+        child.expect_exact(f"player {s.current_player() + 1} buys patch {move.patch_id} ")
         s.apply_action(move)
-        prompt = f"player {s.current_player()} > "
+        prompt = f"player {s.current_player() + 1} > "
         child.expect_exact(prompt)
         assert notation(child, prompt) == s.to_notation()
 
         child.sendline("hint 2")
-        child.expect_exact(f"hint for player {s.current_player()} (search: 40 iterations")
+        child.expect_exact(f"hint for player {s.current_player() + 1} (search: 40 iterations")
         child.expect(r"2\. ")
         child.expect_exact("'take K' plays move K")
         child.expect_exact(prompt)
         child.sendline("take 1")
-        child.expect(rf"player {s.current_player()} (buys|advances)")
+        child.expect(rf"player {s.current_player() + 1} (buys|advances)")
         child.sendline("undo")
         child.expect_exact("took back 1 move: ")
         child.expect_exact(prompt)
@@ -211,18 +211,18 @@ def test_follow_both_sides_in_every_form(tmp_path):
 def test_leather_due_in_a_position(tmp_path):
     child = spawn(tmp_path, "--follow", "--position", LEATHER_DUE, "--time-limit", "0.3")
     try:
-        child.expect_exact("player 0 to move: place 1 leather patch")
+        child.expect_exact("player 1 to move: place 1 leather patch")
         child.expect_exact("place the leather patch: a number below, or a cell r,c")
         child.expect(r"1\) (\d),(\d)")
         cell = (int(child.match.group(1)), int(child.match.group(2)))
-        child.expect_exact("player 0 leather (1-5 or r,c) > ")
+        child.expect_exact("player 1 leather (1-5 or r,c) > ")
         child.sendline("advance")                       # not now
         child.expect_exact("error: a leather patch is due first")
         child.sendline("1")
-        child.expect_exact(f"player 0 places a leather patch at {cell[0]},{cell[1]}")
+        child.expect_exact(f"player 1 places a leather patch at {cell[0]},{cell[1]}")
         s = engine.GameState.from_notation(LEATHER_DUE)
         s.apply_action(engine.PlaceLeather(cell))
-        prompt = f"player {s.current_player()} > "
+        prompt = f"player {s.current_player() + 1} > "
         child.expect_exact(prompt)
         assert notation(child, prompt) == s.to_notation()
 
@@ -233,7 +233,7 @@ def test_leather_due_in_a_position(tmp_path):
 
         child.sendline("undo")
         child.expect_exact("took back 1 move: leather")
-        child.expect_exact("player 0 leather (1-5 or r,c) > ")
+        child.expect_exact("player 1 leather (1-5 or r,c) > ")
         board = engine.GameState.from_notation(LEATHER_DUE).players[0].board
         k = next(k for k in range(81) if board >> k & 1)
         child.sendline(f"{k // 9},{k % 9}")              # a covered cell
@@ -262,7 +262,7 @@ def test_a_finished_game_saves_a_record_with_its_result(in_tmp):
     record = json.loads((in_tmp / "end.jsonl").read_text())
     final = engine.replay(record)               # a full record: its result checks
     assert final.is_terminal() and record["players"] == ["greedy", "human"]
-    assert f"player 0 scores {final.scores()[0]}, player 1 scores {final.scores()[1]}" in r.out
+    assert f"player 1 scores {final.scores()[0]}, player 2 scores {final.scores()[1]}" in r.out
     # the end of the game prints a link to its review in the web app, the record in the fragment
     from quiltsolve.clients.links import read_review_link
     links = [line.split(": ", 1)[1] for line in r.out.splitlines() if line.startswith("review it in the web app: ")]
@@ -286,9 +286,23 @@ def test_bad_start_is_one_line_exit_2(cli, argv, needle):
     assert len(r.err.strip().splitlines()) == 1 and needle in r.err and "Traceback" not in r.err, r.err
 
 
+def test_hints_show_one_win_chance_per_move_and_the_playout_share_with_verbose(cli, monkeypatch):
+    # Issue 36, 5: a hint's figure is the calibrated win chance; the raw share of playouts won only with -v.
+    monkeypatch.setenv("COLUMNS", "300")
+    plain = cli("play", "--follow", "--seed", "3", "--iterations", "40", stdin="hint 3\nquit\n")
+    assert plain.code == 0, plain.err
+    hints = [line for line in plain.out.splitlines() if re.match(r"  \d\. ", line)]
+    assert len(hints) == 3
+    assert all(line.count("win chance ") == 1 and "% of" not in line and " playouts, mean margin " in line
+               for line in hints), hints
+    verbose = cli("play", "--follow", "--seed", "3", "--iterations", "40", "--verbose", stdin="hint 3\nquit\n")
+    assert verbose.code == 0, verbose.err
+    assert len(re.findall(r"  \d\. .*: won \d+% of \d+ playouts", verbose.out)) == 3
+
+
 def test_end_of_input_leaves_quietly(cli):
     r = cli("play", "--follow", stdin="")
-    assert r.code == 0 and "player 0 > " in r.out and r.err == ""
+    assert r.code == 0 and "player 1 > " in r.out and r.err == ""
 
 
 def test_hints_and_placements_through_the_service(cli, port, in_tmp):
@@ -297,7 +311,7 @@ def test_hints_and_placements_through_the_service(cli, port, in_tmp):
             "--deadline", "30", stdin=lines)
     assert r.code == 0, r.err
     assert r.out.count("hint for player") == 2 and "3. " in r.out
-    assert "placements of patch 10, best first:" in r.out and "player 0 buys patch 10" in r.out
+    assert "placements of patch 10, best first:" in r.out and "player 1 buys patch 10" in r.out
     record = json.loads((in_tmp / "s.jsonl").read_text())
     assert len(record["actions"]) == 1 and record["actions"][0].startswith("buy 10 ")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -85,11 +86,11 @@ def test_human_output_marks_mistakes_and_sums_up(cli, game, game_file):
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     assert lines[0].startswith("review of ") and "line 2" in lines[0] and "60 iterations per position" in lines[0]
-    assert "player 0 = search:100it, player 1 = random" in lines[0]
+    assert "player 1 = search:100it, player 2 = random" in lines[0]
     assert len(lines) == 1 + len(game["actions"]) + 2
     assert any("?? blunder, large mistake" in line or "? mistake, large mistake" in line for line in lines)
-    assert lines[-2].startswith("player 0 (search:100it): ") and "mean loss" in lines[-2]
-    assert lines[-1].startswith("player 1 (random): ") and "large mistake" in lines[-1] and "accuracy " in lines[-1]
+    assert lines[-2].startswith("player 1 (search:100it): ") and "mean loss" in lines[-2]
+    assert lines[-1].startswith("player 2 (random): ") and "large mistake" in lines[-1] and "accuracy " in lines[-1]
 
 
 def test_line_selects_the_record_and_stdin_works(cli, game_file):
@@ -262,3 +263,34 @@ def test_web_link_save_and_svg(cli, game, tmp_path):
     moves, summary = _review(cli, str(f), "--iterations", "30", "--seed", "5", "--web")
     assert summary["link"].startswith("http://127.0.0.1:8080/#review?rec=")
     assert read_review_link(summary["link"]).record == short
+
+
+def web_sample_game() -> dict:
+    """The game of the web app's "Load a sample game" (web/static/js/review.js): deal 11, greedy first,
+    random second, the engine move of ply i seeded i."""
+    state = engine.new_game(11, "revised")
+    start, actions = state.clone(), []
+    while not state.is_terminal():
+        action = make_player("greedy" if state.current_player() == 0 else "random", len(actions)).choose(state)
+        state.apply_action(action)
+        actions.append(action.to_str())
+    return dict(engine.make_record(start, actions, state), players=["greedy", "random"])
+
+
+def test_the_sample_game_shows_one_value_per_move_and_none_above_the_best(cli, tmp_path):
+    # Issue 36, 5: the old review showed a move played above the move named best (11 of 42 moves here).
+    f = tmp_path / "sample.jsonl"
+    f.write_text(json.dumps(web_sample_game()) + "\n")
+    moves, _ = _review(cli, str(f), "--iterations", ITERATIONS)
+    assert moves and all(m["value_played"] <= m["value_best"] for m in moves)
+    r = cli("review", str(f), "--iterations", ITERATIONS)
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()[1:-2]
+    assert len(lines) == len(moves)
+    for line, m in zip(lines, moves):
+        # one figure per move: the move played's value, then the best's unless it is the same move
+        values = [float(v) for v in re.findall(r"\((\d\.\d{3})", line)]
+        shown = [m["value_played"]] if m["best"] == m["played"] else [m["value_played"], m["value_best"]]
+        assert values == [round(v, 3) for v in shown]
+        assert values == sorted(values), line
+        assert line.split()[1] == ("P1", "P2")[m["player"]]

@@ -203,9 +203,11 @@ def test_review_lines_and_summary(capsys):
     assert len(lines) == 6
     actions = record(2)["actions"]
     for i, line in enumerate(lines[:4]):
-        assert line.split()[:2] == [str(i), f"P{line.split()[1][1]}"] and actions[i] in line
-    assert lines[4].startswith("player 0: ") and "mean loss" in lines[4] and "large mistake" in lines[4]
-    assert lines[5].startswith("player 1: ")
+        # players are numbered 1 and 2 in text (the first player moves at ply 0): P1 or P2, never P0
+        assert line.split()[0] == str(i) and line.split()[1] in ("P1", "P2") and actions[i] in line
+    assert lines[0].split()[1] == "P1"
+    assert lines[4].startswith("player 1: ") and "mean loss" in lines[4] and "large mistake" in lines[4]
+    assert lines[5].startswith("player 2: ")
 
 
 def test_review_json(capsys):

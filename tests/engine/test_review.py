@@ -17,7 +17,7 @@ from quiltsolve.engine.players.calibration import (CALIBRATION_BUDGETS, CALIBRAT
                                                    segment_slopes, win_chance)
 from quiltsolve.engine.review import (
     MoveReview, PlayerSummary, ReviewError, action_between, label_of, move_accuracy, player_accuracy, review_game,
-    summarize,
+    review_move, summarize,
 )
 from quiltsolve.engine.players.search import search_moves
 from quiltsolve.solver import PATCH_MASKS
@@ -291,3 +291,90 @@ def test_a_record_with_evaluations_replays_and_bad_ones_are_named(search_vs_rand
             replay(broken)
     with pytest.raises(RecordError, match="evaluations: must be a list"):
         replay(dict(rec, evaluations={"ply": 0}))
+
+
+def web_sample_game() -> dict:
+    """The game the web app's "Load a sample game" plays (web/static/js/review.js): deal 11, greedy (first
+    player) against random (second), the engine move of ply i seeded i."""
+    from quiltsolve.engine import make_record
+    state = new_game(11, "revised")
+    start, actions = state.clone(), []
+    while not state.is_terminal():
+        action = make_player("greedy" if state.current_player() == 0 else "random", len(actions)).choose(state)
+        state.apply_action(action)
+        actions.append(action.to_str())
+    return make_record(start, actions, state)
+
+
+def test_the_sample_game_never_shows_a_move_played_above_the_best():
+    # Before the fix, 11 of this game's 42 moves at 100 iterations had value_played > value_best (issue 36, 5).
+    record = web_sample_game()
+    reviews = list(review_game(record, iterations=100))
+    assert len(reviews) == len(record["actions"])
+    for r in reviews:
+        assert r.value_played <= r.value_best, r.to_str()
+        assert r.loss == round(r.value_best - r.value_played, 4)
+        if r.best == r.played:
+            assert r.value_played == r.value_best and r.loss == 0
+
+
+def _fake_search(monkeypatch, root, after_best):
+    """Make the review's searches answer ``root`` (the position before the move) and a best move of
+    ``after_best`` win chance for the player to move after it (every other position)."""
+    from quiltsolve.engine import review
+    from quiltsolve.engine.suggest import MoveSuggestion
+    first = {}
+
+    def fake(position, **_):
+        first.setdefault("root", position)
+        if position == first["root"]:
+            return [MoveSuggestion(a, v, "fake") for a, v in root]
+        return [MoveSuggestion(ADVANCE, after_best, "fake")]
+    monkeypatch.setattr(review.search, "search_moves", fake)
+
+
+def test_a_move_the_second_search_rates_above_the_best_is_shown_as_the_best(monkeypatch):
+    s = build({"position": 3}, {"position": 4}, front=[1, 0, 2])
+    played = Buy(1, middle_placement(1))             # time 2: 3 -> 5, the opponent moves next
+    root_best = Buy(0, middle_placement(0))
+    # The old review: played 0.3 at the root, 1 - 0.2 = 0.8 after it: value_played 0.8 > value_best 0.6.
+    _fake_search(monkeypatch, [(root_best, 0.6), (played, 0.3)], after_best=0.2)
+    r = review_move(s, played, iterations=10, prove=False)
+    assert (r.best, r.value_played, r.value_best, r.loss, r.label) == (played, 0.8, 0.8, 0.0, None)
+
+
+def test_a_move_the_second_search_rates_below_the_best_keeps_the_roots_best(monkeypatch):
+    s = build({"position": 3}, {"position": 4}, front=[1, 0, 2])
+    played = Buy(1, middle_placement(1))
+    root_best = Buy(0, middle_placement(0))
+    _fake_search(monkeypatch, [(root_best, 0.6), (played, 0.3)], after_best=0.55)
+    r = review_move(s, played, iterations=10, prove=False)
+    assert (r.best, r.value_played, r.value_best, r.loss) == (root_best, 0.45, 0.6, 0.15)
+
+
+def test_a_review_searches_the_position_after_a_move_once(monkeypatch):
+    # Issue 36, 5: the position after a move that is not the best is searched to value that move, and is the
+    # next decision's position: one search serves both (one value for it, even with a time limit).
+    from quiltsolve.engine import review
+    from quiltsolve.engine.suggest import MoveSuggestion
+    start = build({"position": 3}, {"position": 4}, front=[1, 0, 2])
+    played = [Buy(1, middle_placement(1)), ADVANCE]     # 3 -> 5, then the opponent (on 4) advances
+    states = [start.clone()]
+    for action in played:
+        states.append(states[-1].clone())
+        states[-1].apply_action(action)
+    searched, answers = [], iter([0.6, 0.45, 0.7])    # the best values the searches answer, in call order
+
+    def fake(position, **_):
+        searched.append(position.clone())
+        value = next(answers)
+        if position == states[0]:                       # the first move's root: the move played is not the best
+            return [MoveSuggestion(Buy(0, middle_placement(0)), value, "fake"), MoveSuggestion(played[0], 0.3, "")]
+        return [MoveSuggestion(ADVANCE, value, "fake")]
+    monkeypatch.setattr(review.search, "search_moves", fake)
+    first, second = review_game(states, time_limit=0.1)
+    # the first position, then the one after the move played (valued once, for both decisions); the second
+    # move is its position's best: nothing more to search (the old review searched states[1] twice)
+    assert searched == states[:2] and next(answers) == 0.7
+    assert first.value_played == round(1 - 0.45, 4) == round(1 - second.value_best, 4)
+    assert second.value_best == 0.45 and second.best == ADVANCE

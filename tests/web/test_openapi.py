@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from quiltsolve import engine
 import jsonschema
@@ -35,7 +36,9 @@ from quiltsolve.solver.limits import MAX_PIECES
 from quiltsolve.web import game as web_game
 from quiltsolve.web.app import ENDPOINTS
 from quiltsolve.web.calls import MAX_DEADLINE_MS
-from quiltsolve.web.openapi import MAX_GRID as convert_grid, document
+from quiltsolve.web.openapi import (EXAMPLES_COMMAND, MAX_GRID as convert_grid, document, examples_markdown,
+                                   request_examples)
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
 from ..server.conftest import play
 from .test_api import full_record
@@ -85,6 +88,112 @@ def test_document_states_the_enforced_limits():
     limit = jsonschema.Draft202012Validator(req["properties"]["time_limit"])
     assert [limit.is_valid(t) for t in ["0s", "0.5s", "60s", "60.000000001s", "61s", "-1s", "1.5"]] == [
         False, True, True, False, False, False, False]
+
+
+# ---------------------------------------------------------------- the request examples
+
+EXAMPLES = request_examples()
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.name)
+def test_every_operation_has_a_working_example(http, endpoint):
+    # Issue 36, 10: the document had no request examples; each operation's example answers 200.
+    body = EXAMPLES[endpoint.name]
+    if endpoint.method == "GET":
+        assert body is None and endpoint.request is None
+        r = http.get(endpoint.path)
+        assert r.status_code == 200, r.text
+        return
+    op = DOC["paths"][endpoint.path]["post"]
+    assert op["requestBody"]["content"]["application/json"]["examples"]["small"]["value"] == body
+    validator(endpoint.request).validate(body)
+    r = http.post(endpoint.path, json=body)
+    assert r.status_code == 200, r.text
+    if endpoint.name == "AnalyzeGame":      # NDJSON: one review per move of the record
+        lines = [json.loads(line) for line in r.text.splitlines()]
+        assert len(lines) == len(body["record"]["actions"]) and all("error" not in x for x in lines)
+    elif endpoint.response not in ("Object", "Position"):       # (the helpers' answers are loosely typed)
+        validator(endpoint.response).validate(r.json())
+
+
+def test_docs_api_md_shows_the_examples():
+    docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert examples_markdown(ENDPOINTS) in docs, (
+        "docs/api.md's HTTP examples are out of date; replace them with the output of " + EXAMPLES_COMMAND)
+
+
+# ---------------------------------------------------------------- refused enum values are not offered
+
+def _accepted_in(message: str) -> list[str]:
+    assert "expected one of " in message, message
+    return message.split("expected one of ", 1)[1].split(", ")
+
+
+@pytest.mark.parametrize("op, field, bad", [
+    ("SolvePuzzle", "mode", "PUZZLE_MODE_ANY"),
+    ("SolvePlacement", "objective", "OBJECTIVE_NOPE"),
+    ("SolvePlacement", "objective", 2**40),                   # an enum number beyond int32
+    ("GeneratePuzzle", "family", "PIECE_FAMILY_HEXOMINOES"),
+])
+def test_a_bad_enum_value_lists_only_values_that_are_accepted(http, op, field, bad):
+    # Issue 36, 10: the list offered PUZZLE_MODE_UNSPECIFIED, which is then refused ("required").
+    path = next(e.path for e in ENDPOINTS if e.name == op)
+    r = http.post(path, json={**EXAMPLES[op], field: bad})
+    assert r.status_code == 400 and r.json()["error"]["field"] == field, r.text
+    accepted = _accepted_in(r.json()["error"]["message"])
+    assert accepted == [v for v in accepted if v in SCHEMAS[f"{op}Request"]["properties"][field]["enum"]]
+    for name in accepted:       # every value offered is taken
+        ok = http.post(path, json={**EXAMPLES[op], field: name})
+        assert ok.status_code == 200, (name, ok.text)
+    if field != "family":       # a required enum: its UNSPECIFIED value is refused, so not offered
+        assert not any(v.endswith("_UNSPECIFIED") for v in accepted), accepted
+        unset = http.post(path, json={**EXAMPLES[op], field: accepted[0].rsplit("_", 1)[0] + "_UNSPECIFIED"})
+        assert unset.status_code == 400 and "required" in unset.json()["error"]["message"], unset.text
+
+
+def test_the_accepted_enum_values_are_those_the_service_takes():
+    # protojson's list of the enums a request must set agrees with the checks that refuse their zero values
+    from quiltsolve.server import convert, positions
+    from quiltsolve.server.protojson import REQUIRED_ENUMS, accepted_enum_names
+    takes = {pb.Objective.DESCRIPTOR: convert.OBJECTIVES, pb.PuzzleMode.DESCRIPTOR: convert.PUZZLE_MODES,
+             pb.Edition.DESCRIPTOR: positions.EDITIONS}
+    assert REQUIRED_ENUMS == {e.full_name for e in takes}
+    for enum, table in takes.items():
+        assert accepted_enum_names(enum) == [enum.values_by_number[n].name for n in table]
+    for enum in (pb.PieceFamily.DESCRIPTOR, pb.PuzzleDifficulty.DESCRIPTOR, pb.PuzzleMethod.DESCRIPTOR):
+        assert accepted_enum_names(enum) == [v.name for v in enum.values]     # UNSPECIFIED: the default
+
+
+def test_a_bad_edition_lists_only_the_two_editions(http):
+    state = {**EXAMPLES["SuggestMove"]["state"], "edition": "EDITION_DELUXE"}
+    r = http.post("/api/v1/suggest-move", json={**EXAMPLES["SuggestMove"], "state": state})
+    assert r.status_code == 400, r.text
+    assert _accepted_in(r.json()["error"]["message"]) == ["EDITION_REVISED", "EDITION_ORIGINAL"]
+
+
+@pytest.mark.parametrize("method, request_, field, accepted", [
+    ("SolvePuzzle", lambda: pb.SolvePuzzleRequest(region=pb.Region(rows=["...."]), pieces=["##", "##"], mode=9),
+     "mode", "PUZZLE_MODE_FIND or PUZZLE_MODE_COUNT"),
+    ("SolvePlacement", lambda: pb.SolvePlacementRequest(board=pb.Board(rows=["........."] * 9),
+                                                        patches=[pb.PatchRef(id=5)], objective=7),
+     "objective", "OBJECTIVE_COVER or OBJECTIVE_SQUARE7"),
+])
+def test_grpc_names_the_accepted_values_of_an_unknown_enum_number(web_server, method, request_, field, accepted):
+    import grpc
+
+    from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+    with grpc.insecure_channel(f"127.0.0.1:{web_server[0].port}") as channel:
+        stub = pbg.PlacementServiceStub(channel)
+        with pytest.raises(grpc.RpcError) as err:
+            getattr(stub, method)(request_(), timeout=20)
+        details = err.value.details()
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and details.startswith(field), details
+        assert details.endswith(f"expected {accepted}") and "UNSPECIFIED" not in details, details
+        unset = request_()
+        setattr(unset, field, 0)
+        with pytest.raises(grpc.RpcError) as err:
+            getattr(stub, method)(unset, timeout=20)
+        assert f"required: {accepted}" in err.value.details()
 
 
 # ---------------------------------------------------------------- real data fits the schemas
