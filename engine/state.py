@@ -18,19 +18,16 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Iterator
 
-from quiltsolve.solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of, completed_square
+from quiltsolve.solver import PATCH_MASKS, PATCHES, board_to_rows, cells_of
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Advance, Buy, Mask, PlaceLeather
 from .errors import IllegalActionError, StateError
 from .notation import NotationError, notation_fields, to_notation, translate_state_error
 from .quote import quote
-from .state_json import (
-    MAX_BUTTONS, MAX_INCOME, MAX_LEATHER, PLAYER_FIELDS, TOP_FIELDS, check_board, check_fields, check_ids, check_int,
-    check_list, check_player_or_null,
-)
+from .state_json import CheckedState, check_state
 from .tables import AREA, BOARD_MAX, COST, INCOME, MASK_SETS, N_PATCHES, TIME
 from .track import (
-    BONUS_MASKS, BONUS_POINTS, BONUS_SIDE, BOARD_CELLS, DEFAULT_EDITION, EDITIONS, EMPTY_PENALTY, END, FULL,
+    BONUS_MASKS, BONUS_POINTS, BOARD_CELLS, DEFAULT_EDITION, EDITIONS, EMPTY_PENALTY, END, FULL,
     INCOME_UP_TO, LEATHER_SPACES, START_BUTTONS, START_PATCH_ID,
 )
 
@@ -463,7 +460,7 @@ class GameState:
 
         Boards may also be given in the older form, an integer mask 0 … 2^81−1.
         """
-        return _state_from_json(d)
+        return _state_from_checked(check_state(d))
 
     # ------------------------------------------------------------- notation
     def to_notation(self) -> str:
@@ -475,7 +472,7 @@ class GameState:
         """Parse ``to_notation`` text; ``NotationError`` (a ValueError) names the field that is wrong."""
         d = notation_fields(text)
         try:
-            return _state_from_json(d)
+            return _state_from_checked(check_state(d))
         except StateError as e:
             raise NotationError(translate_state_error(e.field), translate_state_error(e.message)) from None
 
@@ -495,110 +492,18 @@ class GameState:
                 f"circle={list(self._circle[:3])}+{max(0, len(self._circle) - 3)})")
 
 
-def _state_from_json(d: Any) -> GameState:
-    """The body of :meth:`GameState.from_json`."""
-    check_fields(d, "", TOP_FIELDS)
-    edition = d["edition"]
-    if type(edition) is not str or edition not in EDITIONS:
-        raise StateError("edition", f"must be one of {', '.join(map(repr, EDITIONS))}, got {quote(edition)}")
-    players_raw = d["players"]
-    if not isinstance(players_raw, list) or len(players_raw) != 2:
-        raise StateError("players", f"must be a list of two player objects, got {quote(players_raw, 40)}")
-    players = []
-    owner: dict[int, str] = {}
-    for i, pr in enumerate(players_raw):
-        path = f"players[{i}]"
-        check_fields(pr, path, PLAYER_FIELDS)
-        board = check_board(pr["board"], f"{path}.board")
-        buttons = check_int(pr["buttons"], f"{path}.buttons", 0, MAX_BUTTONS)
-        position = check_int(pr["position"], f"{path}.position", 0, END)
-        income = check_int(pr["income"], f"{path}.income", 0, MAX_INCOME)
-        patches = check_ids(pr["patches"], f"{path}.patches")
-        leather = check_int(pr["leather"], f"{path}.leather", 0, len(LEATHER_SPACES[edition]))
-        if type(pr["bonus"]) is not bool:
-            raise StateError(f"{path}.bonus", f"must be true or false, got {quote(pr['bonus'])}")
-        for j, pid in enumerate(patches):
-            if pid in owner:
-                raise StateError(f"{path}.patches[{j}]", f"patch {pid} is also in {owner[pid]}")
-            owner[pid] = f"{path}.patches"
-        want_income = sum(INCOME[p] for p in patches)
-        if income != want_income:
-            raise StateError(f"{path}.income", f"must be {want_income}, the income printed on its patches")
-        cells = sum(AREA[p] for p in patches) + leather
-        if board.bit_count() != cells:
-            raise StateError(f"{path}.board", f"covers {board.bit_count()} cells but its patches and "
-                             f"leather patches cover {cells}")
-        if pr["bonus"] and completed_square(board, BONUS_SIDE) is None:
-            raise StateError(f"{path}.bonus", f"the board has no completed {BONUS_SIDE}x{BONUS_SIDE} square")
-        players.append(PlayerState(board, buttons, position, income, tuple(patches), leather, pr["bonus"]))
-
-    circle = check_ids(d["circle"], "circle")
-    seen: set[int] = set()
-    for j, pid in enumerate(circle):
-        if pid in owner:
-            raise StateError(f"circle[{j}]", f"patch {pid} is already in {owner[pid]}")
-        if pid in seen:
-            raise StateError(f"circle[{j}]", f"patch {pid} is listed twice")
-        seen.add(pid)
-    missing = sorted(set(range(N_PATCHES)) - seen - set(owner))
-    if missing:
-        raise StateError("circle", f"patch {missing[0]} is neither in the circle nor on a board")
-
-    # A leather patch is taken by the first token to cross its space, so the
-    # ones left are exactly those beyond both tokens.
-    far = max(p.position for p in players)
-    want_leather = [s for s in LEATHER_SPACES[edition] if s > far]
-    spaces = check_list(d["leather_spaces"], "leather_spaces", MAX_LEATHER, "track spaces")
-    for j, x in enumerate(spaces):
-        check_int(x, f"leather_spaces[{j}]", 0, END, "a track space")
-    if spaces != want_leather:
-        raise StateError("leather_spaces", f"must be {want_leather}, the {edition} leather spaces beyond both tokens")
-    cur = check_int(d["current_player"], "current_player", 0, 1, "a player")
-    pending = check_int(d["leather_to_place"], "leather_to_place", 0, len(LEATHER_SPACES[edition]))
-    taken = len(LEATHER_SPACES[edition]) - len(want_leather)
-    if players[0].leather + players[1].leather + pending > taken:
-        raise StateError("leather_to_place", f"placed plus pending leather patches exceed the {taken} taken from the track")
-    if pending:
-        # Pending leather was just crossed by the current player and not yet
-        # by the opponent, so it lies between the two tokens.
-        lo, hi = players[1 - cur].position, players[cur].position
-        between = sum(1 for x in LEATHER_SPACES[edition] if lo < x <= hi)
-        if pending > between:
-            raise StateError("leather_to_place", f"must be <= {between}, the leather spaces between "
-                             f"player {1 - cur} on {lo} and player {cur} on {hi}")
-    if pending and pending > players[cur].empty:
-        raise StateError("leather_to_place", f"must be <= {players[cur].empty}, the empty cells of player {cur}")
-    first = check_player_or_null(d["first_to_end"], "first_to_end")
-    at_end = [i for i in (0, 1) if players[i].position == END]
-    if first is None and at_end:
-        raise StateError("first_to_end", f"must be {at_end[0]}, who is on space {END}")
-    if first is not None and first not in at_end:
-        raise StateError("first_to_end", f"player {first} is not on space {END}")
-
-    holders = [i for i in (0, 1) if players[i].bonus]
-    if len(holders) == 2:
-        raise StateError("players[1].bonus", "the bonus tile is already held by player 0")
-    if not holders:
-        for i in (0, 1):
-            if completed_square(players[i].board, BONUS_SIDE) is not None:
-                raise StateError(f"players[{i}].bonus", "must be true: the board has a completed "
-                                 f"{BONUS_SIDE}x{BONUS_SIDE} square and nobody holds the tile")
-
-    over = len(at_end) == 2 and not pending
-    if not over and not pending:
-        p, o = players[cur].position, players[1 - cur].position
-        if p > o:
-            raise StateError("current_player", f"must be {1 - cur}, the player further back on the track")
+def _state_from_checked(c: CheckedState) -> GameState:
+    """The state of :func:`engine.state_json.check_state`'s values (already checked)."""
     s = GameState.__new__(GameState)
-    s.edition = edition
-    s.players = (players[0], players[1])
-    s._circle = tuple(circle)
-    s.leather = tuple(want_leather)
-    s._cur = cur
-    s._pending = pending
-    s.first_to_end = first
-    s._bonus_open = not holders
-    s._over = over
+    s.edition = c.edition
+    s.players = (PlayerState(*c.players[0]), PlayerState(*c.players[1]))
+    s._circle = c.circle
+    s.leather = c.leather_spaces
+    s._cur = c.current_player
+    s._pending = c.leather_to_place
+    s.first_to_end = c.first_to_end
+    s._bonus_open = c.bonus_open
+    s._over = c.over
     return s
 
 

@@ -19,7 +19,8 @@ import threading
 
 from typing import Any, Protocol, Sequence
 
-from .app import QuiltServer, ServerConfig, build_server, default_workers
+from .app import QuiltServer, ServerConfig, build_server
+from .config import default_workers
 
 
 def _env_int(name: str, default: int | None) -> int | None:

@@ -101,8 +101,10 @@ def job_fingerprint(job: Any) -> bytes:
     semantic identity: two different requests that mean the same job (say,
     the same patches listed in another order) are two fingerprints.
 
-    >>> from quiltsolve.server.jobs import SpinJob
-    >>> job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(1.0)), job_fingerprint(SpinJob(1.0)) == job_fingerprint(SpinJob(2.0))
+    >>> from quiltsolve.server.jobs import PuzzleJob
+    >>> def tile(count):
+    ...     return PuzzleJob(rows=("...",), pieces=("###",), count=count, mirror=True, use_all=True, max_tilings=1)
+    >>> job_fingerprint(tile(False)) == job_fingerprint(tile(False)), job_fingerprint(tile(False)) == job_fingerprint(tile(True))
     (True, False)
     """
     return hashlib.sha256(pickle.dumps(job, protocol=5)).digest()

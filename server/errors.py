@@ -2,7 +2,7 @@
 
 Handlers never call ``context.abort`` themselves: they raise
 :class:`ServiceError` (or :class:`BadRequest` for INVALID_ARGUMENT) and the
-call wrapper in :mod:`server.app` turns it into the status, so one place
+method adapter in :mod:`server.adapters` turns it into the status, so one place
 logs, counts and maps every outcome.
 
 >>> str(BadRequest("board.rows[3]", "row has 8 cells; expected 9"))

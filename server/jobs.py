@@ -12,15 +12,10 @@ died) gives the same answer, and its pickled bytes fingerprint the request.
 ...                objective=solver.Objective.COVER, seed=0)
 >>> job.run(1.0, solver.StopToken()).empty_after
 79
->>> SpinJob(0.0).run(1.0, solver.StopToken())
-'done'
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -178,50 +173,3 @@ class GenerateJob(Job):
             size=self.size, region=None if self.region is None else list(self.region), family=self.family,
             pieces=None if self.pieces is None else list(self.pieces), difficulty=self.difficulty, seed=self.seed,
             time_limit=time_limit, stop=stop)
-
-
-@dataclass(frozen=True)
-class SpinJob(Job):
-    """Test job: busy for ``seconds``, honouring the stop token only if ``honour``."""
-
-    kind: ClassVar[str] = "_spin"
-    seconds: float
-    honour: bool = True
-
-    def run(self, time_limit: float, stop: StopToken) -> str:
-        end = time.monotonic() + self.seconds
-        while time.monotonic() < end:
-            if self.honour and stop.is_set():
-                return "stopped"
-        return "done"
-
-
-@dataclass(frozen=True)
-class DieJob(Job):
-    """Test job: SIGKILL the process running it (always; or, with ``marker``, only while that file is absent).
-
-    With a marker path the first run creates the file and dies, and every
-    later run (on a fresh worker) answers ``"survived"``: a death from
-    outside, once. Without one every run dies: a poison request. With
-    ``wait_for`` the job first waits (at most 30 s, deaf to its stop token)
-    until that file exists, so a test decides when the death comes.
-    ``wraps`` is the job it stands in for (it only makes fingerprints differ).
-    """
-
-    kind: ClassVar[str] = "_die"
-    marker: str | None = None
-    wait_for: str | None = None
-    wraps: Job | None = None
-
-    def run(self, time_limit: float, stop: StopToken) -> str:
-        if self.wait_for is not None:
-            end = time.monotonic() + 30
-            while not os.path.exists(self.wait_for) and time.monotonic() < end:
-                time.sleep(0.005)
-        if self.marker is not None:
-            try:
-                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-            except FileExistsError:
-                return "survived"
-        os.kill(os.getpid(), signal.SIGKILL)
-        return "unreachable"  # pragma: no cover

@@ -28,7 +28,8 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from quiltsolve.server.app import check_port_free, server_ssl_context
+from quiltsolve.server.app import check_port_free
+from quiltsolve.server.tls import server_ssl_context
 
 from .app import create_app
 from .security import HttpSecurity

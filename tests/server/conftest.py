@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import grpc
 import pytest
 
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 from quiltsolve.server import ServerConfig, build_server
+
+# Worker processes unpickle the test jobs (jobs_for_tests.py) by their module's name,
+# tests.server.jobs_for_tests, with this process's sys.path (multiprocessing hands it to every
+# new worker): the repository root must be on it, as it is under `python -m pytest` run there.
+_ROOT = str(Path(__file__).resolve().parents[2])
+if _ROOT not in sys.path:
+    sys.path.append(_ROOT)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 from quiltsolve.server import SERVICE_NAME, ServerConfig, build_server
 from quiltsolve.server.admission import Abandoned, Admission, Expired, Refused
-from quiltsolve.server.jobs import SpinJob
+from .jobs_for_tests import SpinJob
 from quiltsolve.server.pool import WorkerLost, WorkerPool
 from quiltsolve.solver import StopToken
 

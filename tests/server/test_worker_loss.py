@@ -24,12 +24,13 @@ from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 from quiltsolve.server import ServerConfig, build_server
 from quiltsolve.server.admission import Admission, Refused
 from quiltsolve.server import positions
-from quiltsolve.server.jobs import DieJob, MovesJob, PuzzleJob, ReviewJob, SpinJob
+from quiltsolve.server.jobs import MovesJob, PuzzleJob, ReviewJob
 from quiltsolve.server.core import POISON_LOSSES, POISON_SECONDS, Call, CoreConfig, PoisonTable, ServiceCore, job_fingerprint
 from quiltsolve.server.errors import ServiceError
 from quiltsolve.server.observe import SERVICE, CallRecord, Metrics, make_logger
 
 from .conftest import play, state_json
+from .jobs_for_tests import DieJob, SpinJob
 from .test_load import EASY, ENDLESS_COUNT, HARD_PLACEMENT, wait_until
 
 # ---------------------------------------------------------------- over gRPC: SIGKILLs under load

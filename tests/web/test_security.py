@@ -437,7 +437,7 @@ def test_python_m_web_with_tls_and_tokens(pki, tmp_path):
 
 
 def test_the_https_context_follows_the_server_config(pki, tmp_path):
-    from quiltsolve.server.app import server_ssl_context
+    from quiltsolve.server.tls import server_ssl_context
 
     assert server_ssl_context(ServerConfig()) is None
     plain = server_ssl_context(ServerConfig(tls_cert=str(pki / "server.pem"), tls_key=str(pki / "server.key")))
