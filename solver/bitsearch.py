@@ -527,7 +527,7 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
 _MOVED = {"flood": "flood", "neighbours": "neighbours_outside"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     new = _MOVED.get(name)
     if new is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
