@@ -11,8 +11,6 @@ under a tenth of search-v1's time. Everything runs in this process, on one core.
 
 from __future__ import annotations
 
-from bench import print_measures
-
 import argparse
 import random
 import sys
@@ -22,8 +20,10 @@ from quiltsolve.engine import core, new_game
 from quiltsolve.engine.games import jobs, play_match_game
 from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 from quiltsolve.engine.players.search import SearchPlayer, search, warm_up
-from quiltsolve.engine.players.search_v1 import SearchPlayerV1
 from quiltsolve.engine.state import GameState
+
+from bench import print_measures
+from bench.search_v1 import SearchPlayerV1
 
 
 def _positions(n: int, seed: int) -> list[GameState]:

@@ -21,6 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from quiltsolve.engine.games import Job, jobs, play_match_game, side_scores, summarize
 from quiltsolve.engine.players import make_player
 
+from bench import search_v1  # noqa: F401  (registers the search-v1 spec, the baseline)
+
 DEFAULT_PAIRS = "search:0.1/search-v1:1,search:1/search-v1:1"
 
 

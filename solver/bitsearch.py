@@ -30,7 +30,12 @@ import random
 import time
 
 from dataclasses import dataclass, field
+import warnings
 from typing import Any, Sequence
+
+from . import bitboard
+from .bitboard import NOT_COL0, NOT_COL8, SIDE
+from .bitboard import flood as _flood    # (private name: ``bitsearch.flood`` is a deprecated alias)
 
 
 @dataclass(frozen=True)
@@ -353,31 +358,8 @@ def _piece_search(free, kinds, floor, node_cap, target, bound, deadline) -> Sear
     return SearchResult(best[0], best[1], complete, nodes[0], bound, stopped)
 
 
-# Column masks of the 9×9 board, for neighbour shifts that must not wrap.
-_W = 9
-_NOT_COL0 = sum(1 << (r * _W) for r in range(_W)) ^ ((1 << _W * _W) - 1)
-_NOT_COLL = sum(1 << (r * _W + _W - 1) for r in range(_W)) ^ ((1 << _W * _W) - 1)
 # Pockets up to this size are measured exactly by the cell search's bound.
 _POCKET = 10
-
-
-def neighbours(m: int) -> int:
-    """Cells 4-adjacent to ``m`` (9×9 board), ``m`` itself excluded."""
-    return ((m << _W) | (m >> _W) | ((m << 1) & _NOT_COL0) | ((m >> 1) & _NOT_COLL)) & ~m & ((1 << 81) - 1)
-
-
-def flood(seed: int, free: int, limit: int) -> tuple[int, bool]:
-    """The empty area around ``seed`` within ``free`` (9×9 board), grown until
-    it exceeds ``limit`` cells: ``(area, closed)``, ``closed`` False when it
-    was cut short at the limit."""
-    comp = seed
-    while True:
-        new = (comp | (comp << _W) | (comp >> _W) | ((comp << 1) & _NOT_COL0) | ((comp >> 1) & _NOT_COLL)) & free
-        if new == comp:
-            return comp, True
-        comp = new
-        if comp.bit_count() > limit:
-            return comp, False
 
 
 def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, deadline,
@@ -461,10 +443,11 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
         # remaining patch is dead (dropped for good); one that the remaining
         # areas cannot fill exactly loses at least its shortfall.
         lost = 0
-        nb = ((touched << _W) | (touched >> _W) | ((touched << 1) & _NOT_COL0)
-              | ((touched >> 1) & _NOT_COLL)) & free
+        # (bitboard.neighbours written out: this runs at every node)
+        nb = ((touched << SIDE) | (touched >> SIDE) | ((touched << 1) & NOT_COL0)
+              | ((touched >> 1) & NOT_COL8)) & free
         while nb:
-            comp, small = flood(nb & -nb, free, _POCKET)
+            comp, small = _flood(nb & -nb, free, _POCKET)
             nb &= ~comp
             if small:
                 sz = comp.bit_count()
@@ -537,3 +520,17 @@ def _cell_search(free, all_free, kinds, must, floor, node_cap, target, bound, de
     if best[1] is None:
         return SearchResult(-1, [], complete, nodes[0], bound, stopped)
     return SearchResult(best[0], best[1], complete, nodes[0], bound, stopped)
+
+
+# Moved to solver.bitboard in 0.3.0 (one set of bitboard helpers); the old
+# names warn until 0.4.0.
+_MOVED = {"flood": "flood", "neighbours": "neighbours_outside"}
+
+
+def __getattr__(name: str) -> Any:
+    new = _MOVED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"solver.bitsearch.{name} is deprecated; use solver.bitboard.{new}", DeprecationWarning,
+                  stacklevel=2)
+    return getattr(bitboard, new)

@@ -31,6 +31,7 @@ from typing import Any, Iterable, Sequence
 from ortools.sat.python import cp_model
 
 from . import bitsearch
+from .bitboard import bit_indices, components
 from .cache import byte_cached, dict_sizeof
 from .geometry import BOARD_CELLS, BOARD_SIZE, FULL_BOARD, Board, Cell, Shape, ShapeError, placements, square_masks
 from .geometry import completed_square
@@ -224,23 +225,6 @@ def _result(prob: CoverProblem, status: SolveStatus, chosen, bound: int, t0: flo
 
 # ------------------------------------------------------------------ CP-SAT
 
-def _bits(m: int):
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
-def _components(free: Board) -> list[Board]:
-    """4-connected components of ``free`` (9×9 board)."""
-    out = []
-    while free:
-        comp, _ = bitsearch.flood(free & -free, free, BOARD_CELLS)
-        out.append(comp)
-        free &= ~comp
-    return out
-
-
 def _sym_tables() -> list[list[int]]:
     """The 8 symmetries of the 9×9 square as cell permutations (identity first)."""
     n = BOARD_SIZE
@@ -262,7 +246,7 @@ _SYMS = _sym_tables()
 
 def _apply(perm: list[int], m: int) -> int:
     out = 0
-    for i in _bits(m):
+    for i in bit_indices(m):
         out |= 1 << perm[i]
     return out
 
@@ -350,7 +334,7 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
 
     model = cp_model.CpModel()
     kinds = prob.kinds
-    cell_vars: dict[int, list] = {i: [] for i in _bits(cov)}
+    cell_vars: dict[int, list] = {i: [] for i in bit_indices(cov)}
     anchored: dict[int, list] = {}
     used, used_areas, areas = [], [], []
     empty: dict[int, Any] = {}  # cell -> its BoolVar
@@ -395,7 +379,7 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
             if identity:
                 low = (m & -m).bit_length() - 1
             else:
-                low = min(_bits(m), key=CELL_RANK.__getitem__)
+                low = min(bit_indices(m), key=CELL_RANK.__getitem__)
             anchored.setdefault(low, []).append(v)
             mm = m
             while mm:
@@ -419,7 +403,7 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
     # subset sum of the areas that have a placement inside it (placements
     # never straddle regions); the fits add up to a bound of their own.
     fits = []
-    comps = _components(cov)
+    comps = components(cov)
     if len(comps) > 1:
         for comp in comps:
             check()
@@ -450,13 +434,13 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
     # the rest stays empty.
     for comp, fit in fits:
         if fit < comp.bit_count():
-            model.add(cp_model.LinearExpr.sum([empty[i] for i in _bits(comp)]) >= comp.bit_count() - fit)
+            model.add(cp_model.LinearExpr.sum([empty[i] for i in bit_indices(comp)]) >= comp.bit_count() - fit)
     if windows is not None:
         zs = []
         for _corner, wm in windows:
             z = model.new_bool_var("")
             zs.append(z)
-            for i in _bits(wm & ~prob.board):
+            for i in bit_indices(wm & ~prob.board):
                 model.add_implication(z, empty[i].Not())
         model.add_bool_or(zs)
     # Decision strategy: the lowest undecided cell is covered by a placement
@@ -465,7 +449,7 @@ def _cp_build(prob: CoverProblem, cov: Board, windows, bound: int, deadline=math
     # (Written into the proto here, as CpModel.add_decision_strategy does,
     # in steps that look at the clock: one call takes 0.1-0.2 s on big models.)
     strategy = model.proto.search_strategy.add()
-    for i in (sorted(_bits(cov), key=CELL_RANK.__getitem__) if not identity else _bits(cov)):
+    for i in (sorted(bit_indices(cov), key=CELL_RANK.__getitem__) if not identity else bit_indices(cov)):
         check()
         for v in anchored.get(i, []) + [empty[i]]:
             expr = strategy.exprs.add()

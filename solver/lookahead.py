@@ -29,6 +29,7 @@ import time
 from typing import Sequence
 
 from . import bitsearch
+from .bitboard import COL0, COL8, ROW0, ROW8, SIDE, contacts, flood, neighbours_outside
 from .cover import MAX_SOLVER_TIME_LIMIT, CoverProblem, candidates_from, orientation_of
 from .geometry import BOARD_CELLS, FULL_BOARD, Board, Cell, completed_square, square_masks
 from .stop import StopToken
@@ -39,23 +40,10 @@ NODE_CAP_ONE = 4_000
 NODE_CAP_ALL = 200_000
 MAX_UPCOMING = 64
 
-_W = 9
-_ROW0 = (1 << _W) - 1
-_ROWL = _ROW0 << (_W * (_W - 1))
-_COL0 = sum(1 << (r * _W) for r in range(_W))
-_COLL = _COL0 << (_W - 1)
-
-
-def touch_score(board: Board, m: Board) -> int:
-    """Edges of ``m`` that touch a filled cell or the board's border.
-
-    >>> touch_score(0, 1)  # corner cell: two border edges
-    2
-    """
-    return ((m & _ROW0).bit_count() + (m & _ROWL).bit_count()
-            + (m & _COL0).bit_count() + (m & _COLL).bit_count()
-            + ((m >> _W) & board).bit_count() + ((m << _W) & board).bit_count()
-            + (((m & ~_COL0) >> 1) & board).bit_count() + (((m & ~_COLL) << 1) & board).bit_count())
+# A placement's snug fit: the sides of ``m`` touching a filled cell or the
+# board's border (``touch_score(0, 1) == 2``, a corner cell), the same measure
+# as the engine's. Kept under its old name.
+touch_score = contacts
 
 
 def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
@@ -63,10 +51,10 @@ def pocket_cells(free: Board, near: Board, limit: int = 3) -> int:
 
     Such pockets only fit the smallest patches, so they tend to stay empty.
     """
-    nb = bitsearch.neighbours(near) & free
+    nb = neighbours_outside(near) & free
     lost = 0
     while nb:
-        comp, small = bitsearch.flood(nb & -nb, free, limit)
+        comp, small = flood(nb & -nb, free, limit)
         nb &= ~comp
         if small:
             lost += comp.bit_count()
@@ -80,10 +68,10 @@ def dead_ends(board: Board) -> int:
     1
     """
     free = FULL_BOARD & ~board
-    up = free & (_ROW0 | (board << _W))
-    down = free & (_ROWL | (board >> _W))
-    left = free & (_COL0 | ((board << 1) & ~_COL0))
-    right = free & (_COLL | ((board >> 1) & ~_COLL))
+    up = free & (ROW0 | (board << SIDE))
+    down = free & (ROW8 | (board >> SIDE))
+    left = free & (COL0 | ((board << 1) & ~COL0))
+    right = free & (COL8 | ((board >> 1) & ~COL8))
     return ((up & down & (left | right)) | (left & right & (up | down))).bit_count()
 
 
@@ -114,9 +102,9 @@ def free_perimeter(board: Board) -> int:
     (4, 36)
     """
     free = FULL_BOARD & ~board
-    return ((free & (_ROW0 | (board << _W))).bit_count() + (free & (_ROWL | (board >> _W))).bit_count()
-            + (free & (_COL0 | ((board << 1) & ~_COL0))).bit_count()
-            + (free & (_COLL | ((board >> 1) & ~_COLL))).bit_count())
+    return ((free & (ROW0 | (board << SIDE))).bit_count() + (free & (ROW8 | (board >> SIDE))).bit_count()
+            + (free & (COL0 | ((board << 1) & ~COL0))).bit_count()
+            + (free & (COL8 | ((board >> 1) & ~COL8))).bit_count())
 
 
 def _seq_value(board: Board, seq, areas, cap: int, deadline: float = math.inf,

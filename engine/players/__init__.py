@@ -13,26 +13,27 @@ Built in (one module each in this package):
 - ``mcts[:N]`` — :class:`MCTSPlayer` (``engine.players.mcts``), plain UCT.
 - ``search[:S]``, ``search:Nit`` — :class:`SearchPlayer`
   (``engine.players.search``), our strongest player (on the compiled core).
-- ``search-v1[:S]``, ``search-v1:Nit`` — :class:`SearchPlayerV1`
-  (``engine.players.search_v1``): the pure-Python search of 0.2, for comparisons.
 - ``service[:S]`` — :class:`ServicePlayer` (``engine.players.service``):
   plays the top move of :func:`engine.suggest.suggest_moves`.
 
 Other modules add players with ``register_player(name, factory)`` where
 ``factory(arg, seed, advisor) -> Player``; ``make_player("name:arg", seed)``
-builds one.
+builds one. (``search-v1``, the pure-Python search of 0.2, is the bench's
+baseline since 0.3.0: ``bench/search_v1.py`` in the repository registers it
+when imported; it is not in the installed package.)
 
 >>> make_player("greedy", 0).name
 'greedy'
 >>> make_player("nope", 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nope'; known: ...greedy...random, search, search-v1, service...
+ValueError: unknown player 'nope'; known: ...greedy...random, search...
 """
 
 from __future__ import annotations
 
 import warnings
+from typing import NoReturn
 
 from ..advisor import Advisor
 from ..board import contacts as _contacts
@@ -42,16 +43,16 @@ from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer, make_mcts
 from .random_player import RandomPlayer, game_seed
 from .search import SearchPlayer, make_search
-from .search_v1 import SearchPlayerV1, make_search_v1
 from .service import ServicePlayer, make_service
 
 __all__ = [
-    "Factory", "GreedyPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "SearchPlayerV1",
-    "ServicePlayer",
+    "Factory", "GreedyPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "ServicePlayer",
     "game_seed", "greedy_rate", "greedy_value", "known_players", "make_player", "register_player",
 ]
 
 _REGISTRY: dict[str, Factory] = {}
+# Specs that left the package, and where they went (said when one is asked for).
+_MOVED_PLAYERS = {"search-v1": " (search-v1 moved to the repository's bench in 0.3.0: import bench.search_v1)"}
 
 
 def register_player(name: str, factory: Factory) -> None:
@@ -73,7 +74,8 @@ def make_player(spec: str, seed: int, advisor: Advisor | None = None) -> Player:
     name, _, arg = spec.strip().partition(":")
     factory = _REGISTRY.get(name)
     if factory is None:
-        raise ValueError(f"unknown player {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+        moved = _MOVED_PLAYERS.get(name, "")
+        raise ValueError(f"unknown player {name!r}; known: {', '.join(sorted(_REGISTRY))}{moved}")
     return factory(arg or None, seed, advisor)
 
 
@@ -82,6 +84,16 @@ def contacts(mask: int, board: int) -> int:
     warnings.warn("engine.players.contacts(mask, board) is deprecated; use engine.board.contacts(board, mask) "
                   "(board first)", DeprecationWarning, stacklevel=2)
     return _contacts(board, mask)
+
+
+def __getattr__(name: str) -> NoReturn:
+    # SearchPlayerV1 moved to the bench (bench/search_v1.py) in 0.3.0. The
+    # engine never imports the bench (not in the wheel), so no alias: a
+    # message that says where it went.
+    if name in ("SearchPlayerV1", "search_v1"):
+        raise AttributeError(f"engine.players.{name} moved to the repository's bench in 0.3.0: "
+                             "use bench.search_v1.SearchPlayerV1 (importing it registers the 'search-v1' spec)")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _no_arg(name: str, arg: str | None) -> None:
@@ -103,5 +115,4 @@ register_player("random", _make_random)
 register_player("greedy", _make_greedy)
 register_player("mcts", make_mcts)
 register_player("search", make_search)
-register_player("search-v1", make_search_v1)
 register_player("service", make_service)

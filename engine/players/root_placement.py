@@ -1,6 +1,6 @@
 """Where the search players put the patches they may buy at the root: the solver's lookahead when there is time.
 
-:class:`RootPlacement` is the part ``search`` and ``search-v1`` share (with
+:class:`RootPlacement` is the part ``search`` and ``search-v1`` (the bench's baseline) share (with
 their budget checks and settings, :meth:`RootPlacement._init_search`): for
 each affordable patch at the root it asks the advisor (``engine.advisor``;
 by default the in-process :class:`~engine.advisor.SolverAdvisor`) which

@@ -1,7 +1,7 @@
 """``search`` — our strongest player: UCT over buy/advance decisions, on the compiled core.
 
-The algorithm is the one of ``search-v1`` (:mod:`engine.players.search_v1`,
-kept for comparisons), but its iterations run in the compiled core
+The algorithm is the one of ``search-v1`` (``bench/search_v1.py``, the
+bench's baseline), but its iterations run in the compiled core
 (:mod:`engine.core`: C when built, else an identical pure-Python twin), some
 20-60× faster, so the same time buys far more search:
 

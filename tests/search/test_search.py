@@ -217,9 +217,8 @@ class _UnfinishedAdvisor:
 
 def test_search_ignores_an_unfinished_lookahead_and_asks_it_once():
     """``search`` takes the snug placement when the lookahead did not prove its ranking (and remembers
-    that, per board, patch and upcoming patches); ``search-v1`` keeps trusting it, as in 0.2."""
+    that, per board, patch and upcoming patches); ``search-v1`` keeps trusting it (tests/search/test_search_v1.py)."""
     from quiltsolve.engine.policy import tight_placement
-    from quiltsolve.engine.players.search_v1 import SearchPlayerV1
 
     s = new_game(6)
     adv = _UnfinishedAdvisor()
@@ -230,6 +229,3 @@ def test_search_ignores_an_unfinished_lookahead_and_asks_it_once():
         buys = [m.action for m in moves if isinstance(m.action, Buy)]
         assert buys and all(b.mask == tight_placement(board, b.patch_id) for b in buys)
     assert adv.asked == len(buys)          # the second search asked nothing again
-    v1 = SearchPlayerV1(iterations=30, seed=0, advisor=_UnfinishedAdvisor())
-    worst = {b.patch_id: b.mask for b in (m.action for m in v1.search_moves(s)) if isinstance(b, Buy)}
-    assert worst and all(m != tight_placement(board, pid) for pid, m in worst.items())

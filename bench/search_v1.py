@@ -1,9 +1,13 @@
-"""``search-v1`` — the search player of 0.2, pure Python (kept as a yardstick for ``search``).
+"""``search-v1`` — the search player of 0.2, pure Python: the bench's baseline for ``search``.
 
 This is the implementation ``search`` had before it moved onto the compiled
 core (:mod:`engine.players.search`), unchanged except for its names:
-:class:`SearchPlayerV1`, specs ``search-v1[:S]`` / ``search-v1:Nit``. The text
-below is its original description.
+:class:`SearchPlayerV1`, specs ``search-v1[:S]`` / ``search-v1:Nit``. It
+lives with the benchmarks (``python -m bench engine``, ``python -m bench
+strength``), not in the installed package (it was
+``engine.players.search_v1`` until 0.3.0); importing this module registers
+the ``search-v1`` spec with ``engine.players.make_player``. The text below is
+its original description.
 
 Where plain UCT (:mod:`engine.players.mcts`) branches over every placement of every
 patch (≈ 150 actions a turn) and judges positions by random play, this
@@ -42,7 +46,7 @@ move is seeded from ``seed`` and the position). Time budgets depend on the
 machine's speed — on a loaded 2-core machine expect about 300-600
 iterations per second.
 
-    python -m quiltsolve.engine match --a search-v1:1.0 --b greedy --games 20
+    python -m bench strength --pairs search-v1:1/greedy --games 20
 
 >>> from quiltsolve.engine import new_game
 >>> s = new_game(4)
@@ -64,16 +68,21 @@ import math
 import random
 import time
 
-from ..actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
-from ..advisor import Advisor, Stop
-from ..policy import PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement
-from ..state import GameState
-from ..suggest import MoveSuggestion
-from .root_placement import Move, RootPlacement, ensure_imports, forced_move, greedy_first_move, macro_moves
-from .search import (
+from quiltsolve.engine.actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
+from quiltsolve.engine.advisor import Advisor, Stop
+from quiltsolve.engine.players import register_player
+from quiltsolve.engine.players.root_placement import (
+    Move, RootPlacement, ensure_imports, forced_move, greedy_first_move, macro_moves,
+)
+from quiltsolve.engine.players.search import (
     DEFAULT_TIME_LIMIT, EPSILON, EXPLORATION, LEATHER_CHOICES, MARGIN_WEIGHT, TIME_SHARE,
     move_reason, parse_budget, ranked_moves,
 )
+from quiltsolve.engine.policy import (
+    PlacementCache, key_seed, place_pending_leather, playout, state_key, tight_placement,
+)
+from quiltsolve.engine.state import GameState
+from quiltsolve.engine.suggest import MoveSuggestion
 
 MARGIN_SCALE = 10.0        # (search's is the core's, the same value)
 
@@ -318,3 +327,5 @@ def make_search_v1(arg: str | None, seed: int, advisor: Advisor | None = None) -
 
 
 __all__ = ["SearchPlayerV1", "make_search_v1"]
+
+register_player("search-v1", make_search_v1)
