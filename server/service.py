@@ -26,7 +26,7 @@ from quiltsolve.engine.suggest import MoveSuggestion
 from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
-from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
+from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob
 
 INT64_MAX = 2**63 - 1
 
@@ -44,7 +44,7 @@ class JobRunner(Protocol):
         """Where that bound is set, for the refusal's words (the server's ``--table-bytes``, or the embedded
         client's ``table_bytes``)."""
 
-    def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
+    def run_job(self, call: Call, job: Job[R], requested: float, field: str, fast_first: bool = False) -> R: ...
 
 
 def request_state(request: pb.SuggestMoveRequest) -> tuple[engine.GameState, str]:
