@@ -37,7 +37,7 @@ from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
 
 from .admission import Abandoned, Admission, Expired, Refused
 from .errors import BadRequest, FailedPrecondition, ServiceError, TooLarge
-from .jobs import Job, failure_kind
+from .jobs import Job, R, failure_kind
 from .observe import CallRecord, Metrics
 from .pool import JobFailed, WorkerLost, WorkerPool
 
@@ -288,8 +288,8 @@ class ServiceCore:
         self.pool.close(timeout=0.3)
 
     # ------------------------------------------------------------ running a job
-    def run_job(self, call: Call, job: Job, requested: float, field: str,
-                fast_first: bool = False) -> Any:
+    def run_job(self, call: Call, job: Job[R], requested: float, field: str,
+                fast_first: bool = False) -> R:
         """Run ``job`` for ``call`` in a worker process and return its result.
 
         ``requested`` is the request's time limit; the call's deadline caps it.
@@ -523,7 +523,7 @@ class InProcessCore:
         self.table_bytes = table_bytes
         self.table_bytes_setting = "the embedded client's table_bytes"   # the caller's own bound
 
-    def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any:
+    def run_job(self, call: Call, job: Job[R], requested: float, field: str, fast_first: bool = False) -> R:
         if call.stop.is_set():
             raise ServiceError(call.ended_code(), "the call ended before its solve started")
         limit, _ = deadline_budget(requested, call.time_remaining())

@@ -17,7 +17,7 @@ died) gives the same answer, and its pickled bytes fingerprint the request.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from quiltsolve import engine
 import quiltsolve.engine.moves
@@ -50,18 +50,23 @@ def failure_kind(error: BaseException) -> str:
     return "internal"
 
 
+R = TypeVar("R", covariant=True)
+"""What a job's ``run`` returns: each job names it (``SolveJob`` is a ``Job[solver.PlacementResult]``), so
+``run_job(job)`` is typed by its job."""
+
+
 @dataclass(frozen=True)
-class Job:
-    """One unit of work; ``run(time_limit, stop)`` returns the solver's or engine's answer."""
+class Job(Generic[R]):
+    """One unit of work; ``run(time_limit, stop)`` returns the solver's or engine's answer, an ``R``."""
 
     kind: ClassVar[str] = "job"   # its name in logs
 
-    def run(self, time_limit: float, stop: StopToken) -> Any:
+    def run(self, time_limit: float, stop: StopToken) -> R:
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
-class SolveJob(Job):
+class SolveJob(Job[solver.PlacementResult]):
     """``solver.solve``: place candidate patches on a board (cover, or the 7×7 square)."""
 
     kind: ClassVar[str] = "solve"
@@ -76,7 +81,7 @@ class SolveJob(Job):
 
 
 @dataclass(frozen=True)
-class RankJob(Job):
+class RankJob(Job[solver.LookaheadResult]):
     """``solver.rank_placements``: the placements of one patch, ranked by lookahead."""
 
     kind: ClassVar[str] = "rank"
@@ -93,7 +98,7 @@ class RankJob(Job):
 
 
 @dataclass(frozen=True)
-class MovesJob(Job):
+class MovesJob(Job[engine.moves.MovesResult]):
     """``engine.moves.rank_moves``: the moves of a position, best first — proven by the endgame solver
     when it finishes within its share of the time, else searched; ``iterations`` fixes the search's budget."""
 
@@ -109,7 +114,7 @@ class MovesJob(Job):
 
 
 @dataclass(frozen=True)
-class ReviewJob(Job):
+class ReviewJob(Job[engine.review.MoveReview]):
     """``engine.review.review_move``: one decision of a game against the search's best.
 
     A move that is not the best takes two searches, each of up to
@@ -134,7 +139,7 @@ class ReviewJob(Job):
 
 
 @dataclass(frozen=True)
-class PuzzleJob(Job):
+class PuzzleJob(Job[solver.PuzzleResult]):
     """``solver.solve_puzzle``: tile a region with pieces, or count the tilings."""
 
     kind: ClassVar[str] = "puzzle"
@@ -156,7 +161,7 @@ class PuzzleJob(Job):
 
 
 @dataclass(frozen=True)
-class GenerateJob(Job):
+class GenerateJob(Job[quiltsolve.solver.puzzle.GeneratedPuzzle]):
     """``solver.puzzle.generate_puzzle``: a puzzle with exactly one tiling (checked by the service first,
     with ``plan_puzzle``)."""
 

@@ -1,15 +1,30 @@
 """The PlacementService methods: validate, run as a job in a worker process, answer.
 
-Each method takes ``(request, call)`` where ``call`` is the transport-neutral
-:class:`server.core.Call`. Validation happens here, in the front, so bad
-input never occupies a worker; the solve itself is a job that
-:meth:`server.core.ServiceCore.run_job` runs in a worker process. Methods
-raise :class:`server.errors.ServiceError` for every non-OK answer.
+Each unary RPC is two pure functions in :data:`RPCS`: ``plan(request,
+bounds) -> Plan`` reads and checks the request (here, in the front, so bad
+input never occupies a worker) into a typed job, its time limit and the
+field its errors name; ``answer(request, plan, result) -> (response, log
+fields)`` builds the reply. :class:`PlacementServicer` is a table over them:
+it runs each plan's job through its core (``run_job``: a worker process, or
+the caller's own for the embedded client) and answers; handlers take
+``(request, call)`` where ``call`` is the transport-neutral
+:class:`server.core.Call`, and raise :class:`server.errors.ServiceError`
+for every non-OK answer.
+
+>>> plan = RPCS["SuggestPlacement"].plan(pb.SuggestPlacementRequest(
+...     board=pb.Board(rows=["." * 9] * 9), patch=pb.PatchRef(id=1), objective=pb.OBJECTIVE_COVER), Bounds())
+>>> type(plan.job).__name__, plan.field
+('RankJob', 'patch')
+>>> RPCS["SuggestPlacement"].plan(pb.SuggestPlacementRequest(), Bounds())
+Traceback (most recent call last):
+...
+quiltsolve.server.errors.BadRequest: board: required
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterator, Protocol
 
 from quiltsolve import engine
 from quiltsolve import solver
@@ -21,12 +36,13 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            MAX_UPCOMING_COPIES)
 
 from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
+from quiltsolve.engine.moves import MovesResult
 from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
-from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, RankJob, ReviewJob, SolveJob
+from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob
 
 INT64_MAX = 2**63 - 1
 
@@ -44,7 +60,7 @@ class JobRunner(Protocol):
         """Where that bound is set, for the refusal's words (the server's ``--table-bytes``, or the embedded
         client's ``table_bytes``)."""
 
-    def run_job(self, call: Call, job: Job, requested: float, field: str, fast_first: bool = False) -> Any: ...
+    def run_job(self, call: Call, job: Job[R], requested: float, field: str, fast_first: bool = False) -> R: ...
 
 
 def request_state(request: pb.SuggestMoveRequest) -> tuple[engine.GameState, str]:
@@ -103,107 +119,235 @@ def moves_job(state: engine.GameState, field: str, *, top: int | None, seed: int
     return MovesJob(state=state, top=top, seed=seed, iterations=iterations)
 
 
-class PlacementServicer:
-    def __init__(self, core: JobRunner) -> None:
-        self.core = core
+# ---------------------------------------------------------------- the RPCs: plan, then answer
 
-    def handler(self, name: str) -> Callable[[Any, Call], Any]:
-        return {
-            "SolvePlacement": self.solve_placement,
-            "SuggestPlacement": self.suggest_placement,
-            "SuggestMove": self.suggest_move,
-            "SolvePuzzle": self.solve_puzzle,
-            "GeneratePuzzle": self.generate_puzzle,
-            "ListPatches": self.list_patches,
-            "AnalyzeGame": self.analyze_game,
-        }[name]
+@dataclass(frozen=True)
+class Bounds:
+    """What the server, not the request, sets for a plan: a frontier count's table bound."""
 
-    # ------------------------------------------------------------ handlers
-    def list_patches(self, request: pb.ListPatchesRequest, call: Call) -> pb.ListPatchesResponse:
-        return pb.ListPatchesResponse(patches=[convert.patch_message(p) for p in solver.PATCHES])
+    table_bytes: int = solver.puzzle.DEFAULT_TABLE_BYTES
+    table_bytes_setting: str = "the server's --table-bytes"
 
-    def solve_placement(self, request: pb.SolvePlacementRequest, call: Call) -> pb.SolvePlacementResponse:
-        if not request.HasField("board"):
-            raise BadRequest("board", "required")
-        board = convert.board_mask(request.board)
-        specs = convert.patch_specs(request.patches, "patches", allow_empty=False)
-        objective = convert.objective(request.objective)
-        limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
-        seed = convert.seed(request.seed)
-        cands = []
-        for s in specs:
-            count = s.count
-            if not s.required:  # more copies than could ever fit only grow the model
-                count = min(count, max(1, (BOARD_SIZE * BOARD_SIZE) // s.shape.area))
-            cands.append(solver.Candidate(s.key, s.shape, count, s.required))
-        index_of = {s.key: i for i, s in enumerate(specs)}
-        job = SolveJob(board=board, candidates=tuple(cands), objective=objective, seed=seed)
-        result = self.core.run_job(call, job, limit, "patches", fast_first=True)
-        after = board
-        for p in result.placements:
-            after |= p.mask
-        response = pb.SolvePlacementResponse(
-            status=convert.solve_status(result.status),
-            placements=[convert.placed_patch(p, index_of) for p in result.placements],
-            board_after=pb.Board(rows=convert.board_rows(after)),
-            covered=result.objective, bound=result.bound,
-            empty_before=result.empty_before, empty_after=result.empty_after,
-            solve_time=convert.duration(result.wall_time),
-        )
-        if result.square7 is not None:
-            response.square7.CopyFrom(convert.cell(result.square7))
-        return response
 
-    def suggest_placement(self, request: pb.SuggestPlacementRequest, call: Call) -> pb.SuggestPlacementResponse:
-        if not request.HasField("board"):
-            raise BadRequest("board", "required")
-        board = convert.board_mask(request.board)
-        if not request.HasField("patch"):
-            raise BadRequest("patch", "required: the patch to place now")
-        spec = convert.patch_spec(request.patch, "patch")
-        upcoming_specs = convert.patch_specs(request.upcoming, "upcoming", allow_empty=True)
-        if sum(s.count for s in upcoming_specs) > MAX_UPCOMING_COPIES:
-            raise BadRequest("upcoming", f"more than {MAX_UPCOMING_COPIES} patches in total")
-        square7 = convert.objective(request.objective) is solver.Objective.SQUARE7
-        top = convert.top(request.top)
-        limit = convert.time_limit(request, "time_limit", DEFAULT_SUGGEST_LIMIT)
-        seed = convert.seed(request.seed)
+@dataclass(frozen=True)
+class Plan(Generic[R]):
+    """A checked request as work: the job, its time limit, the field its input errors name, whether it
+    tries the fast lane first, and ``notes``, what the answer needs from reading the request."""
 
-        # Candidates keep each patch's key (id, -1 for leather, or shape text) and count.
-        patch = solver.Candidate(spec.key, spec.shape, 1, False)
-        upcoming = [solver.Candidate(s.key, s.shape, s.count, False) for s in upcoming_specs]
+    job: Job[R]
+    limit: float
+    field: str
+    fast_first: bool = False
+    notes: Any = None
 
-        job = RankJob(board=board, patch=patch, upcoming=tuple(upcoming), square7=square7, top=top, seed=seed)
-        result = self.core.run_job(call, job, limit, "patch")
-        ranked = []
-        for rp in result.ranked:
-            placed = convert.placed_patch(rp.placement, {})
-            msg = pb.RankedPlacement(placement=placed, value=rp.value, bound=rp.bound, proven=rp.proven)
-            if rp.square7 is not None:
-                msg.square7.CopyFrom(convert.cell(rp.square7))
-            ranked.append(msg)
-        return pb.SuggestPlacementResponse(status=convert.solve_status(result.status), ranked=ranked,
-                                           solve_time=convert.duration(result.wall_time))
 
-    def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
-        top = convert.top(request.top)
-        seed = convert.seed(request.seed)
-        iterations = convert.iterations(request.iterations)
-        # A fixed iteration budget runs to its end unless the client caps it.
-        limit = convert.time_limit(request, "time_limit",
-                                   DEFAULT_SUGGEST_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
-        state, field = request_state(request)
-        job = moves_job(state, field, top=top, seed=seed, iterations=iterations)
-        player = state.current_player()
-        # The search player (engine.players.search) ranks the moves in a worker; with
-        # a fixed iteration budget the time limit only caps the wall time.
-        result = self.core.run_job(call, job, limit, field)
-        suggestions = [suggestion_message(s) for s in result.moves]
-        proven = bool(result.proven) and all(s.proven_margin is not None for s in result.moves)
-        call.record.extra.update(iterations=result.iterations, searched=result.searched, proven=proven)
-        return pb.SuggestMoveResponse(suggestions=suggestions, player=player, iterations=result.iterations,
+@dataclass(frozen=True)
+class Rpc(Generic[R]):
+    """One unary RPC as two pure functions: ``plan(request, bounds) -> Plan`` (validation; BadRequest
+    naming the field) and ``answer(request, plan, result) -> (response, log fields)``."""
+
+    plan: Callable[[Any, Bounds], Plan[R]]
+    answer: Callable[[Any, Plan[R], R], tuple[Any, dict[str, Any]]]
+
+
+def plan_solve_placement(request: pb.SolvePlacementRequest, bounds: Bounds) -> Plan[solver.PlacementResult]:
+    if not request.HasField("board"):
+        raise BadRequest("board", "required")
+    board = convert.board_mask(request.board)
+    specs = convert.patch_specs(request.patches, "patches", allow_empty=False)
+    objective = convert.objective(request.objective)
+    limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_LIMIT)
+    seed = convert.seed(request.seed)
+    cands = []
+    for s in specs:
+        count = s.count
+        if not s.required:  # more copies than could ever fit only grow the model
+            count = min(count, max(1, (BOARD_SIZE * BOARD_SIZE) // s.shape.area))
+        cands.append(solver.Candidate(s.key, s.shape, count, s.required))
+    index_of = {s.key: i for i, s in enumerate(specs)}
+    job = SolveJob(board=board, candidates=tuple(cands), objective=objective, seed=seed)
+    return Plan(job, limit, "patches", fast_first=True, notes=(board, index_of))
+
+
+def answer_solve_placement(request: pb.SolvePlacementRequest, plan: Plan[solver.PlacementResult],
+                           result: solver.PlacementResult) -> tuple[pb.SolvePlacementResponse, dict[str, Any]]:
+    board, index_of = plan.notes
+    after = board
+    for p in result.placements:
+        after |= p.mask
+    response = pb.SolvePlacementResponse(
+        status=convert.solve_status(result.status),
+        placements=[convert.placed_patch(p, index_of) for p in result.placements],
+        board_after=pb.Board(rows=convert.board_rows(after)),
+        covered=result.objective, bound=result.bound,
+        empty_before=result.empty_before, empty_after=result.empty_after,
+        solve_time=convert.duration(result.wall_time),
+    )
+    if result.square7 is not None:
+        response.square7.CopyFrom(convert.cell(result.square7))
+    return response, {}
+
+
+def plan_suggest_placement(request: pb.SuggestPlacementRequest, bounds: Bounds) -> Plan[solver.LookaheadResult]:
+    if not request.HasField("board"):
+        raise BadRequest("board", "required")
+    board = convert.board_mask(request.board)
+    if not request.HasField("patch"):
+        raise BadRequest("patch", "required: the patch to place now")
+    spec = convert.patch_spec(request.patch, "patch")
+    upcoming_specs = convert.patch_specs(request.upcoming, "upcoming", allow_empty=True)
+    if sum(s.count for s in upcoming_specs) > MAX_UPCOMING_COPIES:
+        raise BadRequest("upcoming", f"more than {MAX_UPCOMING_COPIES} patches in total")
+    square7 = convert.objective(request.objective) is solver.Objective.SQUARE7
+    top = convert.top(request.top)
+    limit = convert.time_limit(request, "time_limit", DEFAULT_SUGGEST_LIMIT)
+    seed = convert.seed(request.seed)
+    # Candidates keep each patch's key (id, -1 for leather, or shape text) and count.
+    patch = solver.Candidate(spec.key, spec.shape, 1, False)
+    upcoming = [solver.Candidate(s.key, s.shape, s.count, False) for s in upcoming_specs]
+    job = RankJob(board=board, patch=patch, upcoming=tuple(upcoming), square7=square7, top=top, seed=seed)
+    return Plan(job, limit, "patch")
+
+
+def answer_suggest_placement(request: pb.SuggestPlacementRequest, plan: Plan[solver.LookaheadResult],
+                             result: solver.LookaheadResult) -> tuple[pb.SuggestPlacementResponse, dict[str, Any]]:
+    ranked = []
+    for rp in result.ranked:
+        placed = convert.placed_patch(rp.placement, {})
+        msg = pb.RankedPlacement(placement=placed, value=rp.value, bound=rp.bound, proven=rp.proven)
+        if rp.square7 is not None:
+            msg.square7.CopyFrom(convert.cell(rp.square7))
+        ranked.append(msg)
+    return pb.SuggestPlacementResponse(status=convert.solve_status(result.status), ranked=ranked,
+                                       solve_time=convert.duration(result.wall_time)), {}
+
+
+def plan_suggest_move(request: pb.SuggestMoveRequest, bounds: Bounds) -> Plan[MovesResult]:
+    top = convert.top(request.top)
+    seed = convert.seed(request.seed)
+    iterations = convert.iterations(request.iterations)
+    # A fixed iteration budget runs to its end unless the client caps it.
+    limit = convert.time_limit(request, "time_limit",
+                               DEFAULT_SUGGEST_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
+    state, field = request_state(request)
+    # The search player (engine.players.search) ranks the moves in a worker; with
+    # a fixed iteration budget the time limit only caps the wall time.
+    return Plan(moves_job(state, field, top=top, seed=seed, iterations=iterations), limit, field,
+                notes=state.current_player())
+
+
+def answer_suggest_move(request: pb.SuggestMoveRequest, plan: Plan[MovesResult],
+                        result: MovesResult) -> tuple[pb.SuggestMoveResponse, dict[str, Any]]:
+    suggestions = [suggestion_message(s) for s in result.moves]
+    proven = bool(result.proven) and all(s.proven_margin is not None for s in result.moves)
+    response = pb.SuggestMoveResponse(suggestions=suggestions, player=plan.notes, iterations=result.iterations,
                                       searched=result.searched, solve_time=convert.duration(result.wall_time),
                                       proven=proven)
+    return response, {"iterations": result.iterations, "searched": result.searched, "proven": proven}
+
+
+def plan_solve_puzzle(request: pb.SolvePuzzleRequest, bounds: Bounds) -> Plan[solver.PuzzleResult]:
+    job, limit = puzzle_job(request, bounds.table_bytes)
+    return Plan(job, limit, "method" if job.method == "frontier" else "pieces")
+
+
+def answer_solve_puzzle(request: pb.SolvePuzzleRequest, plan: Plan[solver.PuzzleResult],
+                        result: solver.PuzzleResult) -> tuple[pb.SolvePuzzleResponse, dict[str, Any]]:
+    job = plan.job
+    assert isinstance(job, PuzzleJob)
+    rows, texts = list(job.rows), list(job.pieces) + list(job.unlimited)  # patch_index: pieces, then unlimited
+    width = result.width or len(rows[0])
+    tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
+               for tiling in result.tilings]
+    response = pb.SolvePuzzleResponse(status=convert.solve_status(result.status), tilings=tilings,
+                                      width=width, height=result.height or len(rows),
+                                      solve_time=convert.duration(result.wall_time),
+                                      method=convert.method_value(result.method))
+    if job.count:
+        set_count(response, result.count or 0, result.distinct or 0)
+    return response, {"puzzle_method": result.method}  # "method" is the RPC's name in the log line
+
+
+def plan_generate_puzzle(request: pb.GeneratePuzzleRequest,
+                         bounds: Bounds) -> Plan[quiltsolve.solver.puzzle.GeneratedPuzzle]:
+    job, limit, field = generate_job(request)
+    return Plan(job, limit, field)
+
+
+def answer_generate_puzzle(request: pb.GeneratePuzzleRequest, plan: Plan[quiltsolve.solver.puzzle.GeneratedPuzzle],
+                           result: quiltsolve.solver.puzzle.GeneratedPuzzle
+                           ) -> tuple[pb.GeneratePuzzleResponse, dict[str, Any]]:
+    texts = list(result.pieces)
+    width = result.width
+    response = pb.GeneratePuzzleResponse(
+        status=convert.solve_status(result.status), pieces=texts,
+        count=min(result.count, INT64_MAX), distinct=min(result.distinct, INT64_MAX),
+        difficulty_nodes=min(result.nodes, INT64_MAX), difficulty=convert.difficulty_value(result.difficulty),
+        width=width, height=result.height, attempts=result.attempts,
+        solve_time=convert.duration(result.wall_time))
+    if result.rows:  # none when time ran out
+        response.region.rows.extend(result.rows)
+    if result.solution:
+        response.solution.CopyFrom(pb.Tiling(placements=[_piece_message(p, texts, width)
+                                                         for p in result.solution]))
+    return response, {"attempts": result.attempts}
+
+
+RPCS: dict[str, Rpc[Any]] = {
+    "SolvePlacement": Rpc(plan_solve_placement, answer_solve_placement),
+    "SuggestPlacement": Rpc(plan_suggest_placement, answer_suggest_placement),
+    "SuggestMove": Rpc(plan_suggest_move, answer_suggest_move),
+    "SolvePuzzle": Rpc(plan_solve_puzzle, answer_solve_puzzle),
+    "GeneratePuzzle": Rpc(plan_generate_puzzle, answer_generate_puzzle),
+}
+"""The unary RPCs that run a job, by name: the servicer runs each as plan → job → answer."""
+
+
+class PlacementServicer:
+    """The service: a table over the RPCs (:data:`RPCS`, plus ListPatches, which runs no job, and the
+    streamed AnalyzeGame, a job a move)."""
+
+    def __init__(self, core: JobRunner) -> None:
+        self.core = core
+        self.bounds = Bounds(core.table_bytes, core.table_bytes_setting)
+
+    def handler(self, name: str) -> Callable[[Any, Call], Any]:
+        if name in RPCS:
+            rpc = RPCS[name]
+            return lambda request, call: self.run(rpc, request, call)
+        return {"ListPatches": self.list_patches, "AnalyzeGame": self.analyze_game}[name]
+
+    def run(self, rpc: Rpc[R], request: Any, call: Call) -> Any:
+        """One unary RPC: its plan, the job on a worker, its answer (and the answer's log fields)."""
+        plan = rpc.plan(request, self.bounds)
+        try:
+            result = self.core.run_job(call, plan.job, plan.limit, plan.field, fast_first=plan.fast_first)
+        except TooLarge:  # the solver's words speak to its caller; the client cannot raise the bound
+            if not isinstance(plan.job, PuzzleJob):
+                raise
+            raise TooLarge(table_full(plan.job.table_bytes, self.bounds.table_bytes_setting)) from None
+        response, logged = rpc.answer(request, plan, result)
+        call.record.extra.update(logged)
+        return response
+
+    # The RPCs by their method names, as the clients' tests and the embedded client call them.
+    def solve_placement(self, request: pb.SolvePlacementRequest, call: Call) -> pb.SolvePlacementResponse:
+        return self.run(RPCS["SolvePlacement"], request, call)
+
+    def suggest_placement(self, request: pb.SuggestPlacementRequest, call: Call) -> pb.SuggestPlacementResponse:
+        return self.run(RPCS["SuggestPlacement"], request, call)
+
+    def suggest_move(self, request: pb.SuggestMoveRequest, call: Call) -> pb.SuggestMoveResponse:
+        return self.run(RPCS["SuggestMove"], request, call)
+
+    def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
+        return self.run(RPCS["SolvePuzzle"], request, call)
+
+    def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:
+        return self.run(RPCS["GeneratePuzzle"], request, call)
+
+    def list_patches(self, request: pb.ListPatchesRequest, call: Call) -> pb.ListPatchesResponse:
+        return pb.ListPatchesResponse(patches=[convert.patch_message(p) for p in solver.PATCHES])
 
     def analyze_game(self, request: pb.AnalyzeGameRequest, call: Call) -> Iterator[pb.AnalyzeGameResponse]:
         """One AnalyzeGameResponse per move of the record, each from its own job (so calls interleave)."""
@@ -227,44 +371,6 @@ class PlacementServicer:
             review = self.core.run_job(call, job, 2 * limit, f"record.actions[{ply}]")
             losses[review.player].append(review.loss)
             yield review_message(review, player_accuracy(losses[review.player]))
-
-    def solve_puzzle(self, request: pb.SolvePuzzleRequest, call: Call) -> pb.SolvePuzzleResponse:
-        job, limit = puzzle_job(request, self.core.table_bytes)
-        rows, texts = list(job.rows), list(job.pieces) + list(job.unlimited)  # patch_index: pieces, then unlimited
-        try:
-            result = self.core.run_job(call, job, limit, "method" if job.method == "frontier" else "pieces")
-        except TooLarge:  # the solver's words speak to its caller; the client cannot raise the bound
-            raise TooLarge(table_full(job.table_bytes, self.core.table_bytes_setting)) from None
-        width = result.width or len(rows[0])
-        tilings = [pb.Tiling(placements=[_piece_message(p, texts, width) for p in tiling])
-                   for tiling in result.tilings]
-        response = pb.SolvePuzzleResponse(status=convert.solve_status(result.status), tilings=tilings,
-                                          width=width, height=result.height or len(rows),
-                                          solve_time=convert.duration(result.wall_time),
-                                          method=convert.method_value(result.method))
-        if job.count:
-            set_count(response, result.count or 0, result.distinct or 0)
-        call.record.extra.update(puzzle_method=result.method)  # "method" is the RPC's name in the log line
-        return response
-
-    def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:
-        job, limit, field = generate_job(request)
-        result = self.core.run_job(call, job, limit, field)
-        texts = list(result.pieces)
-        width = result.width
-        response = pb.GeneratePuzzleResponse(
-            status=convert.solve_status(result.status), pieces=texts,
-            count=min(result.count, INT64_MAX), distinct=min(result.distinct, INT64_MAX),
-            difficulty_nodes=min(result.nodes, INT64_MAX), difficulty=convert.difficulty_value(result.difficulty),
-            width=width, height=result.height, attempts=result.attempts,
-            solve_time=convert.duration(result.wall_time))
-        if result.rows:  # none when time ran out
-            response.region.rows.extend(result.rows)
-        if result.solution:
-            response.solution.CopyFrom(pb.Tiling(placements=[_piece_message(p, texts, width)
-                                                             for p in result.solution]))
-        call.record.extra.update(attempts=result.attempts)
-        return response
 
 
 def generate_job(request: pb.GeneratePuzzleRequest) -> tuple[GenerateJob, float, str]:
