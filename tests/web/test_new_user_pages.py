@@ -32,6 +32,21 @@ def page_errors(page) -> list[str]:
     return errors
 
 
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    lin = [v / 255 / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(ink: str, background: str) -> float:
+    """WCAG contrast of ``ink`` (CSS ``rgb(...)``/``rgba(...)``, its alpha blended) on ``background`` (``#rrggbb``)."""
+    bg = tuple(int(background[i:i + 2], 16) for i in (1, 3, 5))
+    parts = [float(x) for x in re.findall(r"[\d.]+", ink)]
+    alpha = parts[3] if len(parts) == 4 else 1.0
+    fg = tuple(alpha * parts[i] + (1 - alpha) * bg[i] for i in range(3))
+    hi, lo = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def seam_segments(page, svg: str) -> set[tuple[str, int, int]]:
     """The unit seam segments drawn in ``svg``: ('h', row, col) above cell (row, col), ('v', row, col) left of it."""
     d = page.evaluate(f"() => [...document.querySelectorAll('{svg} .seams path')]"
@@ -85,6 +100,12 @@ def test_each_copy_of_an_unlimited_piece_is_drawn_with_its_own_outline(pages, ba
     labels = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')]"
                            ".map(t => [t.dataset.copy, t.textContent])")
     assert sorted(int(k) for k, _ in labels) == list(range(12)) and {t for _, t in labels} == {"D"}
+    # Every label reads against its copy's shade: WCAG contrast of at least 3 (large text).
+    inks = page.evaluate("() => [...document.querySelectorAll('#pz-answer .tile-label')]"
+                         ".map(t => [t.dataset.copy, getComputedStyle(t).fill])")
+    fill_of = {copy: fill for _, _, copy, _, fill in cells}
+    for copy, ink in inks:
+        assert contrast(ink, fill_of[copy]) >= 3, (copy, ink, fill_of[copy])
     page.locator("#pz-result").screenshot(path=str(shots_dir / "web-puzzles-copies.png"))
     assert errors == []
 

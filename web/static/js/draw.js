@@ -39,6 +39,15 @@ export function copyColor(i, n) {
   return amount ? shade(pieceColor(i), amount) : pieceColor(i);
 }
 
+// Whether text on ``hex`` should be light: its relative luminance (WCAG) is below the midpoint at which
+// white and near-black text have equal contrast.
+export function isDark(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const lin = (x) => { const v = x / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = 0.2126 * lin(n >> 16) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  return lum < 0.18;
+}
+
 function shade(hex, amount) {
   const n = parseInt(hex.slice(1), 16);
   const f = (x) => Math.max(0, Math.min(255, Math.round(amount > 0 ? x + (255 - x) * amount : x * (1 + amount))));

@@ -2,7 +2,7 @@
 
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
-import { copyColor, drawCells, el, pieceColor, shapeIcon } from './draw.js';
+import { copyColor, drawCells, el, isDark, pieceColor, shapeIcon } from './draw.js';
 import * as Generate from './generate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -277,6 +277,8 @@ function showTiling(i) {
     // label the cell nearest the piece's centre
     const [cr, cc] = cells.reduce((best, x) => (Math.hypot(x[0] - sr / cells.length, x[1] - sc / cells.length)
       < Math.hypot(best[0] - sr / cells.length, best[1] - sc / cells.length) ? x : best));
-    el('text', { x: cc + 0.5, y: cr + 0.5, class: 'tile-label', 'data-copy': j, text: r.labels[p.patch_index || 0] || '' }, g.deco);
+    const dark = isDark(copyColor(p.patch_index || 0, copyOf[j]));    // the label stays readable on a dark shade
+    el('text', { x: cc + 0.5, y: cr + 0.5, class: dark ? 'tile-label on-dark' : 'tile-label', 'data-copy': j,
+                 text: r.labels[p.patch_index || 0] || '' }, g.deco);
   });
 }
