@@ -3,14 +3,12 @@
 // the engine evaluates the current position (suggest-move at a stated budget, the fetch aborted when the
 // position changes). The position and the line live in the URL (links.js); the tree in localStorage (store.js).
 
-import { patches as loadPatches, describe, post, showMessage } from './api.js';
+import { describe, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
-import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, buyRefusal, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, drawHand,
-  fitsRows, ghostRequester, handCells, handMoveText, leatherHand, markHeldCard, newHand, nudgeHand, setHandPos,
-  statsInto, turnHand, unknownOwners
+  addOwner, bindQuiltPointer, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, heldControls, holdFlow,
+  markHeldCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, removeRecent, saveRecent, shortDate } from './store.js';
 import { analysisHash, analysisLink, copyText, flash, parseAnalysisHash } from './links.js';
@@ -23,9 +21,16 @@ export const TREE_FORMAT = 1;
 let P = null;
 let root = null;        // the tree: nodes {move, player, ply, notation, state, view, children, parent, eval}
 let cur = null;         // the node on the board
-let held = null;        // the patch in hand (hand.js)
-// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
-const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
+// The patch in hand (hand.js), for the player to move, with the solver's ghosts for it; put down, it is a move
+// on the board. (The functions it calls are hoisted; msg is set before any of them runs.)
+const hand = holdFlow({
+  get P() { return P; }, view: () => cur.view, player: () => mover(), canAct,
+  quilt: () => quilts[mover()], pointer: () => pointers[mover()],
+  get whose() { return [`player ${mover() + 1}'s quilt`, `player ${mover() + 1}`]; }, where: 'the quilt',
+  say: (text) => showMessage(msg, text, 'info'), play: (text) => { hand.drop(); playMove(text); },
+  leatherFirst: () => { hand.holdLeather(); render(); },
+  render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
+});
 let busy = false;       // a move is being played
 let evalAbort = null;   // the current evaluation's fetch
 let writtenHash = '';   // the hash this page wrote last (its own changes are not reloads)
@@ -44,8 +49,7 @@ const mover = () => (cur && cur.view ? cur.view.current_player : 0);
 export async function init() {
   msg = $('an-msg');
   $('an-budget').value = String(DEFAULT_BUDGET);
-  P = {};
-  for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
+  P = await patchTable();
   bind();
   await openFromHash(location.hash);
 }
@@ -83,13 +87,13 @@ function bind() {
   $('an-promote').addEventListener('click', () => promote(cur));
   $('an-budget').addEventListener('change', () => { if (cur) { cur.eval = null; evaluate(cur); } });
   $('an-advance').addEventListener('click', () => playMove('advance'));
-  $('an-rotate').addEventListener('click', () => turn('rotate'));
-  $('an-flip').addEventListener('click', () => turn('flip'));
-  $('an-place').addEventListener('click', () => placeHeld());
-  $('an-cancel').addEventListener('click', () => { held = null; render(); });
+  $('an-rotate').addEventListener('click', () => hand.turn('rotate'));
+  $('an-flip').addEventListener('click', () => hand.turn('flip'));
+  $('an-place').addEventListener('click', () => hand.place());
+  $('an-cancel').addEventListener('click', () => { hand.drop(); render(); });
   pointers = [0, 1].map((i) => bindQuiltPointer($(`an-quilt-${i}`), {
-    hand: () => held, quilt: () => quilts[i], canAct: () => canAct() && mover() === i,
-    redraw: drawOverlay, place: () => placeHeld(),
+    hand: () => hand.held, quilt: () => quilts[i], canAct: () => canAct() && mover() === i,
+    redraw: drawOverlay, place: () => hand.place(),
   }));
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
@@ -101,18 +105,12 @@ function onKey(e) {
   if (section().hidden || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !cur) return;
   const t = e.target;
   if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
-  const onButton = t && t.closest('button, [role=button], .ghost');
+  if (hand.key(e)) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const handled = () => e.preventDefault();
-  if (held) {
-    // While a patch is held the keys move it, as on the Play page.
-    if (k === 'r') { handled(); turn('rotate'); }
-    else if (k === 'f') { handled(); turn('flip'); }
-    else if (k === 'g') { handled(); if (held.ghosts.length) placeHeld(held.ghosts[0]); }
-    else if (k.startsWith('Arrow')) { handled(); nudgeHand(held, k); drawOverlay(); }
-    else if (k === 'Enter' && !onButton) { handled(); placeHeld(); }
-    else if (k === 'Escape') { handled(); held = null; render(); }
-    else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
+  if (hand.held) {
+    // While a patch is held the keys are the hand's (hand.key), as on the Play page: the board stays put.
+    if (k === 'Escape') { handled(); hand.drop(); render(); }
     return;
   }
   if (k === 'ArrowLeft' && e.shiftKey) { handled(); go(branchPoint(cur)); }
@@ -121,7 +119,6 @@ function onKey(e) {
   else if (k === 'ArrowUp' || k === 'Home') { handled(); go(root); }
   else if (k === 'ArrowDown' || k === 'End') { handled(); go(endOfLine(cur)); }
   else if (k === 'Delete') { handled(); deleteNode(cur); }
-  else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
   else if (k === 'a') { handled(); playMove('advance'); }
 }
 
@@ -250,7 +247,7 @@ async function openText(text, line, field = 'text') {
 }
 
 async function start(state, view, line) {
-  held = null;
+  hand.drop();
   circleFor = null;
   const stored = loadRecent(treeId(view.notation));
   if (stored && stored.data && stored.data.format === TREE_FORMAT && stored.data.tree.n === view.notation) {
@@ -301,8 +298,7 @@ async function child(node, text) {
 async function go(node) {
   if (!node) return;
   cur = node;
-  held = null;
-  ghostReq.abort();
+  hand.drop();
   if (evalAbort) evalAbort.abort();
   try {
     await loaded(node);
@@ -348,73 +344,6 @@ async function playMove(text) {
 }
 
 function canAct() { return !!cur && !!cur.view && !busy && !cur.view.terminal; }
-
-// ------------------------------------------------------------------ the patch in hand
-
-function pick(slot) {
-  if (!canAct()) return;
-  const v = cur.view;
-  if (v.leather_to_place > 0) { holdLeather(); render(); return; }
-  const a = v.available[slot - 1];
-  if (!a) return;
-  const who = `player ${v.current_player + 1}`;
-  const refusal = buyRefusal(a, `${who}'s quilt`, who, v.players[v.current_player].buttons);
-  if (refusal) { showMessage(msg, refusal, 'info'); return; }
-  showMessage(msg, null);
-  if (held && held.slot === slot) return;
-  held = newHand(a.id, slot, P[a.id].cells);
-  requestGhosts(held);
-  render();
-}
-
-function holdLeather() {
-  held = leatherHand();
-  requestGhosts(held);
-}
-
-function requestGhosts(h) { ghostReq.request(cur.view, mover(), h); }
-
-function turn(how) {
-  if (!held || held.pid === -1) return;
-  turnHand(held, how);
-  render();
-}
-
-function placeHeld(cells = null) {
-  if (!held || !canAct()) return;
-  cells = cells || handCells(held);
-  if (!cells) { showMessage(msg, 'Move the patch over the quilt first (pointer or arrow keys).', 'info'); return; }
-  if (!fitsRows(cur.view.players[mover()].rows, cells)) {
-    showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info');
-    return;
-  }
-  const text = handMoveText(held, cells);
-  held = null;
-  playMove(text);
-}
-
-function startDrag(e, card, slot) {
-  if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
-  pointers[mover()].setPointer(e.pointerType || 'mouse');
-  if (!held || held.slot !== slot) pick(slot);
-  if (!held) return;
-  startCardDrag(e, card);
-}
-
-function moveDrag(e) {
-  if (!held) return;
-  const q = quilts[mover()];
-  dragMove(e, (ev) => q && q.cellAt(ev), (rc) => { setHandPos(held, rc); drawOverlay(); });
-}
-
-function endDrag(e) {
-  const q = quilts[mover()];
-  const rc = dragEnd(e, (ev) => q && q.cellAt(ev));
-  if (!rc || !held) return;
-  setHandPos(held, rc);
-  drawOverlay();
-  placeHeld();
-}
 
 // ------------------------------------------------------------------ the engine's view
 
@@ -531,11 +460,11 @@ function statusText() {
   const who = `${after}Player ${v.current_player + 1}`;
   if (!keyHints()) {
     if (v.leather_to_place > 0) return `${who} places a leather patch on an empty cell.`;
-    if (held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
+    if (hand.held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
     return `${who} to move: pick up a patch, or advance.`;
   }
   if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
-  if (held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
+  if (hand.held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
   return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
 }
 
@@ -571,18 +500,14 @@ function render() {
   drawTrack($('an-track'), v, ['1', '2']);
   if (circleFor !== v) {
     circleFor = v;
-    drawCircle($('an-circle'), v, P, !v.terminal, { pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel });
+    drawCircle($('an-circle'), v, P, !v.terminal, { pick: hand.pick, ...hand.drag });
   }
-  markHeldCard($('an-circle'), held);
+  markHeldCard($('an-circle'), hand.held);
   const adv = $('an-advance');
   adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
   adv.disabled = !v.advance || v.terminal || v.leather_to_place > 0;
-  $('an-held').hidden = !held;
-  if (held) {
-    $('an-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
-    $('an-rotate').disabled = held.pid === -1;
-    $('an-flip').disabled = held.pid === -1;
-  }
+  $('an-held').hidden = !hand.held;
+  if (hand.held) heldControls($('an-held-label'), $('an-rotate'), $('an-flip'), hand.held);
   $('an-first').disabled = !cur.parent;
   $('an-prev').disabled = !cur.parent;
   $('an-next').disabled = !cur.children.length;
@@ -614,9 +539,8 @@ function drawOverlay() {
   clearHandMarks($('an-quilt-0'));
   clearHandMarks($('an-quilt-1'));
   if (!q || v.terminal) { $('an-place').disabled = true; return; }
-  if (held) {
-    drawGhosts(q.overlay, held.ghosts, (cells) => placeHeld(cells));
-    $('an-place').disabled = !drawHand(q.overlay, svg, held, v.players[me].rows) || busy;
+  if (hand.held) {
+    $('an-place').disabled = !hand.draw(q.overlay, svg) || busy;
   } else if (cur.eval) {
     const best = cur.eval.best;
     const g = best.map((s) => S.fromMessage(s.move.cells));

@@ -1,14 +1,12 @@
 // Play: a game against the engine. Every move goes through the API (game/apply, game/engine-move);
 // ghosts come from suggest-placement, hints from suggest-move.
 
-import { patches as loadPatches, post, showMessage } from './api.js';
+import { post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
-import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, blankOwners, buyRefusal, clearHandMarks, drawCircle, drawGhosts, drawHand, fitsRows,
-  ghostRequester, handCells, handMoveText, leatherHand, markHeldCard as markCard, newHand, nudgeHand, setHandPos,
-  statsInto, turnHand, unknownOwners
+  addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, heldControls, holdFlow,
+  markHeldCard as markCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
@@ -18,13 +16,19 @@ export const HINT = { top: 5, iterations: 300, seed: 0 };
 export const MAX_DEAL = 2147483647;   // the API's largest seed (web/game.py MAX_SEED): 2^31 - 1, ten digits
 // What the browser tests read of the page (the game, the patch in hand, the hint's budget). Nothing in the
 // app uses it and no global carries it: a test imports this module and puts it where it looks.
-export const inspect = { game: () => game, held: () => held, hint: HINT };
+export const inspect = { game: () => game, held: () => hand.held, hint: HINT };
 
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
-let held = null;         // the patch in hand: {pid, slot, orient, pos, ghosts}
-// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
-const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
+// The patch in hand (hand.js), with the solver's ghosts for it; put down, it is the human's move.
+// (The functions it calls are hoisted; msg is set before any of them runs.)
+const hand = holdFlow({
+  get P() { return P; }, view: () => game.view, player: () => game.human, canAct,
+  quilt: () => quilt, pointer: () => pointer, whose: ['your quilt', 'you'], where: 'your quilt',
+  say: (text) => showMessage(msg, text, 'info'), play: (text) => humanMove(text),
+  leatherFirst: () => showMessage(msg, 'Place your leather patch first.', 'info'),
+  render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
+});
 let hint = null;         // {suggestions, selected}
 let busy = false;
 let stuck = false;       // the engine's last move failed: offer a retry
@@ -42,8 +46,7 @@ const keyHints = () => !window.matchMedia('(max-width: 600px), (pointer: coarse)
 export async function init() {
   msg = $('play-msg');
   try {
-    P = {};
-    for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
+    P = await patchTable();
   } catch (e) { showMessage(msg, e); return; }
   bind();
   const asked = resumeId(location.hash);
@@ -84,7 +87,7 @@ function resume(id) {
   $('play-side').value = String(game.human);
   $('play-strength').value = game.strength;
   if (game.record.seed !== undefined) $('play-seed').value = String(game.record.seed);
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   showMessage(msg, game.view.terminal ? null : 'Your unfinished game is back where you left it.', 'info');
   render();
   return true;
@@ -121,10 +124,10 @@ function bind() {
   $('play-undo').addEventListener('click', () => undo());
   $('play-download').addEventListener('click', () => download());
   $('play-advance').addEventListener('click', () => humanMove('advance'));
-  $('play-rotate').addEventListener('click', () => turn('rotate'));
-  $('play-flip').addEventListener('click', () => turn('flip'));
-  $('play-place').addEventListener('click', () => placeHeld());
-  $('play-cancel').addEventListener('click', () => { held = null; render(); });
+  $('play-rotate').addEventListener('click', () => hand.turn('rotate'));
+  $('play-flip').addEventListener('click', () => hand.turn('flip'));
+  $('play-place').addEventListener('click', () => hand.place());
+  $('play-cancel').addEventListener('click', () => { hand.drop(); render(); });
   $('play-hint-close').addEventListener('click', () => { hint = null; render(); });
   const toggle = $('play-paste-toggle');
   toggle.addEventListener('click', () => {
@@ -141,7 +144,7 @@ function bind() {
   $('play-advance').addEventListener('blur', () => showTarget(false));
 
   pointer = bindQuiltPointer($('play-quilt-human'), {
-    hand: () => held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => placeHeld(),
+    hand: () => hand.held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => hand.place(),
   });
   document.addEventListener('keydown', onKey);
 }
@@ -150,16 +153,10 @@ function onKey(e) {
   if (section().hidden || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
   const t = e.target;
   if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
-  const onButton = t && t.closest('button, [role=button], .ghost');
+  if (hand.key(e)) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const handled = () => e.preventDefault();
-  if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
-  else if (k === 'r' && held) { handled(); turn('rotate'); }
-  else if (k === 'f' && held) { handled(); turn('flip'); }
-  else if (k === 'g' && held) { handled(); if (held.ghosts.length) placeHeld(held.ghosts[0]); }
-  else if (k.startsWith('Arrow') && held) { handled(); nudge(k); }
-  else if (k === 'Enter' && held && !onButton) { handled(); placeHeld(); }
-  else if (k === 'Escape') { if (held) { handled(); held = null; render(); } else if (hint) { handled(); hint = null; render(); } }
+  if (k === 'Escape') { if (hand.held) { handled(); hand.drop(); render(); } else if (hint) { handled(); hint = null; render(); } }
   else if (k === 'a') { handled(); humanMove('advance'); }
   else if (k === 'h') { handled(); showHint(); }
   else if (k === 'u') { handled(); undo(); }
@@ -195,7 +192,7 @@ function start(g) {
     log: [],
     last: [null, null],
   };
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   render();
 }
 
@@ -264,7 +261,7 @@ async function humanMove(text) {
   try {
     const r = await post('game/apply', { state: game.state, move: text });
     game.history.push(snap);
-    held = null; hint = null;
+    hand.drop(); hint = null;
     applyResult(r);
   } catch (e) {
     setBusy(false);
@@ -295,7 +292,7 @@ async function engineTurns() {
   }
   if (game !== g) return;
   setBusy(false);
-  if (!g.view.terminal && g.view.current_player === g.human && g.view.leather_to_place > 0) holdLeather();
+  if (!g.view.terminal && g.view.current_player === g.human && g.view.leather_to_place > 0) hand.holdLeather();
   render();
   if (!g.view.terminal && g.view.current_player === g.human) $('play-quilt-human').focus({ preventScroll: true });
 }
@@ -305,9 +302,9 @@ function undo() {
   const prev = game.history.pop();
   const history = game.history;
   game = { ...prev, history };
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   showMessage(msg, null);
-  if (game.view.leather_to_place > 0 && game.view.current_player === game.human) holdLeather();
+  if (game.view.leather_to_place > 0 && game.view.current_player === game.human) hand.holdLeather();
   render();
 }
 
@@ -338,55 +335,6 @@ function download() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 2000);
-}
-
-// ------------------------------------------------------------------ the patch in hand
-
-function pick(slot) {
-  if (!canAct()) return;
-  const v = game.view;
-  if (v.leather_to_place > 0) { showMessage(msg, 'Place your leather patch first.', 'info'); return; }
-  const a = v.available[slot - 1];
-  if (!a) return;
-  const refusal = buyRefusal(a, 'your quilt', 'you', v.players[game.human].buttons);
-  if (refusal) { showMessage(msg, refusal, 'info'); return; }
-  showMessage(msg, null);
-  if (held && held.slot === slot) return;
-  held = newHand(a.id, slot, P[a.id].cells);
-  requestGhosts(held);
-  render();
-}
-
-function holdLeather() {
-  held = leatherHand();
-  requestGhosts(held);
-}
-
-function requestGhosts(h) { ghostReq.request(game.view, game.human, h); }
-
-function setPos(rc) { setHandPos(held, rc); }
-
-function heldCells() { return handCells(held); }
-
-function fits(cells) { return fitsRows(game.view.players[game.human].rows, cells); }
-
-function turn(how) {
-  if (!held || held.pid === -1) return;
-  turnHand(held, how);
-  render();
-}
-
-function nudge(key) {
-  nudgeHand(held, key);
-  drawOverlay();
-}
-
-function placeHeld(cells = null) {
-  if (!held || !canAct()) return;
-  cells = cells || heldCells();
-  if (!cells) { showMessage(msg, 'Move the patch over your quilt first (pointer or arrow keys).', 'info'); return; }
-  if (!fits(cells)) { showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info'); return; }
-  humanMove(handMoveText(held, cells));
 }
 
 // ------------------------------------------------------------------ hints
@@ -500,6 +448,7 @@ function statusText() {
   if (stuck) return 'The engine could not move. Retry with “New game”, or undo.';
   if (v.current_player !== me) return 'The engine is to move…';
   if (v.leather_to_place > 0) return 'You won a leather patch: put it on an empty cell (click, or a ghost).';
+  const held = hand.held;
   if (held) {
     const what = held.pid === -1 ? 'The leather patch' : `Patch #${held.pid}`;
     if (!keyHints()) return `${what}: tap where it goes on your quilt, then tap it again to place it; or tap a numbered ghost (the solver's best spots).`;
@@ -514,9 +463,7 @@ function renderCircle() {
   const box = $('play-circle');
   if (circleDrawnFor === v) { markHeldCard(); return; }
   circleDrawnFor = v;
-  drawCircle(box, v, P, canActIgnoringBusy(), {
-    pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel,
-  });
+  drawCircle(box, v, P, canActIgnoringBusy(), { pick: hand.pick, ...hand.drag });
   markHeldCard();
 }
 
@@ -524,28 +471,7 @@ function canActIgnoringBusy() {
   return !!game && !game.view.terminal && game.view.current_player === game.human;
 }
 
-function markHeldCard() { markCard($('play-circle'), held); }
-
-function startDrag(e, card, slot) {
-  if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
-  pointer.setPointer(e.pointerType || 'mouse');
-  if (!held || held.slot !== slot) pick(slot);
-  if (!held) return;
-  startCardDrag(e, card);
-}
-
-function moveDrag(e) {
-  if (!held) return;
-  dragMove(e, (ev) => quilt && quilt.cellAt(ev), (rc) => { setPos(rc); drawOverlay(); });
-}
-
-function endDrag(e) {
-  const rc = dragEnd(e, (ev) => quilt && quilt.cellAt(ev));
-  if (!rc || !held) return;
-  setPos(rc);
-  drawOverlay();
-  placeHeld();
-}
+function markHeldCard() { markCard($('play-circle'), hand.held); }
 
 function showTarget(on) {
   if (!game) return;
@@ -559,9 +485,7 @@ function drawOverlay() {
   if (!quilt) return;
   const ov = quilt.overlay;
   clear(ov);
-  const v = game.view;
-  const me = game.human;
-  const last = game.last[me];
+  const last = game.last[game.human];
   if (last && last.cells && last.cells.length) markCells(ov, S.fromMessage(last.cells), 'last');
   if (hint && hint.suggestions[hint.selected]) {
     const m = hint.suggestions[hint.selected].move;
@@ -572,15 +496,12 @@ function drawOverlay() {
   $('play-advance').classList.toggle('primary', !!hint && hint.suggestions[hint.selected]
     && hint.suggestions[hint.selected].move.kind === 'MOVE_KIND_ADVANCE');
   const svg = $('play-quilt-human');
-  if (held && canActIgnoringBusy()) {
-    drawGhosts(ov, held.ghosts, (cells) => placeHeld(cells));
-    const ok = drawHand(ov, svg, held, v.players[me].rows);
-    $('play-place').disabled = !ok || busy;
+  if (hand.held && canActIgnoringBusy()) {
+    $('play-place').disabled = !hand.draw(ov, svg) || busy;
   } else {
     clearHandMarks(svg);
     $('play-place').disabled = true;
   }
-  void v;
 }
 
 function render() {
@@ -616,12 +537,8 @@ function render() {
   $('play-review-game').title = game.start ? 'Only a game from a deal can be reviewed (this one began at a pasted position)'
     : 'Open the Review page on this game and review it';
   const heldBox = $('play-held');
-  heldBox.hidden = !held || !canActIgnoringBusy();
-  if (held) {
-    $('play-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
-    $('play-rotate').disabled = held.pid === -1;
-    $('play-flip').disabled = held.pid === -1;
-  }
+  heldBox.hidden = !hand.held || !canActIgnoringBusy();
+  if (hand.held) heldControls($('play-held-label'), $('play-rotate'), $('play-flip'), hand.held);
   const adv = $('play-advance');
   adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
   adv.disabled = busy || !canActIgnoringBusy() || v.leather_to_place > 0;
