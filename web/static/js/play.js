@@ -321,7 +321,7 @@ function record() {
 // Review page's own "Copy link" packs it (no download and upload in between).
 async function reviewGame() {
   if (!game || game.start) return;
-  const { packRecord } = await import('./review.js');
+  const { packRecord } = await import('./review-links.js');
   location.hash = `#review?rec=${await packRecord(record())}&ply=0`;
 }
 
