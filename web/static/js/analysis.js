@@ -10,8 +10,14 @@ import {
   addOwner, bindQuiltPointer, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, heldControls, holdFlow,
   markHeldCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
-import { listRecent, loadRecent, removeRecent, saveRecent, shortDate } from './store.js';
+import { listRecent, loadRecent, saveRecent } from './store.js';
 import { analysisHash, analysisLink, copyText, flash, parseAnalysisHash } from './links.js';
+import {
+  branchPoint, countNodes, deserialize, endOfLine, lineOf, makeNode, onMainLine, pathOf, promoteLine, removeNode,
+  serialize
+} from './analysis-tree.js';
+import { moveName, renderMoves } from './analysis-moves.js';
+import { renderRecent } from './recent-list.js';
 
 const $ = (id) => document.getElementById(id);
 export const DEFAULT_BUDGET = 1000;   // iterations: bench_web measures the evaluation drawn at this budget
@@ -122,73 +128,19 @@ function onKey(e) {
   else if (k === 'a') { handled(); playMove('advance'); }
 }
 
-// ------------------------------------------------------------------ the tree
-
-function makeNode(parent, move, player, notation, state = null, view = null) {
-  return { move, player, ply: parent ? parent.ply + 1 : 0, notation, state, view, children: [], parent, eval: null };
-}
-
-function lineOf(node) {
-  const out = [];
-  for (let n = node; n && n.parent; n = n.parent) out.push(n.move);
-  return out.reverse();
-}
-
-function pathOf(node) {
-  const out = [];
-  for (let n = node; n && n.parent; n = n.parent) out.push(n.parent.children.indexOf(n));
-  return out.reverse().join('.');
-}
-
-function endOfLine(node) {
-  let n = node;
-  while (n.children[0]) n = n.children[0];
-  return n;
-}
-
-// Where the current variation leaves its parent line: the position before its first move (the root on the
-// main line).
-function branchPoint(node) {
-  for (let n = node; n.parent; n = n.parent) {
-    if (n.parent.children[0] !== n) return n.parent;
-  }
-  return root;
-}
-
-function onMainLine(node) {
-  for (let n = node; n.parent; n = n.parent) if (n.parent.children[0] !== n) return false;
-  return true;
-}
+// ------------------------------------------------------------------ the tree (analysis-tree.js)
 
 function deleteNode(node) {
   if (!node || !node.parent || busy) return;
   const parent = node.parent;
-  parent.children.splice(parent.children.indexOf(node), 1);
+  removeNode(node);
   go(parent);
 }
 
-// The variation holding node becomes the main line where it branches off.
 function promote(node) {
   if (!node || busy) return;
-  for (let n = node; n.parent; n = n.parent) {
-    const sibs = n.parent.children;
-    const i = sibs.indexOf(n);
-    if (i > 0) { sibs.splice(i, 1); sibs.unshift(n); break; }
-  }
+  promoteLine(node);
   go(node);
-}
-
-function serialize(node) {
-  if (!node) return null;
-  const out = { m: node.move, p: node.player, n: node.notation, c: node.children.map(serialize) };
-  if (!node.parent) { delete out.m; delete out.p; }
-  return out;
-}
-
-function deserialize(obj, parent = null) {
-  const node = makeNode(parent, parent ? String(obj.m) : null, parent ? Number(obj.p) : null, String(obj.n));
-  node.children = (Array.isArray(obj.c) ? obj.c : []).map((c) => deserialize(c, node));
-  return node;
 }
 
 // A node's position: known when the move was played here, else loaded from its notation.
@@ -311,7 +263,7 @@ async function go(node) {
   writeHash();
   save();
   render();
-  renderRecent();
+  renderRecent($('an-recent'), openStored);
 }
 
 function writeHash() {
@@ -328,8 +280,6 @@ function save() {
   const title = `Analysis: ${root.notation.slice(0, 40)}${root.notation.length > 40 ? '…' : ''} (${n} move${n === 1 ? '' : 's'})`;
   saveRecent('analysis', treeId(root.notation), title, { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) });
 }
-
-function countNodes(node) { return 1 + node.children.reduce((s, c) => s + countNodes(c), 0); }
 
 async function playMove(text) {
   if (!canAct()) return;
@@ -434,17 +384,6 @@ function setBusy(on, text = '') {
   if (on) $('an-status').textContent = text;
 }
 
-function moveName(text) {
-  const w = text.split(/\s+/);
-  if (w[0] === 'buy') {
-    const cells = cellsOfMoveText(text);
-    const r = Math.min(...cells.map((c) => c[0])), c = Math.min(...cells.map((x) => x[1]));
-    return `buy ${w[1]} at ${r + 1},${c + 1}`;
-  }
-  if (w[0] === 'leather') { const [[r, c]] = cellsOfMoveText(text); return `leather at ${r + 1},${c + 1}`; }
-  return 'advance';
-}
-
 function ownersAt(node) {
   const path = [];
   for (let n = node; n.parent; n = n.parent) path.push(n);
@@ -516,7 +455,7 @@ function render() {
   $('an-promote').disabled = onMainLine(cur);
   if (!busy) $('an-status').textContent = statusText();
   drawOverlay();
-  renderMoves();
+  renderMoves($('an-moves'), root, cur, go);
   renderEval();
 }
 
@@ -551,109 +490,6 @@ function drawOverlay() {
       el.dataset.move = best[Number(el.dataset.rank) - 1].move.text;
     }
     $('an-place').disabled = true;
-  }
-}
-
-function moveItem(node) {
-  const li = document.createElement('li');
-  li.className = 'mv';
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'mv-btn';
-  b.dataset.path = pathOf(node);
-  b.dataset.move = node.move;
-  const name = moveName(node.move);
-  b.innerHTML = '<span class="mv-num"></span> <span class="mv-p"></span> <span class="mv-name"></span>';
-  b.querySelector('.mv-num').textContent = `${node.ply}.`;
-  b.querySelector('.mv-p').textContent = `P${node.player + 1}`;
-  b.querySelector('.mv-name').textContent = name;
-  b.classList.add(`p${node.player}`);
-  b.setAttribute('aria-label', `Move ${node.ply}, player ${node.player + 1}: ${name}${node.eval ? `, ${pct(node.eval.best[0].win)} for the player to move after it` : ''}`);
-  if (node === cur) { b.setAttribute('aria-current', 'step'); li.classList.add('current'); }
-  b.addEventListener('click', () => go(node));
-  li.appendChild(b);
-  return li;
-}
-
-// The main line as a list; each move's alternatives as nested lists (variations) right after it.
-function renderLine(ol, first, depth) {
-  for (let n = first; n; n = n.children[0]) {
-    ol.appendChild(moveItem(n));
-    const parent = n.parent;
-    if (parent.children[0] === n && parent.children.length > 1) {
-      for (const alt of parent.children.slice(1)) {
-        const li = document.createElement('li');
-        li.className = 'var-item';
-        const sub = document.createElement('ol');
-        sub.className = 'variation';
-        sub.setAttribute('aria-label', `Variation at move ${alt.ply}: ${moveName(alt.move)}`);
-        sub.dataset.depth = String(depth + 1);
-        renderLine(sub, alt, depth + 1);
-        li.appendChild(sub);
-        ol.appendChild(li);
-      }
-    }
-  }
-}
-
-function renderMoves() {
-  const ol = $('an-moves');
-  clear(ol);
-  if (!root.children.length) {
-    const li = document.createElement('li');
-    li.className = 'empty';
-    li.textContent = 'No moves yet: make one on the board.';
-    ol.appendChild(li);
-    return;
-  }
-  renderLine(ol, root.children[0], 0);
-  // The current move kept in view inside the list (never scrolling the page away from the board).
-  const current = ol.querySelector('[aria-current]');
-  if (current) {
-    const top = current.offsetTop;
-    if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
-      ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
-    }
-  }
-}
-
-// ------------------------------------------------------------------ Recent
-
-function renderRecent() {
-  const ul = $('an-recent');
-  clear(ul);
-  const items = listRecent();
-  if (!items.length) {
-    const li = document.createElement('li');
-    li.textContent = 'Nothing yet.';
-    ul.appendChild(li);
-    return;
-  }
-  for (const it of items) {
-    const li = document.createElement('li');
-    li.dataset.kind = it.kind;
-    li.dataset.id = it.id;
-    const a = document.createElement('a');
-    a.href = it.kind === 'play' ? `#play?resume=${encodeURIComponent(it.id)}`
-      : it.kind === 'review' ? `#review?recent=${encodeURIComponent(it.id)}` : '#analysis';
-    a.textContent = it.title;
-    if (it.kind === 'analysis') {
-      a.addEventListener('click', (e) => { e.preventDefault(); openStored(it.id); });
-    }
-    const when = document.createElement('time');
-    when.dateTime = it.date;
-    when.textContent = shortDate(it.date);
-    const kind = document.createElement('span');
-    kind.className = 'recent-kind';
-    kind.textContent = { play: 'game', review: 'review', analysis: 'analysis' }[it.kind];
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.className = 'recent-del';
-    del.textContent = '×';
-    del.setAttribute('aria-label', `Forget ${it.title}`);
-    del.addEventListener('click', () => { removeRecent(it.id); renderRecent(); });
-    li.append(kind, ' ', a, ' ', when, ' ', del);
-    ul.appendChild(li);
   }
 }
 
