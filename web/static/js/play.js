@@ -9,6 +9,7 @@ import {
   markHeldCard as markCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
+import { hintHeading, renderHintList } from './play-hint.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
 
 const $ = (id) => document.getElementById(id);
@@ -361,9 +362,7 @@ async function showHint() {
     const r = await post('suggest-move', { state: g.state, ...HINT }, { deadlineMs: 30000 });
     if (game !== g) return;
     hint = { suggestions: r.suggestions, selected: 0 };
-    $('play-hint-info').textContent = r.proven
-      ? 'proven by the endgame solver: the exact final margin (points, perfect play) after each move, best first'
-      : 'your chance of winning after each move, best first';
+    $('play-hint-info').textContent = hintHeading(r.proven);
   } catch (e) {
     $('play-hint-info').textContent = '';
     showMessage(msg, e);
@@ -372,55 +371,12 @@ async function showHint() {
   render();
 }
 
-// A suggestion's reason without its raw playout rate: {text, raw} (raw: 'won 76% of 292 playouts' or '').
-export function splitReason(reason) {
-  const m = /,?\s*won \d+% of \d+ playouts,?\s*/.exec(reason || '');
-  if (!m) return { text: reason || '', raw: '' };
-  const before = reason.slice(0, m.index), after = reason.slice(m.index + m[0].length);
-  const text = after ? `${before}${before.endsWith(':') ? ' ' : ', '}${after}` : before.replace(/:\s*$/, '');
-  return { text, raw: m[0].replace(/^,?\s*|,?\s*$/g, '') };
-}
-
 function renderHint() {
   const panel = $('play-hint-panel');
-  const list = $('play-hint-list');
   if (!hint) { panel.hidden = true; return; }
   panel.hidden = false;
-  clear(list);
-  hint.suggestions.forEach((s, i) => {
-    const li = document.createElement('li');
-    li.setAttribute('aria-selected', String(i === hint.selected));
-    li.dataset.move = s.move.text;
-    li.tabIndex = 0;
-    const pct = Math.round(s.win_chance * 100);
-    li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span><span class="why"></span>';
-    li.querySelector('.pct').textContent = `${pct}%`;
-    li.querySelector('.bar i').style.width = `${pct}%`;
-    li.querySelector('.what').textContent = moveLabel(s.move);
-    if (s.proven_margin !== undefined && s.proven_margin !== null) {
-      li.dataset.provenMargin = String(s.proven_margin);
-      const m = document.createElement('span');
-      m.className = 'proven';
-      m.textContent = `${s.proven_margin > 0 ? '+' : ''}${s.proven_margin} pts`;
-      m.title = 'proven: the final margin in points after this move, both playing perfectly';
-      li.querySelector('.what').append(' ', m);
-    }
-    // One win chance per move: the calibrated one above. The search's raw playout rate ("won 76% of
-    // 292 playouts") is another number for the same thing, so it leaves the text for a tooltip.
-    const { text: why, raw } = splitReason(s.reason);
-    li.querySelector('.why').textContent = why;
-    if (raw) li.querySelector('.why').title = `${raw} (the raw playout rate; ${pct}% is the calibrated chance)`;
-    li.querySelector('.pct').title = 'your chance of winning after this move';
-    const play = document.createElement('button');
-    play.type = 'button';
-    play.textContent = 'Play';
-    play.className = 'play-suggestion';
-    play.addEventListener('click', (e) => { e.stopPropagation(); humanMove(s.move.text); });
-    li.appendChild(play);
-    const select = () => { hint.selected = i; render(); };
-    li.addEventListener('click', select);
-    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(); } });
-    list.appendChild(li);
+  renderHintList($('play-hint-list'), hint.suggestions, hint.selected, {
+    name: moveLabel, select: (i) => { hint.selected = i; render(); }, play: (text) => humanMove(text),
   });
 }
 
