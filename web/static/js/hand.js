@@ -1,6 +1,7 @@
-// The patch in hand and the patch circle, shared by the Play page and the Analysis board: picking a patch up,
-// moving, turning and placing it on a quilt (pointer, touch, keys), the solver's ghosts, the circle's cards,
-// a player's stats. Each page keeps its own game; these functions take what they need as arguments.
+// The patch in hand and the patch circle, shared by the Play page, the Analysis board and the Review drill:
+// holdFlow is the buy-and-hold flow (picking a patch up, moving, turning and placing it on a quilt by pointer,
+// touch, drag or keys, with the solver's ghosts), written here once; the circle's cards, a player's stats and
+// the quilt owners after moves. Each page keeps its own game; these functions take what they need as arguments.
 
 import { patches as loadPatches, post } from './api.js';
 import * as S from './shapes.js';
@@ -18,31 +19,31 @@ export async function patchTable() {
 }
 
 // A patch picked up from slot 1-3 (pid -1, slot 0: a leather patch to place).
-export function newHand(pid, slot, cells) {
+function newHand(pid, slot, cells) {
   return { pid, slot, orient: cells, pos: null, ghosts: [], hover: null };
 }
 
-export function leatherHand() { return newHand(-1, 0, [[0, 0]]); }
+function leatherHand() { return newHand(-1, 0, [[0, 0]]); }
 
-export function handSize(h) { return S.size(h.orient); }
+function handSize(h) { return S.size(h.orient); }
 
 // Centre the patch on cell [r, c], kept on the quilt.
-export function setHandPos(h, [r, c]) {
+function setHandPos(h, [r, c]) {
   const { h: hh, w } = handSize(h);
   h.pos = [clamp(r - Math.floor((hh - 1) / 2), 0, 9 - hh), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
 }
 
-export function handCells(h) {
+function handCells(h) {
   if (!h || !h.pos) return null;
   return h.orient.map(([r, c]) => [r + h.pos[0], c + h.pos[1]]);
 }
 
-export function fitsRows(rows, cells) {
+function fitsRows(rows, cells) {
   return !!cells && cells.every(([r, c]) => r >= 0 && c >= 0 && r < 9 && c < 9 && rows[r][c] === '.');
 }
 
 // Rotate or flip the patch about its centre.
-export function turnHand(h, how) {
+function turnHand(h, how) {
   if (h.pid === -1) return;
   const { h: hh, w } = handSize(h);
   const center = h.pos ? [h.pos[0] + Math.floor((hh - 1) / 2), h.pos[1] + Math.floor((w - 1) / 2)] : null;
@@ -51,7 +52,7 @@ export function turnHand(h, how) {
 }
 
 // An arrow key: the first press shows the patch in the middle of the quilt, the next ones move it.
-export function nudgeHand(h, key) {
+function nudgeHand(h, key) {
   if (!h.pos) { setHandPos(h, [4, 4]); return; }
   const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
   const { h: hh, w } = handSize(h);
@@ -59,7 +60,7 @@ export function nudgeHand(h, key) {
 }
 
 // The move's text form for the patch put down on cells.
-export function handMoveText(h, cells) {
+function handMoveText(h, cells) {
   return h.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${h.pid} ${S.cellsText(cells)}`;
 }
 
@@ -93,7 +94,7 @@ export function unknownOwners(view) {
 
 // The solver's best spots for the patch in hand on the mover's quilt (suggest-placement, the next patches
 // of the circle as lookahead): a list of cell lists, best first.
-export async function fetchGhosts(view, player, h, opts = {}) {
+async function fetchGhosts(view, player, h, opts = {}) {
   const upcoming = (h.pid === -1 ? view.circle.slice(0, 6) : view.circle.slice(h.slot, h.slot + 6)).map((id) => ({ id }));
   const r = await post('suggest-placement', {
     board: { rows: view.players[player].rows }, patch: { id: h.pid }, upcoming,
@@ -113,7 +114,7 @@ export function buyRefusal(a, quilt, buyer, buttons) {
 // The ghosts of the hand being held, one request at a time: a new request (or abort()) aborts the one
 // before, and an answer is drawn only while its hand is still held. isHeld(h): is h in hand;
 // onGhosts(h): draw them (h.ghosts is set); onError(e, h).
-export function ghostRequester(isHeld, onGhosts, onError) {
+function ghostRequester(isHeld, onGhosts, onError) {
   let ctl = null;
   const abort = () => { if (ctl) ctl.abort(); ctl = null; };
   const request = async (view, player, h) => {
@@ -162,7 +163,7 @@ export function drawGhosts(ov, ghosts, onPlace, label = (i) => `Place it on the 
 
 // The patch in hand over the quilt (green where it fits, red where not); the svg's data-held/orient/pos say
 // what is held. Returns whether it can be put down where it is.
-export function drawHand(ov, svg, h, rows) {
+function drawHand(ov, svg, h, rows) {
   const cells = handCells(h);
   const ok = fitsRows(rows, cells);
   if (cells) {
