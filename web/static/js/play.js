@@ -10,6 +10,7 @@ import {
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { hintHeading, renderHintList } from './play-hint.js';
+import { applyMove, gameRecord, snapshot } from './play-game.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
 
 const $ = (id) => document.getElementById(id);
@@ -222,34 +223,6 @@ async function loadPosition(text) {
   await engineTurns();
 }
 
-function describeMove(move, before, after, player) {
-  if (move.kind === 'MOVE_KIND_BUY') {
-    const p = P[move.patch_id];
-    return `bought patch ${p.id} (${p.buttons} buttons, ${p.time} time${p.income ? `, +${p.income} income` : ''})`;
-  }
-  if (move.kind === 'MOVE_KIND_LEATHER') {
-    const [[r, c]] = S.fromMessage(move.cells);
-    return `placed a leather patch on row ${r + 1}, column ${c + 1}`;
-  }
-  const gained = before.advance ? before.advance.buttons : 0;
-  return `advanced to space ${after.players[player].position} (+${gained} button${gained === 1 ? '' : 's'})`;
-}
-
-function applyResult(r) {
-  const before = game.view;
-  addOwner(game.owners, r.player, r.move);
-  game.state = r.state;
-  game.view = r.view;
-  game.record.actions.push(r.move.text);
-  game.last[r.player] = r.move;
-  game.log.push({ player: r.player, text: describeMove(r.move, before, r.view, r.player), move: r.move.text });
-}
-
-function snapshot() {
-  const { history, ...rest } = game;
-  return JSON.parse(JSON.stringify(rest));
-}
-
 function canAct() {
   return !!game && !busy && !game.view.terminal && game.view.current_player === game.human;
 }
@@ -257,13 +230,13 @@ function canAct() {
 async function humanMove(text) {
   if (!canAct()) return;
   showMessage(msg, null);
-  const snap = snapshot();
+  const snap = snapshot(game);
   setBusy(true, 'Playing your move…');
   try {
     const r = await post('game/apply', { state: game.state, move: text });
     game.history.push(snap);
     hand.drop(); hint = null;
-    applyResult(r);
+    applyMove(game, r, P);
   } catch (e) {
     setBusy(false);
     showMessage(msg, e);
@@ -282,7 +255,7 @@ async function engineTurns() {
       const r = await post('game/engine-move', { state: g.state, strength: g.strength, seed: g.engineSeed++ },
         { deadlineMs: 90000 });
       if (game !== g) return;
-      applyResult(r);
+      applyMove(game, r, P);
       render();
     } catch (e) {
       if (game !== g) return;
@@ -309,26 +282,17 @@ function undo() {
   render();
 }
 
-function record() {
-  const r = game.start
-    ? { edition: game.view.edition, start: game.start, actions: game.record.actions.slice() }
-    : { edition: game.record.edition, seed: game.record.seed, circle: game.record.circle, actions: game.record.actions.slice() };
-  if (game.view.terminal && game.view.result) r.result = game.view.result;
-  r.players = game.human === 0 ? ['human', game.strength] : [game.strength, 'human'];
-  return r;
-}
-
 // The Review page on this game, reviewing at once: the record travels in a #review?rec= link, packed as the
 // Review page's own "Copy link" packs it (no download and upload in between).
 async function reviewGame() {
   if (!game || game.start) return;
   const { packRecord } = await import('./review-links.js');
-  location.hash = `#review?rec=${await packRecord(record())}&ply=0`;
+  location.hash = `#review?rec=${await packRecord(gameRecord(game))}&ply=0`;
 }
 
 function download() {
   if (!game) return;
-  const blob = new Blob([`${JSON.stringify(record())}\n`], { type: 'application/json' });
+  const blob = new Blob([`${JSON.stringify(gameRecord(game))}\n`], { type: 'application/json' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = `patchwork-${game.start ? 'position' : game.record.seed}-${game.record.actions.length}.json`;
