@@ -3,17 +3,22 @@
 // the engine evaluates the current position (suggest-move at a stated budget, the fetch aborted when the
 // position changes). The position and the line live in the URL (links.js); the tree in localStorage (store.js).
 
-import { patches as loadPatches, describe, post, showMessage } from './api.js';
+import { describe, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
-import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, buyRefusal, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, drawHand,
-  fitsRows, ghostRequester, handCells, handMoveText, leatherHand, markHeldCard, newHand, nudgeHand, setHandPos,
-  statsInto, turnHand, unknownOwners
+  addOwner, bindQuiltPointer, cellsOfMoveText, clearHandMarks, drawCircle, drawGhosts, heldControls, holdFlow,
+  markHeldCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
-import { listRecent, loadRecent, removeRecent, saveRecent, shortDate } from './store.js';
+import { listRecent, loadRecent, saveRecent } from './store.js';
 import { analysisHash, analysisLink, copyText, flash, parseAnalysisHash } from './links.js';
+import {
+  branchPoint, countNodes, deserialize, endOfLine, lineOf, makeNode, onMainLine, pathOf, promoteLine, removeNode,
+  serialize
+} from './analysis-tree.js';
+import { moveName, renderMoves } from './analysis-moves.js';
+import { renderEvaluation } from './analysis-eval.js';
+import { renderRecent } from './recent-list.js';
 
 const $ = (id) => document.getElementById(id);
 export const DEFAULT_BUDGET = 1000;   // iterations: bench_web measures the evaluation drawn at this budget
@@ -23,9 +28,16 @@ export const TREE_FORMAT = 1;
 let P = null;
 let root = null;        // the tree: nodes {move, player, ply, notation, state, view, children, parent, eval}
 let cur = null;         // the node on the board
-let held = null;        // the patch in hand (hand.js)
-// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
-const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
+// The patch in hand (hand.js), for the player to move, with the solver's ghosts for it; put down, it is a move
+// on the board. (The functions it calls are hoisted; msg is set before any of them runs.)
+const hand = holdFlow({
+  get P() { return P; }, view: () => cur.view, player: () => mover(), canAct,
+  quilt: () => quilts[mover()], pointer: () => pointers[mover()],
+  get whose() { return [`player ${mover() + 1}'s quilt`, `player ${mover() + 1}`]; }, where: 'the quilt',
+  say: (text) => showMessage(msg, text, 'info'), play: (text) => { hand.drop(); playMove(text); },
+  leatherFirst: () => { hand.holdLeather(); render(); },
+  render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
+});
 let busy = false;       // a move is being played
 let evalAbort = null;   // the current evaluation's fetch
 let writtenHash = '';   // the hash this page wrote last (its own changes are not reloads)
@@ -44,8 +56,7 @@ const mover = () => (cur && cur.view ? cur.view.current_player : 0);
 export async function init() {
   msg = $('an-msg');
   $('an-budget').value = String(DEFAULT_BUDGET);
-  P = {};
-  for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
+  P = await patchTable();
   bind();
   await openFromHash(location.hash);
 }
@@ -83,13 +94,13 @@ function bind() {
   $('an-promote').addEventListener('click', () => promote(cur));
   $('an-budget').addEventListener('change', () => { if (cur) { cur.eval = null; evaluate(cur); } });
   $('an-advance').addEventListener('click', () => playMove('advance'));
-  $('an-rotate').addEventListener('click', () => turn('rotate'));
-  $('an-flip').addEventListener('click', () => turn('flip'));
-  $('an-place').addEventListener('click', () => placeHeld());
-  $('an-cancel').addEventListener('click', () => { held = null; render(); });
+  $('an-rotate').addEventListener('click', () => hand.turn('rotate'));
+  $('an-flip').addEventListener('click', () => hand.turn('flip'));
+  $('an-place').addEventListener('click', () => hand.place());
+  $('an-cancel').addEventListener('click', () => { hand.drop(); render(); });
   pointers = [0, 1].map((i) => bindQuiltPointer($(`an-quilt-${i}`), {
-    hand: () => held, quilt: () => quilts[i], canAct: () => canAct() && mover() === i,
-    redraw: drawOverlay, place: () => placeHeld(),
+    hand: () => hand.held, quilt: () => quilts[i], canAct: () => canAct() && mover() === i,
+    redraw: drawOverlay, place: () => hand.place(),
   }));
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
@@ -101,18 +112,12 @@ function onKey(e) {
   if (section().hidden || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !cur) return;
   const t = e.target;
   if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
-  const onButton = t && t.closest('button, [role=button], .ghost');
+  if (hand.key(e)) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const handled = () => e.preventDefault();
-  if (held) {
-    // While a patch is held the keys move it, as on the Play page.
-    if (k === 'r') { handled(); turn('rotate'); }
-    else if (k === 'f') { handled(); turn('flip'); }
-    else if (k === 'g') { handled(); if (held.ghosts.length) placeHeld(held.ghosts[0]); }
-    else if (k.startsWith('Arrow')) { handled(); nudgeHand(held, k); drawOverlay(); }
-    else if (k === 'Enter' && !onButton) { handled(); placeHeld(); }
-    else if (k === 'Escape') { handled(); held = null; render(); }
-    else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
+  if (hand.held) {
+    // While a patch is held the keys are the hand's (hand.key), as on the Play page: the board stays put.
+    if (k === 'Escape') { handled(); hand.drop(); render(); }
     return;
   }
   if (k === 'ArrowLeft' && e.shiftKey) { handled(); go(branchPoint(cur)); }
@@ -121,77 +126,22 @@ function onKey(e) {
   else if (k === 'ArrowUp' || k === 'Home') { handled(); go(root); }
   else if (k === 'ArrowDown' || k === 'End') { handled(); go(endOfLine(cur)); }
   else if (k === 'Delete') { handled(); deleteNode(cur); }
-  else if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
   else if (k === 'a') { handled(); playMove('advance'); }
 }
 
-// ------------------------------------------------------------------ the tree
-
-function makeNode(parent, move, player, notation, state = null, view = null) {
-  return { move, player, ply: parent ? parent.ply + 1 : 0, notation, state, view, children: [], parent, eval: null };
-}
-
-function lineOf(node) {
-  const out = [];
-  for (let n = node; n && n.parent; n = n.parent) out.push(n.move);
-  return out.reverse();
-}
-
-function pathOf(node) {
-  const out = [];
-  for (let n = node; n && n.parent; n = n.parent) out.push(n.parent.children.indexOf(n));
-  return out.reverse().join('.');
-}
-
-function endOfLine(node) {
-  let n = node;
-  while (n.children[0]) n = n.children[0];
-  return n;
-}
-
-// Where the current variation leaves its parent line: the position before its first move (the root on the
-// main line).
-function branchPoint(node) {
-  for (let n = node; n.parent; n = n.parent) {
-    if (n.parent.children[0] !== n) return n.parent;
-  }
-  return root;
-}
-
-function onMainLine(node) {
-  for (let n = node; n.parent; n = n.parent) if (n.parent.children[0] !== n) return false;
-  return true;
-}
+// ------------------------------------------------------------------ the tree (analysis-tree.js)
 
 function deleteNode(node) {
   if (!node || !node.parent || busy) return;
   const parent = node.parent;
-  parent.children.splice(parent.children.indexOf(node), 1);
+  removeNode(node);
   go(parent);
 }
 
-// The variation holding node becomes the main line where it branches off.
 function promote(node) {
   if (!node || busy) return;
-  for (let n = node; n.parent; n = n.parent) {
-    const sibs = n.parent.children;
-    const i = sibs.indexOf(n);
-    if (i > 0) { sibs.splice(i, 1); sibs.unshift(n); break; }
-  }
+  promoteLine(node);
   go(node);
-}
-
-function serialize(node) {
-  if (!node) return null;
-  const out = { m: node.move, p: node.player, n: node.notation, c: node.children.map(serialize) };
-  if (!node.parent) { delete out.m; delete out.p; }
-  return out;
-}
-
-function deserialize(obj, parent = null) {
-  const node = makeNode(parent, parent ? String(obj.m) : null, parent ? Number(obj.p) : null, String(obj.n));
-  node.children = (Array.isArray(obj.c) ? obj.c : []).map((c) => deserialize(c, node));
-  return node;
 }
 
 // A node's position: known when the move was played here, else loaded from its notation.
@@ -250,7 +200,7 @@ async function openText(text, line, field = 'text') {
 }
 
 async function start(state, view, line) {
-  held = null;
+  hand.drop();
   circleFor = null;
   const stored = loadRecent(treeId(view.notation));
   if (stored && stored.data && stored.data.format === TREE_FORMAT && stored.data.tree.n === view.notation) {
@@ -301,8 +251,7 @@ async function child(node, text) {
 async function go(node) {
   if (!node) return;
   cur = node;
-  held = null;
-  ghostReq.abort();
+  hand.drop();
   if (evalAbort) evalAbort.abort();
   try {
     await loaded(node);
@@ -315,7 +264,7 @@ async function go(node) {
   writeHash();
   save();
   render();
-  renderRecent();
+  renderRecent($('an-recent'), openStored);
 }
 
 function writeHash() {
@@ -333,8 +282,6 @@ function save() {
   saveRecent('analysis', treeId(root.notation), title, { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) });
 }
 
-function countNodes(node) { return 1 + node.children.reduce((s, c) => s + countNodes(c), 0); }
-
 async function playMove(text) {
   if (!canAct()) return;
   showMessage(msg, null);
@@ -348,73 +295,6 @@ async function playMove(text) {
 }
 
 function canAct() { return !!cur && !!cur.view && !busy && !cur.view.terminal; }
-
-// ------------------------------------------------------------------ the patch in hand
-
-function pick(slot) {
-  if (!canAct()) return;
-  const v = cur.view;
-  if (v.leather_to_place > 0) { holdLeather(); render(); return; }
-  const a = v.available[slot - 1];
-  if (!a) return;
-  const who = `player ${v.current_player + 1}`;
-  const refusal = buyRefusal(a, `${who}'s quilt`, who, v.players[v.current_player].buttons);
-  if (refusal) { showMessage(msg, refusal, 'info'); return; }
-  showMessage(msg, null);
-  if (held && held.slot === slot) return;
-  held = newHand(a.id, slot, P[a.id].cells);
-  requestGhosts(held);
-  render();
-}
-
-function holdLeather() {
-  held = leatherHand();
-  requestGhosts(held);
-}
-
-function requestGhosts(h) { ghostReq.request(cur.view, mover(), h); }
-
-function turn(how) {
-  if (!held || held.pid === -1) return;
-  turnHand(held, how);
-  render();
-}
-
-function placeHeld(cells = null) {
-  if (!held || !canAct()) return;
-  cells = cells || handCells(held);
-  if (!cells) { showMessage(msg, 'Move the patch over the quilt first (pointer or arrow keys).', 'info'); return; }
-  if (!fitsRows(cur.view.players[mover()].rows, cells)) {
-    showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info');
-    return;
-  }
-  const text = handMoveText(held, cells);
-  held = null;
-  playMove(text);
-}
-
-function startDrag(e, card, slot) {
-  if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
-  pointers[mover()].setPointer(e.pointerType || 'mouse');
-  if (!held || held.slot !== slot) pick(slot);
-  if (!held) return;
-  startCardDrag(e, card);
-}
-
-function moveDrag(e) {
-  if (!held) return;
-  const q = quilts[mover()];
-  dragMove(e, (ev) => q && q.cellAt(ev), (rc) => { setHandPos(held, rc); drawOverlay(); });
-}
-
-function endDrag(e) {
-  const q = quilts[mover()];
-  const rc = dragEnd(e, (ev) => q && q.cellAt(ev));
-  if (!rc || !held) return;
-  setHandPos(held, rc);
-  drawOverlay();
-  placeHeld();
-}
 
 // ------------------------------------------------------------------ the engine's view
 
@@ -445,57 +325,9 @@ async function evaluate(node) {
   drawOverlay();
 }
 
-function pct(x) { return `${Math.round(x * 100)}%`; }
+const pct = (x) => `${Math.round(x * 100)}%`;
 
-function renderEval() {
-  const box = $('an-best');
-  const info = $('an-eval-info');
-  const bar = $('an-evalbar');
-  const sec = section();
-  clear(box);
-  const v = cur.view;
-  let first = 0.5;
-  if (v.terminal) {
-    first = v.winner === 0 ? 1 : 0;
-    info.textContent = `Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
-    sec.dataset.evaluated = cur.notation;
-  } else if (!cur.eval) {
-    info.textContent = `Evaluating (${$('an-budget').value} iterations)…`;
-    first = null;
-  } else {
-    const e = cur.eval;
-    const top = e.best[0];
-    first = e.player === 0 ? top.win : 1 - top.win;
-    info.textContent = e.proven
-      ? `Proven by the endgame solver: player ${e.player + 1} (to move) ${top.margin > 0 ? 'wins' : top.margin < 0 ? 'loses' : 'ties'} by ${Math.abs(top.margin)} with best play.`
-      : `Player ${e.player + 1} (to move) wins ${pct(top.win)} of the time with the best move (${e.budget} iterations, ${e.ms} ms).`;
-    e.best.forEach((s, i) => {
-      const li = document.createElement('li');
-      li.dataset.move = s.move.text;
-      li.dataset.win = s.win.toFixed(4);
-      li.tabIndex = 0;
-      li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span>';
-      li.querySelector('.pct').textContent = pct(s.win);
-      li.querySelector('.bar i').style.width = pct(s.win);
-      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${s.margin !== undefined && s.margin !== null ? ` (${s.margin > 0 ? '+' : ''}${s.margin} pts, proven)` : ''}`;
-      li.setAttribute('aria-label', `Engine choice ${i + 1}: ${moveName(s.move.text)}, ${pct(s.win)} to win. Press Enter to play it.`);
-      const play = () => playMove(s.move.text);
-      li.addEventListener('click', play);
-      li.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); play(); } });
-      box.appendChild(li);
-    });
-    sec.dataset.evaluated = cur.notation;
-    if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
-    sec.dataset.evaluatedAt = String(e.drawnAt);
-  }
-  const fill = bar.querySelector('i');
-  fill.style.width = first === null ? '50%' : pct(first);
-  bar.classList.toggle('pending', first === null);
-  bar.setAttribute('aria-valuenow', first === null ? '50' : String(Math.round(first * 100)));
-  bar.setAttribute('aria-valuetext', first === null ? 'being evaluated' : `player 1: ${pct(first)} to win`);
-  bar.dataset.first = first === null ? '' : first.toFixed(4);
-  $('an-evaltext').textContent = first === null ? '…' : `P1 ${pct(first)} · P2 ${pct(1 - first)}`;
-}
+function renderEval() { renderEvaluation(cur, $('an-budget').value, playMove); }
 
 // ------------------------------------------------------------------ drawing
 
@@ -503,17 +335,6 @@ function setBusy(on, text = '') {
   busy = on;
   section().dataset.busy = on ? '1' : '0';
   if (on) $('an-status').textContent = text;
-}
-
-function moveName(text) {
-  const w = text.split(/\s+/);
-  if (w[0] === 'buy') {
-    const cells = cellsOfMoveText(text);
-    const r = Math.min(...cells.map((c) => c[0])), c = Math.min(...cells.map((x) => x[1]));
-    return `buy ${w[1]} at ${r + 1},${c + 1}`;
-  }
-  if (w[0] === 'leather') { const [[r, c]] = cellsOfMoveText(text); return `leather at ${r + 1},${c + 1}`; }
-  return 'advance';
 }
 
 function ownersAt(node) {
@@ -531,11 +352,11 @@ function statusText() {
   const who = `${after}Player ${v.current_player + 1}`;
   if (!keyHints()) {
     if (v.leather_to_place > 0) return `${who} places a leather patch on an empty cell.`;
-    if (held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
+    if (hand.held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
     return `${who} to move: pick up a patch, or advance.`;
   }
   if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
-  if (held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
+  if (hand.held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
   return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
 }
 
@@ -571,18 +392,14 @@ function render() {
   drawTrack($('an-track'), v, ['1', '2']);
   if (circleFor !== v) {
     circleFor = v;
-    drawCircle($('an-circle'), v, P, !v.terminal, { pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel });
+    drawCircle($('an-circle'), v, P, !v.terminal, { pick: hand.pick, ...hand.drag });
   }
-  markHeldCard($('an-circle'), held);
+  markHeldCard($('an-circle'), hand.held);
   const adv = $('an-advance');
   adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
   adv.disabled = !v.advance || v.terminal || v.leather_to_place > 0;
-  $('an-held').hidden = !held;
-  if (held) {
-    $('an-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
-    $('an-rotate').disabled = held.pid === -1;
-    $('an-flip').disabled = held.pid === -1;
-  }
+  $('an-held').hidden = !hand.held;
+  if (hand.held) heldControls($('an-held-label'), $('an-rotate'), $('an-flip'), hand.held);
   $('an-first').disabled = !cur.parent;
   $('an-prev').disabled = !cur.parent;
   $('an-next').disabled = !cur.children.length;
@@ -591,7 +408,7 @@ function render() {
   $('an-promote').disabled = onMainLine(cur);
   if (!busy) $('an-status').textContent = statusText();
   drawOverlay();
-  renderMoves();
+  renderMoves($('an-moves'), root, cur, go);
   renderEval();
 }
 
@@ -614,9 +431,8 @@ function drawOverlay() {
   clearHandMarks($('an-quilt-0'));
   clearHandMarks($('an-quilt-1'));
   if (!q || v.terminal) { $('an-place').disabled = true; return; }
-  if (held) {
-    drawGhosts(q.overlay, held.ghosts, (cells) => placeHeld(cells));
-    $('an-place').disabled = !drawHand(q.overlay, svg, held, v.players[me].rows) || busy;
+  if (hand.held) {
+    $('an-place').disabled = !hand.draw(q.overlay, svg) || busy;
   } else if (cur.eval) {
     const best = cur.eval.best;
     const g = best.map((s) => S.fromMessage(s.move.cells));
@@ -627,109 +443,6 @@ function drawOverlay() {
       el.dataset.move = best[Number(el.dataset.rank) - 1].move.text;
     }
     $('an-place').disabled = true;
-  }
-}
-
-function moveItem(node) {
-  const li = document.createElement('li');
-  li.className = 'mv';
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'mv-btn';
-  b.dataset.path = pathOf(node);
-  b.dataset.move = node.move;
-  const name = moveName(node.move);
-  b.innerHTML = '<span class="mv-num"></span> <span class="mv-p"></span> <span class="mv-name"></span>';
-  b.querySelector('.mv-num').textContent = `${node.ply}.`;
-  b.querySelector('.mv-p').textContent = `P${node.player + 1}`;
-  b.querySelector('.mv-name').textContent = name;
-  b.classList.add(`p${node.player}`);
-  b.setAttribute('aria-label', `Move ${node.ply}, player ${node.player + 1}: ${name}${node.eval ? `, ${pct(node.eval.best[0].win)} for the player to move after it` : ''}`);
-  if (node === cur) { b.setAttribute('aria-current', 'step'); li.classList.add('current'); }
-  b.addEventListener('click', () => go(node));
-  li.appendChild(b);
-  return li;
-}
-
-// The main line as a list; each move's alternatives as nested lists (variations) right after it.
-function renderLine(ol, first, depth) {
-  for (let n = first; n; n = n.children[0]) {
-    ol.appendChild(moveItem(n));
-    const parent = n.parent;
-    if (parent.children[0] === n && parent.children.length > 1) {
-      for (const alt of parent.children.slice(1)) {
-        const li = document.createElement('li');
-        li.className = 'var-item';
-        const sub = document.createElement('ol');
-        sub.className = 'variation';
-        sub.setAttribute('aria-label', `Variation at move ${alt.ply}: ${moveName(alt.move)}`);
-        sub.dataset.depth = String(depth + 1);
-        renderLine(sub, alt, depth + 1);
-        li.appendChild(sub);
-        ol.appendChild(li);
-      }
-    }
-  }
-}
-
-function renderMoves() {
-  const ol = $('an-moves');
-  clear(ol);
-  if (!root.children.length) {
-    const li = document.createElement('li');
-    li.className = 'empty';
-    li.textContent = 'No moves yet: make one on the board.';
-    ol.appendChild(li);
-    return;
-  }
-  renderLine(ol, root.children[0], 0);
-  // The current move kept in view inside the list (never scrolling the page away from the board).
-  const current = ol.querySelector('[aria-current]');
-  if (current) {
-    const top = current.offsetTop;
-    if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
-      ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
-    }
-  }
-}
-
-// ------------------------------------------------------------------ Recent
-
-function renderRecent() {
-  const ul = $('an-recent');
-  clear(ul);
-  const items = listRecent();
-  if (!items.length) {
-    const li = document.createElement('li');
-    li.textContent = 'Nothing yet.';
-    ul.appendChild(li);
-    return;
-  }
-  for (const it of items) {
-    const li = document.createElement('li');
-    li.dataset.kind = it.kind;
-    li.dataset.id = it.id;
-    const a = document.createElement('a');
-    a.href = it.kind === 'play' ? `#play?resume=${encodeURIComponent(it.id)}`
-      : it.kind === 'review' ? `#review?recent=${encodeURIComponent(it.id)}` : '#analysis';
-    a.textContent = it.title;
-    if (it.kind === 'analysis') {
-      a.addEventListener('click', (e) => { e.preventDefault(); openStored(it.id); });
-    }
-    const when = document.createElement('time');
-    when.dateTime = it.date;
-    when.textContent = shortDate(it.date);
-    const kind = document.createElement('span');
-    kind.className = 'recent-kind';
-    kind.textContent = { play: 'game', review: 'review', analysis: 'analysis' }[it.kind];
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.className = 'recent-del';
-    del.textContent = '×';
-    del.setAttribute('aria-label', `Forget ${it.title}`);
-    del.addEventListener('click', () => { removeRecent(it.id); renderRecent(); });
-    li.append(kind, ' ', a, ' ', when, ' ', del);
-    ul.appendChild(li);
   }
 }
 

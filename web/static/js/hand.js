@@ -1,40 +1,49 @@
-// The patch in hand and the patch circle, shared by the Play page and the Analysis board: picking a patch up,
-// moving, turning and placing it on a quilt (pointer, touch, keys), the solver's ghosts, the circle's cards,
-// a player's stats. Each page keeps its own game; these functions take what they need as arguments.
+// The patch in hand and the patch circle, shared by the Play page, the Analysis board and the Review drill:
+// holdFlow is the buy-and-hold flow (picking a patch up, moving, turning and placing it on a quilt by pointer,
+// touch, drag or keys, with the solver's ghosts), written here once; the circle's cards, a player's stats and
+// the quilt owners after moves. Each page keeps its own game; these functions take what they need as arguments.
 
-import { post } from './api.js';
+import { patches as loadPatches, post } from './api.js';
 import * as S from './shapes.js';
 import { clear, icon, markCells, patchColor, shapeIcon } from './draw.js';
+import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
 export const GHOSTS = 3;
 
+// The patches by id, each with its cells (parsed once): what a hand is turned and drawn from.
+export async function patchTable() {
+  const table = {};
+  for (const p of await loadPatches()) table[p.id] = { ...p, cells: S.parseShape(p.shape) };
+  return table;
+}
+
 // A patch picked up from slot 1-3 (pid -1, slot 0: a leather patch to place).
-export function newHand(pid, slot, cells) {
+function newHand(pid, slot, cells) {
   return { pid, slot, orient: cells, pos: null, ghosts: [], hover: null };
 }
 
-export function leatherHand() { return newHand(-1, 0, [[0, 0]]); }
+function leatherHand() { return newHand(-1, 0, [[0, 0]]); }
 
-export function handSize(h) { return S.size(h.orient); }
+function handSize(h) { return S.size(h.orient); }
 
 // Centre the patch on cell [r, c], kept on the quilt.
-export function setHandPos(h, [r, c]) {
+function setHandPos(h, [r, c]) {
   const { h: hh, w } = handSize(h);
   h.pos = [clamp(r - Math.floor((hh - 1) / 2), 0, 9 - hh), clamp(c - Math.floor((w - 1) / 2), 0, 9 - w)];
 }
 
-export function handCells(h) {
+function handCells(h) {
   if (!h || !h.pos) return null;
   return h.orient.map(([r, c]) => [r + h.pos[0], c + h.pos[1]]);
 }
 
-export function fitsRows(rows, cells) {
+function fitsRows(rows, cells) {
   return !!cells && cells.every(([r, c]) => r >= 0 && c >= 0 && r < 9 && c < 9 && rows[r][c] === '.');
 }
 
 // Rotate or flip the patch about its centre.
-export function turnHand(h, how) {
+function turnHand(h, how) {
   if (h.pid === -1) return;
   const { h: hh, w } = handSize(h);
   const center = h.pos ? [h.pos[0] + Math.floor((hh - 1) / 2), h.pos[1] + Math.floor((w - 1) / 2)] : null;
@@ -43,7 +52,7 @@ export function turnHand(h, how) {
 }
 
 // An arrow key: the first press shows the patch in the middle of the quilt, the next ones move it.
-export function nudgeHand(h, key) {
+function nudgeHand(h, key) {
   if (!h.pos) { setHandPos(h, [4, 4]); return; }
   const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
   const { h: hh, w } = handSize(h);
@@ -51,7 +60,7 @@ export function nudgeHand(h, key) {
 }
 
 // The move's text form for the patch put down on cells.
-export function handMoveText(h, cells) {
+function handMoveText(h, cells) {
   return h.pid === -1 ? `leather ${cells[0][0]},${cells[0][1]}` : `buy ${h.pid} ${S.cellsText(cells)}`;
 }
 
@@ -85,7 +94,7 @@ export function unknownOwners(view) {
 
 // The solver's best spots for the patch in hand on the mover's quilt (suggest-placement, the next patches
 // of the circle as lookahead): a list of cell lists, best first.
-export async function fetchGhosts(view, player, h, opts = {}) {
+async function fetchGhosts(view, player, h, opts = {}) {
   const upcoming = (h.pid === -1 ? view.circle.slice(0, 6) : view.circle.slice(h.slot, h.slot + 6)).map((id) => ({ id }));
   const r = await post('suggest-placement', {
     board: { rows: view.players[player].rows }, patch: { id: h.pid }, upcoming,
@@ -105,7 +114,7 @@ export function buyRefusal(a, quilt, buyer, buttons) {
 // The ghosts of the hand being held, one request at a time: a new request (or abort()) aborts the one
 // before, and an answer is drawn only while its hand is still held. isHeld(h): is h in hand;
 // onGhosts(h): draw them (h.ghosts is set); onError(e, h).
-export function ghostRequester(isHeld, onGhosts, onError) {
+function ghostRequester(isHeld, onGhosts, onError) {
   let ctl = null;
   const abort = () => { if (ctl) ctl.abort(); ctl = null; };
   const request = async (view, player, h) => {
@@ -154,7 +163,7 @@ export function drawGhosts(ov, ghosts, onPlace, label = (i) => `Place it on the 
 
 // The patch in hand over the quilt (green where it fits, red where not); the svg's data-held/orient/pos say
 // what is held. Returns whether it can be put down where it is.
-export function drawHand(ov, svg, h, rows) {
+function drawHand(ov, svg, h, rows) {
   const cells = handCells(h);
   const ok = fitsRows(rows, cells);
   if (cells) {
@@ -291,4 +300,128 @@ export function markHeldCard(box, h) {
   for (const card of box.querySelectorAll('.patch-card.front')) {
     card.classList.toggle('held', !!h && h.slot === Number(card.dataset.slot));
   }
+}
+
+// ------------------------------------------------------------------ the buy-and-hold flow
+
+// One page's patch in hand, from picking it up to putting it down: the Play page, the Analysis board and the
+// Review drill each make one and keep no hand of their own. page: {
+//   P: the patches (patchTable), view(): the position, player(): whose quilt the patch goes on,
+//   canAct(): may the hand be picked up, moved and put down now, quilt(): that quilt's drawQuilt handle,
+//   pointer(): its bindQuiltPointer handle (a card drag says which pointer it was),
+//   whose: [quilt, buyer] for buyRefusal ('your quilt', 'you'), where: the quilt in "move the patch over ...",
+//   say(text): a refusal in words (null: the last one is done with), play(text, cells): put down as this move,
+//   leatherFirst(): a pick while a leather patch waits, render(): the page after the hand changed,
+//   redraw(): the quilt after the hand moved, ghosts: fetch the solver's spots (error(e) when that fails) }.
+export function holdFlow(page) {
+  let held = null;
+  const ghosts = page.ghosts
+    ? ghostRequester((h) => held === h, () => page.redraw(), (e) => page.error(e)) : null;
+  const hold = (h) => {
+    held = h;
+    if (ghosts) ghosts.request(page.view(), page.player(), h);
+  };
+
+  const flow = {
+    get held() { return held; },
+
+    drop() {
+      held = null;
+      if (ghosts) ghosts.abort();
+    },
+
+    holdLeather() { hold(leatherHand()); },
+
+    // Pick up the patch in slot 1-3 (a card, a button or the keys 1-3); picking up the one in hand keeps it.
+    pick(slot) {
+      if (!page.canAct()) return;
+      const v = page.view();
+      if (v.leather_to_place > 0) { page.leatherFirst(); return; }
+      const a = v.available[slot - 1];
+      if (!a) return;
+      const refusal = buyRefusal(a, page.whose[0], page.whose[1], v.players[page.player()].buttons);
+      if (refusal) { page.say(refusal); return; }
+      page.say(null);
+      if (held && held.slot === slot) return;
+      hold(newHand(a.id, slot, page.P[a.id].cells));
+      page.render();
+    },
+
+    turn(how) {
+      if (!held || held.pid === -1) return;
+      turnHand(held, how);
+      page.render();
+    },
+
+    // Put the patch down where it is (or on cells: a ghost's), when it fits.
+    place(cells = null) {
+      if (!held || !page.canAct()) return;
+      const at = cells || handCells(held);
+      if (!at) { page.say(`Move the patch over ${page.where} first (pointer or arrow keys).`); return; }
+      if (!fitsRows(page.view().players[page.player()].rows, at)) {
+        page.say('That spot is not free: the patch must lie on empty cells.');
+        return;
+      }
+      page.play(handMoveText(held, at), at);
+    },
+
+    // The hand's keys, the same on every page: 1-3 pick a patch up, and with one held R rotates, F flips,
+    // G puts it on the solver's first ghost, the arrows move it (the first press shows it in the middle of the
+    // quilt), Enter puts it down (unless a button has the focus). True when the key was the hand's.
+    key(e) {
+      const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      const onButton = e.target && e.target.closest && e.target.closest('button, [role=button], .ghost');
+      let act = null;
+      if (['1', '2', '3'].includes(k)) act = () => flow.pick(Number(k));
+      else if (!held) return false;
+      else if (k === 'r' || k === 'f') act = () => flow.turn(k === 'r' ? 'rotate' : 'flip');
+      else if (k === 'g') act = () => { if (held.ghosts.length) flow.place(held.ghosts[0]); };
+      else if (k.startsWith('Arrow')) act = () => { nudgeHand(held, k); page.redraw(); };
+      else if (k === 'Enter' && !onButton) act = () => flow.place();
+      if (!act) return false;
+      e.preventDefault();
+      act();
+      return true;
+    },
+
+    // The hand on the quilt's overlay, with the solver's ghosts for it (a click puts it there); whether it
+    // can be put down where it is.
+    draw(ov, svg) {
+      drawGhosts(ov, held.ghosts, (cells) => flow.place(cells));
+      return drawHand(ov, svg, held, page.view().players[page.player()].rows);
+    },
+
+    // A front card of the patch circle dragged onto the quilt (drawCircle's down/move/up/cancel).
+    drag: {
+      down(e, card, slot) {
+        if (card.dataset.buyable !== 'true' || !page.canAct() || e.button > 0) return;
+        page.pointer().setPointer(e.pointerType || 'mouse');
+        if (!held || held.slot !== slot) flow.pick(slot);
+        if (!held) return;
+        startCardDrag(e, card);
+      },
+      move(e) {
+        if (!held) return;
+        const q = page.quilt();
+        dragMove(e, (ev) => q && q.cellAt(ev), (rc) => { setHandPos(held, rc); page.redraw(); });
+      },
+      up(e) {
+        const q = page.quilt();
+        const rc = dragEnd(e, (ev) => q && q.cellAt(ev));
+        if (!rc || !held) return;
+        setHandPos(held, rc);
+        page.redraw();
+        flow.place();
+      },
+      cancel: dragCancel,
+    },
+  };
+  return flow;
+}
+
+// The held-patch bar's label and turn buttons (a leather patch does not turn).
+export function heldControls(label, rotate, flip, h) {
+  label.textContent = h.pid === -1 ? 'Leather patch:' : `Patch #${h.pid}:`;
+  rotate.disabled = h.pid === -1;
+  flip.disabled = h.pid === -1;
 }

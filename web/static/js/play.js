@@ -1,16 +1,16 @@
 // Play: a game against the engine. Every move goes through the API (game/apply, game/engine-move);
 // ghosts come from suggest-placement, hints from suggest-move.
 
-import { patches as loadPatches, post, showMessage } from './api.js';
+import { post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
-import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
 import {
-  addOwner, bindQuiltPointer, blankOwners, buyRefusal, clearHandMarks, drawCircle, drawGhosts, drawHand, fitsRows,
-  ghostRequester, handCells, handMoveText, leatherHand, markHeldCard as markCard, newHand, nudgeHand, setHandPos,
-  statsInto, turnHand, unknownOwners
+  addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, heldControls, holdFlow,
+  markHeldCard as markCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
+import { hintHeading, renderHintList } from './play-hint.js';
+import { applyMove, gameRecord, snapshot } from './play-game.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,13 +18,19 @@ export const HINT = { top: 5, iterations: 300, seed: 0 };
 export const MAX_DEAL = 2147483647;   // the API's largest seed (web/game.py MAX_SEED): 2^31 - 1, ten digits
 // What the browser tests read of the page (the game, the patch in hand, the hint's budget). Nothing in the
 // app uses it and no global carries it: a test imports this module and puts it where it looks.
-export const inspect = { game: () => game, held: () => held, hint: HINT };
+export const inspect = { game: () => game, held: () => hand.held, hint: HINT };
 
 let P = null;            // patches by id, with .cells
 let game = null;         // the game being played (see newGameFrom)
-let held = null;         // the patch in hand: {pid, slot, orient, pos, ghosts}
-// the solver's ghosts for the patch in hand (drawOverlay and msg are hoisted / set before any request)
-const ghostReq = ghostRequester((h) => held === h, () => drawOverlay(), (e) => showMessage(msg, e));
+// The patch in hand (hand.js), with the solver's ghosts for it; put down, it is the human's move.
+// (The functions it calls are hoisted; msg is set before any of them runs.)
+const hand = holdFlow({
+  get P() { return P; }, view: () => game.view, player: () => game.human, canAct,
+  quilt: () => quilt, pointer: () => pointer, whose: ['your quilt', 'you'], where: 'your quilt',
+  say: (text) => showMessage(msg, text, 'info'), play: (text) => humanMove(text),
+  leatherFirst: () => showMessage(msg, 'Place your leather patch first.', 'info'),
+  render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
+});
 let hint = null;         // {suggestions, selected}
 let busy = false;
 let stuck = false;       // the engine's last move failed: offer a retry
@@ -42,8 +48,7 @@ const keyHints = () => !window.matchMedia('(max-width: 600px), (pointer: coarse)
 export async function init() {
   msg = $('play-msg');
   try {
-    P = {};
-    for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
+    P = await patchTable();
   } catch (e) { showMessage(msg, e); return; }
   bind();
   const asked = resumeId(location.hash);
@@ -84,7 +89,7 @@ function resume(id) {
   $('play-side').value = String(game.human);
   $('play-strength').value = game.strength;
   if (game.record.seed !== undefined) $('play-seed').value = String(game.record.seed);
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   showMessage(msg, game.view.terminal ? null : 'Your unfinished game is back where you left it.', 'info');
   render();
   return true;
@@ -121,10 +126,10 @@ function bind() {
   $('play-undo').addEventListener('click', () => undo());
   $('play-download').addEventListener('click', () => download());
   $('play-advance').addEventListener('click', () => humanMove('advance'));
-  $('play-rotate').addEventListener('click', () => turn('rotate'));
-  $('play-flip').addEventListener('click', () => turn('flip'));
-  $('play-place').addEventListener('click', () => placeHeld());
-  $('play-cancel').addEventListener('click', () => { held = null; render(); });
+  $('play-rotate').addEventListener('click', () => hand.turn('rotate'));
+  $('play-flip').addEventListener('click', () => hand.turn('flip'));
+  $('play-place').addEventListener('click', () => hand.place());
+  $('play-cancel').addEventListener('click', () => { hand.drop(); render(); });
   $('play-hint-close').addEventListener('click', () => { hint = null; render(); });
   const toggle = $('play-paste-toggle');
   toggle.addEventListener('click', () => {
@@ -141,7 +146,7 @@ function bind() {
   $('play-advance').addEventListener('blur', () => showTarget(false));
 
   pointer = bindQuiltPointer($('play-quilt-human'), {
-    hand: () => held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => placeHeld(),
+    hand: () => hand.held, quilt: () => quilt, canAct, redraw: drawOverlay, place: () => hand.place(),
   });
   document.addEventListener('keydown', onKey);
 }
@@ -150,16 +155,10 @@ function onKey(e) {
   if (section().hidden || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
   const t = e.target;
   if (t && (t.closest('input, textarea, select, dialog') || t.isContentEditable)) return;
-  const onButton = t && t.closest('button, [role=button], .ghost');
+  if (hand.key(e)) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const handled = () => e.preventDefault();
-  if (['1', '2', '3'].includes(k)) { handled(); pick(Number(k)); }
-  else if (k === 'r' && held) { handled(); turn('rotate'); }
-  else if (k === 'f' && held) { handled(); turn('flip'); }
-  else if (k === 'g' && held) { handled(); if (held.ghosts.length) placeHeld(held.ghosts[0]); }
-  else if (k.startsWith('Arrow') && held) { handled(); nudge(k); }
-  else if (k === 'Enter' && held && !onButton) { handled(); placeHeld(); }
-  else if (k === 'Escape') { if (held) { handled(); held = null; render(); } else if (hint) { handled(); hint = null; render(); } }
+  if (k === 'Escape') { if (hand.held) { handled(); hand.drop(); render(); } else if (hint) { handled(); hint = null; render(); } }
   else if (k === 'a') { handled(); humanMove('advance'); }
   else if (k === 'h') { handled(); showHint(); }
   else if (k === 'u') { handled(); undo(); }
@@ -195,7 +194,7 @@ function start(g) {
     log: [],
     last: [null, null],
   };
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   render();
 }
 
@@ -224,34 +223,6 @@ async function loadPosition(text) {
   await engineTurns();
 }
 
-function describeMove(move, before, after, player) {
-  if (move.kind === 'MOVE_KIND_BUY') {
-    const p = P[move.patch_id];
-    return `bought patch ${p.id} (${p.buttons} buttons, ${p.time} time${p.income ? `, +${p.income} income` : ''})`;
-  }
-  if (move.kind === 'MOVE_KIND_LEATHER') {
-    const [[r, c]] = S.fromMessage(move.cells);
-    return `placed a leather patch on row ${r + 1}, column ${c + 1}`;
-  }
-  const gained = before.advance ? before.advance.buttons : 0;
-  return `advanced to space ${after.players[player].position} (+${gained} button${gained === 1 ? '' : 's'})`;
-}
-
-function applyResult(r) {
-  const before = game.view;
-  addOwner(game.owners, r.player, r.move);
-  game.state = r.state;
-  game.view = r.view;
-  game.record.actions.push(r.move.text);
-  game.last[r.player] = r.move;
-  game.log.push({ player: r.player, text: describeMove(r.move, before, r.view, r.player), move: r.move.text });
-}
-
-function snapshot() {
-  const { history, ...rest } = game;
-  return JSON.parse(JSON.stringify(rest));
-}
-
 function canAct() {
   return !!game && !busy && !game.view.terminal && game.view.current_player === game.human;
 }
@@ -259,13 +230,13 @@ function canAct() {
 async function humanMove(text) {
   if (!canAct()) return;
   showMessage(msg, null);
-  const snap = snapshot();
+  const snap = snapshot(game);
   setBusy(true, 'Playing your move…');
   try {
     const r = await post('game/apply', { state: game.state, move: text });
     game.history.push(snap);
-    held = null; hint = null;
-    applyResult(r);
+    hand.drop(); hint = null;
+    applyMove(game, r, P);
   } catch (e) {
     setBusy(false);
     showMessage(msg, e);
@@ -284,7 +255,7 @@ async function engineTurns() {
       const r = await post('game/engine-move', { state: g.state, strength: g.strength, seed: g.engineSeed++ },
         { deadlineMs: 90000 });
       if (game !== g) return;
-      applyResult(r);
+      applyMove(game, r, P);
       render();
     } catch (e) {
       if (game !== g) return;
@@ -295,7 +266,7 @@ async function engineTurns() {
   }
   if (game !== g) return;
   setBusy(false);
-  if (!g.view.terminal && g.view.current_player === g.human && g.view.leather_to_place > 0) holdLeather();
+  if (!g.view.terminal && g.view.current_player === g.human && g.view.leather_to_place > 0) hand.holdLeather();
   render();
   if (!g.view.terminal && g.view.current_player === g.human) $('play-quilt-human').focus({ preventScroll: true });
 }
@@ -305,32 +276,23 @@ function undo() {
   const prev = game.history.pop();
   const history = game.history;
   game = { ...prev, history };
-  held = null; hint = null; stuck = false; circleDrawnFor = null;
+  hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
   showMessage(msg, null);
-  if (game.view.leather_to_place > 0 && game.view.current_player === game.human) holdLeather();
+  if (game.view.leather_to_place > 0 && game.view.current_player === game.human) hand.holdLeather();
   render();
-}
-
-function record() {
-  const r = game.start
-    ? { edition: game.view.edition, start: game.start, actions: game.record.actions.slice() }
-    : { edition: game.record.edition, seed: game.record.seed, circle: game.record.circle, actions: game.record.actions.slice() };
-  if (game.view.terminal && game.view.result) r.result = game.view.result;
-  r.players = game.human === 0 ? ['human', game.strength] : [game.strength, 'human'];
-  return r;
 }
 
 // The Review page on this game, reviewing at once: the record travels in a #review?rec= link, packed as the
 // Review page's own "Copy link" packs it (no download and upload in between).
 async function reviewGame() {
   if (!game || game.start) return;
-  const { packRecord } = await import('./review.js');
-  location.hash = `#review?rec=${await packRecord(record())}&ply=0`;
+  const { packRecord } = await import('./review-links.js');
+  location.hash = `#review?rec=${await packRecord(gameRecord(game))}&ply=0`;
 }
 
 function download() {
   if (!game) return;
-  const blob = new Blob([`${JSON.stringify(record())}\n`], { type: 'application/json' });
+  const blob = new Blob([`${JSON.stringify(gameRecord(game))}\n`], { type: 'application/json' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = `patchwork-${game.start ? 'position' : game.record.seed}-${game.record.actions.length}.json`;
@@ -338,55 +300,6 @@ function download() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 2000);
-}
-
-// ------------------------------------------------------------------ the patch in hand
-
-function pick(slot) {
-  if (!canAct()) return;
-  const v = game.view;
-  if (v.leather_to_place > 0) { showMessage(msg, 'Place your leather patch first.', 'info'); return; }
-  const a = v.available[slot - 1];
-  if (!a) return;
-  const refusal = buyRefusal(a, 'your quilt', 'you', v.players[game.human].buttons);
-  if (refusal) { showMessage(msg, refusal, 'info'); return; }
-  showMessage(msg, null);
-  if (held && held.slot === slot) return;
-  held = newHand(a.id, slot, P[a.id].cells);
-  requestGhosts(held);
-  render();
-}
-
-function holdLeather() {
-  held = leatherHand();
-  requestGhosts(held);
-}
-
-function requestGhosts(h) { ghostReq.request(game.view, game.human, h); }
-
-function setPos(rc) { setHandPos(held, rc); }
-
-function heldCells() { return handCells(held); }
-
-function fits(cells) { return fitsRows(game.view.players[game.human].rows, cells); }
-
-function turn(how) {
-  if (!held || held.pid === -1) return;
-  turnHand(held, how);
-  render();
-}
-
-function nudge(key) {
-  nudgeHand(held, key);
-  drawOverlay();
-}
-
-function placeHeld(cells = null) {
-  if (!held || !canAct()) return;
-  cells = cells || heldCells();
-  if (!cells) { showMessage(msg, 'Move the patch over your quilt first (pointer or arrow keys).', 'info'); return; }
-  if (!fits(cells)) { showMessage(msg, 'That spot is not free: the patch must lie on empty cells.', 'info'); return; }
-  humanMove(handMoveText(held, cells));
 }
 
 // ------------------------------------------------------------------ hints
@@ -413,9 +326,7 @@ async function showHint() {
     const r = await post('suggest-move', { state: g.state, ...HINT }, { deadlineMs: 30000 });
     if (game !== g) return;
     hint = { suggestions: r.suggestions, selected: 0 };
-    $('play-hint-info').textContent = r.proven
-      ? 'proven by the endgame solver: the exact final margin (points, perfect play) after each move, best first'
-      : 'your chance of winning after each move, best first';
+    $('play-hint-info').textContent = hintHeading(r.proven);
   } catch (e) {
     $('play-hint-info').textContent = '';
     showMessage(msg, e);
@@ -424,55 +335,12 @@ async function showHint() {
   render();
 }
 
-// A suggestion's reason without its raw playout rate: {text, raw} (raw: 'won 76% of 292 playouts' or '').
-export function splitReason(reason) {
-  const m = /,?\s*won \d+% of \d+ playouts,?\s*/.exec(reason || '');
-  if (!m) return { text: reason || '', raw: '' };
-  const before = reason.slice(0, m.index), after = reason.slice(m.index + m[0].length);
-  const text = after ? `${before}${before.endsWith(':') ? ' ' : ', '}${after}` : before.replace(/:\s*$/, '');
-  return { text, raw: m[0].replace(/^,?\s*|,?\s*$/g, '') };
-}
-
 function renderHint() {
   const panel = $('play-hint-panel');
-  const list = $('play-hint-list');
   if (!hint) { panel.hidden = true; return; }
   panel.hidden = false;
-  clear(list);
-  hint.suggestions.forEach((s, i) => {
-    const li = document.createElement('li');
-    li.setAttribute('aria-selected', String(i === hint.selected));
-    li.dataset.move = s.move.text;
-    li.tabIndex = 0;
-    const pct = Math.round(s.win_chance * 100);
-    li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span><span class="why"></span>';
-    li.querySelector('.pct').textContent = `${pct}%`;
-    li.querySelector('.bar i').style.width = `${pct}%`;
-    li.querySelector('.what').textContent = moveLabel(s.move);
-    if (s.proven_margin !== undefined && s.proven_margin !== null) {
-      li.dataset.provenMargin = String(s.proven_margin);
-      const m = document.createElement('span');
-      m.className = 'proven';
-      m.textContent = `${s.proven_margin > 0 ? '+' : ''}${s.proven_margin} pts`;
-      m.title = 'proven: the final margin in points after this move, both playing perfectly';
-      li.querySelector('.what').append(' ', m);
-    }
-    // One win chance per move: the calibrated one above. The search's raw playout rate ("won 76% of
-    // 292 playouts") is another number for the same thing, so it leaves the text for a tooltip.
-    const { text: why, raw } = splitReason(s.reason);
-    li.querySelector('.why').textContent = why;
-    if (raw) li.querySelector('.why').title = `${raw} (the raw playout rate; ${pct}% is the calibrated chance)`;
-    li.querySelector('.pct').title = 'your chance of winning after this move';
-    const play = document.createElement('button');
-    play.type = 'button';
-    play.textContent = 'Play';
-    play.className = 'play-suggestion';
-    play.addEventListener('click', (e) => { e.stopPropagation(); humanMove(s.move.text); });
-    li.appendChild(play);
-    const select = () => { hint.selected = i; render(); };
-    li.addEventListener('click', select);
-    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(); } });
-    list.appendChild(li);
+  renderHintList($('play-hint-list'), hint.suggestions, hint.selected, {
+    name: moveLabel, select: (i) => { hint.selected = i; render(); }, play: (text) => humanMove(text),
   });
 }
 
@@ -500,6 +368,7 @@ function statusText() {
   if (stuck) return 'The engine could not move. Retry with “New game”, or undo.';
   if (v.current_player !== me) return 'The engine is to move…';
   if (v.leather_to_place > 0) return 'You won a leather patch: put it on an empty cell (click, or a ghost).';
+  const held = hand.held;
   if (held) {
     const what = held.pid === -1 ? 'The leather patch' : `Patch #${held.pid}`;
     if (!keyHints()) return `${what}: tap where it goes on your quilt, then tap it again to place it; or tap a numbered ghost (the solver's best spots).`;
@@ -514,9 +383,7 @@ function renderCircle() {
   const box = $('play-circle');
   if (circleDrawnFor === v) { markHeldCard(); return; }
   circleDrawnFor = v;
-  drawCircle(box, v, P, canActIgnoringBusy(), {
-    pick, down: startDrag, move: moveDrag, up: endDrag, cancel: dragCancel,
-  });
+  drawCircle(box, v, P, canActIgnoringBusy(), { pick: hand.pick, ...hand.drag });
   markHeldCard();
 }
 
@@ -524,28 +391,7 @@ function canActIgnoringBusy() {
   return !!game && !game.view.terminal && game.view.current_player === game.human;
 }
 
-function markHeldCard() { markCard($('play-circle'), held); }
-
-function startDrag(e, card, slot) {
-  if (card.dataset.buyable !== 'true' || !canAct() || e.button > 0) return;
-  pointer.setPointer(e.pointerType || 'mouse');
-  if (!held || held.slot !== slot) pick(slot);
-  if (!held) return;
-  startCardDrag(e, card);
-}
-
-function moveDrag(e) {
-  if (!held) return;
-  dragMove(e, (ev) => quilt && quilt.cellAt(ev), (rc) => { setPos(rc); drawOverlay(); });
-}
-
-function endDrag(e) {
-  const rc = dragEnd(e, (ev) => quilt && quilt.cellAt(ev));
-  if (!rc || !held) return;
-  setPos(rc);
-  drawOverlay();
-  placeHeld();
-}
+function markHeldCard() { markCard($('play-circle'), hand.held); }
 
 function showTarget(on) {
   if (!game) return;
@@ -559,9 +405,7 @@ function drawOverlay() {
   if (!quilt) return;
   const ov = quilt.overlay;
   clear(ov);
-  const v = game.view;
-  const me = game.human;
-  const last = game.last[me];
+  const last = game.last[game.human];
   if (last && last.cells && last.cells.length) markCells(ov, S.fromMessage(last.cells), 'last');
   if (hint && hint.suggestions[hint.selected]) {
     const m = hint.suggestions[hint.selected].move;
@@ -572,15 +416,12 @@ function drawOverlay() {
   $('play-advance').classList.toggle('primary', !!hint && hint.suggestions[hint.selected]
     && hint.suggestions[hint.selected].move.kind === 'MOVE_KIND_ADVANCE');
   const svg = $('play-quilt-human');
-  if (held && canActIgnoringBusy()) {
-    drawGhosts(ov, held.ghosts, (cells) => placeHeld(cells));
-    const ok = drawHand(ov, svg, held, v.players[me].rows);
-    $('play-place').disabled = !ok || busy;
+  if (hand.held && canActIgnoringBusy()) {
+    $('play-place').disabled = !hand.draw(ov, svg) || busy;
   } else {
     clearHandMarks(svg);
     $('play-place').disabled = true;
   }
-  void v;
 }
 
 function render() {
@@ -616,12 +457,8 @@ function render() {
   $('play-review-game').title = game.start ? 'Only a game from a deal can be reviewed (this one began at a pasted position)'
     : 'Open the Review page on this game and review it';
   const heldBox = $('play-held');
-  heldBox.hidden = !held || !canActIgnoringBusy();
-  if (held) {
-    $('play-held-label').textContent = held.pid === -1 ? 'Leather patch:' : `Patch #${held.pid}:`;
-    $('play-rotate').disabled = held.pid === -1;
-    $('play-flip').disabled = held.pid === -1;
-  }
+  heldBox.hidden = !hand.held || !canActIgnoringBusy();
+  if (hand.held) heldControls($('play-held-label'), $('play-rotate'), $('play-flip'), hand.held);
   const adv = $('play-advance');
   adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
   adv.disabled = busy || !canActIgnoringBusy() || v.leather_to_place > 0;
