@@ -6,7 +6,7 @@
 ``wbits=-15``, what the browser's ``DecompressionStream('deflate-raw')``
 reads) in unpadded base64url. The fragment never reaches the server: the
 page decodes the record itself, reviews it with ``it`` iterations a move and
-seed ``seed``, and opens move ``ply`` (0: the start). ``web/static/js/review.js``
+seed ``seed``, and opens move ``ply`` (0: the start). ``web/static/js/review-links.js``
 makes and reads the same links.
 
 >>> rec = {"edition": "revised", "circle": list(range(1, 33)) + [0], "actions": ["advance"]}
