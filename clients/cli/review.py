@@ -23,6 +23,7 @@ def add_to(add: AddCommand) -> None:
                       "endgame solver proves it), large mistakes",
             ["python -m quiltsolve.engine match --a search:0.2 --b random --games 2 --records games.jsonl",
              "suggest review games.jsonl --line 2 --iterations 300",
+             "suggest review games.jsonl --plies 10 --iterations 100   # the first 10 moves",
              "suggest review games.jsonl --time-limit 0.5 --json"])
     p.add_argument("record", metavar="RECORD.jsonl",
                    help="game records in the engine's format, one JSON object a line: a file or - for stdin")
@@ -32,6 +33,8 @@ def add_to(add: AddCommand) -> None:
                    help=f"search iterations per searched position (1-{limits.MAX_ITERATIONS}): a reproducible "
                         f"review (default {REVIEW_ITERATIONS} unless --time-limit is given; with it, "
                         "--time-limit caps each move)")
+    p.add_argument("--plies", type=int_range(1, 10**9), default=None, metavar="K",
+                   help="review only the first K actions of the record (default all)")
     p.add_argument("--seed", type=whole, default=0, metavar="N",
                    help="search seed (default 0)")
     p.add_argument("--large-loss", type=number, default=DEFAULT_LARGE_LOSS, metavar="F",
@@ -48,6 +51,10 @@ def add_to(add: AddCommand) -> None:
 def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest review``: each move of a recorded game against the engine's best."""
     record = record_json(read_record(args.record, args.line))
+    if args.plies is not None and args.plies < len(record["actions"]):
+        # The game's first K moves: a shorter game, so the record's result and evaluations are not its own.
+        record = {k: v for k, v in record.items() if k not in ("result", "evaluations")}
+        record["actions"] = record["actions"][: args.plies]
     iterations = args.iterations
     if iterations is None and args.time_limit is None:
         iterations = REVIEW_ITERATIONS
