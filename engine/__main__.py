@@ -147,7 +147,8 @@ def _parser() -> argparse.ArgumentParser:
                         description="Print one game state: a new game of deal --seed, a game record's deal "
                                     "(--record), or a position in notation (--notation), after --plies moves.",
                         epilog="example: python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; "
-                               "suggest move state.json --top 3")
+                               "suggest move state.json --top 3. suggest state gives the same positions, "
+                               "reading records and positions by the service's codecs: prefer it.")
     st.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="deal of a new game (default 0)")
     st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
                     help=f"edition of the new game (default {DEFAULT_EDITION})")

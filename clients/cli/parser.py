@@ -9,11 +9,11 @@ from typing import NoReturn, Sequence
 
 from quiltsolve.solver import limits
 
-from . import generate, move, next as next_, patches, place, play, puzzle, review
+from . import generate, move, next as next_, patches, place, play, puzzle, review, state
 from .options import INPUT_HELP, number, positive_float
 
 PROG = "suggest"
-COMMANDS = (place, next_, move, review, play, puzzle, generate, patches)
+COMMANDS = (place, next_, move, state, review, play, puzzle, generate, patches)
 """The command modules, in the order ``suggest --help`` lists them."""
 
 
