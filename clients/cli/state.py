@@ -54,8 +54,9 @@ def position(args: argparse.Namespace) -> Any:
         if args.plies > moves:
             raise errors.InvalidArgument(f"--plies {args.plies}: the record has {moves} "
                                          f"action{'s' if moves != 1 else ''}")
-        try:
-            return records.final(message, upto=args.plies)
+        try:        # every move replayed and checked, not only the first K (as the engine's state does)
+            steps = records.plies(message, need_moves=False)
+            return steps[args.plies][0] if args.plies < moves else records.final(message)
         except records.RecordError as e:
             raise errors.InvalidArgument(str(e), field=e.field) from None
     state: Any = read_position(args.position) if args.position is not None else engine.new_game(args.seed,

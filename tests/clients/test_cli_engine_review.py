@@ -62,6 +62,7 @@ def test_suggest_state_from_a_position_and_in_json(cli, capsys):
 @pytest.mark.parametrize("record, argv, needle", [
     (dict(GOLDEN_LINE_2, colour="red"), [], "record.colour: unknown field of a game record"),
     (dict(GOLDEN_LINE_2, actions=["advance", "jump"]), ["--plies", "2"], "record.actions[1]: "),
+    (dict(GOLDEN_LINE_2, actions=["advance", "advance", "jump"]), ["--plies", "1"], "record.actions[2]: "),
     (GOLDEN_LINE_2, ["--plies", "5000"], f"--plies 5000: the record has {len(GOLDEN_LINE_2['actions'])} actions"),
 ])
 def test_suggest_state_refuses_a_bad_record_in_one_line(cli, tmp_path, record, argv, needle):
