@@ -32,9 +32,8 @@ import sys
 from typing import Any, Iterable, Sequence
 
 from quiltsolve.engine import GameState
-from quiltsolve.engine.record import RECORD_FIELDS
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
-from quiltsolve.server import positions
+from quiltsolve.server import positions, records
 from quiltsolve.solver import limits
 from quiltsolve.solver.geometry import BOARD_SIZE, FULL_BOARD, Board, Shape, board_to_rows
 from quiltsolve.solver.patches import LEATHER_PATCH_ID, LEATHER_SHAPE, PATCHES, UnknownPatchError
@@ -495,57 +494,35 @@ def _record_from(stream: Any, name: str, line: int, limit: int) -> Any:
 
 
 def record_json(record: Any) -> dict:
-    """A game record (the engine's format, ``engine/record.py``) as a dict: given as one, or as its
-    JSON text. Only the form is checked here (a JSON object, not a game state); whether its moves
-    replay legally, and how many there may be, is the service's check (``AnalyzeGame``)."""
-    if isinstance(record, bytes):
-        record = decode_text(record, "record")
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except RecursionError:
-            raise _bad("record", "not JSON: nested too deeply") from None
-        except ValueError as e:
-            raise _bad("record", f"not JSON: {e}") from None
-    if not isinstance(record, dict):
-        raise _bad("record", "a game record is a JSON object with circle and actions "
-                             "(python -m quiltsolve.engine match --records FILE writes them)")
-    if "actions" not in record and "players" in record and "current_player" in record:
-        raise _bad("record", "this is a game state (GameState.to_json()), not a game record: a "
-                             "review needs the whole game (python -m quiltsolve.engine match --records FILE writes them)")
-    # The fields that never go in the request are the record format's alone (engine/record.py): checked here.
-    for key in record:
-        if key not in RECORD_FIELDS:
-            raise _bad("record", f"{_short(key)}: unknown field of a game record")
-    players = record.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) != 2
-                                or not all(isinstance(p, str) for p in players)):
-        raise _bad("record", f"players: must be the two player specs (strings), got {_short(players)}")
-    seed = record.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise _bad("record", f"seed: must be an integer, a string or null, got {_short(seed)}")
-    return record
+    """A game record in the engine's form (``engine/record.py``) as a dict: given as one (either JSON
+    form), or as its JSON text (the first line of a JSON-lines file). Read by the service's record
+    codec (:mod:`server.records`), so every client and face reads records by one rule: an unknown
+    field is refused by name, the engine's extras (``seed``, ``players``, ``result``,
+    ``evaluations``) are checked and kept here (they never go in the request). Whether the moves
+    replay legally is the service's check (``AnalyzeGame``). :class:`InvalidArgument` naming the field.
+
+    >>> record_json({"circle": [1, 2], "actions": [], "colour": "red"})
+    Traceback (most recent call last):
+    ...
+    quiltsolve.clients.errors.InvalidArgument: record.colour: unknown field of a game record; it has edition, seed, circle, actions, result, players, evaluations
+    """
+    try:
+        value = records.json_object(record) if isinstance(record, (str, bytes)) else record
+        message = records.from_json(value)
+    except records.RecordError as e:
+        raise InvalidArgument(str(e), field=e.field) from None
+    # The engine form (edition word, circle, actions) with the extras the message leaves out.
+    return {**value, **records.to_json(message, records.seed_of(value))}
 
 
 def record_message(record: Any) -> pb.GameRecord:
-    """A ``GameRecord`` message from a game record (see :func:`record_json`): its edition word,
-    circle (patch ids) and actions (move texts) put in the message's fields."""
-    rec = record_json(record)
-    edition = rec.get("edition", "revised")
-    if edition not in positions.EDITION_ENUM:
-        raise _bad("record.edition", f"{_short(edition)}; expected one of {sorted(positions.EDITION_ENUM)}")
-    circle = rec.get("circle", [])
-    if not isinstance(circle, list):
-        raise _bad("record.circle", "expected a list of patch ids")
-    actions = rec.get("actions", [])
-    if not isinstance(actions, list):
-        raise _bad("record.actions", "expected a list of moves")
-    for i, a in enumerate(actions):
-        if not isinstance(a, str):
-            raise _bad(f"record.actions[{i}]", f"{_short(a)} is not a move (its text, e.g. 'advance')")
-    return pb.GameRecord(edition=positions.edition_enum(edition),
-                         circle=[int32(c, f"record.circle[{i}]") for i, c in enumerate(circle)],
-                         actions=actions)
+    """A ``GameRecord`` message from a game record (any form :func:`record_json` reads), by the
+    service's record codec; :class:`InvalidArgument` naming the field."""
+    try:
+        value = records.json_object(record) if isinstance(record, (str, bytes)) else record
+        return records.from_json(value)
+    except records.RecordError as e:
+        raise InvalidArgument(str(e), field=e.field) from None
 
 
 __all__ = [

@@ -36,7 +36,7 @@ from quiltsolve import engine
 from quiltsolve.engine import ADVANCE, Advance, Buy, IllegalActionError, PlaceLeather, parse_action, result_of
 from quiltsolve.engine.board import contacts
 from quiltsolve.engine.track import END, INCOME_SPACES
-from quiltsolve.server import positions
+from quiltsolve.server import positions, records
 from quiltsolve.solver.geometry import cells_of
 from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
@@ -92,12 +92,13 @@ def load_game(path: str, line: int = 1) -> tuple[Any, list[Any], bool, Any]:
         return parse_position(json.dumps(data)), [], False, None   # a state
     if not isinstance(data, dict):
         raise errors.InvalidArgument(f"{path}: a game record is a JSON object with circle and actions")
-    try:
-        steps = list(engine.replay_steps(data))
-        start = engine.GameState.from_circle(data["circle"], data.get("edition", "revised"))
-    except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
-        raise errors.InvalidArgument(f"bad record in {path}: {e}") from None
-    return start, [a for _, _, a in steps], True, data.get("seed")
+    try:        # the record codec every client and face reads records with (server/records.py)
+        message = records.from_json(data)
+        steps = records.plies(message, need_moves=False)
+        start = records.start(message)
+    except records.RecordError as e:
+        raise errors.InvalidArgument(f"bad record in {path}: {e}", field=e.field) from None
+    return start, [action for _, action in steps], True, records.seed_of(data)
 
 
 def _parse_cells(text: str) -> int:

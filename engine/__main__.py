@@ -147,7 +147,8 @@ def _parser() -> argparse.ArgumentParser:
                         description="Print one game state: a new game of deal --seed, a game record's deal "
                                     "(--record), or a position in notation (--notation), after --plies moves.",
                         epilog="example: python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; "
-                               "suggest move state.json --top 3")
+                               "suggest move state.json --top 3. suggest state gives the same positions, "
+                               "reading records and positions by the service's codecs: prefer it.")
     st.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="deal of a new game (default 0)")
     st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
                     help=f"edition of the new game (default {DEFAULT_EDITION})")
@@ -166,8 +167,11 @@ def _parser() -> argparse.ArgumentParser:
                         description="Search every decision of a game record and print, one line per move, "
                                     "the move played, the search's best move, their values (win chance of "
                                     "the player to move) and the loss; large mistakes are marked '??'. "
-                                    "Then one summary line per player.",
-                        epilog="example: python -m quiltsolve.engine review games.jsonl --line 2 --iterations 300")
+                                    "Then one summary line per player. `suggest review` gives the same review "
+                                    "(the same lines in --json) through the client path, in-process or with "
+                                    "--server, and adds --web, --save and --svg: prefer it.",
+                        epilog="example: python -m quiltsolve.engine review games.jsonl --line 2 --iterations 300; "
+                               "the same: suggest review games.jsonl --line 2 --iterations 300")
     _files(rv.add_argument("file", metavar="RECORD.jsonl", help="game records, one JSON object a line ('-': stdin)"))
     rv.add_argument("--line", type=_int_in(1), default=1, metavar="N",
                     help="which record of the file, counting non-empty lines from 1 (default 1)")

@@ -1,0 +1,7 @@
+"""``python -m quiltsolve.clients.cli``: the ``suggest`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
