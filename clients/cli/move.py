@@ -18,7 +18,7 @@ from .output import EXIT_NONE, EXIT_OK, Out, cells, legend_entry
 
 def add_to(add: AddCommand) -> None:
     p = add("move", "rank the moves of a game position with the engine's search",
-            ["python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
+            ["suggest state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
              "suggest move state.json --iterations 2000 --json",
              "suggest move 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -' --top 2",
              "suggest move state.json --notation"])

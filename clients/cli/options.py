@@ -32,7 +32,7 @@ input:
            the rows inline separated by '/' (see "inline grids")
   REGION   a rectangle up to 20x20: '.' a cell to tile, '#' not part of it;
            a file, - for stdin, or inline
-  STATE    a game position: the engine's state JSON (python -m quiltsolve.engine state >
+  STATE    a game position: the engine's state JSON (suggest state >
            state.json) or one line of its notation (r 0,5,-,0 0,5,-,0 ... 0 -);
            a file, - for stdin, or inline (JSON starts with '{{', notation with
            its edition letter)
