@@ -650,3 +650,86 @@ def test_every_face_labels_moves_and_scores_accuracy_alike(faces):
     with PlacementClient(f"127.0.0.1:{port}") as grpc_client:
         via_client = summarize(grpc_client.analyze_game(record, iterations=40, seed=2))
     assert via_client == summarize(embedded.analyze_game(record, iterations=40, seed=2)) == want
+
+
+# ---------------------------------------------------------------- the game: the Python clients, the browser's JSON
+
+def test_every_python_client_plays_a_game_alike(faces):
+    """The three clients' game methods (clients/wire.py builds the requests) give the same answers."""
+    import asyncio
+
+    from quiltsolve.clients import AsyncPlacementClient
+
+    _, _, embedded, port = faces
+
+    def play(client) -> list:
+        dealt = client.new_game(9)
+        state, out = dealt.state, [protojson.to_dict(dealt)]
+        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2)):
+            moved = client.engine_move(state, strength, seed=seed)
+            out.append(protojson.to_dict(moved))
+            state = moved.state
+        legal = client.legal_moves(state)
+        applied = client.apply_move(state, legal[0])
+        rec = {"edition": "revised", "seed": 9, "circle": list(dealt.record.circle),
+               "actions": [m["move"]["text"] for m in out[1:]] + [legal[0]]}
+        out += [legal, protojson.to_dict(applied), protojson.to_dict(client.view_position(applied.state)),
+                client.position_notation(applied.state), protojson.to_dict(client.replay_game(rec)),
+                protojson.to_dict(client.load_position(json.dumps(rec), plies=2))]
+        return out
+
+    async def play_async() -> list:
+        async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as client:
+            dealt = await client.new_game(9)
+            moved = await client.engine_move(dealt.state, "greedy")
+            return [protojson.to_dict(dealt), protojson.to_dict(moved)]
+
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        mine, theirs = play(embedded), play(remote)
+    assert mine == theirs
+    assert asyncio.run(play_async()) == mine[:2]
+    assert mine[-1]["kind"] == "record" and mine[-1]["record"]["actions"] == mine[-2]["record"]["actions"][:2]
+    with pytest.raises(ClientError) as err:
+        embedded.apply_move(OVER, "advance")
+    assert (err.value.code, err.value.field) == ("FAILED_PRECONDITION", "state")
+
+
+def test_a_new_game_without_a_seed_gets_a_random_one_it_returns(faces):
+    """The one seed rule of a deal: unset means random, and the record says which (so it can be dealt again)."""
+    stub, http, embedded, _ = faces
+    for answer in (stub.NewGame(pb.NewGameRequest()), embedded.new_game(),
+                   json_format.ParseDict(http.post("/api/v1/game/new", json={}).json(), pb.NewGameResponse())):
+        assert answer.record.HasField("seed")
+        again = embedded.new_game(answer.record.seed)
+        assert again.state == answer.state and list(answer.record.circle) == list(again.record.circle)
+
+
+def test_the_game_paths_keep_the_browser_s_json(faces):
+    """Today's JSON shapes of the game paths, field for field (absent where the view had null)."""
+    _, http, _, _ = faces
+    dealt = http.post("/api/v1/game/new", json={"seed": 7}).json()
+    assert set(dealt) == {"state", "view", "record"}
+    assert dealt["record"] == {"edition": "revised", "seed": 7, "circle": engine.new_game(7).circle, "actions": []}
+    view = dealt["view"]
+    assert set(view) == {"edition", "players", "current_player", "leather_to_place", "terminal", "circle",
+                         "available", "advance", "leather_spaces", "leather_track", "income_spaces", "end",
+                         "scores", "notation"}           # bonus_owner, first_to_end, winner: unset (were null)
+    assert view["edition"] == "revised" and view["advance"] == {"to": 1, "buttons": 1} and view["end"] == 53
+    assert set(view["players"][0]) == {"rows", "buttons", "position", "income", "patches", "leather", "bonus",
+                                       "empty", "score"}
+    assert set(view["available"][0]) == {"slot", "id", "buttons", "time", "income", "affordable", "buyable",
+                                         "placements"}
+    over = http.post("/api/v1/game/view", json={"state": positions.to_mapping(OVER)}).json()["view"]
+    assert over["terminal"] and "advance" not in over and over["winner"] in (0, 1)
+    assert set(over["result"]) >= {"scores", "buttons", "empty", "winner"} and over["result"]["scores"] == over["scores"]
+    moved = http.post("/api/v1/game/engine-move", json={"state": dealt["state"], "strength": "search:20it",
+                                                        "seed": 1}).json()
+    assert set(moved) == {"player", "strength", "move", "state", "view", "win_chance", "value"}
+    assert moved["value"] == moved["win_chance"] and moved["strength"] == "search:20it"
+    quick = http.post("/api/v1/game/engine-move", json={"state": dealt["state"], "strength": "greedy"}).json()
+    assert set(quick) == {"player", "strength", "move", "state", "view"}
+    rec = {"edition": "revised", "circle": dealt["record"]["circle"], "actions": [moved["move"]["text"]],
+           "players": ["human", "greedy"], "result": {"scores": [0, 0]}}   # the engine form, with its extras
+    replayed = http.post("/api/v1/game/replay", json={"record": rec}).json()
+    assert replayed["record"] == {"edition": "revised", "circle": rec["circle"], "actions": rec["actions"]}
+    assert [p["ply"] for p in replayed["plies"]] == [0] and len(replayed["views"]) == 2
