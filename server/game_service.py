@@ -27,6 +27,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from google.protobuf import struct_pb2
+
 from quiltsolve import engine
 from quiltsolve import solver
 from quiltsolve.engine.actions import Buy
@@ -160,8 +162,10 @@ def game_result(state: engine.GameState) -> pb.GameResult:
     """A finished game's result (the engine record's ``result``)."""
     result = engine.result_of(state)
     out = pb.GameResult(scores=result["scores"], buttons=result["buttons"], empty=result["empty"])
-    if result["bonus"] is not None:
-        out.bonus = result["bonus"]
+    if result["bonus"] is None:   # null, not absent: a saved record's result has every field
+        out.bonus.null_value = struct_pb2.NULL_VALUE
+    else:
+        out.bonus.number_value = result["bonus"]
     if result["winner"] is not None:
         out.winner = result["winner"]
     return out

@@ -498,6 +498,9 @@ def game_field_rules(seed: dict, circle: dict) -> dict[str, dict]:
         "LoadPositionResponse.kind": {"enum": ["notation", "state", "state_json", "record"]},
         "EngineRecord.edition": {"enum": list(engine.EDITIONS)},
         "GameView.edition": {"enum": list(engine.EDITIONS)},
+        "GameResult.bonus": {"replace": {"type": ["integer", "null"], "minimum": 0, "maximum": 1,
+                                         "description": "the player with the 7x7 bonus tile; null when nobody "
+                                                        "has it"}},
     }
 
 

@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -581,9 +582,9 @@ class GameResult(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     buttons: _containers.RepeatedScalarFieldContainer[int]
     empty: _containers.RepeatedScalarFieldContainer[int]
-    bonus: int
+    bonus: _struct_pb2.Value
     winner: int
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., buttons: _Optional[_Iterable[int]] = ..., empty: _Optional[_Iterable[int]] = ..., bonus: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., buttons: _Optional[_Iterable[int]] = ..., empty: _Optional[_Iterable[int]] = ..., bonus: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class GameView(_message.Message):
     __slots__ = ("edition", "players", "current_player", "leather_to_place", "terminal", "circle", "available", "advance", "leather_spaces", "leather_track", "income_spaces", "end", "bonus_owner", "first_to_end", "scores", "winner", "notation", "result")
