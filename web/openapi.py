@@ -15,7 +15,7 @@ rows of unequal length, the rules of the game) is said in a ``description``.
 >>> doc = document([Endpoint("POST", "/api/v1/solve-placement", "SolvePlacement", "Solve.",
 ...                          "SolvePlacementRequest", "SolvePlacementResponse")])
 >>> sorted(doc["components"]["schemas"])[:4]
-['Board', 'Cell', 'Error', 'GameRecord']
+['Board', 'Cell', 'Error', 'PatchRef']
 >>> doc["components"]["schemas"]["Board"]["properties"]["rows"]["items"]["pattern"]
 '^[.#]{9}$'
 >>> doc["components"]["schemas"]["SolvePlacementRequest"]["required"]
