@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Sequence
 import grpc
 import grpc.aio
 
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
@@ -49,6 +50,7 @@ class AsyncPlacementClient:
         self.target, self.deadline, self.retries, self.seed = s.target, s.deadline, s.retries, s.seed
         self._channel = s.open_channel(grpc.aio)
         self._stub = pb_grpc.PlacementServiceStub(self._channel)
+        self._game_stub = pb_grpc.GameServiceStub(self._channel)
 
     # -- plumbing ---------------------------------------------------------
     async def close(self) -> None:
@@ -162,3 +164,46 @@ class AsyncPlacementClient:
     async def list_patches(self) -> list[Patch]:
         """As :meth:`clients.PlacementClient.list_patches`."""
         return wire.patches_result(await self._call(wire.list_patches_call()))
+
+    # -- the game (patchwork.v1.GameService) --------------------------------
+    # The game's helpers, as the browser app calls them: the answers are the response messages
+    # (clients/wire.py builds the requests; the service checks them).
+    async def new_game(self, seed: int | None = None, edition: str | None = None) -> pb.NewGameResponse:
+        """A new game: its state, view and record (``seed`` None: a random deal, in ``record.seed``)."""
+        return await self._game_call(wire.new_game_call(seed, edition))
+
+    async def view_position(self, state: Any) -> pb.ViewPositionResponse:
+        """The position (any form) checked and normalised, with its view."""
+        return await self._game_call(wire.view_position_call(state))
+
+    async def legal_moves(self, state: Any, patch_id: int | None = None) -> list[str]:
+        """Every legal move's text, in the engine's order (of one patch only with ``patch_id``)."""
+        return wire.legal_moves_result(await self._game_call(wire.legal_moves_call(state, patch_id)))
+
+    async def apply_move(self, state: Any, move: Any) -> pb.ApplyMoveResponse:
+        """``move`` (text or an engine action) played: the player, the move, the state and view after."""
+        return await self._game_call(wire.apply_move_call(state, move))
+
+    async def engine_move(self, state: Any, strength: str, *, seed: int = 0) -> pb.EngineMoveResponse:
+        """The move of ``strength`` ("random", "greedy", "search:SECONDS", "search:Nit") played."""
+        return await self._game_call(wire.engine_move_call(state, strength, seed))
+
+    async def replay_game(self, record: Any) -> pb.ReplayGameResponse:
+        """Every position of a game record (a dict or JSON text): its plies and views."""
+        return await self._game_call(wire.replay_game_call(record))
+
+    async def load_position(self, text: str, *, plies: int | None = None) -> pb.LoadPositionResponse:
+        """A position from text (notation, state JSON, GameState JSON or a record, to ``plies`` moves)."""
+        return await self._game_call(wire.load_position_call(text, plies))
+
+    async def position_notation(self, state: Any) -> str:
+        """A position's one-line notation."""
+        return wire.notation_result(await self._game_call(wire.position_notation_call(state)))
+
+    async def _game_call(self, call: wire.Call) -> Any:
+        method = getattr(self._game_stub, call.method)
+        try:
+            return await method(call.request, timeout=wire.call_timeout(self.deadline, call.time_limit),
+                                metadata=self._settings.metadata or None)
+        except grpc.RpcError as e:
+            raise wire.error_from_rpc(e, self.target) from None

@@ -26,6 +26,8 @@ from quiltsolve.engine.review import MoveReview
 from quiltsolve.server.core import Call, InProcessCore
 from quiltsolve.server.errors import ServiceError
 from quiltsolve.server.observe import SERVICE, CallRecord
+from quiltsolve.patchwork.v1 import placement_pb2 as pb
+from quiltsolve.server.game_service import GAME_SERVICE, GameServicer
 from quiltsolve.server.service import PlacementServicer
 from quiltsolve.solver.geometry import Board, Shape
 from quiltsolve.solver.patches import Patch
@@ -57,7 +59,9 @@ class EmbeddedClient:
             raise errors.InvalidArgument(f"bad table_bytes {table_bytes!r}: it must be a positive integer")
         self.seed = int32(seed, "seed")  # its range is checked by the service, at each call
         self.workers = workers
-        self._servicer = PlacementServicer(InProcessCore(table_bytes))
+        core = InProcessCore(table_bytes)
+        self._servicer = PlacementServicer(core)
+        self._game = GameServicer(core)
 
     def close(self) -> None:
         """Nothing to release (for symmetry with :class:`clients.PlacementClient`)."""
@@ -74,20 +78,25 @@ class EmbeddedClient:
     # -- plumbing ---------------------------------------------------------
     @staticmethod
     def _call_of(method: str) -> Call:
-        return Call(peer="embedded", deadline=None, record=CallRecord(SERVICE, method))
+        service = GAME_SERVICE if method in wire.GAME_METHODS else SERVICE
+        return Call(peer="embedded", deadline=None, record=CallRecord(service, method))
+
+    def _handler(self, method: str) -> Any:
+        """The servicer's handler of ``method``: GameService's (``NewGame``, ...) or PlacementService's."""
+        return (self._game if method in wire.GAME_METHODS else self._servicer).handler(method)
 
     def call(self, method: str, request: Any) -> Any:
         """One unary call as the gRPC stub makes it: ``method`` (``"SolvePlacement"``) and its request
         message in, the response message out; a refusal is the :class:`clients.ClientError` the
         gRPC clients raise for the same status."""
         try:
-            return self._servicer.handler(method)(request, self._call_of(method))
+            return self._handler(method)(request, self._call_of(method))
         except ServiceError as e:
             raise wire.error_from_status(e.code, e.details, self.target) from None
 
     def stream(self, method: str, request: Any) -> Iterator[Any]:
         """A server-streaming call (``AnalyzeGame``): the response messages, each as it is computed."""
-        responses = self._servicer.handler(method)(request, self._call_of(method))
+        responses = self._handler(method)(request, self._call_of(method))
         try:
             yield from responses
         except ServiceError as e:
@@ -171,6 +180,45 @@ class EmbeddedClient:
     def list_patches(self) -> list[Patch]:
         """The 33 standard patches, by id."""
         return wire.patches_result(self._call(wire.list_patches_call()))
+
+
+    # -- the game (patchwork.v1.GameService) --------------------------------
+    # As the gRPC clients' game methods: the same requests (clients/wire.py), answered by the
+    # service's GameServicer in this process.
+    def new_game(self, seed: int | None = None, edition: str | None = None) -> pb.NewGameResponse:
+        """As :meth:`clients.PlacementClient.new_game`."""
+        return self._call(wire.new_game_call(seed, edition))
+
+    def view_position(self, state: Any) -> pb.ViewPositionResponse:
+        """As :meth:`clients.PlacementClient.view_position`."""
+        return self._call(wire.view_position_call(state))
+
+    def legal_moves(self, state: Any, patch_id: int | None = None) -> list[str]:
+        """As :meth:`clients.PlacementClient.legal_moves`."""
+        return wire.legal_moves_result(self._call(wire.legal_moves_call(state, patch_id)))
+
+    def apply_move(self, state: Any, move: Any) -> pb.ApplyMoveResponse:
+        """As :meth:`clients.PlacementClient.apply_move`."""
+        return self._call(wire.apply_move_call(state, move))
+
+    def engine_move(self, state: Any, strength: str, *, seed: int = 0) -> pb.EngineMoveResponse:
+        """As :meth:`clients.PlacementClient.engine_move` (a search warms up first, as suggest_move)."""
+        call = wire.engine_move_call(state, strength, seed)
+        if call.time_limit is not None:
+            warm_up()
+        return self._call(call)
+
+    def replay_game(self, record: Any) -> pb.ReplayGameResponse:
+        """As :meth:`clients.PlacementClient.replay_game`."""
+        return self._call(wire.replay_game_call(record))
+
+    def load_position(self, text: str, *, plies: int | None = None) -> pb.LoadPositionResponse:
+        """As :meth:`clients.PlacementClient.load_position`."""
+        return self._call(wire.load_position_call(text, plies))
+
+    def position_notation(self, state: Any) -> str:
+        """As :meth:`clients.PlacementClient.position_notation`."""
+        return wire.notation_result(self._call(wire.position_notation_call(state)))
 
 
 _warm_lock = threading.Lock()

@@ -521,3 +521,85 @@ def exact_count(decimal: str, fallback: int | None) -> int | None:
 def patches_result(r: pb.ListPatchesResponse) -> list[Patch]:
     """A ``ListPatchesResponse`` as :class:`solver.Patch` objects."""
     return [Patch(p.id, Shape.parse(p.shape), p.buttons, p.time, p.income) for p in r.patches]
+
+
+# ---------------------------------------------------------------- GameService (the game's helpers)
+# The calls of patchwork.v1.GameService, for the clients' game methods (PlacementClient.new_game, ...):
+# ``Call.method`` names a GameService RPC (the clients call it on a GameService stub, GAME_METHODS).
+# Positions go in any form game_state reads, records in any form record_message reads; the answers are
+# the response messages (their views typed: pb.GameView), the legal moves a list of texts, a notation text.
+
+GAME_METHODS = frozenset(pb.DESCRIPTOR.services_by_name["GameService"].methods_by_name)
+"""The GameService RPCs by name (``NewGame``, ...); every other method is PlacementService's."""
+
+
+def new_game_call(seed: int | None, edition: str | None) -> Call:
+    """The ``NewGame`` call: a deal from ``seed`` (None: a random one, returned in the record)."""
+    req = pb.NewGameRequest(edition=edition or "")
+    if seed is not None:
+        req.seed = int32(seed, "seed")
+    return Call("NewGame", req, None)
+
+
+def view_position_call(state: Any) -> Call:
+    """The ``ViewPosition`` call: the position checked, normalised and drawn (``response.view``)."""
+    return Call("ViewPosition", pb.ViewPositionRequest(state=positions.to_message(game_state(state))), None)
+
+
+def legal_moves_call(state: Any, patch_id: int | None) -> Call:
+    """The ``LegalMoves`` call (read it with :func:`legal_moves_result`)."""
+    req = pb.LegalMovesRequest(state=positions.to_message(game_state(state)))
+    if patch_id is not None:
+        req.patch_id = int32(patch_id, "patch_id")
+    return Call("LegalMoves", req, None)
+
+
+def legal_moves_result(response: pb.LegalMovesResponse) -> list[str]:
+    """The legal moves' text forms, in the engine's order."""
+    return list(response.actions)
+
+
+def apply_move_call(state: Any, move: Any) -> Call:
+    """The ``ApplyMove`` call: ``move`` as text or an engine action (its text form is sent)."""
+    text = move if isinstance(move, str) else getattr(move, "to_str", lambda: None)()
+    if not isinstance(text, str):
+        raise errors.InvalidArgument(f"move: expected a move's text form or an engine action, got "
+                                     f"{type(move).__name__}", field="move")
+    return Call("ApplyMove", pb.ApplyMoveRequest(state=positions.to_message(game_state(state)), move=text), None)
+
+
+def engine_move_call(state: Any, strength: str, seed: int) -> Call:
+    """The ``EngineMove`` call (a search strength gets SuggestMove's longest time in its deadline)."""
+    if not isinstance(strength, str):
+        raise errors.InvalidArgument(f"strength: expected text such as \"greedy\" or \"search:500it\", got "
+                                     f"{type(strength).__name__}", field="strength")
+    # The search's own limits are the service's (at most 60 s): the deadline leaves room for them.
+    limit = DEFAULT_ITERATIONS_LIMIT if strength.strip().startswith("search") else None
+    req = pb.EngineMoveRequest(state=positions.to_message(game_state(state)), strength=strength,
+                               seed=int32(seed, "seed"))
+    return Call("EngineMove", req, limit)
+
+
+def replay_game_call(record: Any) -> Call:
+    """The ``ReplayGame`` call: every position of a record."""
+    return Call("ReplayGame", pb.ReplayGameRequest(record=record_message(record)), None)
+
+
+def load_position_call(text: str, plies: int | None) -> Call:
+    """The ``LoadPosition`` call: a position or record from text."""
+    if not isinstance(text, str):
+        raise errors.InvalidArgument(f"text: expected text, got {type(text).__name__}", field="text")
+    req = pb.LoadPositionRequest(text=text)
+    if plies is not None:
+        req.plies = int32(plies, "plies")
+    return Call("LoadPosition", req, None)
+
+
+def position_notation_call(state: Any) -> Call:
+    """The ``PositionNotation`` call (read it with :func:`notation_result`)."""
+    return Call("PositionNotation", pb.PositionNotationRequest(state=positions.to_message(game_state(state))), None)
+
+
+def notation_result(response: pb.PositionNotationResponse) -> str:
+    """The position's one-line notation."""
+    return response.notation

@@ -36,6 +36,7 @@ from .config import ServerConfig
 from .core import CoreConfig, ServiceCore
 from .interceptors import BearerAuth, ObserveCalls
 from .observe import SERVICE, Metrics, make_logger
+from .game_service import GAME_SERVICE, GameServicer
 from .service import PlacementServicer
 
 __all__ = ["SERVICE_NAME", "GRPC_CORE_RECEIVE_BYTES", "ServerConfig", "QuiltServer", "build_server",
@@ -43,6 +44,7 @@ __all__ = ["SERVICE_NAME", "GRPC_CORE_RECEIVE_BYTES", "ServerConfig", "QuiltServ
 
 SERVICE_NAME = SERVICE  # patchwork.v1.PlacementService
 assert SERVICE_NAME == pb.DESCRIPTOR.services_by_name["PlacementService"].full_name
+assert GAME_SERVICE == pb.DESCRIPTOR.services_by_name["GameService"].full_name
 GRPC_CORE_RECEIVE_BYTES = 4 * 1024 * 1024  # gRPC refuses larger messages itself, before any handler
 
 # Deprecated (0.3.0, gone in 0.4.0): names that moved out of this module, still found here with a warning.
@@ -125,6 +127,7 @@ class QuiltServer:
             self.metrics_port = self.metrics.serve_http(self.config.host, self.config.metrics_port)
         self.health.set("", health_pb2.HealthCheckResponse.SERVING)
         self.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self.health.set(GAME_SERVICE, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace: float | None = None) -> threading.Event:
         """Graceful stop: health NOT_SERVING, refuse new calls (UNAVAILABLE), let
@@ -195,29 +198,30 @@ def build_server(config: ServerConfig | None = None) -> tuple[QuiltServer, int]:
             ("grpc.max_connection_age_grace_ms", int(max(config.grace, 1.0) * 1000)),
         ]),
     )
-    servicer = PlacementServicer(core)
-    handlers = {}
-    wrap: type[Method] | type[StreamMethod]
-    for method in pb.DESCRIPTOR.services_by_name["PlacementService"].methods:
-        req_cls = getattr(pb, method.input_type.name)
-        resp_cls = getattr(pb, method.output_type.name)
-        if method.server_streaming:
-            make, wrap = grpc.unary_stream_rpc_method_handler, StreamMethod
-        else:
-            make, wrap = grpc.unary_unary_rpc_method_handler, Method
-        handlers[method.name] = make(
-            wrap(method.name, servicer.handler(method.name), core),
-            request_deserializer=tolerant_deserializer(req_cls.FromString, config.max_receive_bytes),
-            response_serializer=resp_cls.SerializeToString,
-        )
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
-
+    placement = PlacementServicer(core)
+    game = GameServicer(core)
+    for service_name, servicer in ((SERVICE_NAME, placement), (GAME_SERVICE, game)):
+        handlers = {}
+        wrap: type[Method] | type[StreamMethod]
+        for method in pb.DESCRIPTOR.services_by_name[service_name.rpartition(".")[2]].methods:
+            req_cls = getattr(pb, method.input_type.name)
+            resp_cls = getattr(pb, method.output_type.name)
+            if method.server_streaming:
+                make, wrap = grpc.unary_stream_rpc_method_handler, StreamMethod
+            else:
+                make, wrap = grpc.unary_unary_rpc_method_handler, Method
+            handlers[method.name] = make(
+                wrap(method.name, servicer.handler(method.name), core),
+                request_deserializer=tolerant_deserializer(req_cls.FromString, config.max_receive_bytes),
+                response_serializer=resp_cls.SerializeToString,
+            )
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service_name, handlers),))
     health_servicer = health.HealthServicer(experimental_non_blocking=True,
                                             experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=1))
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if config.reflection:
         reflection.enable_server_reflection(
-            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+            (SERVICE_NAME, GAME_SERVICE, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
             server,
         )
     address = f"{config.host}:{config.port}"

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -191,8 +191,22 @@ def _check_value(value: Any, field: FieldDescriptor, where: str) -> None:
                 raise BadRequest(where, "must be valid Unicode (no lone surrogates)") from None
 
 
-def parse(data: Any, cls: Any, path: str = "") -> Any:
-    """A ``cls`` message from its JSON form (a dict); BadRequest naming the field when it is not one."""
+Reader = Callable[[Any, str], dict]
+"""Reads another JSON form of a message (the value, its field) into the protobuf JSON mapping."""
+
+
+def parse(data: Any, cls: Any, path: str = "", readers: Mapping[str, Reader] | None = None) -> Any:
+    """A ``cls`` message from its JSON form (a dict); BadRequest naming the field when it is not one.
+
+    ``readers``: for a top-level field whose message type (by full name) is a key, the function that
+    reads the value into the mapping first (the game paths read a record in the engine's form too).
+    """
+    if readers and isinstance(data, dict):
+        fields = cls.DESCRIPTOR.fields_by_name
+        data = {key: readers[fields[key].message_type.full_name](value, _join(path, key))
+                if key in fields and value is not None and fields[key].message_type is not None
+                and fields[key].message_type.full_name in readers else value
+                for key, value in data.items()}
     check(data, cls.DESCRIPTOR, path)
     message = cls()
     try:

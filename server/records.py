@@ -48,8 +48,8 @@ from . import positions, protojson
 from .positions import join_field
 from .errors import BadRequest
 
-__all__ = ["ENGINE_EXTRAS", "MAX_RECORD_TEXT", "RecordError", "from_json", "from_text", "plies", "start",
-           "to_json", "to_mapping"]
+__all__ = ["ENGINE_EXTRAS", "MAX_RECORD_TEXT", "RecordError", "from_json", "from_text", "plies", "read_mapping",
+           "start", "to_json", "to_mapping"]
 
 ENGINE_EXTRAS = ("seed", "players", "result", "evaluations")
 """The engine form's fields that the message does not carry (checked for form, then left out)."""
@@ -140,6 +140,15 @@ def to_json(record: pb.GameRecord, seed: int | str | None = None) -> dict[str, A
 def to_mapping(record: pb.GameRecord) -> dict[str, Any]:
     """The message's JSON mapping (what the HTTP API carries)."""
     return protojson.to_dict(record)
+
+
+def read_mapping(value: Any, field: str = "record") -> dict[str, Any]:
+    """Either JSON form of a record as the message's JSON mapping (a :data:`server.protojson.Reader`);
+    BadRequest naming the field."""
+    try:
+        return to_mapping(from_json(value, field))
+    except RecordError as e:
+        raise e.as_bad_request() from None
 
 
 # ---------------------------------------------------------------- replaying

@@ -38,7 +38,12 @@ REGION = ["....."] * 3
 PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
 PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
         "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game",
-        "GeneratePuzzle": "generate-puzzle"}
+        "GeneratePuzzle": "generate-puzzle",
+        # GameService: the browser app's paths, generated from the same messages
+        "NewGame": "game/new", "ViewPosition": "game/view", "LegalMoves": "game/legal", "ApplyMove": "game/apply",
+        "EngineMove": "game/engine-move", "ReplayGame": "game/replay", "LoadPosition": "game/load",
+        "PositionNotation": "game/notation"}
+GAME_METHODS = set(pb.DESCRIPTOR.services_by_name["GameService"].methods_by_name)
 
 
 def finished(seed: int = 4) -> engine.GameState:
@@ -140,7 +145,113 @@ def _patch_twice(msg: pb.GameState) -> None:
     msg.players[0].patches.append(msg.circle[0])
 
 
+def _state(state: engine.GameState = MID, change=None) -> pb.GameState:
+    return mutated(state, change) if change else positions.to_message(state)
+
+
+def _first_buy(state: engine.GameState) -> str:
+    return next(a.to_str() for a in state.legal_actions() if a.to_str().startswith("buy"))
+
+
+def _record_text(rec: pb.GameRecord, **extra) -> str:
+    return json.dumps({"edition": "revised", "circle": list(rec.circle), "actions": list(rec.actions), **extra})
+
+
 OK = None   # an answer, the same on every face
+# GameService (the browser app's game paths): every seed given, every search a fixed budget, so each
+# answer is deterministic.
+GAME_CASES = [
+    # ------------------------------------------------------------ NewGame
+    ("new-game", "NewGame", pb.NewGameRequest(seed=7), OK, None),
+    ("new-game-original", "NewGame", pb.NewGameRequest(seed=3, edition="original"), OK, None),
+    ("new-game-seed-0", "NewGame", pb.NewGameRequest(seed=0), OK, None),     # 0 is a deal, not "unset"
+    ("new-game-edition", "NewGame", pb.NewGameRequest(seed=1, edition="deluxe"), "INVALID_ARGUMENT", "edition"),
+    ("new-game-seed", "NewGame", pb.NewGameRequest(seed=-1), "INVALID_ARGUMENT", "seed"),
+    # ------------------------------------------------------------ ViewPosition
+    ("view", "ViewPosition", pb.ViewPositionRequest(state=_state()), OK, None),
+    ("view-late", "ViewPosition", pb.ViewPositionRequest(state=_state(MID2)), OK, None),
+    ("view-over", "ViewPosition", pb.ViewPositionRequest(state=_state(OVER)), OK, None),
+    ("view-no-state", "ViewPosition", pb.ViewPositionRequest(), "INVALID_ARGUMENT", "state"),
+    ("view-row", "ViewPosition", pb.ViewPositionRequest(state=_state(MID, _bad_row)), "INVALID_ARGUMENT",
+     "state.players[0].board.rows[2]"),
+    ("view-edition", "ViewPosition", pb.ViewPositionRequest(state=_state(MID, _no_edition)), "INVALID_ARGUMENT",
+     "state.edition"),
+    # ------------------------------------------------------------ LegalMoves
+    ("legal", "LegalMoves", pb.LegalMovesRequest(state=_state()), OK, None),
+    ("legal-patch", "LegalMoves", pb.LegalMovesRequest(state=_state(), patch_id=MID.available_patches()[0]),
+     OK, None),
+    ("legal-over", "LegalMoves", pb.LegalMovesRequest(state=_state(OVER)), OK, None),
+    ("legal-unknown-patch", "LegalMoves", pb.LegalMovesRequest(state=_state(), patch_id=40), "INVALID_ARGUMENT",
+     "patch_id"),
+    ("legal-no-state", "LegalMoves", pb.LegalMovesRequest(patch_id=3), "INVALID_ARGUMENT", "state"),
+    ("legal-buttons", "LegalMoves", pb.LegalMovesRequest(state=_state(MID, _rich)), "INVALID_ARGUMENT",
+     "state.players[0].buttons"),
+    # ------------------------------------------------------------ ApplyMove
+    ("apply-advance", "ApplyMove", pb.ApplyMoveRequest(state=_state(), move="advance"), OK, None),
+    ("apply-buy", "ApplyMove", pb.ApplyMoveRequest(state=_state(), move=_first_buy(MID)), OK, None),
+    ("apply-illegal", "ApplyMove", pb.ApplyMoveRequest(state=_state(), move="buy 0 0,0"), "INVALID_ARGUMENT",
+     "move"),
+    ("apply-syntax", "ApplyMove", pb.ApplyMoveRequest(state=_state(), move="jump"), "INVALID_ARGUMENT", "move"),
+    ("apply-no-move", "ApplyMove", pb.ApplyMoveRequest(state=_state()), "INVALID_ARGUMENT", "move"),
+    ("apply-over", "ApplyMove", pb.ApplyMoveRequest(state=_state(OVER), move="advance"), "FAILED_PRECONDITION",
+     "state"),
+    ("apply-turn", "ApplyMove", pb.ApplyMoveRequest(state=_state(MID, _turn), move="advance"), "INVALID_ARGUMENT",
+     "state.current_player"),
+    # ------------------------------------------------------------ EngineMove (SuggestMove's limits, seed rule)
+    ("engine-greedy", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="greedy"), OK, None),
+    ("engine-random", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="random", seed=3), OK, None),
+    ("engine-search", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="search:30it", seed=2), OK, None),
+    ("engine-proven", "EngineMove", pb.EngineMoveRequest(state=_state(END), strength="search:20it"), OK, None),
+    ("engine-strength", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="godlike"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-no-strength", "EngineMove", pb.EngineMoveRequest(state=_state()), "INVALID_ARGUMENT", "strength"),
+    ("engine-too-long", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="search:61"),
+     "INVALID_ARGUMENT", "strength"),
+    ("engine-too-many", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="search:200001it"),
+     "INVALID_ARGUMENT", "strength"),
+    ("engine-over", "EngineMove", pb.EngineMoveRequest(state=_state(OVER), strength="greedy"),
+     "FAILED_PRECONDITION", "state"),
+    ("engine-over-search", "EngineMove", pb.EngineMoveRequest(state=_state(OVER), strength="search:10it"),
+     "FAILED_PRECONDITION", "state"),
+    ("engine-seed", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="greedy", seed=-1),
+     "INVALID_ARGUMENT", "seed"),
+    ("engine-no-state", "EngineMove", pb.EngineMoveRequest(strength="greedy"), "INVALID_ARGUMENT", "state"),
+    # ------------------------------------------------------------ ReplayGame
+    ("replay", "ReplayGame", pb.ReplayGameRequest(record=REC), OK, None),
+    ("replay-one", "ReplayGame", pb.ReplayGameRequest(record=record(2, 1)), OK, None),
+    ("replay-no-record", "ReplayGame", pb.ReplayGameRequest(), "INVALID_ARGUMENT", "record"),
+    ("replay-no-moves", "ReplayGame", pb.ReplayGameRequest(record=pb.GameRecord(edition=pb.EDITION_REVISED,
+                                                                                 circle=REC.circle)),
+     "INVALID_ARGUMENT", "record.actions"),
+    ("replay-bad-move", "ReplayGame", pb.ReplayGameRequest(record=pb.GameRecord(
+        edition=pb.EDITION_REVISED, circle=REC.circle, actions=[REC.actions[0], "buy 99 0,0"])),
+     "INVALID_ARGUMENT", "record.actions[1]"),
+    ("replay-circle", "ReplayGame", pb.ReplayGameRequest(record=pb.GameRecord(
+        edition=pb.EDITION_REVISED, circle=[0, 1], actions=REC.actions)), "INVALID_ARGUMENT", "record.circle"),
+    # ------------------------------------------------------------ LoadPosition
+    ("load-notation", "LoadPosition", pb.LoadPositionRequest(text=MID.to_notation()), OK, None),
+    ("load-state-json", "LoadPosition", pb.LoadPositionRequest(text=json.dumps(MID.to_json())), OK, None),
+    ("load-mapping", "LoadPosition", pb.LoadPositionRequest(text=json.dumps(positions.to_mapping(MID2))), OK, None),
+    ("load-record", "LoadPosition", pb.LoadPositionRequest(text=_record_text(REC, seed=5)), OK, None),
+    ("load-record-plies", "LoadPosition", pb.LoadPositionRequest(text=_record_text(REC), plies=2), OK, None),
+    ("load-empty", "LoadPosition", pb.LoadPositionRequest(text="  "), "INVALID_ARGUMENT", "text"),
+    ("load-bad-json", "LoadPosition", pb.LoadPositionRequest(text="{oops"), "INVALID_ARGUMENT", "text"),
+    ("load-plies", "LoadPosition", pb.LoadPositionRequest(text=_record_text(REC), plies=99), "INVALID_ARGUMENT",
+     "plies"),
+    ("load-record-move", "LoadPosition", pb.LoadPositionRequest(text=json.dumps(
+        {"edition": "revised", "circle": list(REC.circle), "actions": [REC.actions[0], "buy 99 0,0"]})),
+     "INVALID_ARGUMENT", "text.actions[1]"),
+    ("load-record-field", "LoadPosition", pb.LoadPositionRequest(text=_record_text(REC, moves=[])),
+     "INVALID_ARGUMENT", "text.moves"),
+    ("load-bad-notation", "LoadPosition", pb.LoadPositionRequest(text="r 0,5,-,0 nonsense"), "INVALID_ARGUMENT",
+     "text"),
+    # ------------------------------------------------------------ PositionNotation
+    ("notation", "PositionNotation", pb.PositionNotationRequest(state=_state()), OK, None),
+    ("notation-over", "PositionNotation", pb.PositionNotationRequest(state=_state(OVER)), OK, None),
+    ("notation-no-state", "PositionNotation", pb.PositionNotationRequest(), "INVALID_ARGUMENT", "state"),
+    ("notation-patch-twice", "PositionNotation", pb.PositionNotationRequest(state=_state(MID, _patch_twice)),
+     "INVALID_ARGUMENT", "state.players[0].board"),
+]
 # (case id, method, request, expected error code or OK, expected field)
 CASES = [
     # ------------------------------------------------------------ SolvePlacement
@@ -289,7 +400,19 @@ CASES = [
     ("generate-tiny-box", "GeneratePuzzle", _generate(height=2, width=2), "INVALID_ARGUMENT", "family"),
     # ------------------------------------------------------------ ListPatches
     ("patches", "ListPatches", pb.ListPatchesRequest(), OK, None),
-]
+] + GAME_CASES
+
+
+class _Stubs:
+    """The generated stubs of both services over one channel: a method by its name, as the embedded
+    client's ``call`` takes it."""
+
+    def __init__(self, channel: grpc.Channel) -> None:
+        self.placement = pbg.PlacementServiceStub(channel)
+        self.game = pbg.GameServiceStub(channel)
+
+    def __getattr__(self, method: str):
+        return getattr(self.game if method in GAME_METHODS else self.placement, method)
 
 
 @pytest.fixture(scope="module")
@@ -301,7 +424,7 @@ def faces():
     face.start(server)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     with httpx.Client(base_url=face.url.rstrip("/"), timeout=120) as http:
-        yield pbg.PlacementServiceStub(channel), http, EmbeddedClient(), port
+        yield _Stubs(channel), http, EmbeddedClient(), port
     channel.close()
     face.stop()
     face.join(5)
@@ -392,8 +515,13 @@ def test_a_count_of_any_size_is_exact_on_every_face(faces, side, want):
 def test_enough_cases_of_every_kind():
     methods = {c[1] for c in CASES}
     assert len(CASES) >= 60 and methods == {"SolvePlacement", "SuggestPlacement", "SuggestMove", "AnalyzeGame",
-                                            "SolvePuzzle", "ListPatches", "GeneratePuzzle"}
+                                            "SolvePuzzle", "ListPatches", "GeneratePuzzle"} | GAME_METHODS
     assert sum(c[3] is OK for c in CASES) >= 20 and sum(c[3] is not OK for c in CASES) >= 40
+    # issue 35: the game RPCs joined with 30 cases or more, answers and refusals, every RPC both ways
+    assert len(GAME_CASES) >= 30
+    for method in GAME_METHODS:
+        outcomes = {c[3] is OK for c in GAME_CASES if c[1] == method}
+        assert outcomes == {True, False}, method
 
 
 # ---------------------------------------------------------------- the Python clients, every position form
@@ -522,3 +650,87 @@ def test_every_face_labels_moves_and_scores_accuracy_alike(faces):
     with PlacementClient(f"127.0.0.1:{port}") as grpc_client:
         via_client = summarize(grpc_client.analyze_game(record, iterations=40, seed=2))
     assert via_client == summarize(embedded.analyze_game(record, iterations=40, seed=2)) == want
+
+
+# ---------------------------------------------------------------- the game: the Python clients, the browser's JSON
+
+def test_every_python_client_plays_a_game_alike(faces):
+    """The three clients' game methods (clients/wire.py builds the requests) give the same answers."""
+    import asyncio
+
+    from quiltsolve.clients import AsyncPlacementClient
+
+    _, _, embedded, port = faces
+
+    def play(client) -> list:
+        dealt = client.new_game(9)
+        state, out = dealt.state, [protojson.to_dict(dealt)]
+        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2)):
+            moved = client.engine_move(state, strength, seed=seed)
+            out.append(protojson.to_dict(moved))
+            state = moved.state
+        legal = client.legal_moves(state)
+        applied = client.apply_move(state, legal[0])
+        rec = {"edition": "revised", "seed": 9, "circle": list(dealt.record.circle),
+               "actions": [m["move"]["text"] for m in out[1:]] + [legal[0]]}
+        out += [legal, protojson.to_dict(applied), protojson.to_dict(client.view_position(applied.state)),
+                client.position_notation(applied.state), protojson.to_dict(client.replay_game(rec)),
+                protojson.to_dict(client.load_position(json.dumps(rec), plies=2))]
+        return out
+
+    async def play_async() -> list:
+        async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as client:
+            dealt = await client.new_game(9)
+            moved = await client.engine_move(dealt.state, "greedy")
+            return [protojson.to_dict(dealt), protojson.to_dict(moved)]
+
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        mine, theirs = play(embedded), play(remote)
+    assert mine == theirs
+    assert asyncio.run(play_async()) == mine[:2]
+    assert mine[-1]["kind"] == "record" and mine[-1]["record"]["actions"] == mine[-2]["record"]["actions"][:2]
+    with pytest.raises(ClientError) as err:
+        embedded.apply_move(OVER, "advance")
+    assert (err.value.code, err.value.field) == ("FAILED_PRECONDITION", "state")
+
+
+def test_a_new_game_without_a_seed_gets_a_random_one_it_returns(faces):
+    """The one seed rule of a deal: unset means random, and the record says which (so it can be dealt again)."""
+    stub, http, embedded, _ = faces
+    for answer in (stub.NewGame(pb.NewGameRequest()), embedded.new_game(),
+                   json_format.ParseDict(http.post("/api/v1/game/new", json={}).json(), pb.NewGameResponse())):
+        assert answer.record.HasField("seed")
+        again = embedded.new_game(answer.record.seed)
+        assert again.state == answer.state and list(answer.record.circle) == list(again.record.circle)
+
+
+def test_the_game_paths_keep_the_browser_s_json(faces):
+    """Today's JSON shapes of the game paths, field for field (absent where the view had null)."""
+    _, http, _, _ = faces
+    dealt = http.post("/api/v1/game/new", json={"seed": 7}).json()
+    assert set(dealt) == {"state", "view", "record"}
+    assert dealt["record"] == {"edition": "revised", "seed": 7, "circle": engine.new_game(7).circle, "actions": []}
+    view = dealt["view"]
+    assert set(view) == {"edition", "players", "current_player", "leather_to_place", "terminal", "circle",
+                         "available", "advance", "leather_spaces", "leather_track", "income_spaces", "end",
+                         "scores", "notation"}           # bonus_owner, first_to_end, winner: unset (were null)
+    assert view["edition"] == "revised" and view["advance"] == {"to": 1, "buttons": 1} and view["end"] == 53
+    assert set(view["players"][0]) == {"rows", "buttons", "position", "income", "patches", "leather", "bonus",
+                                       "empty", "score"}
+    assert set(view["available"][0]) == {"slot", "id", "buttons", "time", "income", "affordable", "buyable",
+                                         "placements"}
+    over = http.post("/api/v1/game/view", json={"state": positions.to_mapping(OVER)}).json()["view"]
+    assert over["terminal"] and "advance" not in over and over["winner"] in (0, 1)
+    assert set(over["result"]) == {"scores", "buttons", "empty", "bonus", "winner"}   # bonus: null when nobody has it
+    assert over["result"]["scores"] == over["scores"]
+    moved = http.post("/api/v1/game/engine-move", json={"state": dealt["state"], "strength": "search:20it",
+                                                        "seed": 1}).json()
+    assert set(moved) == {"player", "strength", "move", "state", "view", "win_chance", "value"}
+    assert moved["value"] == moved["win_chance"] and moved["strength"] == "search:20it"
+    quick = http.post("/api/v1/game/engine-move", json={"state": dealt["state"], "strength": "greedy"}).json()
+    assert set(quick) == {"player", "strength", "move", "state", "view"}
+    rec = {"edition": "revised", "circle": dealt["record"]["circle"], "actions": [moved["move"]["text"]],
+           "players": ["human", "greedy"], "result": {"scores": [0, 0]}}   # the engine form, with its extras
+    replayed = http.post("/api/v1/game/replay", json={"record": rec}).json()
+    assert replayed["record"] == {"edition": "revised", "circle": rec["circle"], "actions": rec["actions"]}
+    assert [p["ply"] for p in replayed["plies"]] == [0] and len(replayed["views"]) == 2

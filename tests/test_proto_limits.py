@@ -19,7 +19,7 @@ from quiltsolve.engine.track import END
 from quiltsolve.server.convert import MAX_GRID
 from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
                            DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS, MAX_LARGE_LOSS, MAX_PATCH_REFS,
-                           MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
+                           MAX_LOAD_TEXT, MAX_MOVE_TEXT, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
 
 PROTO = Path(__file__).resolve().parent.parent / "proto" / "patchwork" / "v1" / "placement.proto"
@@ -81,6 +81,12 @@ RANGES = {
     "GeneratePuzzleRequest.height": (1, MAX_GRID),
     "GeneratePuzzleRequest.width": (1, MAX_GRID),
     "GeneratePuzzleRequest.pieces": (1, MAX_PIECES),
+    # GameService: one seed rule and SuggestMove's limits for every move-choosing call
+    "NewGameRequest.seed": (0, MAX_SEED),
+    "LegalMovesRequest.patch_id": (0, LAST_ID),
+    "EngineMoveRequest.strength": (1, MAX_ITERATIONS),
+    "EngineMoveResponse.win_chance": (0, 1),
+    "PlayerView.position": (0, END),
 }
 
 TIME_LIMITS = {
@@ -130,6 +136,10 @@ def test_other_stated_limits():
     text = COMMENTS["AnalyzeGameRequest.large_loss"]
     assert f"at most {MAX_LARGE_LOSS:g}" in text and f"0 means {DEFAULT_LARGE_LOSS:g}" in text, text
     assert f"{solver.LEATHER_PATCH_ID} for the 1x1 leather" in COMMENTS["PatchRef.id"]
+    strength = COMMENTS["EngineMoveRequest.strength"]
+    assert f"at most {MAX_TIME_LIMIT:g} s" in strength and f"means {DEFAULT_SUGGEST_LIMIT:g} s" in strength
+    assert f"at most {MAX_MOVE_TEXT} characters" in COMMENTS["ApplyMoveRequest.move"]
+    assert f"at most {MAX_LOAD_TEXT} characters" in COMMENTS["LoadPositionRequest.text"]
 
 
 def test_stated_difficulty_bands_are_the_generator_s():

@@ -26,10 +26,10 @@ from quiltsolve.server.core import Call
 from quiltsolve.server.errors import ServiceError
 from quiltsolve.server.service import PlacementServicer
 
-from quiltsolve.server import protojson
+from quiltsolve.server import protojson, records
+from quiltsolve.server.game_service import GAME_SERVICE, GameServicer
 
-from . import game
-from .calls import JSON, SERVICE as SERVICE_NAME, WEB_SERVICE, Calls, error_body
+from .calls import JSON, SERVICE as SERVICE_NAME, Calls, error_body
 from .openapi import Endpoint, document
 from .security import CORS_EXPOSED, CORS_HEADERS, Guard, HttpSecurity, parse_networks
 
@@ -44,17 +44,19 @@ RPCS = {
     "generate-puzzle": ("GeneratePuzzle", "Makes a puzzle with exactly one solution (seeded)."),
     "analyze-game": ("AnalyzeGame", "Reviews a game move by move (NDJSON stream; ?format=json for a list)."),
 }
-HELPERS = {
-    # path: (function name in web.game, summary, request schema, uses the search player's workers)
-    "game/new": ("new_game", "A new game (seeded): state, view, record.", "NewGame"),
-    "game/load": ("load", "A position from notation, state JSON or a game record.", "Load"),
-    "game/view": ("show", "The view of a position (what the page draws).", "StateOnly"),
-    "game/legal": ("legal", "Every legal move of a position, as text.", "Legal"),
-    "game/apply": ("apply", "Plays a move (its text form) in a position.", "Apply"),
-    "game/engine-move": ("engine_move", "The engine's move for the player to move, played.", "EngineMove"),
-    "game/replay": ("replay", "Every position of a game record, for stepping through it.", "Replay"),
-    "game/notation": ("notation", "A position's one-line notation (when the engine has it).", "StateOnly"),
+# The GameService RPCs (the browser app's game paths): path → (method name, summary).
+GAME_RPCS = {
+    "game/new": ("NewGame", "A new game (seeded): state, view, record."),
+    "game/load": ("LoadPosition", "A position from notation, state JSON or a game record."),
+    "game/view": ("ViewPosition", "The view of a position (what the page draws)."),
+    "game/legal": ("LegalMoves", "Every legal move of a position, as text."),
+    "game/apply": ("ApplyMove", "Plays a move (its text form) in a position."),
+    "game/engine-move": ("EngineMove", "The engine's move for the player to move, played."),
+    "game/replay": ("ReplayGame", "Every position of a game record, for stepping through it."),
+    "game/notation": ("PositionNotation", "A position's one-line notation (when the engine has it)."),
 }
+# What the game paths read beside the JSON mapping: a record in the engine's form (server/records.py).
+GAME_READERS: dict[str, protojson.Reader] = {"patchwork.v1.GameRecord": records.read_mapping}
 
 
 def endpoints() -> list[Endpoint]:
@@ -65,9 +67,8 @@ def endpoints() -> list[Endpoint]:
     for path, (name, summary) in RPCS.items():
         out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", f"{name}Response",
                             streaming=name == "AnalyzeGame"))
-    for path, (fn, summary, schema) in HELPERS.items():
-        out.append(Endpoint("POST", f"{API}/{path}", "Game" + "".join(w.title() for w in fn.split("_")),
-                            summary, schema, "Object" if fn in ("legal", "notation", "replay") else "Position",
+    for path, (name, summary) in GAME_RPCS.items():
+        out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", f"{name}Response",
                             tags=("game",)))
     return out
 
@@ -115,16 +116,22 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
     bearer = BearerTokens(tokens)
     calls = Calls(core, metrics, log, threads)
     servicer = PlacementServicer(core)
+    game_servicer = GameServicer(core)
 
-    def rpc(name: str) -> Callable[[Request], Awaitable[Response]]:
-        handler = servicer.handler(name)
+    def rpc(name: str, game: bool = False) -> Callable[[Request], Awaitable[Response]]:
+        """The endpoint of a unary RPC: its request message from the body, the servicer's answer as JSON."""
+        handler = (game_servicer if game else servicer).handler(name)
         cls = getattr(pb, f"{name}Request")
+        readers = GAME_READERS if game else None
+        service = GAME_SERVICE if game else SERVICE_NAME
+        # Only the search occupies a worker; the game's other RPCs answer in the front at once.
+        heavy = not game or name == "EngineMove"
 
         def work(data: Any, call: Call) -> dict:
-            return protojson.to_dict(handler(protojson.parse(data, cls), call))
+            return protojson.to_dict(handler(protojson.parse(data, cls, readers=readers), call))
 
         async def endpoint(request: Request) -> Response:
-            return await calls.unary(request, name, work)
+            return await calls.unary(request, name, work, service=service, heavy=heavy)
 
         return endpoint
 
@@ -151,17 +158,6 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
         core.exit(probe)
         return JSON({"status": "SERVING", "auth_required": bool(bearer)})
 
-    def helper(fn_name: str) -> Callable[[Request], Awaitable[Response]]:
-        fn = getattr(game, fn_name)
-        heavy = fn_name == "engine_move"
-        work = fn(core) if heavy else fn
-        method = "Game" + "".join(w.title() for w in fn_name.split("_"))
-
-        async def endpoint(request: Request) -> Response:
-            return await calls.unary(request, method, work, service=WEB_SERVICE, heavy=heavy)
-
-        return endpoint
-
     doc = document(ENDPOINTS, max_body=core.max_receive_bytes)
 
     async def openapi(request: Request) -> Response:
@@ -176,8 +172,8 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
     for path, (name, _) in RPCS.items():
         if name != "AnalyzeGame":
             routes.append(Route(f"{API}/{path}", rpc(name), methods=["POST"]))
-    for path, (fn_name, _, _) in HELPERS.items():
-        routes.append(Route(f"{API}/{path}", helper(fn_name), methods=["POST"]))
+    for path, (name, _) in GAME_RPCS.items():
+        routes.append(Route(f"{API}/{path}", rpc(name, game=True), methods=["POST"]))
     known = {r.path: r.methods for r in routes}
 
     async def no_endpoint(request: Request) -> Response:
@@ -207,7 +203,7 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
         return Response(f"{exc.status_code} {exc.detail}\n", status_code=exc.status_code,
                         media_type="text/plain")
 
-    names = {e.path: (WEB_SERVICE if "game" in e.tags else SERVICE_NAME, e.name,
+    names = {e.path: (GAME_SERVICE if "game" in e.tags else SERVICE_NAME, e.name,
                       "server_stream" if e.streaming else "unary") for e in ENDPOINTS}
     limiter = security.limiter()
     middleware = [Middleware(_SecurityHeaders)]  # outermost first: every answer gets the headers

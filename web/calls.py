@@ -40,7 +40,6 @@ from quiltsolve.server.errors import BadRequest, ServiceError, TooLarge, cut, fi
 from quiltsolve.server.observe import CallRecord
 
 SERVICE = "patchwork.v1.PlacementService"
-WEB_SERVICE = "quiltsolve.web.v1.Game"   # the helper endpoints' calls in logs and metrics
 MAX_DEADLINE_MS = 3_600_000
 DEADLINE_HEADER = "x-deadline-ms"
 

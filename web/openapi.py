@@ -6,7 +6,7 @@ The RPC endpoints' schemas are the protobuf JSON mapping of the messages
 ``proto/patchwork/v1/placement.proto``. On top of the types, the document
 states what the service checks, built from the same constants the checks
 use (:mod:`solver.limits`, the engine's state bounds, :mod:`web.calls`,
-:mod:`web.game`): required fields (:data:`REQUIRED`), the enum values a
+:mod:`server.game_service`): required fields (:data:`REQUIRED`), the enum values a
 request may carry (:data:`ACCEPTED_ENUMS`), integer ranges, list sizes, row
 and shape patterns, time limits (:func:`time_limit_schema`) and the
 ``X-Deadline-Ms`` range. What JSON Schema cannot say (a patch listed twice,
@@ -15,7 +15,7 @@ rows of unequal length, the rules of the game) is said in a ``description``.
 >>> doc = document([Endpoint("POST", "/api/v1/solve-placement", "SolvePlacement", "Solve.",
 ...                          "SolvePlacementRequest", "SolvePlacementResponse")])
 >>> sorted(doc["components"]["schemas"])[:4]
-['Board', 'Cell', 'Error', 'GameRecord']
+['Board', 'Cell', 'Error', 'PatchRef']
 >>> doc["components"]["schemas"]["Board"]["properties"]["rows"]["items"]["pattern"]
 '^[.#]{9}$'
 >>> doc["components"]["schemas"]["SolvePlacementRequest"]["required"]
@@ -40,12 +40,13 @@ from quiltsolve.server.protojson import accepted_enum_names
 from quiltsolve.server.core import CoreConfig
 from quiltsolve.solver import BOARD_SIZE
 from quiltsolve.solver.geometry import MAX_SHAPE_CELLS
+from quiltsolve.server import positions
 from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
                            DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS,
-                           MAX_LARGE_LOSS, MAX_PATCH_REFS, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SHAPE_TEXT,
-                           MAX_STATE_JSON, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
+                           MAX_LARGE_LOSS, MAX_LOAD_TEXT, MAX_MOVE_TEXT, MAX_PATCH_REFS, MAX_PIECES,
+                           MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
+                           MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
 
-from . import game
 from .calls import MAX_DEADLINE_MS
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -304,6 +305,7 @@ def field_rules() -> dict[str, dict]:
         "PlayerState.patches": {"maxItems": N_PATCHES, "uniqueItems": True, "items": _ids()},
         "PlayerState.leather": _range(0, MAX_LEATHER),
         "GameRecord.circle": circle,
+        **game_field_rules(seed, circle),
         "GameRecord.actions": {"minItems": 1, "maxItems": MAX_RECORD_ACTIONS,
                                "description": f"1-{MAX_RECORD_ACTIONS} moves in the engine's text form (\"advance\", "
                                               "\"buy 5 0,0;0,1;1,1\", \"leather 4,4\"), player 0 first. Not "
@@ -328,6 +330,13 @@ REQUIRED = {
     "GameState": ["edition", "players"],
     "PlayerState": ["board"],
     "GameRecord": ["edition", "circle", "actions"],
+    "ViewPositionRequest": ["state"],
+    "LegalMovesRequest": ["state"],
+    "ApplyMoveRequest": ["state", "move"],
+    "EngineMoveRequest": ["state", "strength"],
+    "ReplayGameRequest": ["record"],
+    "LoadPositionRequest": ["text"],
+    "PositionNotationRequest": ["state"],
 }
 
 # Whole-message rules.
@@ -367,7 +376,7 @@ class Endpoint:
     path: str
     name: str
     summary: str
-    request: str | None = None      # message name in placement.proto, or a key of helper_schemas()
+    request: str | None = None      # message name in placement.proto
     response: str | None = None
     streaming: bool = False
     tags: tuple[str, ...] = field(default=("rpc",))
@@ -436,61 +445,62 @@ _STATE = {"$ref": "#/components/schemas/GameState",
           "description": "the position: a GameState in its JSON mapping, as the game endpoints return it"}
 
 
-def helper_schemas(schemas: dict) -> dict:
-    """The request and answer schemas of the ``/api/v1/game/*`` helpers (``schemas``: the message schemas)."""
-    record = schemas["GameRecord"]
-    search = (f"^(?:random|greedy|search(?::(?:{seconds_between(game.MIN_SEARCH_SECONDS, game.MAX_SEARCH_SECONDS)}"
-              f"|{int_upto(game.MAX_SEARCH_ITERATIONS)}it))?)$")
-    seed = {"type": "integer", "minimum": 0, "maximum": game.MAX_SEED}
+def game_field_rules(seed: dict, circle: dict) -> dict[str, dict]:
+    """The GameService messages' rules (:func:`field_rules`): SuggestMove's limits for the search."""
+    search = (f"^(?:random|greedy|search(?::(?:{positive_seconds_upto(MAX_TIME_LIMIT)}"
+              f"|{int_upto(MAX_ITERATIONS)}it))?)$")
+    record = {"replace": {
+        "type": "object", "additionalProperties": False, "required": ["edition", "circle", "actions"],
+        "description": "a GameRecord in its JSON mapping, or the engine's record form (edition "
+                       "\"revised\"/\"original\"; its seed, players, result and "
+                       "evaluations are checked for form, then left out; any other field is refused)",
+        "properties": {
+            "edition": {"type": "string", "enum": ACCEPTED_ENUMS["patchwork.v1.Edition"] + list(engine.EDITIONS)},
+            "circle": {"type": "array", **{k: v for k, v in circle.items() if k != "items"}, "items": _ids()},
+            "actions": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                        "maxItems": MAX_RECORD_ACTIONS,
+                        "description": f"1-{MAX_RECORD_ACTIONS} moves in the engine's text form, player 0 "
+                                       "first. Not expressible here, also checked: each is legal in turn."},
+            # the engine form's extras, as server.records checks them
+            "seed": {"type": ["integer", "string", "null"]},
+            "players": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+            "result": {"type": ["object", "null"]},
+            "evaluations": {"type": ["array", "null"]}}}}
+    editions = {"type": "string", "enum": list(engine.EDITIONS)}
     return {
-        "NewGame": {"type": "object", "additionalProperties": False, "properties": {
-            "seed": {**seed, "description": "unset: a random seed (returned in the record)"},
-            "edition": {"type": "string", "enum": list(engine.EDITIONS)}}},
-        "Load": {"type": "object", "additionalProperties": False, "required": ["text"], "properties": {
-            "text": {"type": "string", "maxLength": game.MAX_TEXT, "pattern": "\\S",
-                     "description": "a position as notation, engine state JSON or GameState JSON, or a game "
-                                    "record as JSON (a JSON-lines file: its first line). Not expressible here, "
-                                    "also checked: that it is one of these, and every rule of the game."},
-            "plies": {"type": "integer", "minimum": 0,
-                      "description": "for a record: play only this many moves. Not expressible here, also "
-                                     "checked: at most the record's number of moves."}}},
-        "StateOnly": {"type": "object", "additionalProperties": False, "required": ["state"],
-                      "properties": {"state": _STATE}},
-        "Legal": {"type": "object", "additionalProperties": False, "required": ["state"], "properties": {
-            "state": _STATE, "patch_id": {**_ids(), "description": "only the moves that buy this patch"}}},
-        "Apply": {"type": "object", "additionalProperties": False, "required": ["state", "move"], "properties": {
-            "state": _STATE,
-            "move": {"type": "string", "minLength": 1, "maxLength": game.MAX_MOVE_TEXT,
-                     "examples": ["buy 5 0,0;0,1;1,1", "advance"],
-                     "description": "a move in the engine's text form; it must be legal in the position (see "
-                                    "/api/v1/game/legal). A finished game is FAILED_PRECONDITION (409)."}}},
-        "EngineMove": {"type": "object", "additionalProperties": False, "required": ["state", "strength"],
-                       "properties": {
-            "state": _STATE,
-            "strength": {"type": "string", "pattern": search,
-                         "examples": ["greedy", "random", "search:1", "search:500it"],
-                         "description": f"random, greedy, search:SECONDS ({game.MIN_SEARCH_SECONDS:g}-"
-                                        f"{game.MAX_SEARCH_SECONDS:g}; search alone means 1) or search:Nit "
-                                        f"(1-{game.MAX_SEARCH_ITERATIONS} iterations)"},
-            "seed": seed}},
-        "Replay": {"type": "object", "additionalProperties": False, "required": ["record"], "properties": {
-            "record": {"type": "object", "additionalProperties": False, "required": list(record["required"]),
-                       "description": "a GameRecord in its JSON mapping, or the engine's record form (edition "
-                                      "\"revised\"/\"original\"; its seed, players, result and evaluations "
-                                      "are checked for form, then left out; any other field is refused)",
-                       "properties": {
-                           "edition": {"type": "string", "enum": ACCEPTED_ENUMS["patchwork.v1.Edition"]
-                                       + list(engine.EDITIONS)},
-                           "circle": record["properties"]["circle"],
-                           "actions": record["properties"]["actions"],
-                           # the engine form's extras, as server.records checks them
-                           "seed": {"type": ["integer", "string", "null"]},
-                           "players": {"type": ["array", "null"], "items": {"type": "string"}, "minItems": 2,
-                                       "maxItems": 2},
-                           "result": {"type": ["object", "null"]},
-                           "evaluations": {"type": ["array", "null"]}}}}},
-        "Position": {"type": "object", "description": "{state: GameState, view: {...}} (+ move, player, record)"},
-        "Object": {"type": "object"},
+        "NewGameRequest.seed": {**seed, "maximum": MAX_SEED,
+                                "description": "the deal's seed; unset means a random one (returned in the record)"},
+        "NewGameRequest.edition": {"replace": {**editions, "description": "the rules edition; unset means "
+                                                                          f"{engine.DEFAULT_EDITION}"}},
+        "LegalMovesRequest.patch_id": {**_ids(), "description": "only the moves that buy this patch"},
+        "ApplyMoveRequest.move": {"minLength": 1, "maxLength": MAX_MOVE_TEXT,
+                                  "examples": ["buy 5 0,0;0,1;1,1", "advance"],
+                                  "description": "a move in the engine's text form; it must be legal in the "
+                                                 "position (see /api/v1/game/legal). A finished game is "
+                                                 "FAILED_PRECONDITION (409)."},
+        "EngineMoveRequest.strength": {"pattern": search, "examples": ["greedy", "random", "search:1", "search:500it"],
+                                       "description": f"random, greedy, search:SECONDS (more than 0, at most "
+                                                      f"{MAX_TIME_LIMIT:g}, as SuggestMove's time_limit; search "
+                                                      f"alone means {DEFAULT_SUGGEST_LIMIT:g}) or search:Nit "
+                                                      f"(1-{MAX_ITERATIONS} iterations, as SuggestMove's)"},
+        "EngineMoveRequest.seed": {**seed, "description": "random seed for a reproducible move; unset means 0, "
+                                                          "as in SuggestMove"},
+        "EngineMoveResponse.value": {"deprecated": True, "description": "deprecated: the same as win_chance"},
+        "ReplayGameRequest.record": record,
+        "LoadPositionRequest.text": {"maxLength": MAX_LOAD_TEXT, "pattern": "\\S",
+                                     "description": "a position as notation, engine state JSON or GameState JSON, "
+                                                    "or a game record as JSON (a JSON-lines file: its first "
+                                                    "line). Not expressible here, also checked: that it is one "
+                                                    "of these, and every rule of the game."},
+        "LoadPositionRequest.plies": {"minimum": 0, "description": "for a record: play only this many moves. Not "
+                                                                   "expressible here, also checked: at most the "
+                                                                   "record's number of moves."},
+        "LoadPositionResponse.kind": {"enum": ["notation", "state", "state_json", "record"]},
+        "EngineRecord.edition": {"enum": list(engine.EDITIONS)},
+        "GameView.edition": {"enum": list(engine.EDITIONS)},
+        "GameResult.bonus": {"replace": {"type": ["integer", "null"], "minimum": 0, "maximum": 1,
+                                         "description": "the player with the 7x7 bonus tile; null when nobody "
+                                                        "has it"}},
     }
 
 
@@ -515,7 +525,7 @@ def request_examples() -> dict[str, dict | None]:
     ('PUZZLE_MODE_COUNT', None)
     """
     start = engine.new_game(EXAMPLE_SEED)
-    state = game.state_dict(start)
+    state = positions.to_mapping(start)
     record = {"edition": "EDITION_REVISED", "circle": list(start.circle), "actions": ["advance", "advance"]}
     return {
         "Healthz": None,
@@ -530,14 +540,14 @@ def request_examples() -> dict[str, dict | None]:
         "GeneratePuzzle": {"height": 5, "width": 5, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
                            "time_limit": "2s"},
         "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
-        "GameNewGame": {"seed": EXAMPLE_SEED},
-        "GameLoad": {"text": start.to_notation()},
-        "GameShow": {"state": state},
-        "GameLegal": {"state": state, "patch_id": start.available_patches()[0]},
-        "GameApply": {"state": state, "move": "advance"},
-        "GameEngineMove": {"state": state, "strength": "search:50it", "seed": 1},
-        "GameReplay": {"record": {**record, "edition": "revised"}},
-        "GameNotation": {"state": state},
+        "NewGame": {"seed": EXAMPLE_SEED},
+        "LoadPosition": {"text": start.to_notation()},
+        "ViewPosition": {"state": state},
+        "LegalMoves": {"state": state, "patch_id": start.available_patches()[0]},
+        "ApplyMove": {"state": state, "move": "advance"},
+        "EngineMove": {"state": state, "strength": "search:50it", "seed": 1},
+        "ReplayGame": {"record": {**record, "edition": "revised"}},
+        "PositionNotation": {"state": state},
     }
 
 
@@ -577,9 +587,6 @@ def document(endpoints: list[Endpoint], version: str = "1",
              max_body: int = CoreConfig.max_receive_bytes) -> dict:
     rules = field_rules()
     schemas: dict = {}
-    for name in ("GameState", "GameRecord"):  # the helpers' schemas build on these
-        _message_schema(pb.DESCRIPTOR.message_types_by_name[name], schemas, rules)
-    helpers = helper_schemas(schemas)
     examples = request_examples()
     paths: dict = {}
     for e in endpoints:
@@ -588,9 +595,7 @@ def document(endpoints: list[Endpoint], version: str = "1",
                                    {"name": "X-Request-Id", "in": "header", "required": False,
                                     "schema": {"type": "string"}, "description": "logged with the call"}]}
         for schema_name in (e.request, e.response):
-            if schema_name and schema_name in helpers:
-                schemas.setdefault(schema_name, helpers[schema_name])
-            elif schema_name:
+            if schema_name:
                 _message_schema(pb.DESCRIPTOR.message_types_by_name[schema_name], schemas, rules)
         if e.request:
             body: dict = {"schema": {"$ref": f"#/components/schemas/{e.request}"}}
@@ -638,8 +643,8 @@ def document(endpoints: list[Endpoint], version: str = "1",
     return {
         "openapi": "3.1.0",
         "info": {"title": "quiltsolve HTTP API", "version": version,
-                 "description": "The patchwork.v1.PlacementService RPCs over HTTP/JSON (bodies are the protobuf "
-                                "JSON mapping of the same messages), plus the web app's game helpers. "
+                 "description": "The patchwork.v1.PlacementService and patchwork.v1.GameService RPCs over HTTP/JSON "
+                                "(bodies are the protobuf JSON mapping of the same messages). "
                                 "See docs/web.md and docs/api.md."},
         "paths": paths,
         # Tokens are needed only when the server has them (--auth-token-file); {} is "no token" otherwise.

@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -508,3 +509,273 @@ class GeneratePuzzleResponse(_message.Message):
     attempts: int
     solve_time: _duration_pb2.Duration
     def __init__(self, status: _Optional[_Union[SolveStatus, str]] = ..., region: _Optional[_Union[Region, _Mapping]] = ..., pieces: _Optional[_Iterable[str]] = ..., solution: _Optional[_Union[Tiling, _Mapping]] = ..., count: _Optional[int] = ..., distinct: _Optional[int] = ..., difficulty_nodes: _Optional[int] = ..., difficulty: _Optional[_Union[PuzzleDifficulty, str]] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., attempts: _Optional[int] = ..., solve_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class EngineRecord(_message.Message):
+    __slots__ = ("edition", "seed", "circle", "actions")
+    EDITION_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    CIRCLE_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    edition: str
+    seed: int
+    circle: _containers.RepeatedScalarFieldContainer[int]
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, edition: _Optional[str] = ..., seed: _Optional[int] = ..., circle: _Optional[_Iterable[int]] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PlayerView(_message.Message):
+    __slots__ = ("rows", "buttons", "position", "income", "patches", "leather", "bonus", "empty", "score")
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    INCOME_FIELD_NUMBER: _ClassVar[int]
+    PATCHES_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    EMPTY_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    buttons: int
+    position: int
+    income: int
+    patches: _containers.RepeatedScalarFieldContainer[int]
+    leather: int
+    bonus: bool
+    empty: int
+    score: int
+    def __init__(self, rows: _Optional[_Iterable[str]] = ..., buttons: _Optional[int] = ..., position: _Optional[int] = ..., income: _Optional[int] = ..., patches: _Optional[_Iterable[int]] = ..., leather: _Optional[int] = ..., bonus: _Optional[bool] = ..., empty: _Optional[int] = ..., score: _Optional[int] = ...) -> None: ...
+
+class AvailablePatch(_message.Message):
+    __slots__ = ("slot", "id", "buttons", "time", "income", "affordable", "buyable", "placements")
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    INCOME_FIELD_NUMBER: _ClassVar[int]
+    AFFORDABLE_FIELD_NUMBER: _ClassVar[int]
+    BUYABLE_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    slot: int
+    id: int
+    buttons: int
+    time: int
+    income: int
+    affordable: bool
+    buyable: bool
+    placements: int
+    def __init__(self, slot: _Optional[int] = ..., id: _Optional[int] = ..., buttons: _Optional[int] = ..., time: _Optional[int] = ..., income: _Optional[int] = ..., affordable: _Optional[bool] = ..., buyable: _Optional[bool] = ..., placements: _Optional[int] = ...) -> None: ...
+
+class Advance(_message.Message):
+    __slots__ = ("to", "buttons")
+    TO_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    to: int
+    buttons: int
+    def __init__(self, to: _Optional[int] = ..., buttons: _Optional[int] = ...) -> None: ...
+
+class GameResult(_message.Message):
+    __slots__ = ("scores", "buttons", "empty", "bonus", "winner")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    BUTTONS_FIELD_NUMBER: _ClassVar[int]
+    EMPTY_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    buttons: _containers.RepeatedScalarFieldContainer[int]
+    empty: _containers.RepeatedScalarFieldContainer[int]
+    bonus: _struct_pb2.Value
+    winner: int
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., buttons: _Optional[_Iterable[int]] = ..., empty: _Optional[_Iterable[int]] = ..., bonus: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., winner: _Optional[int] = ...) -> None: ...
+
+class GameView(_message.Message):
+    __slots__ = ("edition", "players", "current_player", "leather_to_place", "terminal", "circle", "available", "advance", "leather_spaces", "leather_track", "income_spaces", "end", "bonus_owner", "first_to_end", "scores", "winner", "notation", "result")
+    EDITION_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_TO_PLACE_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    CIRCLE_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    ADVANCE_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_SPACES_FIELD_NUMBER: _ClassVar[int]
+    LEATHER_TRACK_FIELD_NUMBER: _ClassVar[int]
+    INCOME_SPACES_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    BONUS_OWNER_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TO_END_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    edition: str
+    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
+    current_player: int
+    leather_to_place: int
+    terminal: bool
+    circle: _containers.RepeatedScalarFieldContainer[int]
+    available: _containers.RepeatedCompositeFieldContainer[AvailablePatch]
+    advance: Advance
+    leather_spaces: _containers.RepeatedScalarFieldContainer[int]
+    leather_track: _containers.RepeatedScalarFieldContainer[int]
+    income_spaces: _containers.RepeatedScalarFieldContainer[int]
+    end: int
+    bonus_owner: int
+    first_to_end: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winner: int
+    notation: str
+    result: GameResult
+    def __init__(self, edition: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current_player: _Optional[int] = ..., leather_to_place: _Optional[int] = ..., terminal: _Optional[bool] = ..., circle: _Optional[_Iterable[int]] = ..., available: _Optional[_Iterable[_Union[AvailablePatch, _Mapping]]] = ..., advance: _Optional[_Union[Advance, _Mapping]] = ..., leather_spaces: _Optional[_Iterable[int]] = ..., leather_track: _Optional[_Iterable[int]] = ..., income_spaces: _Optional[_Iterable[int]] = ..., end: _Optional[int] = ..., bonus_owner: _Optional[int] = ..., first_to_end: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., notation: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+
+class NewGameRequest(_message.Message):
+    __slots__ = ("seed", "edition")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    EDITION_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    edition: str
+    def __init__(self, seed: _Optional[int] = ..., edition: _Optional[str] = ...) -> None: ...
+
+class NewGameResponse(_message.Message):
+    __slots__ = ("state", "view", "record")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    view: GameView
+    record: EngineRecord
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., record: _Optional[_Union[EngineRecord, _Mapping]] = ...) -> None: ...
+
+class ViewPositionRequest(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class ViewPositionResponse(_message.Message):
+    __slots__ = ("state", "view")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    view: GameView
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ...) -> None: ...
+
+class LegalMovesRequest(_message.Message):
+    __slots__ = ("state", "patch_id")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    patch_id: int
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., patch_id: _Optional[int] = ...) -> None: ...
+
+class LegalMovesResponse(_message.Message):
+    __slots__ = ("actions", "count")
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    count: int
+    def __init__(self, actions: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ...) -> None: ...
+
+class ApplyMoveRequest(_message.Message):
+    __slots__ = ("state", "move")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    move: str
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., move: _Optional[str] = ...) -> None: ...
+
+class ApplyMoveResponse(_message.Message):
+    __slots__ = ("player", "move", "state", "view")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    move: Move
+    state: GameState
+    view: GameView
+    def __init__(self, player: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ...) -> None: ...
+
+class EngineMoveRequest(_message.Message):
+    __slots__ = ("state", "strength", "seed")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    strength: str
+    seed: int
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., strength: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class EngineMoveResponse(_message.Message):
+    __slots__ = ("player", "strength", "move", "state", "view", "win_chance", "value")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    strength: str
+    move: Move
+    state: GameState
+    view: GameView
+    win_chance: float
+    value: float
+    def __init__(self, player: _Optional[int] = ..., strength: _Optional[str] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., win_chance: _Optional[float] = ..., value: _Optional[float] = ...) -> None: ...
+
+class ReplayGameRequest(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: GameRecord
+    def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ...) -> None: ...
+
+class ReplayPly(_message.Message):
+    __slots__ = ("ply", "player", "move")
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    ply: int
+    player: int
+    move: Move
+    def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ...) -> None: ...
+
+class ReplayGameResponse(_message.Message):
+    __slots__ = ("record", "plies", "views")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    PLIES_FIELD_NUMBER: _ClassVar[int]
+    VIEWS_FIELD_NUMBER: _ClassVar[int]
+    record: EngineRecord
+    plies: _containers.RepeatedCompositeFieldContainer[ReplayPly]
+    views: _containers.RepeatedCompositeFieldContainer[GameView]
+    def __init__(self, record: _Optional[_Union[EngineRecord, _Mapping]] = ..., plies: _Optional[_Iterable[_Union[ReplayPly, _Mapping]]] = ..., views: _Optional[_Iterable[_Union[GameView, _Mapping]]] = ...) -> None: ...
+
+class LoadPositionRequest(_message.Message):
+    __slots__ = ("text", "plies")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PLIES_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    plies: int
+    def __init__(self, text: _Optional[str] = ..., plies: _Optional[int] = ...) -> None: ...
+
+class LoadPositionResponse(_message.Message):
+    __slots__ = ("kind", "state", "view", "record")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    state: GameState
+    view: GameView
+    record: EngineRecord
+    def __init__(self, kind: _Optional[str] = ..., state: _Optional[_Union[GameState, _Mapping]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., record: _Optional[_Union[EngineRecord, _Mapping]] = ...) -> None: ...
+
+class PositionNotationRequest(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class PositionNotationResponse(_message.Message):
+    __slots__ = ("notation",)
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    notation: str
+    def __init__(self, notation: _Optional[str] = ...) -> None: ...

@@ -370,3 +370,404 @@ class PlacementService:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class GameServiceStub:
+    """The game's helpers, what the browser app plays and analyses with: deal a
+    game, draw a position, list and play moves, the engine's move, replay a
+    record, load a position from text, a position's notation. Stateless like
+    PlacementService: every request carries the position (GameState). Only
+    EngineMove with a search strength runs on a worker (as SuggestMove does);
+    the others answer at once.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.NewGame = channel.unary_unary(
+                '/patchwork.v1.GameService/NewGame',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.NewGameRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.NewGameResponse.FromString,
+                _registered_method=True)
+        self.ViewPosition = channel.unary_unary(
+                '/patchwork.v1.GameService/ViewPosition',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.ViewPositionRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.ViewPositionResponse.FromString,
+                _registered_method=True)
+        self.LegalMoves = channel.unary_unary(
+                '/patchwork.v1.GameService/LegalMoves',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.LegalMovesRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.LegalMovesResponse.FromString,
+                _registered_method=True)
+        self.ApplyMove = channel.unary_unary(
+                '/patchwork.v1.GameService/ApplyMove',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.ApplyMoveRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.ApplyMoveResponse.FromString,
+                _registered_method=True)
+        self.EngineMove = channel.unary_unary(
+                '/patchwork.v1.GameService/EngineMove',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.EngineMoveRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.EngineMoveResponse.FromString,
+                _registered_method=True)
+        self.ReplayGame = channel.unary_unary(
+                '/patchwork.v1.GameService/ReplayGame',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.ReplayGameRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.ReplayGameResponse.FromString,
+                _registered_method=True)
+        self.LoadPosition = channel.unary_unary(
+                '/patchwork.v1.GameService/LoadPosition',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.LoadPositionRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.LoadPositionResponse.FromString,
+                _registered_method=True)
+        self.PositionNotation = channel.unary_unary(
+                '/patchwork.v1.GameService/PositionNotation',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.PositionNotationRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.PositionNotationResponse.FromString,
+                _registered_method=True)
+
+
+class GameServiceServicer:
+    """The game's helpers, what the browser app plays and analyses with: deal a
+    game, draw a position, list and play moves, the engine's move, replay a
+    record, load a position from text, a position's notation. Stateless like
+    PlacementService: every request carries the position (GameState). Only
+    EngineMove with a search strength runs on a worker (as SuggestMove does);
+    the others answer at once.
+    """
+
+    def NewGame(self, request, context):
+        """Deals a new game from a seed (a random one, returned, when unset).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ViewPosition(self, request, context):
+        """The position checked and normalised, with its view (what a page draws).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LegalMoves(self, request, context):
+        """Every legal move of a position, as text, in the engine's order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ApplyMove(self, request, context):
+        """Plays one move (its text form) in a position.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EngineMove(self, request, context):
+        """Chooses the move of the player to move by a strength (random, greedy,
+        or the search, as SuggestMove with top 1) and plays it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayGame(self, request, context):
+        """Every position of a game record, for stepping through it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LoadPosition(self, request, context):
+        """A position from text: notation, the engine's state JSON, GameState
+        JSON, or a game record (played to its end, or to `plies` moves).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PositionNotation(self, request, context):
+        """A position's one-line notation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_GameServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.NewGameRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.NewGameResponse.SerializeToString,
+            ),
+            'ViewPosition': grpc.unary_unary_rpc_method_handler(
+                    servicer.ViewPosition,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.ViewPositionRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.ViewPositionResponse.SerializeToString,
+            ),
+            'LegalMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.LegalMoves,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.LegalMovesRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.LegalMovesResponse.SerializeToString,
+            ),
+            'ApplyMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApplyMove,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.ApplyMoveRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.ApplyMoveResponse.SerializeToString,
+            ),
+            'EngineMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.EngineMove,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.EngineMoveRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.EngineMoveResponse.SerializeToString,
+            ),
+            'ReplayGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayGame,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.ReplayGameRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.ReplayGameResponse.SerializeToString,
+            ),
+            'LoadPosition': grpc.unary_unary_rpc_method_handler(
+                    servicer.LoadPosition,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.LoadPositionRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.LoadPositionResponse.SerializeToString,
+            ),
+            'PositionNotation': grpc.unary_unary_rpc_method_handler(
+                    servicer.PositionNotation,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.PositionNotationRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.PositionNotationResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'patchwork.v1.GameService', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('patchwork.v1.GameService', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class GameService:
+    """The game's helpers, what the browser app plays and analyses with: deal a
+    game, draw a position, list and play moves, the engine's move, replay a
+    record, load a position from text, a position's notation. Stateless like
+    PlacementService: every request carries the position (GameState). Only
+    EngineMove with a search strength runs on a worker (as SuggestMove does);
+    the others answer at once.
+    """
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/NewGame',
+            patchwork_dot_v1_dot_placement__pb2.NewGameRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.NewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ViewPosition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/ViewPosition',
+            patchwork_dot_v1_dot_placement__pb2.ViewPositionRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.ViewPositionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LegalMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/LegalMoves',
+            patchwork_dot_v1_dot_placement__pb2.LegalMovesRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.LegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ApplyMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/ApplyMove',
+            patchwork_dot_v1_dot_placement__pb2.ApplyMoveRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.ApplyMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EngineMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/EngineMove',
+            patchwork_dot_v1_dot_placement__pb2.EngineMoveRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.EngineMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/ReplayGame',
+            patchwork_dot_v1_dot_placement__pb2.ReplayGameRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LoadPosition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/LoadPosition',
+            patchwork_dot_v1_dot_placement__pb2.LoadPositionRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.LoadPositionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PositionNotation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/patchwork.v1.GameService/PositionNotation',
+            patchwork_dot_v1_dot_placement__pb2.PositionNotationRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.PositionNotationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

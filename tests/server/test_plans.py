@@ -65,3 +65,39 @@ def test_a_bad_request_is_refused_by_the_plan_before_any_job():
 
 def _call(method: str) -> Call:
     return Call(peer="test", deadline=None, record=CallRecord(SERVICE, method))
+
+
+# ---------------------------------------------------------------- GameService (server/game_service.py)
+
+def test_every_game_method_has_a_handler():
+    from quiltsolve.server.game_service import GAME_RPCS, GameServicer
+
+    methods = {m.name for m in pb.DESCRIPTOR.services_by_name["GameService"].methods}
+    servicer = GameServicer(InProcessCore())
+    for name in methods:
+        assert callable(servicer.handler(name)), name
+    assert set(GAME_RPCS) == methods - {"EngineMove"}
+
+
+def test_an_engine_move_by_the_search_is_suggest_move_s_job():
+    """A search strength plans SuggestMove's job (top 1) with SuggestMove's limits and seed rule; a quick
+    player's move plans no job (it is chosen in the front)."""
+    from quiltsolve.server.game_service import FrontMove, plan_engine_move
+    from quiltsolve.server.jobs import MovesJob
+    from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT, DEFAULT_SUGGEST_LIMIT
+
+    state = positions.to_message(engine.new_game(3))
+    plan = plan_engine_move(pb.EngineMoveRequest(state=state, strength="search:300it"))
+    suggest = RPCS["SuggestMove"].plan(pb.SuggestMoveRequest(state=state, top=1, iterations=300), Bounds())
+    assert isinstance(plan.job, MovesJob) and plan.job == suggest.job and plan.job.seed == 0
+    assert plan.limit == suggest.limit == DEFAULT_ITERATIONS_LIMIT and plan.field == "state"
+    assert job_fingerprint(plan.job) == job_fingerprint(
+        plan_engine_move(pb.EngineMoveRequest(state=state, strength="search:300it")).job)
+    timed = plan_engine_move(pb.EngineMoveRequest(state=state, strength="search", seed=4))
+    assert timed.limit == DEFAULT_SUGGEST_LIMIT and timed.job.seed == 4 and timed.job.iterations is None
+    assert plan_engine_move(pb.EngineMoveRequest(state=state, strength="search:60")).limit == 60
+    assert isinstance(plan_engine_move(pb.EngineMoveRequest(state=state, strength="greedy")), FrontMove)
+    for strength in ("search:0", "search:60.5", "search:200001it", "search:0it", "search:nan", "strong", ""):
+        with pytest.raises(BadRequest) as err:
+            plan_engine_move(pb.EngineMoveRequest(state=state, strength=strength))
+        assert err.value.field == "strength", strength

@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from quiltsolve import solver
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.server import SERVICE_NAME
+from quiltsolve.server.game_service import GAME_SERVICE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +39,7 @@ def test_list_patches_end_to_end(stub):
 
 def test_health_serving(channel):
     h = health_pb2_grpc.HealthStub(channel)
-    for service in ("", SERVICE_NAME):
+    for service in ("", SERVICE_NAME, GAME_SERVICE):
         resp = h.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
         assert resp.status == health_pb2.HealthCheckResponse.SERVING
     try:
@@ -55,7 +56,7 @@ def test_reflection_lists_and_describes_the_service(channel):
             reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE_NAME)]
     answers = list(stub.ServerReflectionInfo(iter(reqs), timeout=10))
     names = {s.name for s in answers[0].list_services_response.service}
-    assert {SERVICE_NAME, "grpc.health.v1.Health"} <= names
+    assert {SERVICE_NAME, GAME_SERVICE, "grpc.health.v1.Health"} <= names
     files = answers[1].file_descriptor_response.file_descriptor_proto
     assert files, "reflection must return the file defining the service"
     from google.protobuf import descriptor_pb2
@@ -63,6 +64,9 @@ def test_reflection_lists_and_describes_the_service(channel):
     assert fd.package == "patchwork.v1"
     assert {m.name for m in fd.service[0].method} >= {
         "SolvePlacement", "SuggestPlacement", "SuggestMove", "SolvePuzzle", "ListPatches"}
+    assert {m.name for m in fd.service[1].method} == {
+        "NewGame", "ViewPosition", "LegalMoves", "ApplyMove", "EngineMove", "ReplayGame", "LoadPosition",
+        "PositionNotation"}
 
 
 def test_call_is_logged_and_counted(stub, metrics, capfd):

@@ -17,7 +17,7 @@ from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
 from quiltsolve.server import ServerConfig
-from quiltsolve.web import game as web_game
+from quiltsolve.server import positions as web_positions
 from quiltsolve.web.app import ENDPOINTS
 
 from ..server.conftest import play
@@ -31,7 +31,7 @@ PENTOMINOES = [".##/##./.#.", "#####", "####/#...", "##../.###", "##/##/#.", "##
 
 
 def state_message(state) -> dict:
-    return web_game.state_dict(state)
+    return web_positions.to_mapping(state)
 
 
 played = play  # a seeded random-vs-greedy position, as the server tests make them

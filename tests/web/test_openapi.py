@@ -33,7 +33,8 @@ from quiltsolve.server.core import CoreConfig
 from quiltsolve.solver import Shape
 from quiltsolve.solver.limits import MAX_PIECES
 
-from quiltsolve.web import game as web_game
+from quiltsolve.server import positions as web_positions
+from quiltsolve.server.game_service import parse_strength
 from quiltsolve.web.app import ENDPOINTS
 from quiltsolve.web.calls import MAX_DEADLINE_MS
 from quiltsolve.web.openapi import (EXAMPLES_COMMAND, MAX_GRID as convert_grid, document, examples_markdown,
@@ -112,7 +113,7 @@ def test_every_operation_has_a_working_example(http, endpoint):
     if endpoint.name == "AnalyzeGame":      # NDJSON: one review per move of the record
         lines = [json.loads(line) for line in r.text.splitlines()]
         assert len(lines) == len(body["record"]["actions"]) and all("error" not in x for x in lines)
-    elif endpoint.response not in ("Object", "Position"):       # (the helpers' answers are loosely typed)
+    else:       # the game paths' answers too: typed since GameService (issue 35)
         validator(endpoint.response).validate(r.json())
 
 
@@ -214,8 +215,8 @@ EDITION_ENUM = {"revised": "EDITION_REVISED", "original": "EDITION_ORIGINAL"}
 def test_real_positions_records_and_answers_fit_the_schemas(http):
     states = validator("GameState")
     for state in POSITIONS:
-        states.validate(web_game.state_dict(state))
-    records, replay = validator("GameRecord"), validator("Replay")
+        states.validate(web_positions.to_mapping(state))
+    records, replay = validator("GameRecord"), validator("ReplayGameRequest")
     patches = http.get("/api/v1/patches")
     validator("ListPatchesResponse").validate(patches.json())
     for edition, games in GAMES.items():
@@ -231,7 +232,7 @@ def test_the_api_tests_requests_fit_the_schemas():
     validator("SolvePlacementRequest").validate(SOLVE)
     validator("SolvePuzzleRequest").validate({"region": {"rows": ["...", ".#."]}, "pieces": ["##", "#./##"],
                                               "mode": "PUZZLE_MODE_COUNT", "time_limit": "2.5s"})
-    validator("EngineMove").validate({"state": web_game.state_dict(POSITIONS[1]), "strength": "search:40it",
+    validator("EngineMoveRequest").validate({"state": web_positions.to_mapping(POSITIONS[1]), "strength": "search:40it",
                                       "seed": 3})
     bad = validator("SolvePlacementRequest")
     for body in [{**SOLVE, "objective": "OBJECTIVE_UNSPECIFIED"}, {**SOLVE, "seed": -1},
@@ -348,7 +349,7 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
     if path == "suggest-move":
         position = _position(rnd)
         if "state" in body:
-            body["state"] = web_game.state_dict(position)
+            body["state"] = web_positions.to_mapping(position)
         else:
             body["state_json"] = json.dumps(position.to_json())
     if path == "analyze-game":
@@ -401,23 +402,23 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
             body["width"] = max(5, min(int(body.get("width") or 5), convert_grid))
     if path.startswith("game/") and "state" in body:
         position = _position(rnd)
-        body["state"] = web_game.state_dict(position)
+        body["state"] = web_positions.to_mapping(position)
     if path == "game/apply" and not position.is_terminal():
         body["move"] = rnd.choice(position.legal_actions()).to_str()
     if path == "game/engine-move":
-        name, seconds, iterations = web_game.parse_strength(body["strength"])
-        if seconds is not None:
+        strength = parse_strength(body["strength"])
+        if strength.time_limit is not None:
             body["strength"] = "search:0.05"
-        elif iterations is not None:
-            body["strength"] = f"search:{min(iterations, 50)}it"
-        elif name == "search":
+        elif strength.iterations is not None:
+            body["strength"] = f"search:{min(strength.iterations, 50)}it"
+        elif strength.name == "search":
             body["strength"] = "search:0.05"
     if path == "game/load":
         state = _position(rnd)
         circle, actions = _record(rnd, rnd.choice(engine.EDITIONS))
         kind = rnd.choice(["notation", "state_json", "state", "record"])
         body["text"] = {"notation": lambda: state.to_notation(), "state_json": lambda: json.dumps(state.to_json()),
-                        "state": lambda: json.dumps(web_game.state_dict(state)),
+                        "state": lambda: json.dumps(web_positions.to_mapping(state)),
                         "record": lambda: json.dumps({"edition": "revised", "circle": circle,
                                                       "actions": actions})}[kind]()
         if "plies" in body:
@@ -455,7 +456,7 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
                     assert deadline is not None and line["error"]["code"] == "DEADLINE_EXCEEDED", line
                 else:
                     item.validate(line)
-        elif e.response not in ("Position", "Object"):
+        else:
             validator(e.response).validate(r.json())  # the answer fits the document too
         return
     err = r.json().get("error", {})

@@ -14,7 +14,7 @@ import pytest
 
 from quiltsolve import engine
 from quiltsolve.server import ServerConfig
-from quiltsolve.web import game as web_game
+from quiltsolve.server import positions as web_positions
 from quiltsolve.web.__main__ import build_web_parser, security_from_args
 from quiltsolve.web.app import ENDPOINTS, create_app
 from quiltsolve.web.security import OPEN_PATHS, HttpSecurity, RateLimiter, client_key, parse_networks
@@ -56,7 +56,7 @@ def https(secure, pki):
 
 def minimal_bodies(https) -> dict[str, dict | None]:
     """A valid small body for every endpoint (None: a GET), keyed by path."""
-    state = web_game.state_dict(engine.new_game(1))
+    state = web_positions.to_mapping(engine.new_game(1))
     record = https.post("/api/v1/game/new", json={"seed": 1}, headers=GOOD).json()["record"]
     v1 = "/api/v1"
     return {
@@ -106,7 +106,7 @@ def test_every_api_endpoint_needs_a_token_and_works_with_one(https, secure):
         assert e.path in bodies, f"no test body for {e.method} {e.path}: add one to minimal_bodies"
         body = bodies[e.path]
         labels = {"grpc_type": "server_stream" if e.streaming else "unary", "grpc_method": e.name,
-                  "grpc_service": "quiltsolve.web.v1.Game" if "game" in e.tags else "patchwork.v1.PlacementService",
+                  "grpc_service": "patchwork.v1.GameService" if "game" in e.tags else "patchwork.v1.PlacementService",
                   "grpc_code": "UNAUTHENTICATED"}
         before = metrics.value("grpc_server_handled_total", **labels)
         unauthenticated(_send(https, e.method, e.path, body))

@@ -17,7 +17,7 @@ import pytest
 from quiltsolve import engine
 from quiltsolve.server import ServerConfig, build_server
 from quiltsolve.web import HttpFace
-from quiltsolve.web import game as web_game
+from quiltsolve.server import positions as web_positions
 from quiltsolve.web.__main__ import build_web_parser
 
 from .conftest import serving
@@ -94,7 +94,7 @@ def tiny():
 
 
 def _busy_state() -> dict:
-    return web_game.state_dict(engine.new_game(21))
+    return web_positions.to_mapping(engine.new_game(21))
 
 
 def test_full_server_refuses_with_429_and_retry_after(tiny):
