@@ -256,6 +256,7 @@ def test_the_end_of_a_game_offers_review_and_analysis(pages, base_url, shots_dir
     page.click("#play-paste button[type=submit]")
     wait_for(page, f"{PLAY}.busy === '0' && Number({PLAY}.plies) >= {len(record['actions'])}", what="the record")
     assert page.text_content("#play-human-stats [data-stat=score]").startswith("score if the game ended now")
+    assert page.input_value("#play-seed") == str(record["seed"])      # the Deal field names the pasted deal
     finish_by_advancing(page)
     assert page.text_content("#play-status").startswith("Game over")
     assert page.is_visible("#play-over") and page.is_enabled("#play-review-game")

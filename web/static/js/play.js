@@ -218,6 +218,8 @@ async function loadPosition(text) {
     }
     $('play-paste').hidden = true;
     $('play-paste-toggle').setAttribute('aria-expanded', 'false');
+    // The Deal field names the deal on the board: a record's own seed, none for a pasted position.
+    $('play-seed').value = r.kind === 'record' && record.seed !== undefined && record.seed !== null ? String(record.seed) : '';
     start({ state: r.state, view: r.view, record, start: startPos, owners, rootNotation });
   } catch (e) { showMessage(msg, e); setBusy(false); render(); return; }
   await engineTurns();
