@@ -4,4 +4,5 @@ import sys
 
 from . import main
 
-sys.exit(main())
+if __name__ == "__main__":      # imported (the fresh-import test, a tool), it only defines
+    sys.exit(main())
