@@ -70,6 +70,18 @@ def make_record(initial: GameState, actions: Iterable[Action | str], final: Game
     }
 
 
+def check_metadata(record: dict[str, Any]) -> None:
+    """The form of a record's ``seed`` and ``players``, which no replay needs (RecordError naming the
+    field); every reader of records checks them here (``server.records`` too)."""
+    seed = record.get("seed")
+    if seed is not None and type(seed) is not int and type(seed) is not str:
+        raise RecordError("seed", f"must be an integer, a string or null, got {quote(seed)}")
+    players = record.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(type(p) is str for p in players)):
+        raise RecordError("players", f"must be the two player specs (strings), got {quote(players, 40)}")
+
+
 def _setup(record: Any) -> GameState:
     if not isinstance(record, dict):
         raise RecordError("", f"a record is a JSON object, got {quote(record)}")
@@ -77,9 +89,7 @@ def _setup(record: Any) -> GameState:
     edition = record.get("edition", "revised")
     if type(edition) is not str or edition not in EDITIONS:
         raise RecordError("edition", f"must be one of {', '.join(EDITIONS)}, got {quote(edition)}")
-    seed = record.get("seed")
-    if seed is not None and type(seed) is not int and type(seed) is not str:
-        raise RecordError("seed", f"must be an integer, a string or null, got {quote(seed)}")
+    check_metadata(record)
     circle = record.get("circle")
     if not isinstance(circle, list) or len(circle) != N_PATCHES:
         raise RecordError("circle", f"must be a list of the {N_PATCHES} patch ids, got {quote(circle, 40)}")
@@ -95,10 +105,6 @@ def _setup(record: Any) -> GameState:
         raise RecordError("actions", f"must be a list of action strings, got {quote(actions, 40)}")
     if len(actions) > MAX_ACTIONS:
         raise RecordError("actions", f"at most {MAX_ACTIONS}, got {len(actions)}")
-    players = record.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) != 2
-                                or not all(type(p) is str for p in players)):
-        raise RecordError("players", f"must be the two player specs (strings), got {quote(players, 40)}")
     return state
 
 

@@ -256,17 +256,8 @@ def load_position(request: pb.LoadPositionRequest) -> pb.LoadPositionResponse:
 
 
 def _json_object(text: str) -> dict:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError:
-        try:
-            obj = json.loads(text.splitlines()[0])  # a JSON-lines file: its first record
-        except json.JSONDecodeError as e:
-            raise BadRequest("text", f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-        except RecursionError:
-            raise BadRequest("text", "not valid JSON: nested too deeply") from None
-    except RecursionError:
-        raise BadRequest("text", "not valid JSON: nested too deeply") from None
+    # (a JSON-lines file of records: its first line)
+    obj = positions.json_value(text, "text", limit=MAX_LOAD_TEXT, first_line=True)
     if not isinstance(obj, dict):
         raise BadRequest("text", "must be a JSON object")
     return obj

@@ -40,6 +40,8 @@ from typing import Any
 
 from quiltsolve import engine
 from quiltsolve.engine.errors import FieldError
+from quiltsolve.engine import record as engine_record
+from quiltsolve.engine.quote import quote
 from quiltsolve.engine.record import RECORD_FIELDS
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.solver.limits import MAX_RECORD_ACTIONS, MAX_STATE_JSON
@@ -95,18 +97,15 @@ def from_json(value: Any, field: str = "record") -> pb.GameRecord:
 
 
 def _check_extras(value: dict, field: str) -> None:
-    players = value.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) != 2
-                                or not all(isinstance(p, str) for p in players)):
-        raise RecordError(join_field(field, "players"), f"must be the two player specs (strings), got {_short(players)}")
-    seed = value.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-        raise RecordError(join_field(field, "seed"), f"must be an integer, a string or null, got {_short(seed)}")
+    try:
+        engine_record.check_metadata(value)          # seed, players: the engine's own check
+    except engine.RecordError as e:
+        raise RecordError(join_field(field, e.field), e.message) from None
     for key in ("result", "evaluations"):
         extra = value.get(key)
         if extra is not None and not isinstance(extra, dict if key == "result" else list):
             kind = "an object" if key == "result" else "a list"
-            raise RecordError(join_field(field, key), f"must be {kind}, got {_short(extra)}")
+            raise RecordError(join_field(field, key), f"must be {kind}, got {quote(extra, 40)}")
 
 
 def from_text(text: str | bytes, field: str = "record") -> pb.GameRecord:
@@ -207,8 +206,3 @@ def final(record: pb.GameRecord, field: str = "record", *, upto: int | None = No
     after = before.clone()
     after.apply_action(action)
     return after
-
-
-def _short(value: Any, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
