@@ -506,11 +506,7 @@ def record_json(record: Any) -> dict:
     ...
     quiltsolve.clients.errors.InvalidArgument: record.colour: unknown field of a game record; it has edition, seed, circle, actions, result, players, evaluations
     """
-    try:
-        value = records.json_object(record) if isinstance(record, (str, bytes)) else record
-        message = records.from_json(value)
-    except records.RecordError as e:
-        raise InvalidArgument(str(e), field=e.field) from None
+    value, message = _read_record(record)
     # The engine form (edition word, circle, actions) with the extras the message leaves out.
     return {**value, **records.to_json(message, records.seed_of(value))}
 
@@ -518,9 +514,14 @@ def record_json(record: Any) -> dict:
 def record_message(record: Any) -> pb.GameRecord:
     """A ``GameRecord`` message from a game record (any form :func:`record_json` reads), by the
     service's record codec; :class:`InvalidArgument` naming the field."""
+    return _read_record(record)[1]
+
+
+def _read_record(record: Any) -> tuple[Any, pb.GameRecord]:
+    """(the record's JSON value, its message), both read by the record codec; InvalidArgument naming the field."""
     try:
         value = records.json_object(record) if isinstance(record, (str, bytes)) else record
-        return records.from_json(value)
+        return value, records.from_json(value)
     except records.RecordError as e:
         raise InvalidArgument(str(e), field=e.field) from None
 
