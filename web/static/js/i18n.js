@@ -11,11 +11,13 @@
 //   language()              the language in use ('en', 'uk', 'ko', 'it')
 //   setLanguage(lang)       switch (kept in localStorage, <html lang> follows, the page re-translated, listeners told)
 //   translatePage(root)     fill the elements that carry data-i18n="key" (text) and data-i18n-aria-label,
-//                           data-i18n-title, data-i18n-placeholder, data-i18n-content (attributes)
+//                           data-i18n-title, data-i18n-placeholder, data-i18n-content, data-i18n-alt
+//                           (attributes); data-i18n-vars='{"n": 5}' fills placeholders, data-i18n-n="5" picks
+//                           the plural, data-i18n-markup="code" (or "kbd") makes `quoted` parts elements
 //   onLanguageChange(fn)    fn(lang) after each switch; returns a function that stops it
 //
-// The language comes from ?lang=xx in the address if present, else the saved choice (localStorage key
-// quiltsolve.language), else the browser's preferences, else English. The module loads the catalogues before
+// The language comes from ?lang=xx in the address if present, else the saved choice (store.js's setting
+// quiltsolve.language in localStorage), else the browser's preferences, else English. The module loads the catalogues before
 // anything imports it (a top-level await), so t works from the first line of every page; a key missing in a
 // catalogue falls back to English, and a key missing there shows as itself.
 
@@ -28,6 +30,8 @@ export const LANGUAGES = [
 export const STORAGE_KEY = 'quiltsolve.language';
 export const DEFAULT_LANGUAGE = 'en';
 const CODES = LANGUAGES.map((l) => l.code);
+
+import { readSetting, writeSetting } from './store.js';
 
 const catalogues = {};
 const listeners = new Set();
@@ -43,14 +47,7 @@ export function pickLanguage(tags) {
   return null;
 }
 
-function storage() {
-  try { return window.localStorage; } catch { return null; }
-}
-
-function savedLanguage() {
-  const s = storage();
-  try { return s ? s.getItem(STORAGE_KEY) : null; } catch { return null; }
-}
+function savedLanguage() { return readSetting(STORAGE_KEY); }
 
 function urlLanguage() {
   try { return new URLSearchParams(location.search).get('lang'); } catch { return null; }
@@ -157,18 +154,26 @@ function setMarkup(el, text, tag) {
   });
 }
 
+// An element's text for key: its data-i18n-vars (JSON) fill the placeholders, data-i18n-n picks the plural.
+function textOf(el, key) {
+  let vars;
+  try { vars = el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : undefined; } catch { vars = undefined; }
+  if (el.dataset.i18nN !== undefined) return tn(key, Number(el.dataset.i18nN), vars || {});
+  return t(key, vars);
+}
+
 const ATTRIBUTES = ['aria-label', 'title', 'placeholder', 'content', 'alt'];
 
 export function translatePage(root = document) {
   if (!root || !root.querySelectorAll) return;
   const all = (sel) => [...(root.matches && root.matches(sel) ? [root] : []), ...root.querySelectorAll(sel)];
   for (const el of all('[data-i18n]')) {
-    const text = t(el.dataset.i18n);
+    const text = textOf(el, el.dataset.i18n);
     if (el.hasAttribute('data-i18n-markup')) setMarkup(el, text, el.dataset.i18nMarkup || 'code');
     else if (el.textContent !== text) el.textContent = text;
   }
   for (const attr of ATTRIBUTES) {
-    for (const el of all(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+    for (const el of all(`[data-i18n-${attr}]`)) el.setAttribute(attr, textOf(el, el.getAttribute(`data-i18n-${attr}`)));
   }
 }
 
@@ -182,8 +187,7 @@ export async function setLanguage(lang) {
   if (!code) throw new Error(`unknown language: ${lang}`);
   await load(code);
   apply(code);
-  const s = storage();
-  try { if (s) s.setItem(STORAGE_KEY, code); } catch { /* storage refused: the choice lasts this page */ }
+  writeSetting(STORAGE_KEY, code);   // storage refused: the choice lasts this page
   // An address that names a language names this one now (a reload keeps it).
   try {
     const url = new URL(location.href);
