@@ -23,7 +23,7 @@ STAMP := $(VENV)/.installed-$(PY_ID)
 # first-time user need not read it as a failure; every other build warning still shows.
 EDITABLE_QUIET := PYTHONWARNINGS='ignore:Editable installation:UserWarning'
 
-.PHONY: venv test serve proto bench clean
+.PHONY: venv test serve proto bench i18n clean
 
 venv: $(STAMP)
 
@@ -44,6 +44,20 @@ serve: $(STAMP)
 
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
+
+# The command line's catalogues (clients/locale, Babel): extract the messages of clients/ into the template,
+# update each language's .po from it (new messages come untranslated: translate them), compile the .mo files.
+I18N_LANGS := uk ko it
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --add-location=file --sort-output --no-wrap --project=quiltsolve \
+	  --copyright-holder="the quiltsolve authors" -o clients/locale/quiltsolve.pot .
+	for l in $(I18N_LANGS); do \
+	  test -f clients/locale/$$l/LC_MESSAGES/quiltsolve.po || \
+	    $(BIN)/pybabel -q init -i clients/locale/quiltsolve.pot -d clients/locale -D quiltsolve -l $$l --no-wrap; \
+	done
+	$(BIN)/pybabel -q update -i clients/locale/quiltsolve.pot -d clients/locale -D quiltsolve --no-wrap \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d clients/locale -D quiltsolve --statistics
 
 bench: $(STAMP)
 	$(BIN)/python -c 'import xcover' 2>/dev/null || \

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,11 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent
+
+# The suite checks English output (the README's examples, the doctests, the web app's English pages): whatever
+# the developer's locale, gettext (clients/i18n.py) and the browsers it starts speak English here, unless a test
+# asks for a language in the environment it passes on.
+os.environ["LANGUAGE"] = "en"
 PACKAGES = ("server", "solver", "engine", "clients", "web", "patchwork")
 
 
