@@ -73,14 +73,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def language() -> str:
     """The language of the output: ``en``, ``uk``, ``ko`` or ``it``.
 
-    >>> import os
     >>> language() in LANGUAGES
     True
     """
     t = translation()
-    info = t.info() if not type(t) is gettext.NullTranslations else {}
-    lang = info.get("language", "") if isinstance(info, dict) else ""
-    return lang.split("_")[0] if lang.split("_")[0] in LANGUAGES else "en"
+    lang = t.info().get("language", "").split("_")[0] if isinstance(t, gettext.GNUTranslations) else ""
+    return lang if lang in LANGUAGES else "en"
 
 
 __all__ = ["DOMAIN", "ENVIRONMENT", "LANGUAGES", "_", "language", "locale_dir", "ngettext", "translation"]

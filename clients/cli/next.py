@@ -8,6 +8,7 @@ from typing import Any
 from quiltsolve.solver.geometry import board_from_rows
 
 from .. import errors
+from ..i18n import _
 from ..inputs import patch_key, patch_keys, read_board
 from ..render import grid_text, svg
 from .options import BOARD_HELP, PATCH_HELP, AddCommand, complete_patches, whole

@@ -131,6 +131,34 @@ def test_json_stays_language_neutral(monkeypatch):
     assert answers[0]["empty_after"] == answers[0]["empty_before"] - sum(len(p["cells"]) for p in answers[0]["placements"])
 
 
+COMMANDS = {
+    "next": ["next", BOARD, "--patch", "5", "--upcoming", "7,9,13", "--top", "3"],
+    "move": ["move", "{state}", "--iterations", "50", "--top", "2"],
+    "review": ["review", str(ROOT / "tests" / "data" / "golden-games.jsonl"), "--plies", "3", "--iterations", "20"],
+    "puzzle": ["puzzle", "...../...../.....", "--piece", "####/#...", "--piece", "###/.#./.#.", "--piece", ".#../####"],
+    "count": ["puzzle", "...../...../.....", "--piece", "####/#...", "--piece", "###/.#./.#.", "--piece", ".#../####",
+              "--count"],
+    "generate": ["generate", "--pieces", "tetrominoes", "--size", "4x4", "--seed", "1", "--solution"],
+    "patches": ["patches"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_speaks_each_language(monkeypatch, tmp_path, command):
+    """Each command's human output runs in every language, and its first words are that language's."""
+    state = tmp_path / "state.json"
+    code, text = in_process(monkeypatch, {"LANG": "C"}, "state", "--seed", "7", "--plies", "20")
+    assert code == 0
+    state.write_text(text)
+    args = [a.replace("{state}", str(state)) for a in COMMANDS[command]]
+    code, english = in_process(monkeypatch, {"LANG": "C"}, *args)
+    assert code == 0, english
+    for lang in LANGS:
+        code, out = in_process(monkeypatch, {"LANGUAGE": lang}, *args)
+        assert code == 0, (lang, out)
+        assert out.splitlines()[0] != english.splitlines()[0], (lang, out)
+
+
 def test_the_language_is_read_at_each_call(monkeypatch):
     """In-process callers (the tests, a program importing main) get the language of the moment."""
     monkeypatch.delenv("LANGUAGE", raising=False)
