@@ -36,7 +36,7 @@ FAMILIES = {
     "review.labelCap.": ["inaccuracy", "mistake", "blunder"],
     "analysis.proven.": ["wins", "loses", "ties"],
     "reason.proven.": ["wins", "loses"],
-    "strength.": ["random", "greedy"],
+    "strength.": ["random", "greedy", "human"],
     "gen.": ["easy", "medium", "hard"],
 }
 FILE_NAMES = re.compile(r"\.(json|svg|png|js|css|html)$")

@@ -31,7 +31,12 @@ export function logText(item, P) {
   return item.facts ? describeFacts(P, item.facts) : item.text;
 }
 
-// An engine strength ('greedy', 'search:0.5', 'level:3') in words.
+// Both players of a record in words ('greedy v random').
+export function playersText(players) {
+  return players.map(strengthName).join(t('common.versus'));
+}
+
+// A player of a record or an engine strength ('human', 'greedy', 'search:0.5', 'level:3') in words.
 export function strengthName(strength) {
   const s = String(strength);
   if (has(`strength.${s}`)) return t(`strength.${s}`);

@@ -70,7 +70,7 @@ function save() {
   // The title in words as a catalogue key (Recent shows it in the language of the moment).
   const key = `recent.game${game.start ? 'Position' : 'Deal'}${game.view.terminal ? 'Over' : ''}`;
   const label = { key, n, vars: { strength: game.strength, deal: String(game.record.seed) } };
-  saveRecent('play', game.id, tn(key, n, label.vars), rest, label);
+  saveRecent('play', game.id, tn(key, n, { ...label.vars, strength: strengthName(game.strength) }), rest, label);
 }
 
 function latestUnfinished() {

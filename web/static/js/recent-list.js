@@ -5,12 +5,16 @@
 import { clear } from './draw.js';
 import { formatDate, has, t, tn } from './i18n.js';
 import { listRecent, removeRecent } from './store.js';
+import { playersText } from './play-game.js';
 
 // An item's title in the language of the moment: its label (a catalogue key) when it has one, else as kept.
 export function recentTitle(it) {
   const l = it.label;
   if (!l || !has(l.key)) return it.title;
-  return Number.isFinite(l.n) ? tn(l.key, l.n, l.vars) : t(l.key, l.vars);
+  const vars = { ...l.vars };
+  if (Array.isArray(vars.players)) vars.players = playersText(vars.players);      // a record's players, in words
+  if (typeof vars.strength === 'string') vars.strength = playersText([vars.strength]);
+  return Number.isFinite(l.n) ? tn(l.key, l.n, vars) : t(l.key, vars);
 }
 
 export function renderRecent(ul, openAnalysis) {

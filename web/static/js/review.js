@@ -16,6 +16,7 @@ import { drawPlot } from './review-plot.js';
 import { GLYPH, isMistake, label, labelName, labelOf, pct, points } from './review-words.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { formatNumber, onLanguageChange, t, tn } from './i18n.js';
+import { playersText, strengthName } from './play-game.js';
 
 const $ = (id) => document.getElementById(id);
 let P = null;
@@ -142,7 +143,7 @@ async function readFile() {
       try {
         const r = JSON.parse(line);
         if (r.seed !== undefined) label += ` ${t('review.seedN', { seed: String(r.seed) })}`;
-        if (r.players) label += ` ${r.players.join(' v ')}`;
+        if (Array.isArray(r.players)) label += ` ${playersText(r.players)}`;
       } catch { /* shown when reviewed */ }
       const o = document.createElement('option');
       o.value = String(i); o.textContent = label;
@@ -353,7 +354,7 @@ function info() {
 
 function names() {
   const ps = record && Array.isArray(record.players) ? record.players : null;
-  return [0, 1].map((i) => `${t('player.n', { n: i + 1 })}${ps ? ` (${ps[i]})` : ''}`);
+  return [0, 1].map((i) => `${t('player.n', { n: i + 1 })}${ps ? ` (${strengthName(ps[i])})` : ''}`);
 }
 
 // Each player's accuracy (the server's player_accuracy, engine.review.player_accuracy) and label counts.
@@ -456,11 +457,11 @@ function hookRecentAndAnalysis() {
 
 function remember(record) {
   const n = (record.actions || []).length;
-  const who = Array.isArray(record.players) ? record.players.join(' v ') : '';
+  const who = Array.isArray(record.players) ? record.players.map(String) : null;
   const id = `review:${record.seed ?? ''}:${(record.circle || []).join(',')}:${n}:${(record.actions || []).slice(-1)[0] || ''}`;
   const key = `recent.review${who ? 'Players' : ''}${record.seed !== undefined ? 'Deal' : ''}`;
-  const label = { key, n, vars: { players: who, deal: String(record.seed) } };
-  saveRecent('review', id, tn(key, n, label.vars), { record }, label);
+  const label = { key, n, vars: { players: who || '', deal: String(record.seed) } };
+  saveRecent('review', id, tn(key, n, { ...label.vars, players: who ? playersText(who) : '' }), { record }, label);
 }
 
 // ------------------------------------------------------------------ the picture
