@@ -19,9 +19,10 @@ the same budget in ``OUT`` already holds, so an interrupted run resumes.
 Deals: the held-out games of the calibration check are deals 5,001-5,400 (:data:`HELDOUT`); the model is
 fitted only on deals from 2,000,001 (:data:`TRAIN_FIRST`; docs/players.md states the check).
 ``--workers N`` processes (default 2), or ``--ray auto|local|ADDRESS``: one Ray task a game on a cluster
-(as ``engine.distributed`` plays matches). Games are handed out longest budget first, in the order the
-``--games`` options give within a budget; ``--deadline S`` starts no game after S seconds (the games
-under way finish), and prints what was left.
+(as ``engine.distributed`` plays matches). Games of a time budget (the longest, a minute or more at
+1 s) are handed out first, longest first, then the others in the order of the ``--games`` options, each
+range in deal order; ``--deadline S`` starts no game after S seconds (the games under way finish) and
+prints how many were left, so list what matters most first.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Budget:
     seconds: float | None = None
 
     def cost(self) -> float:
-        """A rough CPU cost of one game in seconds (to hand out the longest games first)."""
+        """A rough CPU cost of one game in seconds (to hand out the longest time budgets first)."""
         if self.seconds is not None:
             return 60.0 * self.seconds
         assert self.iterations is not None
@@ -272,7 +273,8 @@ Job = tuple[int, str]                       # (deal, budget label)
 
 
 def _plan(specs: list[tuple[Budget, int, int]], out: str) -> tuple[list[tuple[Job, str]], int]:
-    """The games still to play, longest budget first, each with its file; and how many are already done."""
+    """The games still to play, in the order they are handed out, each with its file; and how many are
+    already done."""
     jobs: list[tuple[float, int, Job, str]] = []
     skipped = 0
     done: dict[str, set[int]] = {}          # budget label -> deals in any of its files in ``out``
@@ -288,7 +290,7 @@ def _plan(specs: list[tuple[Budget, int, int]], out: str) -> tuple[list[tuple[Jo
                 skipped += 1
             else:
                 queued.add((budget.label, d))
-                jobs.append((-budget.cost(), order, (d, budget.label), path))
+                jobs.append((0.0 if budget.seconds is None else -budget.cost(), order, (d, budget.label), path))
     jobs.sort(key=lambda j: (j[0], j[1], j[2][0]))
     return [(j, p) for _, _, j, p in jobs], skipped
 
