@@ -119,7 +119,8 @@ def run_check(records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None
     return all(results.values())
 
 
-def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int) -> int:
+def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
+            terms: Sequence[str] = ("budget", "phase")) -> int:
     import sklearn
 
     from quiltsolve.engine.players.calibration import is_increasing
@@ -130,11 +131,11 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int) -> int:
         games[rec["budget"]] = games.get(rec["budget"], 0) + 1
     deals = [r["deal"] for r in records]
     t0 = time.perf_counter()
-    result = wf.fit(pts, knots=knots, fitted={
+    result = wf.fit(pts, knots=knots, terms=terms, fitted={
         "games": games, "decisions": len(pts), "deals": f"{min(deals)}-{max(deals)}",
         "by": f"python -m bench review --fit (scikit-learn {sklearn.__version__}: SplineTransformer, "
               f"{knots} quantile knots, degree {wf.DEGREE}; LogisticRegression C={wf.C}, {wf.ROUNDS} rounds "
-              f"weighted as the check draws)"})
+              f"weighted as the check draws; terms: {', '.join(terms) or 'none'})"})
     model = result.model
     weights = wf.check_weights(pts, [model.chance(p.reward, p.iterations, p.left) for p in pts])
     print(f"fit on {len(pts)} searched decisions of {len(records)} games ({games}) in "
@@ -159,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit", action="store_true", help="fit the model on the files (training deals) instead")
     ap.add_argument("--out", default=DEFAULT_OUT, help=f"--fit: where to write the model (default {DEFAULT_OUT})")
     ap.add_argument("--knots", type=int, default=wf.KNOTS, help=f"--fit: spline knots (default {wf.KNOTS})")
+    ap.add_argument("--terms", default="budget,phase",
+                    help="--fit: the inputs beside the reward, from budget,phase (default both; '' for none)")
     ap.add_argument("--model", metavar="JSON", help="check this model instead of the committed one")
     ap.add_argument("--svg-dir", default=None,
                     help="where the reliability diagrams go (default docs/img with files, none without; '' for none)")
@@ -174,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.knots < 2:
             raise ValueError("--knots must be at least 2")
+        terms = tuple(t for t in (x.strip() for x in args.terms.split(",")) if t)
+        if not set(terms) <= {"budget", "phase"}:
+            raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
         if args.games < 1 or args.workers < 1:
             raise ValueError("--games and --workers must be at least 1")
         budget = selfplay.parse_budget(args.budget)
@@ -216,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_review: {e}", file=sys.stderr)
         return 2
     if args.fit:
-        return run_fit(records, args.out, args.knots)
+        return run_fit(records, args.out, args.knots, terms)
     run_check(records, model, args.svg_dir or None)   # met / MISSED is printed; a miss is no error
     return 0
 

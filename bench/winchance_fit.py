@@ -120,8 +120,9 @@ def _model(base: WinChanceModel, steps: Sequence[float], n: int) -> WinChanceMod
 
 
 def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int = ROUNDS,
-        fitted: dict[str, Any] | None = None) -> Fit:
-    """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``.
+        fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase")) -> Fit:
+    """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
+    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0).
 
     Monotone by construction: a step whose budget or phase term would make it negative at a corner of the
     (t, s) square loses those terms, and a step still negative is dropped (the spline is flat there), and
@@ -145,7 +146,7 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
                            dict(fitted or {}))
     y = np.array([p.won for p in pts])
     shown = [p.reward for p in pts]
-    mask = [True] * (3 * n)
+    mask = [True] * n + [("budget" in terms)] * n + [("phase" in terms)] * n
     reg = None
     for _ in range(max(1, rounds)):
         w = np.array(check_weights(pts, shown))
