@@ -2,7 +2,7 @@
 
     python -m bench review                                  # a small run: plays 20 held-out games at 300 it first
     python -m bench review runs/selfplay-*-5001-*.jsonl     # the check on held-out games (bench selfplay's files)
-    python -m bench review --fit runs/selfplay-*-2000001-*.jsonl   # fit the model, write engine/data/winchance.json
+    python -m bench review --fit runs/selfplay-*-2000001-*.jsonl   # fit the model, write src/quiltsolve/engine/data/winchance.json
     python -m bench review --model other.json FILES         # check another model
 
 The check (docs/players.md states it, written before any fit): for each budget in the files (300it, 3000it,
@@ -17,7 +17,7 @@ forced ones are counted apart.
 
 ``--fit`` fits the one model (``bench/winchance_fit.py``: scikit-learn, the bench extra) on training games
 (deals from 2,000,001; any other deal is refused) and writes its JSON (``--out``, default
-``engine/data/winchance.json``), which the engine reads without scikit-learn.
+``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ ECE_MAX = 0.02
 P_MIN = 0.01
 GAMES_NEEDED = {"1s": 300}
 """Held-out games a budget needs (400 unless listed)."""
-DEFAULT_OUT = os.path.join("engine", "data", "winchance.json")
+DEFAULT_OUT = os.path.join("src", "quiltsolve", "engine", "data", "winchance.json")
 
 
 def games_needed(label: str) -> int:

