@@ -30,7 +30,7 @@ from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALE = ROOT / "clients" / "locale"
+LOCALE = Path(i18n.locale_dir())
 SUGGEST = Path(sys.executable).parent / "suggest"
 BOARD = "#########/####.####/####.####/...#.###./......###/......###/......###/.......##/........#"
 PATCHES = ["--patch", "8", "--patch", "11", "--patch", "26"]
@@ -178,7 +178,7 @@ def test_the_language_is_read_at_each_call(monkeypatch):
 
 def extracted() -> dict[str | tuple[str, ...], None]:
     """The messages the sources mark now (as ``make i18n`` extracts them: babel.cfg)."""
-    method_map = [("clients/**.py", "python")]
+    method_map = [("src/quiltsolve/clients/**.py", "python")]
     found: dict[str | tuple[str, ...], None] = {}
     for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map):
         found[message] = None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static"
 LANGS = ("en", "uk", "ko", "it")
 # The plural categories of each language (Intl.PluralRules' pluralCategories: the browser test checks the
 # browser agrees): what a plural entry must have, no more.

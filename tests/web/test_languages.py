@@ -24,7 +24,7 @@ from .test_browser import DESKTOP, PHONE, page_factory, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 
-STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static"
 LANGS = ("uk", "ko", "it")
 SIZES = ({"width": 390, "height": 844}, {"width": 1280, "height": 800})
 # Words in Latin letters a page may show in any language: names, formats, keys on a keyboard, the switcher's
