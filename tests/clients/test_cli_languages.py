@@ -234,3 +234,16 @@ def test_each_compiled_catalogue_is_its_source(lang):
                 want[(m.id[0], i)] = form
     assert {k: v for k, v in mo._catalog.items() if k != ""} == want
     assert mo.info()["plural-forms"] == cat.plural_forms
+
+
+def test_the_catalogues_are_package_data():
+    """pyproject's package-data names every catalogue file, so that a wheel carries them."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "quiltsolve.clients"]
+    files = [p.relative_to(LOCALE.parent).as_posix() for p in LOCALE.rglob("*") if p.is_file()]
+    assert {Path(f).suffix for f in files} == {".pot", ".po", ".mo"}
+    assert all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), (files, patterns)
+
