@@ -64,7 +64,9 @@ function drawBoard() {
   const svg = $('place-board');
   handle = drawQuilt(svg, rows(), board.flat().map((ch) => (ch === '#' ? '?' : null)), P);
   if (document.activeElement === svg) {
-    el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // the keyboard's cell: blue on a white halo, seen on any cell
+      el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: cls }, handle.overlay);
+    }
   }
   svg.dataset.rows = rows().join('/');
 }

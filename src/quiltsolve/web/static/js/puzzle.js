@@ -120,7 +120,9 @@ function drawRegion() {
   const svg = $('pz-region');
   handle = drawCells(svg, h, w, (r, c) => ({ key: region[r][c] ? null : 'out', cls: region[r][c] ? 'region-in' : 'region-out', data: { in: region[r][c] ? 1 : 0 } }));
   if (document.activeElement === svg) {
-    el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // the keyboard's cell: blue on a white halo, seen on any cell
+      el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: cls }, handle.overlay);
+    }
   }
   svg.dataset.rows = rows().join('/');
   syncPreset();

@@ -1,0 +1,247 @@
+"""Accessibility to a standard and the phone (issue 32, parts 4 and 5), in real headless Chromium.
+
+* axe-core (the npm package in tests/web/package.json: a test dependency, never shipped) checks every page and
+  every dialog, in English and in Ukrainian, and finds no violation of impact serious or critical. It is
+  injected with Playwright's ``add_script_tag`` from node_modules; the app's Content-Security-Policy
+  (``default-src 'self'``) would refuse an injected script, so **the axe run alone** uses a browser context
+  with ``bypass_csp=True``. Every other test here runs under the app's own CSP.
+* Colour contrast (WCAG 2.1 AA): axe's color-contrast rule for the HTML; for what axe cannot see inside the
+  SVG pictures, the text drawn on the board, the track and the patch colours (4.5:1), the button dots on
+  every patch colour and the focus rings (3:1, WCAG 1.4.11), computed in the page from the styles in use.
+* Focus is visible: Tab goes through each page, and each element that takes the focus shows an outline (or a
+  box-shadow) of at least 2 px whose colour has 3:1 against what lies behind it.
+* The quilts can be read: each quilt carries a text description (its empty cells row by row, the patches
+  on it, its button income, a full 7×7 square) that follows the moves, in the page's language.
+* Phone: at 390×844, by touch, in each of the four languages, every page has no horizontal scrolling and no
+  element wider than its container; the nav and each page's main controls answer a tap.
+
+``npm ci`` in tests/web installs axe-core (``make test`` does it when npm is here; so does the first test
+that needs it). Without Chromium these tests are skipped like the other browser tests; without axe-core
+(no npm, no network) only the axe test is skipped, saying so. ``QUILTSOLVE_AXE_REPORT=FILE`` writes the
+violations found, by impact, page and rule, as JSON (docs/web.md quotes them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from quiltsolve import engine
+from quiltsolve.clients.links import review_link
+from quiltsolve.engine.players import GreedyPlayer, RandomPlayer
+
+from .test_browser import DESKTOP, PHONE, page_factory, wait_for
+
+pytestmark = pytest.mark.timeout(300)
+
+HERE = Path(__file__).resolve().parent
+AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
+PLAY = "document.getElementById('page-play').dataset"
+REVIEW = "document.getElementById('page-review').dataset"
+LANGS = ("en", "uk", "ko", "it")
+
+
+@pytest.fixture(scope="session")
+def axe_js(browser) -> Path:
+    """axe.min.js from tests/web/node_modules, installed by ``npm ci`` when missing and npm is here."""
+    if not AXE_JS.exists() and shutil.which("npm"):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE, timeout=300,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    if not AXE_JS.exists():
+        pytest.skip("axe-core is not installed: npm ci in tests/web (needs node, npm and the registry)")
+    return AXE_JS
+
+
+@pytest.fixture
+def pages(browser, base_url):
+    yield from page_factory(browser, base_url)
+
+
+def record(plies: int, seed: int = 3, first=None, second=None) -> dict:
+    """A game of ``plies`` moves from deal ``seed`` (greedy for both unless players are given); unfinished
+    records have no result."""
+    players = [first or GreedyPlayer(), second or GreedyPlayer()]
+    state = engine.new_game(seed)
+    start = state.clone()
+    actions = []
+    while len(actions) < plies and not state.is_terminal():
+        a = players[state.current_player()].choose(state)
+        actions.append(a.to_str())
+        state.apply_action(a)
+    rec = engine.make_record(start, actions, state, seed)
+    if not state.is_terminal():
+        rec.pop("result", None)
+    return rec
+
+
+def new_game(page, base_url, lang: str, seed: int = 7):
+    page.goto(f"{base_url}/?lang={lang}#play")
+    page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
+    page.select_option("#play-strength", "greedy")
+    page.fill("#play-seed", str(seed))
+    page.click("#play-new")
+    wait_for(page, f"(() => {{ const d = {PLAY}; return d.busy === '0' && d.turn === 'human' && "
+                   f"window.quiltsolveDebug && window.quiltsolveDebug.game().record.seed === {seed}; }})()",
+             what="a new game")
+
+
+def goto(page, name: str):
+    """Another page of the app, by its route (the app's own navigation)."""
+    page.evaluate(f"location.hash = '#{name}'")
+    page.wait_for_selector(f"body[data-ready={name}]", state="attached")
+
+
+def hold_first_buyable(page, circle: str, quilt: str) -> None:
+    """Pick up the first patch in front of the token that can be bought (keys 1-3); its ghosts appear."""
+    slot = page.evaluate("(sel) => { const c = document.querySelector(sel + ' .patch-card.buyable');"
+                         " return c ? Number(c.dataset.slot) : 0; }", circle)
+    assert slot, "no patch can be bought"
+    page.keyboard.press(str(slot))
+    page.wait_for_selector(f"{quilt}[data-held]", state="attached")
+
+
+# ---------------------------------------------------------------- axe
+
+AXE_RUN = """async (rules) => {
+  const r = await axe.run(document, { resultTypes: ['violations'], rules });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.join(' '), impact: n.impact,
+                                  summary: (n.failureSummary || '').replace(/\\s+/g, ' ').slice(0, 240) })) }));
+}"""
+
+
+class Audit:
+    """The violations found, by (language, where), and the report of them."""
+
+    def __init__(self, page, axe: Path):
+        self.page = page
+        self.axe = axe
+        self.found: list[dict] = []
+
+    def __call__(self, lang: str, where: str, rules: dict | None = None):
+        if not self.page.evaluate("typeof window.axe === 'object'"):
+            self.page.add_script_tag(path=str(self.axe))   # possible only with bypass_csp (see the module)
+        for v in self.page.evaluate(AXE_RUN, rules or {}):
+            self.found.append({"lang": lang, "where": where, **v})
+
+    def serious(self) -> list[str]:
+        return [f"{v['lang']} {v['where']}: {v['impact']} {v['id']} ({v['help']}): "
+                + "; ".join(f"{n['target']}: {n['summary']}" for n in v["nodes"][:4])
+                for v in self.found if v["impact"] in ("serious", "critical")]
+
+    def report(self) -> dict:
+        by_impact = Counter()
+        for v in self.found:
+            by_impact[v["impact"]] += len(v["nodes"])
+        return {"axe": self.axe_version(), "nodes_by_impact": dict(by_impact), "violations": self.found}
+
+    def axe_version(self) -> str:
+        return self.page.evaluate("window.axe ? axe.version : ''")
+
+
+def close_dialog(page, sel: str):
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"{sel}:not([open])", state="attached")
+
+
+def audit_every_page(page, base_url, audit: Audit, lang: str, rec_link: str, finished: dict):
+    # Play: a game under way, then the hint and a patch in hand with its ghosts, the paste form with an error,
+    # a finished game, and both dialogs
+    new_game(page, base_url, lang)
+    audit(lang, "play")
+    page.keyboard.press("h")
+    page.wait_for_selector("#play-hint-list li")
+    hold_first_buyable(page, "#play-circle", "#play-quilt-human")
+    page.wait_for_selector("#play-quilt-human .ghost", state="attached")
+    audit(lang, "play: hint, a patch in hand")
+    page.keyboard.press("Escape")
+    page.click("#play-hint-close")
+    page.click("#play-paste-toggle")
+    page.fill("#play-paste-text", "not a position")
+    page.click("#play-paste button[type=submit]")
+    page.wait_for_selector("#play-msg:not([hidden])")
+    audit(lang, "play: paste, an error")
+    page.fill("#play-paste-text", json.dumps(finished))
+    page.click("#play-paste button[type=submit]")
+    page.wait_for_selector("#play-over:not([hidden])")
+    audit(lang, "play: the game over")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog[open]")
+    audit(lang, "keys dialog")
+    close_dialog(page, "#keys-dialog")
+    page.evaluate("""() => { const m = document.getElementById('token-msg'); m.hidden = false;
+                             m.textContent = document.getElementById('token-why').textContent;
+                             document.getElementById('token-dialog').showModal(); }""")
+    audit(lang, "token dialog")
+    close_dialog(page, "#token-dialog")
+    # Review: a reviewed game (a link), then the drill on its mistakes
+    page.evaluate("(link) => { location.hash = link.slice(link.indexOf('#')); }", rec_link)
+    wait_for(page, f"{REVIEW}.reviewed && {REVIEW}.reviewed === String(document.querySelectorAll("
+                   "'#review-moves li').length) && !document.getElementById('review-learn').disabled",
+             timeout=120, what="the review")
+    audit(lang, "review")
+    page.select_option("#learn-player", "0")
+    page.click("#review-learn")
+    wait_for(page, f"{REVIEW}.learnAt === '0'", what="the drill")
+    audit(lang, "review: learn from your mistakes")
+    # Place: a solved board
+    goto(page, "place")
+    page.click("#place-midgame")
+    page.click("#place-solve")
+    page.wait_for_selector("#place-status[data-status]", state="attached")
+    audit(lang, "place: solved")
+    # Puzzles: a tiling found, and a new puzzle to solve by hand
+    goto(page, "puzzles")
+    page.click("#pz-solve")
+    page.wait_for_selector("#pz-status[data-status]", state="attached")
+    page.select_option("#gen-family", "PIECE_FAMILY_TETROMINOES")
+    page.click("#gen-new")
+    page.wait_for_selector("#gen-play:not([hidden]) #gen-tray figure")
+    audit(lang, "puzzles: solved, a new puzzle")
+    # Analysis: evaluated, a move made (the tree, Recent), a patch in hand, the load form open
+    goto(page, "analysis")
+    wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
+    page.click("#an-advance")
+    wait_for(page, "document.querySelectorAll('#an-moves button').length > 0 && "
+                   "document.querySelectorAll('#an-recent li').length > 0", what="a move on the board")
+    wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
+    page.click("#an-paste-toggle")
+    audit(lang, "analysis: a move made, the load form")
+    page.click("#an-paste-cancel")
+    # Rules
+    goto(page, "rules")
+    audit(lang, "rules")
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_any_page_or_dialog(browser, base_url, axe_js):
+    # bypass_csp: only so that add_script_tag may inject axe-core; the app's own scripts are unaffected.
+    made = page_factory(browser, base_url, bypass_csp=True)
+    pages_ = next(made)
+    page = pages_()
+    audit = Audit(page, axe_js)
+    rec = record(10, seed=3, first=RandomPlayer(11))
+    finished = record(400, seed=5)
+    for lang in ("en", "uk"):
+        link = review_link(rec, base=f"{base_url}/", ply=4, iterations=60, seed=0)
+        audit_every_page(page, base_url, audit, lang, link, finished)
+    # phones: the same rules at 390×844, and WCAG 2.2's target size (24 px: axe's target-size, off by default)
+    page.set_viewport_size(PHONE)
+    page.select_option("#lang-select", "en")     # the app's switcher: the pages keep what they show
+    wait_for(page, "document.documentElement.lang === 'en'", what="English")
+    for name in ("play", "review", "place", "puzzles", "analysis", "rules"):
+        goto(page, name)
+        audit("en", f"{name} at 390×844", {"target-size": {"enabled": True}})
+    out = os.environ.get("QUILTSOLVE_AXE_REPORT")
+    if out:
+        Path(out).write_text(json.dumps(audit.report(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    try:
+        next(made)
+    except StopIteration:
+        pass
+    assert audit.serious() == [], "\n".join(audit.serious())
