@@ -146,6 +146,8 @@ class Audit:
 
 
 def close_dialog(page, sel: str):
+    """Escape closes the dialog (from a control inside it: a Tab walk may have left the page)."""
+    page.focus(f"{sel} button")
     page.keyboard.press("Escape")
     page.wait_for_selector(f"{sel}:not([open])", state="attached")
 
@@ -245,3 +247,168 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page_or_dialog(browse
     except StopIteration:
         pass
     assert audit.serious() == [], "\n".join(audit.serious())
+
+
+# ---------------------------------------------------------------- focus
+
+# The element that has the focus: what shows it (outline, box-shadow; inside an SVG picture, the stroke of its
+# outline path), the ring's colour against what lies next to it (3:1, WCAG 1.4.11), and whether a clipping
+# ancestor cuts the ring off.
+FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const rgba = (text) => {
+    const m = String(text).match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const [r, g, b, a] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a === undefined || Number.isNaN(a) ? 1 : a];
+  };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  // the colour painted behind a point of node: its own background, else its ancestors', blended over white
+  const behind = (node) => {
+    const layers = [];
+    for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let out = [255, 255, 255];
+    for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
+    return out;
+  };
+  const cs = getComputedStyle(el);
+  const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (el.getAttribute('class') ? '.' + el.getAttribute('class').trim().split(/\\s+/).join('.') : '')
+    + (el.dataset && el.dataset.page ? `[${el.dataset.page}]` : '');
+  const inSvg = el instanceof SVGElement && el.tagName.toLowerCase() !== 'svg';
+  const width = parseFloat(cs.outlineWidth) || 0, offset = parseFloat(cs.outlineOffset) || 0;
+  const res = { name, how: null, ratio: null, clipped: false };
+  if (cs.outlineStyle !== 'none' && width >= 2) {
+    res.how = 'outline';
+    const ring = rgba(cs.outlineColor);
+    const box = el.getBoundingClientRect(), grow = Math.max(0, offset + width);
+    // next to the ring: inside the element for an inset ring, else whatever is painted just outside it (the
+    // skip link lies over the header)
+    let next = el;
+    if (offset + width > 0) {
+      const x = Math.max(0, box.left - grow - 1), y = box.top + box.height / 2;
+      next = document.elementsFromPoint(x, y).find((n) => !el.contains(n)) || el.parentElement;
+    }
+    res.ratio = ring && ring[3] >= 1 ? ratio(ring, behind(next)) : 0;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const acs = getComputedStyle(a);
+      if (acs.overflowX === 'visible' && acs.overflowY === 'visible') continue;
+      const clip = a.getBoundingClientRect();
+      if (box.left - grow < clip.left - 1 || box.right + grow > clip.right + 1
+          || box.top - grow < clip.top - 1 || box.bottom + grow > clip.bottom + 1) {
+        res.clipped = `${a.id || a.className} (ring ${Math.round(box.left - grow)},${Math.round(box.top - grow)}`
+          + `–${Math.round(box.right + grow)},${Math.round(box.bottom + grow)}; box ${Math.round(clip.left)},`
+          + `${Math.round(clip.top)}–${Math.round(clip.right)},${Math.round(clip.bottom)})`;
+      }
+    }
+  } else if (inSvg) {
+    const path = [...el.querySelectorAll('path')].find((p) => getComputedStyle(p).stroke !== 'none');
+    const ring = path && rgba(getComputedStyle(path).stroke);
+    const rect = el.querySelector('rect');
+    if (ring && ring[3] >= 1 && parseFloat(getComputedStyle(path).strokeWidth) >= 0.1) {
+      res.how = 'stroke';
+      // what lies under the outline: the cell under the focused shape, seen through its own fill
+      const fill = rect && rgba(getComputedStyle(rect).fill);
+      const under = document.elementsFromPoint(...(() => { const b = rect.getBoundingClientRect(); return [b.x + 2, b.y + 2]; })())
+        .find((n) => n.classList && n.classList.contains('cell'));
+      let base = under ? (rgba(getComputedStyle(under).fill) || [255, 255, 255, 1]) : [255, 255, 255, 1];
+      if (fill && fill[3] > 0) base = base.map((v, i) => (i < 3 ? fill[i] * fill[3] + v * (1 - fill[3]) : 1));
+      res.ratio = ratio(ring, base);
+    }
+  }
+  if (!res.how && cs.boxShadow && cs.boxShadow !== 'none') res.how = 'box-shadow';
+  return res;
+}"""
+
+
+def tab_through(page, where: str, start: str = ".skip", limit: int = 400) -> tuple[list[str], int]:
+    """Focus ``start`` (the skip link: the top of the page), then Tab until the focus comes round to an
+    element met before: the problems of each element focused on the way, and how many there were."""
+    page.focus(start)
+    page.keyboard.press("Shift+Tab")      # and back, by the keyboard: the browser shows focus as it does for keys
+    page.keyboard.press("Tab")
+    problems, seen = [], set()
+    for i in range(limit):
+        if i:
+            page.keyboard.press("Tab")
+        f = page.evaluate(FOCUSED)
+        if f is None:
+            continue          # past the last element: the browser's own controls; the next Tab comes round
+        key = page.evaluate("() => { const e = document.activeElement; if (!e.dataset.tabSeen) "
+                            "e.dataset.tabSeen = String(Math.random()); return e.dataset.tabSeen; }")
+        if key in seen:
+            break
+        seen.add(key)
+        if os.environ.get("A11Y_DEBUG"):
+            print(where, f)
+        if not f["how"]:
+            problems.append(f"{where}: {f['name']} shows no focus")
+        elif f["ratio"] is not None and f["ratio"] < 3:
+            problems.append(f"{where}: {f['name']}'s focus ({f['how']}) has contrast {f['ratio']:.2f} < 3")
+        if f["clipped"]:
+            problems.append(f"{where}: {f['name']}'s focus ring is cut off by {f['clipped']}")
+    page.evaluate("() => { for (const e of document.querySelectorAll('[data-tab-seen]')) delete e.dataset.tabSeen; }")
+    return problems, len(seen)
+
+
+def test_focus_is_visible_on_every_element_tab_reaches(pages, base_url):
+    page = pages()
+    problems: list[str] = []
+    counts = {}
+
+    def walk(where, start=".skip"):
+        found, n = tab_through(page, where, start)
+        problems.extend(found)
+        counts[where] = n
+
+    new_game(page, base_url, "en")
+    page.keyboard.press("h")
+    page.wait_for_selector("#play-hint-list li")
+    hold_first_buyable(page, "#play-circle", "#play-quilt-human")
+    page.wait_for_selector("#play-quilt-human .ghost", state="attached")
+    walk("play, a patch in hand")
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog[open]")
+    walk("keys dialog", "#keys-dialog button")
+    close_dialog(page, "#keys-dialog")
+    page.evaluate("document.getElementById('token-dialog').showModal()")
+    walk("token dialog", "#token-input")
+    close_dialog(page, "#token-dialog")
+    rec = record(8)
+    page.evaluate("(link) => { location.hash = link.slice(link.indexOf('#')); }",
+                  review_link(rec, base=f"{base_url}/", ply=3, iterations=60, seed=0))
+    wait_for(page, f"{REVIEW}.reviewed === '{len(rec['actions'])}'", timeout=120, what="the review")
+    walk("review")
+    goto(page, "place")
+    page.click("#place-midgame")
+    page.focus("#place-board")
+    page.keyboard.press("ArrowRight")
+    page.click("#place-solve")
+    page.wait_for_selector("#place-status[data-status]", state="attached")
+    walk("place")
+    goto(page, "puzzles")
+    page.select_option("#gen-family", "PIECE_FAMILY_TETROMINOES")
+    page.click("#gen-new")
+    page.wait_for_selector("#gen-play:not([hidden]) #gen-tray figure")
+    walk("puzzles")
+    goto(page, "analysis")
+    wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
+    page.click("#an-advance")
+    wait_for(page, "document.querySelectorAll('#an-moves button').length > 0", what="a move on the board")
+    wait_for(page, "document.querySelectorAll('#an-best li').length > 0", what="the engine's moves")
+    walk("analysis")
+    goto(page, "rules")
+    walk("rules")
+    assert problems == [], "\n".join(problems)
+    # the walk met the pages' controls: far more than the header's on each page with a form
+    assert all(n >= 10 for where, n in counts.items() if "dialog" not in where and where != "rules"), counts
+    assert counts["keys dialog"] >= 1 and counts["token dialog"] >= 3, counts
