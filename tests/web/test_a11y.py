@@ -27,8 +27,10 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -108,8 +110,8 @@ def hold_first_buyable(page, circle: str, quilt: str) -> None:
 
 # ---------------------------------------------------------------- axe
 
-AXE_RUN = """async (rules) => {
-  const r = await axe.run(document, { resultTypes: ['violations'], rules });
+AXE_RUN = """async (opts) => {
+  const r = await axe.run(document, { resultTypes: ['violations'], ...opts });
   return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({ target: n.target.join(' '), impact: n.impact,
                                   summary: (n.failureSummary || '').replace(/\\s+/g, ' ').slice(0, 240) })) }));
@@ -123,12 +125,15 @@ class Audit:
         self.page = page
         self.axe = axe
         self.found: list[dict] = []
+        self.seconds = 0.0          # spent in axe itself
 
-    def __call__(self, lang: str, where: str, rules: dict | None = None):
+    def __call__(self, lang: str, where: str, options: dict | None = None):
         if not self.page.evaluate("typeof window.axe === 'object'"):
             self.page.add_script_tag(path=str(self.axe))   # possible only with bypass_csp (see the module)
-        for v in self.page.evaluate(AXE_RUN, rules or {}):
+        t0 = time.monotonic()
+        for v in self.page.evaluate(AXE_RUN, options or {}):
             self.found.append({"lang": lang, "where": where, **v})
+        self.seconds += time.monotonic() - t0
 
     def serious(self) -> list[str]:
         return [f"{v['lang']} {v['where']}: {v['impact']} {v['id']} ({v['help']}): "
@@ -153,26 +158,25 @@ def close_dialog(page, sel: str):
 
 
 def audit_every_page(page, base_url, audit: Audit, lang: str, rec_link: str, finished: dict):
-    # Play: a game under way, then the hint and a patch in hand with its ghosts, the paste form with an error,
-    # a finished game, and both dialogs
+    """Each page in the states that show the most of it, and both dialogs: one axe run each."""
+    # Play: a game under way with the hint list and a patch in hand (its ghosts on the quilt); then a finished
+    # game with the paste form open on an error
     new_game(page, base_url, lang)
-    audit(lang, "play")
     page.keyboard.press("h")
     page.wait_for_selector("#play-hint-list li")
     hold_first_buyable(page, "#play-circle", "#play-quilt-human")
     page.wait_for_selector("#play-quilt-human .ghost", state="attached")
     audit(lang, "play: hint, a patch in hand")
     page.keyboard.press("Escape")
-    page.click("#play-hint-close")
+    page.click("#play-paste-toggle")
+    page.fill("#play-paste-text", json.dumps(finished))
+    page.click("#play-paste button[type=submit]")
+    page.wait_for_selector("#play-over:not([hidden])")
     page.click("#play-paste-toggle")
     page.fill("#play-paste-text", "not a position")
     page.click("#play-paste button[type=submit]")
     page.wait_for_selector("#play-msg:not([hidden])")
-    audit(lang, "play: paste, an error")
-    page.fill("#play-paste-text", json.dumps(finished))
-    page.click("#play-paste button[type=submit]")
-    page.wait_for_selector("#play-over:not([hidden])")
-    audit(lang, "play: the game over")
+    audit(lang, "play: the game over, the paste form with an error")
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog[open]")
     audit(lang, "keys dialog")
@@ -180,18 +184,17 @@ def audit_every_page(page, base_url, audit: Audit, lang: str, rec_link: str, fin
     page.evaluate("""() => { const m = document.getElementById('token-msg'); m.hidden = false;
                              m.textContent = document.getElementById('token-why').textContent;
                              document.getElementById('token-dialog').showModal(); }""")
-    audit(lang, "token dialog")
+    audit(lang, "token dialog, with its message")
     close_dialog(page, "#token-dialog")
-    # Review: a reviewed game (a link), then the drill on its mistakes
+    # Review: a reviewed game (a link) and the drill on its mistakes
     page.evaluate("(link) => { location.hash = link.slice(link.indexOf('#')); }", rec_link)
     wait_for(page, f"{REVIEW}.reviewed && {REVIEW}.reviewed === String(document.querySelectorAll("
                    "'#review-moves li').length) && !document.getElementById('review-learn').disabled",
              timeout=120, what="the review")
-    audit(lang, "review")
     page.select_option("#learn-player", "0")
     page.click("#review-learn")
     wait_for(page, f"{REVIEW}.learnAt === '0'", what="the drill")
-    audit(lang, "review: learn from your mistakes")
+    audit(lang, "review: a game reviewed, learn from your mistakes")
     # Place: a solved board
     goto(page, "place")
     page.click("#place-midgame")
@@ -206,7 +209,7 @@ def audit_every_page(page, base_url, audit: Audit, lang: str, rec_link: str, fin
     page.click("#gen-new")
     page.wait_for_selector("#gen-play:not([hidden]) #gen-tray figure")
     audit(lang, "puzzles: solved, a new puzzle")
-    # Analysis: evaluated, a move made (the tree, Recent), a patch in hand, the load form open
+    # Analysis: evaluated, a move made (the tree, Recent), the load form open
     goto(page, "analysis")
     wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
     page.click("#an-advance")
@@ -232,16 +235,19 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page_or_dialog(browse
     for lang in ("en", "uk"):
         link = review_link(rec, base=f"{base_url}/", ply=4, iterations=60, seed=0)
         audit_every_page(page, base_url, audit, lang, link, finished)
-    # phones: the same rules at 390×844, and WCAG 2.2's target size (24 px: axe's target-size, off by default)
+    # phones: at 390×844, what the width changes (contrast where things now overlap) and WCAG 2.2's target
+    # size for touch (24 px: axe's target-size, off by default)
     page.set_viewport_size(PHONE)
     page.select_option("#lang-select", "en")     # the app's switcher: the pages keep what they show
     wait_for(page, "document.documentElement.lang === 'en'", what="English")
     for name in ("play", "review", "place", "puzzles", "analysis", "rules"):
         goto(page, name)
-        audit("en", f"{name} at 390×844", {"target-size": {"enabled": True}})
+        audit("en", f"{name} at 390×844", {"runOnly": {"type": "rule", "values": ["target-size", "color-contrast"]}})
     out = os.environ.get("QUILTSOLVE_AXE_REPORT")
     if out:
         Path(out).write_text(json.dumps(audit.report(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if os.environ.get("A11Y_DEBUG"):
+        print(f"axe: {len(set((v['lang'], v['where']) for v in audit.found))} states with findings, {audit.seconds:.1f} s in axe")
     try:
         next(made)
     except StopIteration:
@@ -412,3 +418,268 @@ def test_focus_is_visible_on_every_element_tab_reaches(pages, base_url):
     # the walk met the pages' controls: far more than the header's on each page with a form
     assert all(n >= 10 for where, n in counts.items() if "dialog" not in where and where != "rules"), counts
     assert counts["keys dialog"] >= 1 and counts["token dialog"] >= 3, counts
+
+
+# ---------------------------------------------------------------- colours axe cannot see
+
+# Inside the SVG pictures (role=img: axe leaves them alone) the styles in use, read from sample shapes drawn
+# with the app's classes, and the patch colours of draw.js. Text: 4.5:1 against what it is drawn on;
+# marks a player must see (the buttons printed on patches, the keyboard cursor of the editors): 3:1.
+SVG_COLOURS = """async () => {
+  const draw = await import('/js/draw.js');
+  const NS = 'http://www.w3.org/2000/svg';
+  const host = document.createElement('div');
+  host.className = 'card';
+  document.querySelector('main').appendChild(host);
+  const svg = (cls, inner) => { const s = document.createElementNS(NS, 'svg'); s.setAttribute('class', cls);
+    s.innerHTML = inner; host.appendChild(s); return s; };
+  const track = svg('track', '<rect class="space"/><rect class="space income"/><text class="num">5</text>'
+    + '<circle class="token" fill="var(--p0)"/><circle class="token" fill="var(--p1)"/><text class="token-label">1</text>');
+  const quilt = svg('quilt', '<rect class="cell cell-empty"/><g class="ghost"><rect/><text>1</text></g>'
+    + '<g class="hint-mark"><rect/><text>1</text></g><g class="ghost engine-ghost"><rect/><text>1</text></g>'
+    + '<circle class="button-dot"/>');
+  const editor = svg('quilt editor', '<rect class="cursor-halo"/><rect class="cursor-mark"/>');
+  const plot = svg('plot', '<text>50%</text><text class="glyph inaccuracy">?!</text><text class="glyph mistake">?</text>'
+    + '<text class="glyph blunder">??</text>');
+  const rgba = (t) => { const m = String(t).match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const [r, g, b, a] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [r, g, b, a === undefined ? 1 : a]; };
+  const hex = (h) => { const n = parseInt(h.slice(1), 16); return [n >> 16, (n >> 8) & 255, n & 255, 1]; };
+  const over = (top, base) => top[3] >= 1 ? top : [0, 1, 2].map((i) => top[i] * top[3] + base[i] * (1 - top[3])).concat(1);
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const fill = (el) => rgba(getComputedStyle(el).fill), stroke = (el) => rgba(getComputedStyle(el).stroke);
+  const card = rgba(getComputedStyle(host).backgroundColor);
+  const out = [];
+  const need = (what, r, min) => { if (!(r >= min)) out.push(`${what}: ${r.toFixed(2)} < ${min}`); };
+  // the track: space numbers on both kinds of space, the token's label on both players' colours
+  const [space, income] = track.querySelectorAll('.space');
+  const num = fill(track.querySelector('.num'));
+  need('track number on a space', ratio(num, fill(space)), 4.5);
+  need('track number on an income space', ratio(num, fill(income)), 4.5);
+  for (const tok of track.querySelectorAll('.token')) {
+    need(`token label on ${getComputedStyle(tok).fill}`, ratio(fill(track.querySelector('.token-label')), fill(tok)), 4.5);
+  }
+  // ghosts and hint marks lie on empty cells: their numbers on their own tint over an empty cell
+  const empty = over(fill(quilt.querySelector('.cell-empty')), card);
+  for (const g of quilt.querySelectorAll('g')) {
+    const under = over(fill(g.querySelector('rect')), empty);
+    need(`${g.getAttribute('class')} number`, ratio(fill(g.querySelector('text')), under), 4.5);
+  }
+  // the buttons printed on patches: their fill or their rim stands out from every patch colour
+  const dot = quilt.querySelector('.button-dot');
+  for (let id = 0; id < 33; id++) {
+    const c = hex(draw.patchColor(id));
+    need(`button on patch ${id} (${draw.patchColor(id)})`, Math.max(ratio(fill(dot), c), ratio(stroke(dot), c)), 3);
+  }
+  // the editors' keyboard cursor: blue on its white halo, whatever the cell
+  need('editor cursor on its halo', ratio(stroke(editor.querySelector('.cursor-mark')),
+    stroke(editor.querySelector('.cursor-halo'))), 3);
+  // the review's plot: its words and glyphs on the card
+  for (const t of plot.querySelectorAll('text')) need(`plot text ${t.textContent}`, ratio(fill(t), card), 4.5);
+  // puzzle tiles: each copy's label, light or dark (draw.isDark), on the copy's colour
+  for (let i = 0; i < 40; i++) {
+    for (let n = 0; n < 8; n++) {
+      const c = draw.copyColor(i, n);
+      const label = draw.isDark(c) ? [255, 255, 255, 1] : [0, 0, 0, 1];
+      need(`tile label on ${c}`, ratio(label, hex(c)), 4.5);
+    }
+  }
+  host.remove();
+  return out;
+}"""
+
+
+def test_text_and_marks_on_the_board_and_patch_colours_have_contrast(pages, base_url):
+    page = pages()
+    page.goto(f"{base_url}/#rules")
+    page.wait_for_selector("body[data-ready=rules]", state="attached")
+    found = page.evaluate(SVG_COLOURS)
+    assert found == [], "\n".join(found)
+    # and the CSS those samples read is the one in use: tile labels are opaque black or white
+    css = (Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "css" / "app.css").read_text()
+    assert ".tile-label.on-dark { fill: #fff; }" in css
+
+
+# ---------------------------------------------------------------- the quilts in words
+
+def quilt_words(page, svg: str) -> dict:
+    """The text a screen reader gets for the quilt ``svg``: its description (aria-describedby, as the
+    browser's accessibility tree has it) and the lines of the hidden list after it."""
+    return page.evaluate("""(sel) => {
+      const svg = document.querySelector(sel);
+      const ids = (svg.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+      const read = document.getElementById(svg.id + '-read');
+      return { ids, summary: document.getElementById(svg.id + '-text').textContent,
+               rows: [...read.querySelectorAll('li')].map((li) => li.textContent),
+               cells: [...svg.querySelectorAll('rect.cell')].map((r) => [Number(r.dataset.r), Number(r.dataset.c),
+                                                                         r.dataset.owner]) };
+    }""", svg)
+
+
+def expected_rows(cells: list, cat: dict) -> list[str]:
+    """The rows of a quilt as describeQuilt words them, from the drawn cells (r, c, owner) and a catalogue."""
+    def plural(key, n, **v):
+        forms = cat[key]
+        text = forms if isinstance(forms, str) else (forms.get("one") if n == 1 and "one" in forms else forms["other"])
+        for k, x in v.items():
+            text = text.replace("{" + k + "}", str(x))
+        return text
+
+    grid = {(r, c): o for r, c, o in cells}
+    rows = []
+    for r in range(9):
+        keys = [grid[r, c] or "." for c in range(9)]
+        runs, c = [], 0
+        while c < 9:
+            e = c
+            while e + 1 < 9 and keys[e + 1] == keys[c]:
+                e += 1
+            cols = plural("quilt.text.col", 1, c=c + 1) if c == e else plural("quilt.text.cols", 2, **{"from": c + 1, "to": e + 1})
+            k, n = keys[c], e - c + 1
+            if k == ".":
+                runs.append(plural("quilt.text.empty", n, cols=cols))
+            elif k.startswith("p"):
+                runs.append(plural("quilt.text.patch", n, cols=cols, id=int(k[1:])))
+            elif k.startswith("L"):
+                runs.append(plural("quilt.text.leather", n, cols=cols))
+            else:
+                runs.append(plural("quilt.text.covered", n, cols=cols))
+            c = e + 1
+        rows.append(plural("quilt.text.row", 1, r=r + 1, runs=", ".join(runs)))
+    return rows
+
+
+def catalogue(lang: str) -> dict:
+    static = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static"
+    return json.loads((static / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def test_the_quilts_are_described_in_words_that_follow_the_moves(pages, base_url):
+    page = pages()
+    en = catalogue("en")
+    new_game(page, base_url, "en")
+    start = quilt_words(page, "#play-quilt-human")
+    # the svg names its description and the player's stats (buttons, income) beside it
+    assert start["ids"] == ["play-quilt-human-text", "play-human-stats"]
+    assert start["summary"] == en["quilt.text.summary"]["other"].replace("{n}", "81")
+    assert start["rows"] == expected_rows(start["cells"], en)
+    assert start["rows"][2] == "Row 3: columns 1–9 empty."
+    described = page.evaluate("""() => { const s = document.getElementById('play-quilt-human');
+        return s.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id))
+          .map((e) => e.getAttribute('aria-label') || e.textContent).join(' '); }""")
+    assert "81" in described and en["stats.buttons"] not in ("",) and "income" in described
+    # a move by the keys: the patch goes down on the solver's first spot (G); the engine answers
+    plies = int(page.evaluate(f"{PLAY}.plies"))
+    hold_first_buyable(page, "#play-circle", "#play-quilt-human")
+    page.wait_for_selector("#play-quilt-human .ghost", state="attached")
+    page.keyboard.press("g")
+    wait_for(page, f"(() => {{ const d = {PLAY}; return d.busy === '0' && Number(d.plies) > {plies + 1} "
+                   f"&& (d.turn === 'human' || d.turn === 'over'); }})()", what="the engine's answer")
+    for svg in ("#play-quilt-human", "#play-quilt-engine"):
+        now = quilt_words(page, svg)
+        filled = sum(1 for _, _, o in now["cells"] if o)
+        assert filled > 0, svg
+        n = 81 - filled
+        assert now["summary"] == en["quilt.text.summary"]["one" if n == 1 else "other"].replace("{n}", str(n)), svg
+        assert now["rows"] == expected_rows(now["cells"], en), svg
+        ids = {o for _, _, o in now["cells"] if o}
+        assert all(f"patch {o[1:]}" in " ".join(now["rows"]) for o in ids if o.startswith("p")), svg
+    # the time track in words: each token's space as the stats say
+    track = page.evaluate("document.getElementById('play-track-text').textContent")
+    me = page.evaluate("window.quiltsolveDebug.game().human")
+    view = page.evaluate("window.quiltsolveDebug.game().view")
+    for i in (0, 1):
+        assert f"Player {i + 1}" in track and f"space {view['players'][i]['position']}," in track
+    assert me in (0, 1)
+    # another language: the same quilt in Ukrainian, at once
+    uk = catalogue("uk")
+    page.select_option("#lang-select", "uk")
+    wait_for(page, "document.documentElement.lang === 'uk'", what="Ukrainian")
+    wait_for(page, "document.getElementById('play-quilt-human-read').textContent.includes('Ряд')",
+             what="the quilt in Ukrainian")
+    now = quilt_words(page, "#play-quilt-human")
+    assert now["rows"][0].startswith("Ряд 1: ") and "стовп" in now["rows"][0]
+    assert " з 81" in now["summary"]
+    assert not any(w in " ".join(now["rows"]) for w in ("Row", "column", "empty", "patch"))
+    # the other boards of the app: the analysis board's quilts and the review's are described the same way
+    page.select_option("#lang-select", "en")
+    goto(page, "analysis")
+    wait_for(page, "document.getElementById('an-quilt-0-read') && document.getElementById('an-quilt-1-read')",
+             what="the analysis board's quilts")
+    for svg in ("#an-quilt-0", "#an-quilt-1"):
+        words = quilt_words(page, svg)
+        assert words["rows"] == expected_rows(words["cells"], en), svg
+    assert uk["quilt.text.row"].startswith("Ряд")
+
+
+# ---------------------------------------------------------------- phone
+
+NO_SIDEWAYS = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
+
+
+def test_every_page_works_by_touch_on_a_phone_in_every_language(pages, base_url):
+    from .test_languages import OVERFLOW
+
+    page = pages(PHONE, touch=True)
+    rec = record(6)
+    link = review_link(rec, base=f"{base_url}/", ply=3, iterations=60, seed=0)
+    deal5 = engine.new_game(5).to_notation()
+    problems: list[str] = []
+
+    def fits(where):
+        width, window = page.evaluate(NO_SIDEWAYS)
+        if width > PHONE["width"] or window != PHONE["width"]:
+            problems.append(f"{where}: the page scrolls sideways ({width}px in a {window}px window)")
+        problems.extend(f"{where}: {o}" for o in page.evaluate(OVERFLOW))
+
+    def tap_to(name):
+        """The nav link tapped (Playwright taps where it is seen and checks nothing else takes the tap)."""
+        page.tap(f"nav a[data-page={name}]")
+        page.wait_for_selector(f"body[data-ready={name}]", state="attached")
+
+    for lang in LANGS:
+        if lang == LANGS[0]:
+            new_game(page, base_url, lang, seed=5)      # a deal whose first player can buy (not every deal can)
+        else:
+            page.goto(f"{base_url}/?lang={lang}#play")   # the same game, resumed (Recent)
+            page.wait_for_selector("#page-play[data-busy='0'][data-turn=human]", state="attached")
+        # Play: a patch picked up by a tap, shown on the quilt by a tap, put back
+        page.tap("#play-circle .patch-card.buyable")
+        page.wait_for_selector("#play-quilt-human[data-held]", state="attached")
+        page.locator("#play-quilt-human").scroll_into_view_if_needed()
+        box = page.locator("#play-quilt-human").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#play-quilt-human .held-piece", state="attached")
+        fits(f"{lang} play, a patch on the quilt")
+        page.tap("#play-cancel")
+        page.tap("#play-paste-toggle")
+        fits(f"{lang} play, the paste form")
+        page.tap("#play-paste-cancel")
+        # Review (a reviewed game: its plot, lists and quilts)
+        tap_to("review")
+        page.evaluate("(link) => { location.hash = link.slice(link.indexOf('#')); }", link)
+        wait_for(page, f"{REVIEW}.reviewed === '{len(rec['actions'])}'", timeout=120, what="the review")
+        page.tap("#review-next")
+        fits(f"{lang} review")
+        # Place and Puzzles, solved by a tap
+        tap_to("place")
+        page.tap("#place-midgame")
+        page.tap("#place-solve")
+        page.wait_for_selector("#place-status[data-status]", state="attached")
+        fits(f"{lang} place")
+        tap_to("puzzles")
+        page.tap("#pz-solve")
+        page.wait_for_selector("#pz-status[data-status]", state="attached")
+        fits(f"{lang} puzzles")
+        # Analysis: a patch picked up by a tap (deal 5, as on Play: its first player can buy)
+        tap_to("analysis")
+        page.evaluate("(h) => { location.hash = h; }", f"#analysis?pos={quote(deal5, safe='')}")
+        wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
+        page.tap("#an-circle .patch-card.buyable")
+        wait_for(page, "document.querySelector('#page-analysis svg.quilt[data-held]')", what="a patch in hand")
+        fits(f"{lang} analysis, a patch in hand")
+        page.keyboard.press("Escape")
+        tap_to("rules")
+        fits(f"{lang} rules")
+    assert problems == [], "\n".join(problems)
