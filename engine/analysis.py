@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Generator, Iterator
 
 from quiltsolve.solver import StopToken
+from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL  # seconds between two updates when none is asked for
 
 from . import core
 from .actions import LEATHER_ACTIONS, Action
@@ -63,8 +64,6 @@ from .policy import leather_cell
 from .state import GameState
 from .suggest import MoveSuggestion
 
-DEFAULT_REPORT_INTERVAL = 0.2
-"""Seconds between two updates when none is asked for."""
 PV_DEPTH = 10
 """Moves of a principal variation after its first (leather placed on the way not counted)."""
 LOOKAHEAD_HORIZON = 2.0
