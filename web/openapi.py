@@ -47,6 +47,8 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
 
+from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
+
 from .calls import MAX_DEADLINE_MS
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -240,6 +242,34 @@ def field_rules() -> dict[str, dict]:
         "AnalyzeGameRequest.large_loss": _range(0, MAX_LARGE_LOSS, f"a loss of at least this much win chance "
                                                                    f"is a large mistake; 0 means "
                                                                    f"{DEFAULT_LARGE_LOSS:g}"),
+        "AnalyzePositionRequest.state_json": {
+            "minLength": 1, "maxLength": MAX_STATE_JSON,
+            "description": f"the engine's state JSON as text (at most {MAX_STATE_JSON} characters; docs/engine.md), "
+                           "as SuggestMove takes it; used only when state is unset"},
+        "AnalyzePositionRequest.top": top,
+        "AnalyzePositionRequest.seed": seed,
+        "AnalyzePositionRequest.iterations": iterations,
+        "AnalyzePositionRequest.time_limit": {"replace": time_limit_schema(
+            DEFAULT_SUGGEST_LIMIT, also=f" ({DEFAULT_ITERATIONS_LIMIT:g} s with iterations, then only a cap); "
+                                        "not with until_cancelled")},
+        "AnalyzePositionRequest.until_cancelled": {
+            "description": f"analyse until the client closes the stream (or X-Deadline-Ms passes), at most "
+                           f"{MAX_ANALYSIS_TIME:g} s, then the final update; not with iterations or time_limit"},
+        "AnalyzePositionRequest.report_interval": {"replace": {
+            "type": "string", "pattern": f"^{seconds_between(MIN_REPORT_INTERVAL, MAX_REPORT_INTERVAL)}s$",
+            "examples": ["0.2s", "0.05s"],
+            "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
+                           f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
+                           f"{DEFAULT_REPORT_INTERVAL:g} s"}},
+        "AnalyzedMove.proven_margin": {"description": PROVEN_MARGIN},
+        "AnalyzedMove.visits": {"minimum": 0, "description": "the search's playouts through the move so far"},
+        "AnalyzedMove.mean_margin": {"description": "present only with visits: the mover's mean final margin in "
+                                                    "buttons over the move's playouts"},
+        "AnalyzedMove.principal_variation": {"description": "the line the search expects, starting with the move "
+                                                            "(leather placements on the way included)"},
+        "AnalyzePositionUpdate.proven_margin": {"description": "present only when proven: the position's value "
+                                                               "for the player to move (the best move's margin)"},
+        "AnalyzePositionUpdate.final": {"description": "true on the last update of the stream"},
         "SuggestMoveResponse.proven": {"description": "true when the endgame solver proved the value of every "
                                                       "returned move (each then has proven_margin)"},
         "MoveSuggestion.proven_margin": {"description": PROVEN_MARGIN},
@@ -346,6 +376,13 @@ MESSAGE_RULES = {
     "SuggestMoveRequest": {"anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
                            "description": "state is required (or the deprecated state_json). A finished game is "
                                           "FAILED_PRECONDITION (409)."},
+    "AnalyzePositionRequest": {
+        "anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
+        "if": {"required": ["until_cancelled"], "properties": {"until_cancelled": {"const": True}}},
+        "then": {"not": {"anyOf": [{"required": ["time_limit"]},
+                                   {"required": ["iterations"], "properties": {"iterations": {"minimum": 1}}}]}},
+        "description": "state is required (or state_json). One budget: iterations, time_limit (the default, "
+                       "1 s) or until_cancelled. A finished game is FAILED_PRECONDITION (409)."},
     "GeneratePuzzleRequest": {"description": "Not expressible here, also checked: a region, or height and width "
                                              "(both set or both 0), not both; a family or pieces, not both; the "
                                              "box or region holds at least one piece (a region: some choice of "
@@ -540,6 +577,7 @@ def request_examples() -> dict[str, dict | None]:
         "GeneratePuzzle": {"height": 5, "width": 5, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
                            "time_limit": "2s"},
         "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
+        "AnalyzePosition": {"state": state, "top": 3, "iterations": 200, "seed": 0, "report_interval": "0.05s"},
         "NewGame": {"seed": EXAMPLE_SEED},
         "LoadPosition": {"text": start.to_notation()},
         "ViewPosition": {"state": state},

@@ -113,6 +113,12 @@ def test_every_operation_has_a_working_example(http, endpoint):
     if endpoint.name == "AnalyzeGame":      # NDJSON: one review per move of the record
         lines = [json.loads(line) for line in r.text.splitlines()]
         assert len(lines) == len(body["record"]["actions"]) and all("error" not in x for x in lines)
+    elif endpoint.streaming:                # NDJSON: updates, the last one final
+        assert r.headers["content-type"].startswith("application/x-ndjson")
+        lines = [json.loads(line) for line in r.text.splitlines()]
+        for line in lines:
+            validator(endpoint.response).validate(line)
+        assert lines[-1]["final"] and not any(x.get("final") for x in lines[:-1])
     else:       # the game paths' answers too: typed since GameService (issue 35)
         validator(endpoint.response).validate(r.json())
 
@@ -313,9 +319,9 @@ def _cap_cost(path: str, body: dict, headers: dict, rnd: random.Random) -> None:
     the generated ones as they are under a short X-Deadline-Ms (then a 504 is a fair answer)."""
     limit = "time_per_move" if path == "analyze-game" else "time_limit"
     if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game",
-                    "generate-puzzle"):
+                    "generate-puzzle", "analyze-position"):
         return
-    if rnd.random() < 0.5:
+    if rnd.random() < 0.5 and not body.get("until_cancelled"):   # until cancelled: only the deadline ends it
         body[limit] = _small_time(rnd) if path != "analyze-game" else "0.01s"  # unset means 0.2-10 s
         if body.get("iterations"):
             body["iterations"] = min(body["iterations"], 20 if path == "analyze-game" else 200)
@@ -346,7 +352,7 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
             ref["count"] = min(ref.get("count", 0), 2)  # at most 128 copies in all (documented)
         if "upcoming" in body:
             body["upcoming"] = _distinct(ups)
-    if path == "suggest-move":
+    if path in ("suggest-move", "analyze-position"):
         position = _position(rnd)
         if "state" in body:
             body["state"] = web_positions.to_mapping(position)
