@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Iterator
 
 from quiltsolve.solver import StopToken
@@ -114,7 +114,7 @@ class Analysis:
     searched: bool
     proven: bool
     final: bool
-    elapsed: float
+    elapsed: float = field(compare=False)     # wall-clock time: not part of what an analysis found
     nodes: int = 0
     proof_nodes: int = 0
 
