@@ -3,13 +3,16 @@
 
 import { clear } from './draw.js';
 import { moveName } from './analysis-moves.js';
+import { formatPercent, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const pct = (x) => `${Math.round(x * 100)}%`;
 
 // cur: the node on the board (its eval: {budget, player, proven, ms, best} once evaluated, null while being
-// evaluated); budgetText: the budget asked for; playMove(text): play a listed move.
-export function renderEvaluation(cur, budgetText, playMove) {
+// evaluated; an infinite analysis' also has live, streaming, final, iterations and each move's visits and line);
+// budgetText: the budget asked for; playMove(text): play a listed move; live: the infinite analysis 'on', 'off'
+// or 'paused' (the page hidden).
+export function renderEvaluation(cur, budgetText, playMove, live = 'off') {
   const box = $('an-best');
   const info = $('an-eval-info');
   const bar = $('an-evalbar');
@@ -22,7 +25,8 @@ export function renderEvaluation(cur, budgetText, playMove) {
     info.textContent = `Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
     sec.dataset.evaluated = cur.notation;
   } else if (!cur.eval) {
-    info.textContent = `Evaluating (${budgetText} iterations)…`;
+    info.textContent = live === 'on' ? t('analysis.liveStarting') : live === 'paused' ? t('analysis.livePaused')
+      : `Evaluating (${budgetText} iterations)…`;
     first = null;
   } else {
     const e = cur.eval;
@@ -30,7 +34,11 @@ export function renderEvaluation(cur, budgetText, playMove) {
     first = e.player === 0 ? top.win : 1 - top.win;
     info.textContent = e.proven
       ? `Proven by the endgame solver: player ${e.player + 1} (to move) ${top.margin > 0 ? 'wins' : top.margin < 0 ? 'loses' : 'ties'} by ${Math.abs(top.margin)} with best play.`
-      : `Player ${e.player + 1} (to move) wins ${pct(top.win)} of the time with the best move (${e.budget} iterations, ${e.ms} ms).`;
+      : e.live
+        ? (live === 'paused' && !e.final ? t('analysis.livePaused')
+          : t(e.streaming ? 'analysis.liveInfo' : 'analysis.liveDone', { player: e.player + 1, pct: formatPercent(top.win),
+            iterations: tn('analysis.iterations', e.iterations) }))
+        : `Player ${e.player + 1} (to move) wins ${pct(top.win)} of the time with the best move (${e.budget} iterations, ${e.ms} ms).`;
     e.best.forEach((s, i) => {
       const li = document.createElement('li');
       li.dataset.move = s.move.text;
@@ -39,7 +47,9 @@ export function renderEvaluation(cur, budgetText, playMove) {
       li.innerHTML = '<span class="pct"></span><span class="bar"><i></i></span><span class="what"></span>';
       li.querySelector('.pct').textContent = pct(s.win);
       li.querySelector('.bar i').style.width = pct(s.win);
-      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${s.margin !== undefined && s.margin !== null ? ` (${s.margin > 0 ? '+' : ''}${s.margin} pts, proven)` : ''}`;
+      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${s.margin !== undefined && s.margin !== null ? ` (${s.margin > 0 ? '+' : ''}${s.margin} pts, proven)` : ''}`
+        + (e.live && !e.proven ? ` · ${tn('analysis.playouts', s.visits)}` : '');
+      if (e.live) li.dataset.visits = String(s.visits);
       li.setAttribute('aria-label', `Engine choice ${i + 1}: ${moveName(s.move.text)}, ${pct(s.win)} to win. Press Enter to play it.`);
       const play = () => playMove(s.move.text);
       li.addEventListener('click', play);
@@ -47,6 +57,7 @@ export function renderEvaluation(cur, budgetText, playMove) {
       box.appendChild(li);
     });
     sec.dataset.evaluated = cur.notation;
+    sec.dataset.liveIterations = e.live ? String(e.iterations) : '';
     if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
     sec.dataset.evaluatedAt = String(e.drawnAt);
   }

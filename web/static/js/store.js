@@ -70,3 +70,15 @@ export function shortDate(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+// A small setting kept in this browser (the language, ...): one key each, quiltsolve.<name>; null when unset or
+// when storage is refused.
+export function loadPreference(name) {
+  const s = storage();
+  try { return s ? s.getItem(`quiltsolve.${name}`) : null; } catch { return null; }
+}
+
+export function savePreference(name, value) {
+  const s = storage();
+  try { if (s) s.setItem(`quiltsolve.${name}`, String(value)); return !!s; } catch { return false; }
+}
