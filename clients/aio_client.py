@@ -12,7 +12,7 @@ Create it inside the running event loop that will use it.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Iterable, Sequence, cast
 
 import grpc
 import grpc.aio
@@ -156,7 +156,7 @@ class AsyncPlacementClient:
         return self._analyses(call)
 
     async def _analyses(self, call: wire.Call) -> AsyncIterator[Analysis]:
-        stream = self._stream(call)
+        stream = cast(AsyncGenerator[Any, None], self._stream(call))
         try:
             try:
                 first = await stream.__anext__()

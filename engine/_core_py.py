@@ -282,4 +282,4 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
     """The core's search (``_core.search``): (iterations done, nodes, [(action, n, w, wins, margin)] per root child)."""
     tree = SearchTree(state, root_actions, seed, exploration, margin_weight, epsilon, node_cap, cache)
     tree.run(iterations, time_left, at_least, stop)
-    return tree.done, tree.count, tree.children()  # type: ignore[return-value]
+    return tree.done, tree.count, tree.children()

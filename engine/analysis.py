@@ -238,8 +238,8 @@ def analyze(state: GameState, *, time_limit: float | None = None, iterations: in
         return box.get("value")
 
     def proof(seconds: float | None, nodes: int | None) -> Generator[Analysis, None, _proven.ProvenMoves | None]:
-        answer = yield from waiting(lambda: _proven.proven_moves(state, time_limit=seconds, nodes=nodes,
-                                                                 stop=either, top=top))
+        answer: _proven.ProvenMoves | None = yield from waiting(
+            lambda: _proven.proven_moves(state, time_limit=seconds, nodes=nodes, stop=either, top=top))
         return answer
 
     def proven_update(answer: _proven.ProvenMoves, done: int) -> Analysis:
@@ -279,7 +279,7 @@ def analyze(state: GameState, *, time_limit: float | None = None, iterations: in
             deadline: float | None = ts + max(0.0, left * _search.TIME_SHARE)  # type: ignore[operator]
         else:
             deadline = None if left is None else ts + left
-        look_until = ts + LOOKAHEAD_HORIZON if deadline is None else min(deadline, ts + LOOKAHEAD_HORIZON)
+        look_until: float | None = ts + LOOKAHEAD_HORIZON if deadline is None else min(deadline, ts + LOOKAHEAD_HORIZON)
         if iterations is not None:
             look_until = deadline     # as SearchPlayer._search (no advisor of its own: the snug placements)
         root_actions, at_least = yield from waiting(

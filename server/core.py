@@ -33,7 +33,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 import grpc
 
@@ -550,7 +550,7 @@ class ServiceCore:
                               request_id=self.request_id(call), updates=sent, freed_ms=round(freed * 1000, 1))
 
     def _stream_on(self, call: Call, job: StreamJob[U], requested: float, field: str, retry: bool,
-                   fingerprint: Callable[[], bytes | None]) -> Iterator[U]:
+                   fingerprint: Callable[[], bytes | None]) -> Generator[U, None, None]:
         """The updates of ``job`` from a worker of the main lane (as :meth:`_run_on` runs a unary job)."""
         lane = self.admission
         slot = self._acquire(lane, call, None, retry)
