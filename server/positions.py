@@ -257,9 +257,9 @@ def from_circle(ids: Sequence[int], edition: str = engine.DEFAULT_EDITION,
     quiltsolve.server.positions.PositionError: circle[32]: must be patch 0, the last one before the token (patch 0 is circle[0])
     """
     ids = list(ids)
-    if len(ids) > CIRCLE_PATCHES:
-        raise PositionError(field, f"{len(ids)} patch ids; at most {CIRCLE_PATCHES}, each once")
     seen: dict[int, int] = {}
+    # Each entry first (a page names the one at fault while the circle is still being entered); the 34th
+    # entry of any list is a repeat or no patch, so this stops within CIRCLE_PATCHES + 1 entries.
     for i, pid in enumerate(ids):
         if type(pid) is not int or not 0 <= pid < CIRCLE_PATCHES:
             raise PositionError(f"{field}[{i}]", f"unknown patch id {pid!r}; standard ids are 0-{CIRCLE_PATCHES - 1}")
