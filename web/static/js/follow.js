@@ -44,7 +44,8 @@ const section = () => $('page-follow');
 const mover = () => (game && game.view ? game.view.current_player : 0);
 
 // The patch in hand, for the player to move, put down on that player's quilt: hand.js's flow, as on the Play page
-// and the Analysis board.
+// and the Analysis board, without the solver's ghosts: the patch goes where it lies on the table, and advice
+// comes only when asked for (Hint).
 const hand = holdFlow({
   get P() { return P; }, view: () => game.view, player: () => mover(), canAct,
   quilt: () => quilts[mover()], pointer: () => pointers[mover()],
@@ -52,7 +53,7 @@ const hand = holdFlow({
   get where() { return t('follow.theQuilt'); },
   say: (text) => showMessage(msg, text, 'info'), play: (text) => { hand.drop(); playMove(text); },
   leatherFirst: () => { hand.holdLeather(); render(); },
-  render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
+  render: () => render(), redraw: () => drawOverlay(), ghosts: false, error: (e) => showMessage(msg, e),
 });
 
 // ------------------------------------------------------------------ a game to follow (made by setup.js)

@@ -188,6 +188,7 @@ function addToCircle(more) {
 
 function circleChanged() {
   circleAnswer = null;
+  section().dataset.circleCheck = 'changed';
   renderCircle();
   clearTimeout(circleTimer);
   circleTimer = setTimeout(() => checkCircle(false), CHECK_DELAY_MS);
