@@ -167,6 +167,7 @@ def test_a_circle_entered_then_ten_moves_followed_then_a_reload_keeps_the_game(p
     page.click("#setup-undo")                             # ... taken back
     page.click("#setup-palette button[data-id='0']")
     page.wait_for_selector("#page-setup[data-circle-check=ok]", state="attached")
+    page.screenshot(path=str(shots_dir / "web-setup.png"), full_page=True)
     assert page.get_attribute("#page-setup", "data-circle") == ",".join(map(str, TABLE))
     state = engine.GameState.from_circle(TABLE)
     assert page.get_attribute("#page-setup", "data-notation") == state.to_notation()
