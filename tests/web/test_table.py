@@ -219,6 +219,8 @@ def test_a_circle_entered_then_ten_moves_followed_then_a_reload_keeps_the_game(p
     assert page.get_attribute("#page-follow", "data-notation") == before.to_notation()
     enter_move(page, last)
     settled(page, 10)
+    # the evaluation, once asked for, follows the moves
+    wait_for(page, f"{FOLLOW}.evaluated === {json.dumps(state.to_notation())}", what="the evaluation again")
 
     # A reload keeps the game, and undo still works there (the game is played again from its start).
     page.reload()

@@ -34,6 +34,7 @@ let busy = false;
 let hint = null;         // {suggestions, selected, notation}
 let evalOn = false;
 let evalAbort = null;
+let evalFor = null;      // the position being evaluated
 const evals = new Map(); // notation → the evaluation drawn for it (analysis-eval.js's form)
 let quilts = [null, null];
 let pointers = [];
@@ -139,7 +140,7 @@ function bind() {
   $('fl-hint-close').addEventListener('click', () => { hint = null; render(); });
   $('fl-eval-toggle').addEventListener('click', () => {
     evalOn = !evalOn;
-    if (evalOn) evaluate(); else if (evalAbort) evalAbort.abort();
+    if (evalOn) evaluate(); else if (evalAbort) { evalAbort.abort(); evalFor = null; }
     render();
   });
   $('fl-undo').addEventListener('click', () => undo());
@@ -279,13 +280,16 @@ function renderHint() {
 // The position's evaluation (as the Analysis board's: suggest-move at its default budget), kept by position.
 async function evaluate() {
   if (!evalOn || !game) return;
-  if (evalAbort) evalAbort.abort();
-  evalAbort = null;
   const g = game;
   const notation = g.view.notation;
+  if (evalFor === notation) return;
+  if (evalAbort) evalAbort.abort();
+  evalAbort = null;
+  evalFor = null;
   if (g.view.terminal || evals.has(notation)) { renderEval(); return; }
   const ctl = new AbortController();
   evalAbort = ctl;
+  evalFor = notation;
   renderEval();
   const t0 = performance.now();
   try {
@@ -297,7 +301,7 @@ async function evaluate() {
     if (e.name !== 'AbortError' && game === g) showMessage(msg, e);
     return;
   } finally {
-    if (evalAbort === ctl) evalAbort = null;
+    if (evalAbort === ctl) { evalAbort = null; evalFor = null; }
   }
   if (game === g && g.view.notation === notation) renderEval();
 }
@@ -394,7 +398,7 @@ function render() {
   drawOverlay();
   renderHint();
   renderEval();
-  if (evalOn && !evals.has(v.notation) && !evalAbort && !v.terminal) evaluate();
+  if (evalOn && !evals.has(v.notation) && evalFor !== v.notation && !v.terminal) evaluate();
 }
 
 // The last move of each player outlined on their quilt; the hint drawn on the mover's; the patch in hand with
