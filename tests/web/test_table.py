@@ -9,6 +9,7 @@ field the position codec names.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -341,6 +342,22 @@ def test_the_table_pages_work_by_touch_on_a_phone(pages, base_url, shots_dir):
     page.screenshot(path=str(shots_dir / "web-follow-phone.png"), full_page=True)
     page.tap("#fl-undo")
     settled(page, 2)
+
+    # In every language (?lang=xx): the pages' words from its catalogue, and still no element too wide.
+    static = Path(__file__).resolve().parents[2] / "web" / "static" / "i18n"
+    for lang in ("uk", "ko", "it"):
+        words = json.loads((static / f"{lang}.json").read_text(encoding="utf-8"))
+        for name in ("setup", "follow"):
+            page.goto(f"{base_url}/?lang={lang}#{name}")
+            page.wait_for_selector(f"body[data-ready={name}]", state="attached")
+            assert page.get_attribute("html", "lang") == lang
+            assert page.text_content(f"#{name}-title") == words[f"{name}.title"]
+            if name == "setup":
+                page.tap("#setup-mode-pos")
+            else:
+                settled(page, 2)
+            assert page_width_overflow(page) <= 1, (lang, name)
+            assert no_overflow(page, f"#page-{name}") == [], (lang, name)
 
     open_page(page, base_url, "setup")
     page.tap("#setup-mode-pos")
