@@ -344,7 +344,7 @@ def test_the_table_pages_work_by_touch_on_a_phone(pages, base_url, shots_dir):
     settled(page, 2)
 
     # In every language (?lang=xx): the pages' words from its catalogue, and still no element too wide.
-    static = Path(__file__).resolve().parents[2] / "web" / "static" / "i18n"
+    static = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "i18n"
     for lang in ("uk", "ko", "it"):
         words = json.loads((static / f"{lang}.json").read_text(encoding="utf-8"))
         for name in ("setup", "follow"):

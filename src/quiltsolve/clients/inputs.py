@@ -517,8 +517,10 @@ def _record_from(stream: Any, name: str, line: int, limit: int) -> Any:
                 return json.loads(text)
             except RecursionError:
                 raise InvalidArgument(f"{_short(name)} line {number}: not JSON: nested too deeply") from None
-            except ValueError as e:
+            except json.JSONDecodeError as e:
                 raise InvalidArgument(f"{_short(name)} line {number}: not JSON: {e}") from None
+            except ValueError:   # int() of a number longer than sys.get_int_max_str_digits()
+                raise InvalidArgument(f"{_short(name)} line {number}: not JSON: a number has too many digits") from None
     s = "" if seen == 1 else "s"
     raise InvalidArgument(f"--line {line}: {_short(name)} has {seen} record{s}" if seen
                           else f"{_short(name)} holds no record (one JSON object a line)")

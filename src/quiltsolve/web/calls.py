@@ -120,6 +120,8 @@ def decode_json(raw: bytes) -> Any:
         raise BadRequest("body", f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:
         raise BadRequest("body", "not valid JSON: nested too deeply") from None
+    except ValueError:   # int() of a number longer than sys.get_int_max_str_digits()
+        raise BadRequest("body", "not valid JSON: a number has too many digits") from None
 
 
 def deadline_of(request: Request) -> float | None:

@@ -1,10 +1,15 @@
 # PYTHON_ARGCOMPLETE_OK
-"""Command line: ``python -m quiltsolve.engine match|replay|state|review ...`` (also ``quiltsolve-engine``).
+"""Command line: ``python -m quiltsolve.engine match|replay ...`` (also ``quiltsolve-engine``).
 
     python -m quiltsolve.engine match --a search:0.2 --b greedy --games 10
     python -m quiltsolve.engine replay games.jsonl
-    python -m quiltsolve.engine state --seed 7 --plies 20 [--format notation]
-    python -m quiltsolve.engine review games.jsonl --line 3 --iterations 500
+
+``state`` and ``review`` gave way to ``suggest state`` and ``suggest review``
+(issue 35), which read records and positions with the service's codecs. The
+old names still run them, with the same flags (``--notation TEXT`` is
+``--position TEXT`` there), until 0.4: the engine never imports the clients,
+so it finds ``suggest`` through the ``quiltsolve.programs`` entry point, as
+it finds the service's advisor through ``quiltsolve.advisors``.
 
 Bad input of any kind (arguments, files, JSON, records) exits 2 with one
 line on stderr, never a traceback. Files are read up to 16 MiB, as UTF-8
@@ -16,7 +21,7 @@ argcomplete is installed.
 from __future__ import annotations
 
 import argparse
-import itertools
+import importlib.metadata
 import json
 import os
 import sys
@@ -25,14 +30,12 @@ from typing import Any, Callable, NoReturn
 
 from quiltsolve.solver.ray_count import RayUnavailableError  # imports no Ray: that happens only with --ray
 
-from .advisor import Advisor, PluginError, advisor_from_entry_point
+from .advisor import Advisor, PluginError, advisor_from_entry_point, load_entry_point
 from .distributed import check_ray
 from .match import PlayerError, run_match
 from .notation import NotationError
-from .players import GreedyPlayer, known_players, make_player
-from .record import RecordError, replay, replay_steps
-from .review import DEFAULT_ITERATIONS, review_game, summarize
-from .state import GameState, new_game
+from .players import known_players, make_player
+from .record import RecordError, replay
 from .state_json import quote
 from .track import DEFAULT_EDITION, EDITIONS
 
@@ -110,9 +113,10 @@ def _files(action: argparse.Action) -> argparse.Action:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=_prog(), description="Patchwork game engine: matches, record replay, game states "
-                                          "and game review.",
-                epilog="Bad input exits 2 with one line on stderr. Details: docs/engine.md")
+    p = _Parser(prog=_prog(), description="Patchwork game engine: matches and record replay.",
+                epilog="state and review are now `suggest state` and `suggest review` (the same flags; "
+                       "--notation is --position); this program still runs them until 0.4. "
+                       "Bad input exits 2 with one line on stderr. Details: docs/engine.md")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
                    help="print the quiltsolve version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
@@ -143,49 +147,6 @@ def _parser() -> argparse.ArgumentParser:
                                    "(exit 1 if any failed).")
     _files(r.add_argument("file", metavar="FILE.jsonl", help="game records, one JSON object a line ('-': stdin)"))
 
-    st = sub.add_parser("state", help="print a game state as JSON or notation (for suggest move / SuggestMove)",
-                        description="Print one game state: a new game of deal --seed, a game record's deal "
-                                    "(--record), or a position in notation (--notation), after --plies moves.",
-                        epilog="example: python -m quiltsolve.engine state --seed 7 --plies 20 > state.json; "
-                               "suggest move state.json --top 3. suggest state gives the same positions, "
-                               "reading records and positions by the service's codecs: prefer it.")
-    st.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="deal of a new game (default 0)")
-    st.add_argument("--edition", choices=EDITIONS, default=DEFAULT_EDITION,
-                    help=f"edition of the new game (default {DEFAULT_EDITION})")
-    src = st.add_mutually_exclusive_group()
-    _files(src.add_argument("--record", metavar="FILE.jsonl",
-                            help="start from a game record's deal instead ('-': stdin)"))
-    src.add_argument("--notation", metavar="TEXT", help="start from this position in engine notation instead")
-    st.add_argument("--line", type=_int_in(1), default=1, metavar="N",
-                    help="which record of FILE, counting non-empty lines from 1 (default 1)")
-    st.add_argument("--plies", type=_int_in(0, MAX_PLIES), default=0, metavar="K",
-                    help="moves to play first: the record's first K actions, or K greedy moves (default 0)")
-    st.add_argument("--format", choices=("json", "notation"), default="json",
-                    help="state JSON (the schema in docs/engine.md) or one line of notation (default json)")
-
-    rv = sub.add_parser("review", help="review a game: each move's loss in win chance by the search player",
-                        description="Search every decision of a game record and print, one line per move, "
-                                    "the move played, the search's best move, their values (win chance of "
-                                    "the player to move) and the loss; large mistakes are marked '??'. "
-                                    "Then one summary line per player. `suggest review` gives the same review "
-                                    "(the same lines in --json) through the client path, in-process or with "
-                                    "--server, and adds --web, --save and --svg: prefer it.",
-                        epilog="example: python -m quiltsolve.engine review games.jsonl --line 2 --iterations 300; "
-                               "the same: suggest review games.jsonl --line 2 --iterations 300")
-    _files(rv.add_argument("file", metavar="RECORD.jsonl", help="game records, one JSON object a line ('-': stdin)"))
-    rv.add_argument("--line", type=_int_in(1), default=1, metavar="N",
-                    help="which record of the file, counting non-empty lines from 1 (default 1)")
-    budget = rv.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_int_in(1, 10_000_000), metavar="N",
-                        help="search iterations per position: reproducible (default 500)")
-    budget.add_argument("--time-limit", type=_float_in(0, 3600), metavar="S",
-                        help="seconds per searched position instead of an iteration budget")
-    rv.add_argument("--seed", type=_int_in(None), default=0, metavar="N", help="search seed (default 0)")
-    rv.add_argument("--large-loss", type=_float_in(0, 1), default=0.1, metavar="F",
-                    help="a loss of at least F win chance is a large mistake (default 0.1)")
-    rv.add_argument("--plies", type=_int_in(1, MAX_PLIES), metavar="K", help="review only the first K actions")
-    rv.add_argument("--json", action="store_true",
-                    help="print one JSON object per move, then one summary object")
     return p
 
 
@@ -234,28 +195,10 @@ def _json(text: str) -> Any:
         raise InputError("not JSON this tool reads: a number has too many digits") from None
 
 
-def _record_line(path: str, line: int) -> Any:
-    """The ``line``-th record (non-empty lines, from 1) of a file, parsed."""
-    lines = _lines(path)
-    if not 1 <= line <= len(lines):
-        raise InputError(f"--line {line}: {path} has {len(lines)} record{'s' if len(lines) != 1 else ''}")
-    n, text = lines[line - 1]
-    try:
-        return _json(text)
-    except InputError as e:
-        raise InputError(f"{path} line {n}: {e}") from None
-
-
 def _seed_text(record: Any) -> str:
     """`` (seed S)`` for a record's int or string seed, cut short; else nothing."""
     seed = record.get("seed") if isinstance(record, dict) else None
     return f" (seed {quote(seed, 30)})" if type(seed) in (int, str) else ""
-
-
-def _name(spec: str) -> str:
-    """A player spec from a record, cut short and printable (``quote`` without its quotation marks)."""
-    q = quote(spec, 42)
-    return q[1:-1] if q.endswith('"') else q[1:]
 
 
 # --------------------------------------------------------------- commands
@@ -334,64 +277,31 @@ def _replay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _state(args: argparse.Namespace) -> int:
-    try:
-        if args.record:
-            record = _record_line(args.record, args.line)
-            final = replay(record, check_result=False)
-            n = len(record["actions"])
-            if args.plies > n:
-                return _fail(f"--plies {args.plies}: the record has {n} action{'s' if n != 1 else ''}")
-            state = final if args.plies == n else next(s for i, s, _ in replay_steps(record) if i == args.plies)
-        else:
-            state = GameState.from_notation(args.notation) if args.notation is not None \
-                else new_game(args.seed, args.edition)
-            greedy = GreedyPlayer()
-            for _ in range(args.plies):
-                if state.is_terminal():
-                    break
-                state.apply_action(greedy.choose(state))
-    except InputError as e:
-        return _fail(str(e))
-    except RecordError as e:
-        return _fail(f"bad record (--line {args.line}): {e}")
-    except NotationError as e:
-        return _fail(f"--notation: {e}")
-    print(state.to_notation() if args.format == "notation" else json.dumps(state.to_json()))
-    return 0
+COMMANDS = {"match": _match, "replay": _replay}
+# Commands that gave way to suggest's (issue 35): name -> suggest's command; flags renamed on the way.
+MOVED = {"state": "state", "review": "review"}
+RENAMED_FLAGS = {"--notation": "--position"}
+PROGRAMS_ENTRY_POINTS = "quiltsolve.programs"
 
 
-def _review(args: argparse.Namespace) -> int:
-    try:
-        record = _record_line(args.file, args.line)
-        replay(record, check_result=False)          # every action legal before any output
-    except InputError as e:
-        return _fail(str(e))
-    except RecordError as e:
-        return _fail(f"bad record (--line {args.line}): {e}")
-    iterations = args.iterations if args.iterations or args.time_limit else DEFAULT_ITERATIONS
-    reviews = []
-    it = review_game(record, time_limit=args.time_limit, iterations=args.iterations, seed=args.seed,
-                     large_loss=args.large_loss)
-    for r in itertools.islice(it, args.plies):     # each move printed as soon as it is reviewed
-        reviews.append(r)
-        print(json.dumps(r.to_json()) if args.json else r.to_str(), flush=True)
-    summary = summarize(reviews)
-    names = [_name(n) for n in record["players"]] if record.get("players") else [None, None]
-    if args.json:
-        specs = record.get("players") or [None, None]
-        print(json.dumps({"summary": [dict(player=i, name=specs[i], **summary[i].to_json()) for i in (0, 1)],
-                          "iterations": iterations, "time_limit": args.time_limit, "seed": args.seed,
-                          "large_loss": args.large_loss}))
-    else:
-        for i in (0, 1):
-            s = summary[i]
-            label = f"player {i + 1}" + (f" ({names[i]})" if names[i] else "")    # players 1 and 2 in text
-            print(f"{label}: {s.to_str()}")
-    return 0
-
-
-COMMANDS = {"match": _match, "replay": _replay, "state": _state, "review": _review}
+def _moved(command: str, rest: list[str]) -> int:
+    """Run ``suggest COMMAND REST`` in this process, found by entry point (the engine imports no client)."""
+    found = [ep for ep in importlib.metadata.entry_points(group=PROGRAMS_ENTRY_POINTS) if ep.name == "suggest"]
+    if not found:
+        return _fail(f"{command} is now `suggest {command}`, and no suggest is installed "
+                     f"(entry point group {PROGRAMS_ENTRY_POINTS}; is the project installed with pip install -e .?)")
+    flags = []
+    for arg in rest:
+        name, eq, value = arg.partition("=")
+        flags.append(RENAMED_FLAGS[name] + eq + value if name in RENAMED_FLAGS else arg)
+    suggest: Callable[[list[str]], int] = load_entry_point(found[0])
+    status = suggest([MOVED[command], *flags])
+    # A reminder for people at a terminal, after the answer: scripts and pipes see suggest's output
+    # alone, and bad input still gets exactly one line on stderr.
+    if status == 0 and sys.stderr is not None and sys.stderr.isatty():
+        print(f"{_prog()}: note: {command} is now `suggest {MOVED[command]}` (the same flags); "
+              "this name runs it until 0.4", file=sys.stderr)
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -407,11 +317,14 @@ def main(argv: list[str] | None = None) -> int:
                 stream.reconfigure(errors="backslashreplace")
             except (ValueError, OSError):
                 pass
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in MOVED:
+        return _moved(args_list[0], args_list[1:])
     parser = _parser()
     if argcomplete is not None:
         argcomplete.autocomplete(parser)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_list)
     except SystemExit as e:          # --help, --version, or a usage error already printed
         return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     try:

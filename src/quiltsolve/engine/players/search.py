@@ -87,7 +87,7 @@ from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .calibration import win_chance as calibrated_chance
-from .proven import PROOF_NODES, PROOF_SHARE, near_end, proof_spaces, proven_moves, spaces_left
+from .proven import PROOF_NODES, PROOF_SHARE, ProvenMoves, near_end, proof_spaces, proven_moves, spaces_left
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
     LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
     greedy_first_move, macro_moves,
@@ -200,6 +200,8 @@ class SearchPlayer(RootPlacement):
         self.prove = prove
         self.last_proven = False
         self.last_nodes = 0
+        self.last_search: core.CoreSearch | None = None
+        self.last_proof: ProvenMoves | None = None
 
     def __repr__(self) -> str:
         budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
@@ -225,13 +227,16 @@ class SearchPlayer(RootPlacement):
                               pure=self.pure)
         self.last_iterations = res.iterations
         self.last_nodes = res.nodes
+        self.last_search = res
         return res
 
     def start_game(self, game: int) -> None:
         """A new game of a match: nothing to forget (moves depend only on the seed and the position)."""
 
     def choose(self, state: GameState) -> Action:
-        """The best root move after this move's search."""
+        """The best root move after this move's search (what it found: ``last_search``, the core's search, or
+        ``last_proof``, the endgame solver's answer when it was asked; both None for a forced move)."""
+        self.last_search = self.last_proof = None
         forced = forced_move(state)
         if forced is not None:
             return forced
@@ -273,6 +278,7 @@ class SearchPlayer(RootPlacement):
             nodes = None
             seconds = PROOF_SHARE * (self.time_limit or DEFAULT_TIME_LIMIT)
         answer = proven_moves(state, time_limit=seconds, nodes=nodes, top=1)
+        self.last_proof = answer
         return None if answer is None else answer.moves[0].action
 
     def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
@@ -286,7 +292,8 @@ class SearchPlayer(RootPlacement):
             return [], 0, False
         res = self._search(state, stop)
         ranked = ranked_moves(res.children)
-        out = [MoveSuggestion(ch.action, round(calibrated_chance(v, res.iterations), 4), move_reason(state, ch))
+        left = spaces_left(state)
+        out = [MoveSuggestion(ch.action, round(calibrated_chance(v, res.iterations, left), 4), move_reason(state, ch))
                for v, ch in ranked]
         searched = bool(out)
         if not out:
@@ -341,8 +348,9 @@ def search_moves(state: GameState, *, time_limit: float | None = None, seed: int
     chosen placement, or (leather pending) the best few cells — best first.
     ``win_chance`` is the estimated chance of winning: the mean playout reward,
     shrunk towards the position's mean for rarely visited moves, calibrated into
-    a win rate for the search's budget by :func:`engine.players.calibration.win_chance` (fitted on
-    self-play, docs/players.md; 0.5, "no idea", for the greedy stand-in when
+    a win rate by :func:`engine.players.calibration.win_chance` (one model of the reward, the iterations
+    the search reached and the spaces left, fitted on self-play, docs/players.md; 0.5, "no idea", for the
+    greedy stand-in when
     nothing was searched); ``margin_buttons`` is None (the mean margin is in
     the reason), and ``reason`` says what the move does and how it fared. ``time_limit`` is the
     thinking time in seconds (default 1 s); ``iterations`` instead gives a

@@ -137,6 +137,8 @@ def json_value(text: str | bytes, field: str, *, limit: int = MAX_STATE_JSON,
         raise error(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:
         raise error(field, "not valid JSON: nested too deeply") from None
+    except ValueError:   # int() of a number longer than sys.get_int_max_str_digits()
+        raise error(field, "not valid JSON: a number has too many digits") from None
 
 
 # ---------------------------------------------------------------- the protobuf message
