@@ -185,9 +185,10 @@ class EmbeddedClient:
     # -- the game (patchwork.v1.GameService) --------------------------------
     # As the gRPC clients' game methods: the same requests (clients/wire.py), answered by the
     # service's GameServicer in this process.
-    def new_game(self, seed: int | None = None, edition: str | None = None) -> pb.NewGameResponse:
+    def new_game(self, seed: int | None = None, edition: str | None = None,
+                 circle: Any = None) -> pb.NewGameResponse:
         """As :meth:`clients.PlacementClient.new_game`."""
-        return self._call(wire.new_game_call(seed, edition))
+        return self._call(wire.new_game_call(seed, edition, circle))
 
     def view_position(self, state: Any) -> pb.ViewPositionResponse:
         """As :meth:`clients.PlacementClient.view_position`."""

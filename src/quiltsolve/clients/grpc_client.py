@@ -206,9 +206,11 @@ class PlacementClient:
     # -- the game (patchwork.v1.GameService) --------------------------------
     # The game's helpers, as the browser app calls them: the answers are the response messages
     # (clients/wire.py builds the requests; the service checks them).
-    def new_game(self, seed: int | None = None, edition: str | None = None) -> pb.NewGameResponse:
-        """A new game: its state, view and record (``seed`` None: a random deal, in ``record.seed``)."""
-        return self._game_call(wire.new_game_call(seed, edition))
+    def new_game(self, seed: int | None = None, edition: str | None = None,
+                 circle: Any = None) -> pb.NewGameResponse:
+        """A new game: its state, view and record (``seed`` None: a random deal, in ``record.seed``), or,
+        with ``circle`` (33 patch ids, clockwise from the neutral token, patch 0 last), the game set up from it."""
+        return self._game_call(wire.new_game_call(seed, edition, circle))
 
     def view_position(self, state: Any) -> pb.ViewPositionResponse:
         """The position (any form) checked and normalised, with its view."""

@@ -40,7 +40,7 @@ from quiltsolve.solver.types import (
 
 from . import errors
 from .inputs import (
-    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, fraction, game_state, int32, objective_of,
+    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, fraction, game_state, int32, int_list, objective_of,
     optional_int32, patch_counts, patch_key, patch_keys, piece_texts, puzzle_method, read_bytes, record_message,
     region_rows, seconds,
 )
@@ -533,11 +533,14 @@ GAME_METHODS = frozenset(pb.DESCRIPTOR.services_by_name["GameService"].methods_b
 """The GameService RPCs by name (``NewGame``, ...); every other method is PlacementService's."""
 
 
-def new_game_call(seed: int | None, edition: str | None) -> Call:
-    """The ``NewGame`` call: a deal from ``seed`` (None: a random one, returned in the record)."""
+def new_game_call(seed: int | None, edition: str | None, circle: Any = None) -> Call:
+    """The ``NewGame`` call: a deal from ``seed`` (None: a random one, returned in the record), or the game
+    set up from ``circle`` (patch ids; the service checks them)."""
     req = pb.NewGameRequest(edition=edition or "")
     if seed is not None:
         req.seed = int32(seed, "seed")
+    if circle is not None:
+        req.circle.extend(int_list(circle, "circle"))
     return Call("NewGame", req, None)
 
 

@@ -46,10 +46,11 @@ MAX_LARGE_LOSS: Final = 1.0           # the largest large-mistake threshold (a w
 MAX_SEED: Final = 2**31 - 1           # a deal's or a move's seed (an int32 >= 0)
 MAX_LOAD_TEXT: Final = MAX_STATE_JSON  # characters of a position or record LoadPosition reads
 MAX_MOVE_TEXT: Final = 2000           # characters of a move's text form that ApplyMove reads
+CIRCLE_PATCHES: Final = 33            # patch ids of a starting circle (NewGame's circle): all of them, each once
 
 __all__ = [
     "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT",
-    "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
+    "CIRCLE_PATCHES", "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
     "MAX_ITERATIONS", "MAX_LOAD_TEXT", "MAX_MOVE_TEXT", "MAX_PATCH_REFS", "MAX_SEED", "MAX_PIECES",
     "MAX_SHAPE_TEXT", "MAX_STATE_JSON",
     "MAX_TILINGS", "MAX_TIME_LIMIT", "MAX_TOP", "MAX_UPCOMING_COPIES",

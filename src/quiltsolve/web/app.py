@@ -46,7 +46,7 @@ RPCS = {
 }
 # The GameService RPCs (the browser app's game paths): path → (method name, summary).
 GAME_RPCS = {
-    "game/new": ("NewGame", "A new game (seeded): state, view, record."),
+    "game/new": ("NewGame", "A new game, dealt from a seed or set up from a given circle: state, view, record."),
     "game/load": ("LoadPosition", "A position from notation, state JSON or a game record."),
     "game/view": ("ViewPosition", "The view of a position (what the page draws)."),
     "game/legal": ("LegalMoves", "Every legal move of a position, as text."),

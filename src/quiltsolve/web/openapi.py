@@ -472,6 +472,13 @@ def game_field_rules(seed: dict, circle: dict) -> dict[str, dict]:
                                 "description": "the deal's seed; unset means a random one (returned in the record)"},
         "NewGameRequest.edition": {"replace": {**editions, "description": "the rules edition; unset means "
                                                                           f"{engine.DEFAULT_EDITION}"}},
+        "NewGameRequest.circle": {"maxItems": circle["maxItems"], "uniqueItems": True, "items": circle["items"],
+                                  "description": "the circle as it lies on a table, instead of a seed: empty "
+                                                 f"(a deal from the seed) or all {N_PATCHES} patch ids 0-"
+                                                 f"{N_PATCHES - 1}, each once, clockwise from the neutral token. "
+                                                 "Not expressible here, also checked: all of them when any, "
+                                                 f"patch {START_PATCH_ID} last (the token starts just after "
+                                                 "it), and no seed with a circle."},
         "LegalMovesRequest.patch_id": {**_ids(), "description": "only the moves that buy this patch"},
         "ApplyMoveRequest.move": {"minLength": 1, "maxLength": MAX_MOVE_TEXT,
                                   "examples": ["buy 5 0,0;0,1;1,1", "advance"],

@@ -627,12 +627,14 @@ class GameView(_message.Message):
     def __init__(self, edition: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current_player: _Optional[int] = ..., leather_to_place: _Optional[int] = ..., terminal: _Optional[bool] = ..., circle: _Optional[_Iterable[int]] = ..., available: _Optional[_Iterable[_Union[AvailablePatch, _Mapping]]] = ..., advance: _Optional[_Union[Advance, _Mapping]] = ..., leather_spaces: _Optional[_Iterable[int]] = ..., leather_track: _Optional[_Iterable[int]] = ..., income_spaces: _Optional[_Iterable[int]] = ..., end: _Optional[int] = ..., bonus_owner: _Optional[int] = ..., first_to_end: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., notation: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
-    __slots__ = ("seed", "edition")
+    __slots__ = ("seed", "edition", "circle")
     SEED_FIELD_NUMBER: _ClassVar[int]
     EDITION_FIELD_NUMBER: _ClassVar[int]
+    CIRCLE_FIELD_NUMBER: _ClassVar[int]
     seed: int
     edition: str
-    def __init__(self, seed: _Optional[int] = ..., edition: _Optional[str] = ...) -> None: ...
+    circle: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seed: _Optional[int] = ..., edition: _Optional[str] = ..., circle: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class NewGameResponse(_message.Message):
     __slots__ = ("state", "view", "record")

@@ -439,7 +439,8 @@ class GameServiceServicer:
     """
 
     def NewGame(self, request, context):
-        """Deals a new game from a seed (a random one, returned, when unset).
+        """Deals a new game from a seed (a random one, returned, when unset), or
+        sets up the circle of patches given (a game at a real table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -7,13 +7,17 @@ import { moveName } from './analysis-moves.js';
 const $ = (id) => document.getElementById(id);
 const pct = (x) => `${Math.round(x * 100)}%`;
 
+// The elements it fills: the Analysis board's, or another page's (the table's Follow page) by their ids.
+export const ANALYSIS_IDS = { best: 'an-best', info: 'an-eval-info', bar: 'an-evalbar', text: 'an-evaltext',
+  page: 'page-analysis' };
+
 // cur: the node on the board (its eval: {budget, player, proven, ms, best} once evaluated, null while being
-// evaluated); budgetText: the budget asked for; playMove(text): play a listed move.
-export function renderEvaluation(cur, budgetText, playMove) {
-  const box = $('an-best');
-  const info = $('an-eval-info');
-  const bar = $('an-evalbar');
-  const sec = $('page-analysis');
+// evaluated); budgetText: the budget asked for; playMove(text): play a listed move; ids: where to draw it.
+export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) {
+  const box = $(ids.best);
+  const info = $(ids.info);
+  const bar = $(ids.bar);
+  const sec = $(ids.page);
   clear(box);
   const v = cur.view;
   let first = 0.5;
@@ -56,5 +60,5 @@ export function renderEvaluation(cur, budgetText, playMove) {
   bar.setAttribute('aria-valuenow', first === null ? '50' : String(Math.round(first * 100)));
   bar.setAttribute('aria-valuetext', first === null ? 'being evaluated' : `player 1: ${pct(first)} to win`);
   bar.dataset.first = first === null ? '' : first.toFixed(4);
-  $('an-evaltext').textContent = first === null ? '…' : `P1 ${pct(first)} · P2 ${pct(1 - first)}`;
+  $(ids.text).textContent = first === null ? '…' : `P1 ${pct(first)} · P2 ${pct(1 - first)}`;
 }

@@ -1,6 +1,8 @@
-// The single page: hash routing between Play, Review, Place and Puzzles; errors never leave a blank page.
+// The single page: hash routing between Play, Review, Place, Puzzles, Analysis and the table (Setup, Follow);
+// errors never leave a blank page.
 
 import { actionSucceeded, beginAction, describe, latestAction, onActionSucceeded, showMessage } from './api.js';
+import { translatePage } from './i18n.js';
 
 const PAGES = {
   play: () => import('./play.js'),
@@ -8,6 +10,8 @@ const PAGES = {
   place: () => import('./place.js'),
   puzzles: () => import('./puzzle.js'),
   analysis: () => import('./analysis.js'),
+  setup: () => import('./setup.js'),
+  follow: () => import('./follow.js'),
 };
 const started = {};
 const globalMsg = document.getElementById('global-msg');
@@ -28,7 +32,9 @@ async function show() {
   if (!PAGES[name]) name = 'play';
   for (const sec of document.querySelectorAll('.page')) sec.hidden = sec.dataset.page !== name;
   for (const a of document.querySelectorAll('nav a')) {
-    if (a.dataset.page === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    // (a link may stand for more than one page: data-also, as "At the table" for setup and follow)
+    const here = a.dataset.page === name || (a.dataset.also || '').split(' ').includes(name);
+    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
   document.title = `${name[0].toUpperCase()}${name.slice(1)} — quiltsolve`;
   const action = beginAction();
@@ -51,4 +57,5 @@ document.addEventListener('keydown', (e) => {
     if (!d.open) d.showModal();
   }
 });
+translatePage(document);
 show();

@@ -1,6 +1,6 @@
 // The Recent list (store.js's games, reviews and analysis trees, newest first) as links: a game resumes on
-// the Play page, a review is reviewed again, an analysis tree opens on the board (openAnalysis(id)); × forgets
-// one.
+// the Play page (one followed at a table: on the Follow page), a review is reviewed again, an analysis tree
+// opens on the board (openAnalysis(id)); × forgets one.
 
 import { clear } from './draw.js';
 import { listRecent, removeRecent, shortDate } from './store.js';
@@ -20,6 +20,7 @@ export function renderRecent(ul, openAnalysis) {
     li.dataset.id = it.id;
     const a = document.createElement('a');
     a.href = it.kind === 'play' ? `#play?resume=${encodeURIComponent(it.id)}`
+      : it.kind === 'follow' ? `#follow?resume=${encodeURIComponent(it.id)}`
       : it.kind === 'review' ? `#review?recent=${encodeURIComponent(it.id)}` : '#analysis';
     a.textContent = it.title;
     if (it.kind === 'analysis') {
@@ -30,7 +31,7 @@ export function renderRecent(ul, openAnalysis) {
     when.textContent = shortDate(it.date);
     const kind = document.createElement('span');
     kind.className = 'recent-kind';
-    kind.textContent = { play: 'game', review: 'review', analysis: 'analysis' }[it.kind];
+    kind.textContent = { play: 'game', follow: 'game', review: 'review', analysis: 'analysis' }[it.kind];
     const del = document.createElement('button');
     del.type = 'button';
     del.className = 'recent-del';
