@@ -429,6 +429,10 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
                                                       "actions": actions})}[kind]()
         if "plies" in body:
             body["plies"] = min(body["plies"], len(actions))  # at most the record's moves (documented)
+    if path == "game/new" and body.get("circle"):
+        # a circle is all 33 ids, patch 0 last, and never with a seed (documented)
+        body["circle"], _ = _record(rnd, "revised")
+        body.pop("seed", None)
     if path == "game/replay":
         circle, actions = _record(rnd, body["record"]["edition"])
         body["record"].update(circle=circle, actions=actions)
