@@ -533,7 +533,7 @@ def rules() -> dict[str, dict]:
         "LoadPositionRequest.text": {
             "maxLength": MAX_LOAD_TEXT,
             "oneOf": [{"title": "notation", "pattern": NOTATION_TEXT, "maxLength": NOTATION_MAX},
-                      {"title": "JSON", "pattern": JSON_OBJECT_TEXT, "contentMediaType": "application/json"}],
+                      {"title": "JSON", "pattern": JSON_OBJECT_TEXT}],
             "examples": [_NEW_GAME.to_notation()],
             "description": "a position as notation, or a JSON object: engine state JSON, GameState JSON, or a "
                            f"game record (a JSON-lines file: its first line). {ALSO}that the text is one of these, "
