@@ -354,14 +354,18 @@ def api_contract(ctx: Any, response: Any, case: Any) -> None:
         VERDICTS.judge(case, response)
 
 
-def test_schemathesis_all_phases_every_operation(base_url):
+def run_schemathesis(base_url: str, seed: int = SEED, max_examples: int = MAX_EXAMPLES,
+                     scenarios: int = STATEFUL_SCENARIOS) -> tuple[Verdicts, list[str], list[str], dict, dict]:
+    """Every phase over every operation of the served document; (verdicts, failed checks, engine errors,
+    links followed, seconds at the end of each phase). Other seeds and sizes: ``python -m
+    tests.web.test_api_contract URL SEED MAX_EXAMPLES SCENARIOS`` against a running server."""
     global VERDICTS
     config = SchemathesisConfig.from_dict({
-        "seed": SEED,
+        "seed": seed,
         "workers": 1,
-        "generation": {"max-examples": MAX_EXAMPLES, "mode": "all"},
+        "generation": {"max-examples": max_examples, "mode": "all"},
         "phases": {"coverage": {"generation": {"mode": "positive"}},
-                   "stateful": {"max-steps": 6, "generation": {"max-examples": STATEFUL_SCENARIOS}}},
+                   "stateful": {"max-steps": 6, "generation": {"max-examples": scenarios}}},
         "checks": {"not_a_server_error": {"enabled": False},            # judged by api_contract: 504 and 507
                    "positive_data_acceptance": {"enabled": False},      # judged by api_contract: SEMANTIC_RULES
                    "negative_data_rejection": {"enabled": False}},      # the schemas may be stricter than the service
@@ -394,8 +398,14 @@ def test_schemathesis_all_phases_every_operation(base_url):
     finally:
         schemathesis.hooks.unregister(_cap_deadline)
         VERDICTS = None
-    report = (f"\nseconds at the end of each phase: {phase_times}; in calls: {dict(verdicts.elapsed)}\ncases by phase and operation: {dict(verdicts.cases)}\nstatuses: {dict(verdicts.statuses)}"
-              f"\nrefusals excused by a rule: {dict(verdicts.excused)}\nlinks followed: {dict(links_followed)}")
+    return verdicts, failed, errors, dict(links_followed), phase_times
+
+
+def test_schemathesis_all_phases_every_operation(base_url):
+    verdicts, failed, errors, links_followed, phase_times = run_schemathesis(base_url)
+    report = (f"\nseconds at the end of each phase: {phase_times}; in calls: {dict(verdicts.elapsed)}"
+              f"\ncases by phase and operation: {dict(verdicts.cases)}\nstatuses: {dict(verdicts.statuses)}"
+              f"\nrefusals excused by a rule: {dict(verdicts.excused)}\nlinks followed: {links_followed}")
     assert not errors, errors
     assert not verdicts.problems, "\n".join(verdicts.problems[:20]) + report
     assert not failed, "\n".join(failed[:20]) + report
@@ -406,3 +416,12 @@ def test_schemathesis_all_phases_every_operation(base_url):
     assert any(p == "stateful" for p, _ in verdicts.cases), report
     assert links_followed, report
     print(report)
+
+
+if __name__ == "__main__":
+    import sys
+
+    url, *rest = sys.argv[1:]
+    found, checks, trouble, followed, times = run_schemathesis(url, *map(int, rest))
+    print("\n".join(found.problems + checks + trouble) or "no problem", times, dict(found.statuses), followed,
+          dict(found.excused), sep="\n")
