@@ -116,12 +116,12 @@ SEMANTIC_RULES = [
     Rule((r"SuggestMoveRequest\.state_json",), IA, NOT_THE_FORM, "that the text is that JSON object"),
     Rule((r"SuggestMoveRequest\.state_json",), IA, POSITION_RULES, "every rule of the game"),
     Rule((r"LoadPositionRequest\.text",), IA, NOT_THE_FORM + r"|notation: ", "that the text is one of these"),
-    Rule((r"LoadPositionRequest\.text",), IA, POSITION_RULES + "|" + MOVE_RULES + r"|must end with patch 0|at "
+    Rule((r"LoadPositionRequest\.text",), IA, POSITION_RULES + "|" + MOVE_RULES + r"|must be patch 0, the last one|must end with patch 0|at "
          r"most 5 can be leather patches|fewer than the \d+ of its patches", "every rule of the game"),
     Rule((r"LoadPositionRequest\.plies",), IA, r"\d+; the record has \d+ moves", "at most the record's number of moves"),
     # records and moves
     Rule((r"GameRecord\.circle", r"ReplayGameRequest\.record\.circle", r"\w+Request\.circle"), IA,
-         r"must end with patch 0", "patch 0 last"),
+         r"must be patch 0, the last one before the token|must end with patch 0", "patch 0 last"),
     Rule((r"GameRecord\.actions", r"ReplayGameRequest\.record\.actions"), IA, MOVE_RULES, "each is legal in turn"),
     Rule((r"ApplyMoveRequest\.move",), IA, MOVE_RULES, "it must be legal in the position"),
     # placements

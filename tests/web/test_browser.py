@@ -50,7 +50,7 @@ if (location.protocol.startsWith('http')) {
 
 def test_the_shipped_app_has_no_debug_global():
     """The inspector is the tests' to install (INSPECTORS): no module of the app sets a window global."""
-    static = Path(__file__).resolve().parents[2] / "web" / "static" / "js"
+    static = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "js"
     for js in sorted(static.glob("*.js")):
         assert not re.search(r"window\.quiltsolve\w*\s*=", js.read_text()), js.name
 

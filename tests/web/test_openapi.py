@@ -269,6 +269,8 @@ SMALL_STATE = EXAMPLES["SuggestMove"]["state"]
     ("LoadPosition", {"text": "advance"}, "text"),
     ("ApplyMove", {"state": SMALL_STATE, "move": "jump 5"}, "move"),
     ("ApplyMove", {"state": SMALL_STATE, "move": "buy 5 0,0;0,9"}, "move"),
+    ("NewGame", {"seed": 3, "circle": engine.new_game(3).circle}, "seed"),     # a seed or a circle
+    ("NewGame", {"circle": engine.new_game(3).circle[:-1]}, "circle"),         # all 33 when any
     ("GeneratePuzzle", {"pieces": ["#./.#"]}, "pieces[0]"),     # disconnected: stated in words, refused too
 ])
 def test_what_the_schemas_exclude_is_refused_naming_the_field(http, op, body, field):
@@ -290,6 +292,8 @@ def test_what_the_schemas_exclude_is_refused_naming_the_field(http, op, body, fi
     ("LoadPosition", {"text": " " + engine.new_game(3).to_notation() + "\n"}),
     ("LoadPosition", {"text": json.dumps(engine.new_game(3).to_json())}),
     ("ApplyMove", {"state": SMALL_STATE, "move": " advance "}),
+    ("NewGame", {"circle": engine.new_game(3).circle, "edition": "original"}),
+    ("NewGame", {"seed": 3, "circle": []}),
 ])
 def test_what_the_schemas_allow_is_taken(http, op, body):
     endpoint = next(e for e in ENDPOINTS if e.name == op)
