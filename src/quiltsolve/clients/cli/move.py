@@ -10,6 +10,7 @@ from quiltsolve.server import positions
 from quiltsolve.solver import limits
 from quiltsolve.solver.patches import LEATHER_PATCH_ID
 
+from ..i18n import _, ngettext
 from ..inputs import read_position
 from ..render import grid_text, player_name, reason_text, search_line, svg
 from .options import AddCommand, whole
@@ -90,21 +91,25 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
                   "wall_time": None if wall is None else round(wall, 4),
                   "moves": [move_json(m) for m in moves]})
     else:
-        out.console.print(f"position: {notation}")
+        out.console.print(_("position: {notation}").format(notation=notation))
         if best is None:
-            out.console.print("game over: no move to suggest")
+            out.console.print(_("game over: no move to suggest"))
             return EXIT_NONE
         p = state.players[player]
-        out.console.print(f"{player_name(player)} to move: space {p.position}, {p.buttons} buttons, "
-                          f"income {p.income}")
+        out.console.print(ngettext("{player} to move: space {space}, {n} button, income {income}",
+                                   "{player} to move: space {space}, {n} buttons, income {income}",
+                                   p.buttons).format(player=player_name(player), space=p.position, n=p.buttons,
+                                                     income=p.income))
         out.console.print(search_line(moves))
-        out.console.print(f"best: {best.action.to_str()}")
-        out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
+        out.console.print(_("best: {move}").format(move=best.action.to_str()))
+        out.console.print(_("empty cells: {before} → {after}").format(before=81 - board.bit_count(),
+                                                                       after=81 - (board | mask).bit_count()))
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        title = ("moves, best first (value = chance of winning; proven = exact final margin in points, "
-                 "perfect play)" if proven else "moves, best first (value = estimated chance of winning)")
+        title = (_("moves, best first (value = chance of winning; proven = exact final margin in points, "
+                   "perfect play)") if proven else _("moves, best first (value = estimated chance of winning)"))
         t = Table(title=title)     # (the search line is printed once, above)
-        cols = ("#", "move", "value", "proven", "reason") if proven else ("#", "move", "value", "reason")
+        cols = (("#", _("move"), _("value"), _("proven"), _("reason")) if proven
+                else ("#", _("move"), _("value"), _("reason")))
         for col in cols:
             t.add_column(col)
         for i, m in enumerate(moves, 1):
