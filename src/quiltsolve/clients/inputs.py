@@ -103,6 +103,52 @@ def optional_int32(value: Any, field: str, unset: str) -> int:
     return number
 
 
+def flag(value: Any, field: str) -> bool:
+    """A bool request field: True or False only (a truthy string or number is refused, not guessed).
+
+    >>> flag(True, "until_cancelled")
+    True
+    >>> flag("no", "until_cancelled")
+    Traceback (most recent call last):
+    ...
+    quiltsolve.clients.errors.InvalidArgument: until_cancelled: 'no' is not True or False
+    """
+    if not isinstance(value, bool):
+        raise _bad(field, f"{value!r} is not True or False")
+    return value
+
+
+def int_list(values: Any, field: str) -> list[int]:
+    """A repeated int32 field from a list of integers or from text (``"12,5,30"``: commas or blanks between
+    them, as typed on a command line); each entry is named ``field[i]``. Which values the field takes is
+    the service's check (a circle: :func:`server.positions.from_circle`).
+
+    >>> int_list("12, 5 30", "circle"), int_list((3, 4), "circle")
+    ([12, 5, 30], [3, 4])
+    >>> int_list("12,x", "circle")
+    Traceback (most recent call last):
+    ...
+    quiltsolve.clients.errors.InvalidArgument: circle[1]: 'x' is not an integer
+    """
+    if isinstance(values, (str, bytes)):
+        text = values.decode("utf-8", "replace") if isinstance(values, bytes) else values
+        words = [w for w in text.replace(",", " ").split()]
+        if not words:
+            raise _bad(field, "empty: give the patch ids, separated by commas")
+        out = []
+        for i, word in enumerate(words):
+            try:
+                out.append(int(word))
+            except ValueError:
+                raise _bad(f"{field}[{i}]", f"{_short(word)} is not an integer") from None
+        values = out
+    try:
+        items = list(values)
+    except TypeError:
+        raise _bad(field, f"{_short(values)} is not a list of integers") from None
+    return [int32(v, f"{field}[{i}]") for i, v in enumerate(items)]
+
+
 def seconds(value: Any, field: str) -> float | None:
     """A time limit in seconds, for a ``google.protobuf.Duration`` field: None (unset) or a finite number.
 
@@ -530,7 +576,8 @@ def _read_record(record: Any) -> tuple[Any, pb.GameRecord]:
 
 __all__ = [
     "BOARD_SIZE", "DEFAULT_LARGE_LOSS", "DEFAULT_TIME_PER_MOVE", "INT32_MAX", "INT32_MIN", "MAX_INPUT_BYTES",
-    "UnknownPatchError", "board_rows", "decode_text", "fraction", "game_state", "int32", "is_inline_grid",
+    "UnknownPatchError", "board_rows", "decode_text", "fraction", "game_state", "int32", "int_list",
+    "is_inline_grid",
     "objective_of", "optional_int32", "parse_position", "patch_counts", "patch_key", "patch_keys", "piece_texts",
     "position_text", "read_board", "read_bytes", "read_position", "read_record", "read_text", "record_json",
     "record_message", "region_rows", "seconds",

@@ -686,9 +686,14 @@ class PlaySession:
 
 
 def start_game(*, seed: int, edition: str, load: str | None, line: int,
-               position: str | None) -> tuple[Any, list[Any], bool, Any]:
+               position: str | None, circle: str | None = None, client: Any = None) -> tuple[Any, list[Any], bool, Any]:
     """The game a session starts from: a new deal of ``seed``, a saved game or
-    record (``load``), or a position (state JSON or notation: a file or inline)."""
+    record (``load``), a position (state JSON or notation: a file or inline), or
+    a new game whose circle is given by ids (``circle``, "12,5,..."), which
+    ``client`` sets up (the service's NewGame: its one check of a circle)."""
+    if circle is not None:
+        dealt = client.new_game(circle=circle, edition=edition)
+        return positions.from_message(dealt.state), [], True, None
     if load is not None:
         return load_game(load, line)
     if position is not None:

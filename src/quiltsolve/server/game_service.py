@@ -185,12 +185,22 @@ def engine_record(record: pb.GameRecord, seed: Any = None, upto: int | None = No
 # ---------------------------------------------------------------- the RPCs answered in the front
 
 def new_game(request: pb.NewGameRequest) -> pb.NewGameResponse:
-    # The seed rule of a deal: unset means a random one, which the record returns.
-    seed = convert.seed(request.seed) if request.HasField("seed") else secrets.randbelow(MAX_SEED)
     edition = edition_of(request.edition)
-    state = engine.new_game(seed, edition)
-    return pb.NewGameResponse(state=positions.to_message(state), view=game_view(state),
-                              record=pb.EngineRecord(edition=edition, seed=seed, circle=state.circle))
+    if request.circle:
+        # A circle as it lies on a table: the position codec's one check of a starting circle; no seed.
+        if request.HasField("seed"):
+            raise BadRequest("seed", "give a seed or a circle, not both")
+        try:
+            state = positions.from_circle(request.circle, edition, "circle")
+        except positions.PositionError as e:
+            raise e.as_bad_request() from None
+        record = pb.EngineRecord(edition=edition, circle=state.circle)
+    else:
+        # The seed rule of a deal: unset means a random one, which the record returns.
+        seed = convert.seed(request.seed) if request.HasField("seed") else secrets.randbelow(MAX_SEED)
+        state = engine.new_game(seed, edition)
+        record = pb.EngineRecord(edition=edition, seed=seed, circle=state.circle)
+    return pb.NewGameResponse(state=positions.to_message(state), view=game_view(state), record=record)
 
 
 def view_position(request: pb.ViewPositionRequest) -> pb.ViewPositionResponse:

@@ -38,14 +38,15 @@ quiltsolve.server.positions.PositionError: position: circle: patch 0 is neither 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from quiltsolve import engine
 from quiltsolve.engine.actions import Advance, Buy, PlaceLeather
 from quiltsolve.engine.notation import NotationError
+from quiltsolve.engine.track import START_PATCH_ID
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.solver import BOARD_SIZE, board_to_rows, cells_of
-from quiltsolve.solver.limits import MAX_STATE_JSON
+from quiltsolve.solver.limits import CIRCLE_PATCHES, MAX_STATE_JSON
 
 from .errors import BadRequest
 from .protojson import parse as parse_mapping
@@ -229,6 +230,52 @@ def from_notation(text: str, field: str = "state") -> engine.GameState:
         raise PositionError(field, str(e)) from None
     except (ValueError, TypeError, ArithmeticError, RecursionError) as e:
         raise PositionError(field, str(e) or "not a position in notation") from None
+
+
+# ---------------------------------------------------------------- a starting circle
+
+def from_circle(ids: Sequence[int], edition: str = engine.DEFAULT_EDITION,
+                field: str = "circle") -> engine.GameState:
+    """The starting position of the circle ``ids`` as it lies on a table: all 33 patch ids, each once,
+    clockwise from the neutral token, patch 0 last (the token starts just after it). The one check of a
+    circle: :class:`PositionError` names the entry at fault (``circle[5]``) or, for a patch missing, the
+    whole list.
+
+    >>> from_circle(engine.new_game(3).circle) == engine.new_game(3)
+    True
+    >>> from_circle([*range(1, 33), 0]).available_patches()
+    [1, 2, 3]
+    >>> from_circle([*range(1, 33), 1])
+    Traceback (most recent call last):
+    ...
+    quiltsolve.server.positions.PositionError: circle[32]: patch 1 is listed twice (also circle[0])
+    >>> from_circle([*range(1, 32), 0])
+    Traceback (most recent call last):
+    ...
+    quiltsolve.server.positions.PositionError: circle: 32 patches; a circle holds all 33, each once (missing: 32)
+    >>> from_circle([0, *range(1, 33)])
+    Traceback (most recent call last):
+    ...
+    quiltsolve.server.positions.PositionError: circle[32]: must be patch 0, the last one before the token (patch 0 is circle[0])
+    """
+    ids = list(ids)
+    seen: dict[int, int] = {}
+    # Each entry first (a page names the one at fault while the circle is still being entered); the 34th
+    # entry of any list is a repeat or no patch, so this stops within CIRCLE_PATCHES + 1 entries.
+    for i, pid in enumerate(ids):
+        if type(pid) is not int or not 0 <= pid < CIRCLE_PATCHES:
+            raise PositionError(f"{field}[{i}]", f"unknown patch id {pid!r}; standard ids are 0-{CIRCLE_PATCHES - 1}")
+        if pid in seen:
+            raise PositionError(f"{field}[{i}]", f"patch {pid} is listed twice (also {field}[{seen[pid]}])")
+        seen[pid] = i
+    if len(ids) < CIRCLE_PATCHES:
+        missing = ", ".join(str(p) for p in range(CIRCLE_PATCHES) if p not in seen)
+        raise PositionError(field, f"{len(ids)} patch{'' if len(ids) == 1 else 'es'}; a circle holds all "
+                                   f"{CIRCLE_PATCHES}, each once (missing: {missing})")
+    if ids[-1] != START_PATCH_ID:
+        raise PositionError(f"{field}[{len(ids) - 1}]", f"must be patch {START_PATCH_ID}, the last one before "
+                            f"the token (patch {START_PATCH_ID} is {field}[{seen[START_PATCH_ID]}])")
+    return engine.GameState.from_circle(ids, edition)
 
 
 # ---------------------------------------------------------------- any form

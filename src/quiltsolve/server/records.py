@@ -165,10 +165,11 @@ def _edition(record: pb.GameRecord, field: str) -> str:
 
 
 def _circle_start(record: pb.GameRecord, edition: str, field: str) -> engine.GameState:
+    # the position codec's one check of a starting circle (NewGame's too)
     try:
-        return engine.GameState.from_circle(list(record.circle), edition)
-    except (ValueError, TypeError) as e:
-        raise RecordError(join_field(field, "circle"), str(e)) from None
+        return positions.from_circle(record.circle, edition, join_field(field, "circle"))
+    except positions.PositionError as e:
+        raise RecordError(e.field, e.message) from None
 
 
 def plies(record: pb.GameRecord, field: str = "record", *, upto: int | None = None,

@@ -26,6 +26,8 @@ def add_to(add: AddCommand) -> None:
     p = add("play", "play Patchwork at the terminal against the engine, or follow a game at a table",
             ["suggest play --engine greedy --side 1 --seed 7",
              "suggest play --engine search:1.0 --load game.jsonl",
+             "suggest play --follow --circle 12,5,30,1,22,8,17,26,3,9,31,14,20,6,25,11,28,2,18,32,"
+             "10,23,4,27,15,7,29,21,13,24,16,19,0",
              "suggest play --follow --position 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -'",
              "suggest play --follow --server 127.0.0.1:50051"])
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
@@ -45,6 +47,10 @@ def add_to(add: AddCommand) -> None:
                      help="continue a saved game: an engine record (see --line) or a saved position")
     src.add_argument("--position", metavar="STATE",
                      help="start from a position: state JSON or notation, a file or inline")
+    src.add_argument("--circle", metavar="IDS",
+                     help="a new game whose circle is laid out as on your table: the 33 patch ids separated "
+                          "by commas, clockwise from the neutral token (the spool), patch 0 last (see "
+                          "suggest patches)")
     p.add_argument("--line", type=int_range(1, 10**9), default=1, metavar="K",
                    help="with --load: which record of the file, counting non-empty lines from 1 (default 1)")
     p.add_argument("--iterations", type=whole, default=None, metavar="N",
@@ -63,7 +69,7 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     if args.line != 1 and args.load is None:
         raise errors.InvalidArgument("--line needs --load")
     start, actions, fresh, seed = start_game(seed=args.seed, edition=args.edition, load=args.load, line=args.line,
-                                             position=args.position)
+                                             position=args.position, circle=args.circle, client=client)
     check_hint_options(start, args.time_limit, args.iterations)
     player = None
     if not args.follow:

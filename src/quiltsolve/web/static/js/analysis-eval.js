@@ -9,13 +9,19 @@ const $ = (id) => document.getElementById(id);
 const pct = formatPercent;
 const cssPct = (x) => `${Math.round(x * 100)}%`;
 
+// The elements it fills: the Analysis board's, or another page's (the table's Follow page) by their ids.
+export const ANALYSIS_IDS = { best: 'an-best', info: 'an-eval-info', bar: 'an-evalbar', text: 'an-evaltext',
+  page: 'page-analysis' };
+
 // cur: the node on the board (its eval: {budget, player, proven, ms, best} once evaluated, null while being
-// evaluated); budgetText: the budget asked for; playMove(text): play a listed move.
-export function renderEvaluation(cur, budgetText, playMove) {
-  const box = $('an-best');
-  const info = $('an-eval-info');
-  const bar = $('an-evalbar');
-  const sec = $('page-analysis');
+// evaluated; an infinite analysis' also has live, streaming, final, iterations and each move's visits and line);
+// budgetText: the budget asked for; playMove(text): play a listed move; ids: where to draw it; live: the
+// infinite analysis 'on', 'off' or 'paused' (the page hidden).
+export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS, live = 'off') {
+  const box = $(ids.best);
+  const info = $(ids.info);
+  const bar = $(ids.bar);
+  const sec = $(ids.page);
   clear(box);
   const v = cur.view;
   let first = 0.5;
@@ -24,7 +30,8 @@ export function renderEvaluation(cur, budgetText, playMove) {
     info.textContent = t('analysis.over', { p: v.winner + 1, a: v.scores[0], b: v.scores[1] });
     sec.dataset.evaluated = cur.notation;
   } else if (!cur.eval) {
-    info.textContent = tn('analysis.evaluating', Number(budgetText));
+    info.textContent = live === 'on' ? t('analysis.liveStarting') : live === 'paused' ? t('analysis.livePaused')
+      : tn('analysis.evaluating', Number(budgetText));
     first = null;
   } else {
     const e = cur.eval;
@@ -33,7 +40,11 @@ export function renderEvaluation(cur, budgetText, playMove) {
     const result = top.margin > 0 ? 'wins' : top.margin < 0 ? 'loses' : 'ties';
     info.textContent = e.proven
       ? tn(`analysis.proven.${result}`, Math.abs(top.margin), { p: e.player + 1 })
-      : tn('analysis.chance', e.budget, { p: e.player + 1, pct: pct(top.win), ms: e.ms });
+      : e.live
+        ? (live === 'paused' && !e.final ? t('analysis.livePaused')
+          : t(e.streaming ? 'analysis.liveInfo' : 'analysis.liveDone', { player: e.player + 1, pct: pct(top.win),
+            iterations: tn('analysis.iterations', e.iterations) }))
+        : tn('analysis.chance', e.budget, { p: e.player + 1, pct: pct(top.win), ms: e.ms });
     e.best.forEach((s, i) => {
       const li = document.createElement('li');
       li.dataset.move = s.move.text;
@@ -44,7 +55,9 @@ export function renderEvaluation(cur, budgetText, playMove) {
       li.querySelector('.bar i').style.width = cssPct(s.win);
       const proven = s.margin !== undefined && s.margin !== null
         ? ` ${tn('analysis.provenPoints', s.margin, { signed: `${s.margin > 0 ? '+' : ''}${formatNumber(s.margin)}` })}` : '';
-      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${proven}`;
+      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${proven}`
+        + (e.live && !e.proven ? ` · ${tn('analysis.playouts', s.visits)}` : '');
+      if (e.live) li.dataset.visits = String(s.visits);
       li.setAttribute('aria-label', t('analysis.choice', { n: i + 1, move: moveName(s.move.text), pct: pct(s.win) }));
       const play = () => playMove(s.move.text);
       li.addEventListener('click', play);
@@ -52,6 +65,7 @@ export function renderEvaluation(cur, budgetText, playMove) {
       box.appendChild(li);
     });
     sec.dataset.evaluated = cur.notation;
+    sec.dataset.liveIterations = e.live ? String(e.iterations) : '';
     if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
     sec.dataset.evaluatedAt = String(e.drawnAt);
   }
@@ -61,5 +75,5 @@ export function renderEvaluation(cur, budgetText, playMove) {
   bar.setAttribute('aria-valuenow', first === null ? '50' : String(Math.round(first * 100)));
   bar.setAttribute('aria-valuetext', first === null ? t('analysis.barPending') : t('analysis.barText', { pct: pct(first) }));
   bar.dataset.first = first === null ? '' : first.toFixed(4);
-  $('an-evaltext').textContent = first === null ? '…' : t('analysis.evalText', { a: pct(first), b: pct(1 - first) });
+  $(ids.text).textContent = first === null ? '…' : t('analysis.evalText', { a: pct(first), b: pct(1 - first) });
 }

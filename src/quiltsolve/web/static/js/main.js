@@ -1,5 +1,5 @@
-// The single page: hash routing between Play, Review, Place, Puzzles, Analysis and Rules; errors never leave a
-// blank page. The language switcher (i18n.js) lives here: a switch re-translates the page and each page
+// The single page: hash routing between Play, Review, Place, Puzzles, Analysis, Rules and the table (Setup,
+// Follow); errors never leave a blank page. The language switcher (i18n.js) lives here: a switch re-translates the page and each page
 // module re-renders what it wrote (its onLanguageChange listener).
 
 import { actionSucceeded, beginAction, describe, latestAction, onActionSucceeded, showMessage } from './api.js';
@@ -11,6 +11,8 @@ const PAGES = {
   place: () => import('./place.js'),
   puzzles: () => import('./puzzle.js'),
   analysis: () => import('./analysis.js'),
+  setup: () => import('./setup.js'),
+  follow: () => import('./follow.js'),
   rules: async () => ({ init() {} }),   // the Rules page is the HTML and the catalogues alone
 };
 const started = {};
@@ -35,7 +37,9 @@ async function show() {
   if (!PAGES[name]) name = 'play';
   for (const sec of document.querySelectorAll('.page')) sec.hidden = sec.dataset.page !== name;
   for (const a of document.querySelectorAll('nav a')) {
-    if (a.dataset.page === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    // (a link may stand for more than one page: data-also, as "At the table" for setup and follow)
+    const here = a.dataset.page === name || (a.dataset.also || '').split(' ').includes(name);
+    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
   current = name;
   setTitle();

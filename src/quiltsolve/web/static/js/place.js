@@ -3,6 +3,7 @@
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { drawCells, drawQuilt, el, LEATHER, patchColor, pieceColor, shapeIcon } from './draw.js';
+import { bindPainter } from './paint.js';
 import { onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +13,6 @@ let P = null;
 let board = MIDGAME.map((r) => [...r]);
 let selected = new Set([5, 14, 26]);
 let cursor = [0, 0];
-let paint = null;
 let handle = null;
 let msg = null;
 let shown = null;     // the answer on the page, {r, body}: worded again when the language changes
@@ -23,26 +23,10 @@ export async function init() {
   for (const p of await loadPatches()) P[p.id] = { ...p, cells: S.parseShape(p.shape) };
   palette();
   drawBoard();
-  const svg = $('place-board');
-  svg.addEventListener('pointerdown', (e) => {
-    const rc = handle.cellAt(e);
-    if (!rc) return;
-    e.preventDefault();
-    paint = board[rc[0]][rc[1]] === '#' ? '.' : '#';
-    try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
-    set(rc, paint);
+  bindPainter($('place-board'), {
+    get: (r, c) => board[r][c], set, cursor: () => cursor, handle: () => handle, redraw: drawBoard,
+    moveCursor: (rc) => { cursor = rc; drawBoard(); },
   });
-  svg.addEventListener('pointermove', (e) => { if (paint) { const rc = handle.cellAt(e); if (rc) set(rc, paint); } });
-  const stop = () => { paint = null; };
-  svg.addEventListener('pointerup', stop);
-  svg.addEventListener('pointercancel', stop);
-  svg.addEventListener('keydown', (e) => {
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
-    if (d) { e.preventDefault(); cursor = [Math.max(0, Math.min(8, cursor[0] + d[0])), Math.max(0, Math.min(8, cursor[1] + d[1]))]; drawBoard(); }
-    else if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); set(cursor, board[cursor[0]][cursor[1]] === '#' ? '.' : '#'); }
-  });
-  svg.addEventListener('focus', () => drawBoard());
-  svg.addEventListener('blur', () => drawBoard());
   $('place-clear').addEventListener('click', () => { board = Array.from({ length: 9 }, () => Array(9).fill('.')); drawBoard(); });
   $('place-midgame').addEventListener('click', () => { board = MIDGAME.map((r) => [...r]); drawBoard(); });
   $('place-random').addEventListener('click', randomBoard);

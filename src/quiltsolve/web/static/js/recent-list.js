@@ -1,6 +1,6 @@
 // The Recent list (store.js's games, reviews and analysis trees, newest first) as links: a game resumes on
-// the Play page, a review is reviewed again, an analysis tree opens on the board (openAnalysis(id)); × forgets
-// one.
+// the Play page (one followed at a table: on the Follow page), a review is reviewed again, an analysis tree
+// opens on the board (openAnalysis(id)); × forgets one.
 
 import { clear } from './draw.js';
 import { formatDate, has, t, tn } from './i18n.js';
@@ -32,6 +32,7 @@ export function renderRecent(ul, openAnalysis) {
     li.dataset.id = it.id;
     const a = document.createElement('a');
     a.href = it.kind === 'play' ? `#play?resume=${encodeURIComponent(it.id)}`
+      : it.kind === 'follow' ? `#follow?resume=${encodeURIComponent(it.id)}`
       : it.kind === 'review' ? `#review?recent=${encodeURIComponent(it.id)}` : '#analysis';
     const title = recentTitle(it);
     a.textContent = title;

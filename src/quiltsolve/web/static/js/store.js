@@ -1,4 +1,4 @@
-// Recent work kept in the browser (localStorage): games being played, reviews, analysis trees.
+// Recent work kept in the browser (localStorage): games being played or followed at a table, reviews, analysis trees.
 // One key holds a versioned list, newest first; it is bounded in items and in characters, the oldest
 // dropped first. Storage refused or full (private windows, quota): the page goes on without it.
 //
@@ -16,7 +16,7 @@ export const STORE_KEY = 'quiltsolve.recent';
 export const STORE_VERSION = 1;
 export const MAX_ITEMS = 30;
 export const MAX_CHARS = 1_000_000;   // the whole list as JSON: about 2 MB of UTF-16, well under the usual 5 MB quota
-export const KINDS = ['play', 'review', 'analysis'];
+export const KINDS = ['play', 'review', 'analysis', 'follow'];   // follow: a game followed at a table
 
 function storage() {
   try { return window.localStorage; } catch { return null; }
