@@ -110,6 +110,25 @@ def goto(page, name: str):
     page.wait_for_selector(f"body[data-ready={name}]", state="attached")
 
 
+FOLLOW = "document.getElementById('page-follow').dataset"
+
+
+def table_game(page):
+    """The Setup page: a circle as it lies on a table typed in, then followed (the Follow page at move 0)."""
+    from .test_table import TABLE
+
+    goto(page, "setup")
+    page.click("#setup-mode-new")
+    if page.is_enabled("#setup-clear"):
+        page.click("#setup-clear")
+    page.fill("#setup-ids", " ".join(map(str, TABLE)))
+    page.press("#setup-ids", "Enter")
+    page.wait_for_selector("#page-setup[data-circle-check=ok]", state="attached")
+    page.click("#setup-follow")
+    page.wait_for_selector("body[data-ready=follow]", state="attached")
+    wait_for(page, f"{FOLLOW}.busy !== '1' && {FOLLOW}.plies === '0'", what="the followed game")
+
+
 def hold_first_buyable(page, circle: str, quilt: str) -> None:
     """Pick up the first patch in front of the token that can be bought (keys 1-3); its ghosts appear."""
     slot = page.evaluate("(sel) => { const c = document.querySelector(sel + ' .patch-card.buyable');"
@@ -230,8 +249,30 @@ def audit_every_page(page, base_url, audit: Audit, lang: str, rec_link: str, fin
     page.click("#an-paste-toggle")
     audit(lang, "analysis: a move made, the load form")
     page.click("#an-paste-cancel")
+    # At the table: the circle with a patch twice (named next to it), the position editor with a field at
+    # fault, and a game followed with its hint and evaluation
+    goto(page, "setup")
+    page.click("#setup-mode-new")
+    if page.is_enabled("#setup-clear"):
+        page.click("#setup-clear")
+    page.fill("#setup-ids", "9, 21, 3, 30, 21")
+    page.press("#setup-ids", "Enter")
+    page.wait_for_selector("#page-setup[data-circle-check=error]", state="attached")
+    audit(lang, "setup: the circle, an error")
+    page.click("#setup-mode-pos")
+    page.fill("#pos-buttons-0", "5000")
+    page.wait_for_selector("#page-setup[data-pos-check=error]", state="attached")
+    audit(lang, "setup: the position editor, an error")
+    page.fill("#pos-buttons-0", "5")
+    table_game(page)
+    page.click("#fl-hint")
+    page.wait_for_selector("#fl-hint-list li[data-move]")
+    page.click("#fl-eval-toggle")
+    wait_for(page, f"{FOLLOW}.evaluated", what="the evaluation")
+    audit(lang, "follow: the hint and the evaluation")
     # Rules
     goto(page, "rules")
+    assert page.is_visible("#rules-title"), "the Rules page is not shown"
     audit(lang, "rules")
 
 
@@ -251,7 +292,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page_or_dialog(browse
     page.set_viewport_size(PHONE)
     page.select_option("#lang-select", "en")     # the app's switcher: the pages keep what they show
     wait_for(page, "document.documentElement.lang === 'en'", what="English")
-    for name in ("play", "review", "place", "puzzles", "analysis", "rules"):
+    for name in ("play", "review", "place", "puzzles", "analysis", "setup", "follow", "rules"):
         goto(page, name)
         audit("en", f"{name} at 390×844", {"runOnly": {"type": "rule", "values": ["target-size", "color-contrast"]}})
     out = os.environ.get("QUILTSOLVE_AXE_REPORT")
@@ -423,7 +464,18 @@ def test_focus_is_visible_on_every_element_tab_reaches(pages, base_url):
     wait_for(page, "document.querySelectorAll('#an-moves button').length > 0", what="a move on the board")
     wait_for(page, "document.querySelectorAll('#an-best li').length > 0", what="the engine's moves")
     walk("analysis")
+    goto(page, "setup")
+    page.fill("#setup-ids", "9, 21, 3")
+    page.press("#setup-ids", "Enter")
+    walk("setup: the circle")
+    page.click("#setup-mode-pos")
+    walk("setup: the position editor")
+    table_game(page)
+    page.click("#fl-hint")
+    page.wait_for_selector("#fl-hint-list li[data-move]")
+    walk("follow")
     goto(page, "rules")
+    assert page.is_visible("#rules-title"), "the Rules page is not shown"
     walk("rules")
     assert problems == [], "\n".join(problems)
     # the walk met the pages' controls: far more than the header's on each page with a form
@@ -692,6 +744,19 @@ def test_every_page_works_by_touch_on_a_phone_in_every_language(pages, base_url)
         wait_for(page, "document.querySelector('#page-analysis svg.quilt[data-held]')", what="a patch in hand")
         fits(f"{lang} analysis, a patch in hand")
         page.keyboard.press("Escape")
+        # At the table: the position editor, then a game followed (set up once, resumed after), its hint
+        tap_to("setup")
+        page.tap("#setup-mode-pos")
+        fits(f"{lang} setup, the position editor")
+        if lang == LANGS[0]:
+            table_game(page)
+        else:
+            goto(page, "follow")
+            wait_for(page, f"{FOLLOW}.busy !== '1' && {FOLLOW}.plies === '0'", what=f"{lang}: the followed game")
+        page.tap("#fl-hint")
+        page.wait_for_selector("#fl-hint-list li[data-move]")
+        fits(f"{lang} follow, a hint")
         tap_to("rules")
+        assert page.is_visible("#rules-title"), "the Rules page is not shown"
         fits(f"{lang} rules")
     assert problems == [], "\n".join(problems)

@@ -119,7 +119,13 @@ function buildPalette(box, onPick) {
     const cost = document.createElement('span');
     cost.className = 'pal-cost';
     cost.append(icon('button'), `${p.buttons}`, icon('time'), `${p.time}`);
-    b.append(name, cost);
+    // The button's name is the words markPalette writes here (hidden); the number and costs it shows are
+    // hidden from screen readers, which read the words instead.
+    const said = document.createElement('span');
+    said.className = 'sr-only pal-said';
+    name.setAttribute('aria-hidden', 'true');
+    cost.setAttribute('aria-hidden', 'true');
+    b.append(said, name, cost);
     b.addEventListener('click', () => onPick(id));
     box.appendChild(b);
   }
@@ -135,8 +141,8 @@ function markPalette(box, where) {
     b.setAttribute('aria-pressed', String(!!at));
     b.dataset.where = at || '';
     const label = t('setup.patchLabel', { id, buttons: p.buttons, time: p.time, income: p.income, cells: p.area });
-    b.setAttribute('aria-label', at ? `${label} (${at})` : label);
-    b.title = b.getAttribute('aria-label');
+    b.querySelector('.pal-said').textContent = at ? `${label} (${at})` : label;
+    b.title = b.querySelector('.pal-said').textContent;
   }
 }
 
