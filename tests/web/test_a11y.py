@@ -674,6 +674,17 @@ def test_the_quilts_are_described_in_words_that_follow_the_moves(pages, base_url
         words = quilt_words(page, svg)
         assert words["rows"] == expected_rows(words["cells"], en), svg
     assert uk["quilt.text.row"].startswith("Ряд")
+    # Setup's position editor: a painted cell is in the words at once; the field's message stays named first
+    goto(page, "setup")
+    page.click("#setup-mode-pos")
+    page.focus("#pos-board-0")
+    page.keyboard.press("ArrowRight")      # the cursor onto the board, then a cell filled by Space
+    page.keyboard.press("Space")
+    wait_for(page, "document.getElementById('pos-board-0-text') && "
+                   "document.getElementById('pos-board-0-text').textContent.includes('80')", what="a painted cell")
+    words = quilt_words(page, "#pos-board-0")
+    assert words["ids"] == ["pos-board-0-msg", "pos-board-0-text"]
+    assert words["rows"] == expected_rows(words["cells"], en)
 
 
 # ---------------------------------------------------------------- phone

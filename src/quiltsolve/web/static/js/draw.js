@@ -161,7 +161,10 @@ function textBlock(svg, extraIds = [], withList = true) {
     if (withList) box.append(document.createElement('ul'));
     svg.insertAdjacentElement('afterend', box);
   }
-  svg.setAttribute('aria-describedby', [id, ...extraIds].join(' '));
+  // what the page's markup named first (a field's message, say) stays named, first
+  if (svg.dataset.describedBy === undefined) svg.dataset.describedBy = svg.getAttribute('aria-describedby') || '';
+  const own = svg.dataset.describedBy.split(/\s+/).filter((x) => x && x !== id && !extraIds.includes(x));
+  svg.setAttribute('aria-describedby', [...own, id, ...extraIds].join(' '));
   return { summary: box.firstElementChild, list: box.querySelector('ul') };
 }
 
