@@ -373,7 +373,9 @@ function drawBoard(i) {
   pos.handles[i] = drawQuilt(svg, rows, pos.boards[i].flat().map((ch) => (ch === '#' ? '?' : null)), P);
   if (document.activeElement === svg) {
     const [r, c] = pos.cursors[i];
-    el('rect', { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, pos.handles[i].overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // blue on a white halo, seen on any cell
+      el('rect', { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, class: cls }, pos.handles[i].overlay);
+    }
   }
   svg.dataset.rows = rows.join('/');
 }
