@@ -684,6 +684,11 @@ def test_the_quilts_are_described_in_words_that_follow_the_moves(pages, base_url
                    "document.getElementById('pos-board-0-text').textContent.includes('80')", what="a painted cell")
     words = quilt_words(page, "#pos-board-0")
     assert words["ids"] == ["pos-board-0-msg", "pos-board-0-text"]
+    # the keyboard's cursor is said as it goes (a polite live region after the board)
+    assert page.text_content("#pos-board-0-say") == "Row 1, column 2: covered."
+    assert page.get_attribute("#pos-board-0-say", "aria-live") == "polite"
+    page.keyboard.press("ArrowDown")
+    assert page.text_content("#pos-board-0-say") == "Row 2, column 2: empty."
     assert words["rows"] == expected_rows(words["cells"], en)
 
 

@@ -327,6 +327,22 @@ export function drawTrack(svg, view, names = ['1', '2'], target = null) {
   describeTrack(svg, view, names);
 }
 
+// The editors' keyboard cursor in words, said politely as it moves or its cell changes ("Row 3, column 5:
+// empty."): a live region after the svg (made on first use). state: a text such as t('quilt.text.cellEmpty').
+export function sayCell(svg, r, c, state) {
+  if (!svg.id || !svg.parentNode) return;
+  let live = document.getElementById(`${svg.id}-say`);
+  if (!live) {
+    live = document.createElement('span');
+    live.id = `${svg.id}-say`;
+    live.className = 'sr-only';
+    live.setAttribute('aria-live', 'polite');
+    svg.insertAdjacentElement('afterend', live);
+  }
+  const text = t('quilt.text.cursor', { r: r + 1, c: c + 1, state });
+  if (live.textContent !== text) live.textContent = text;
+}
+
 // The track in words: each time token's space and the next space paying button income ahead of it, and the
 // 1×1 patches still on the track. Returns the lines.
 export function describeTrack(svg, view, names = ['1', '2']) {

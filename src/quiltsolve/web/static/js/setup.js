@@ -14,7 +14,7 @@
 // From either: follow the game (follow.js), open it on the analysis board, or copy a link to it (links.js).
 
 import { post, showMessage } from './api.js';
-import { clear, drawQuilt, el, icon, patchColor, shapeIcon } from './draw.js';
+import { clear, drawQuilt, el, icon, patchColor, sayCell, shapeIcon } from './draw.js';
 import { patchTable } from './hand.js';
 import { bindPainter } from './paint.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
@@ -376,6 +376,7 @@ function drawBoard(i) {
     for (const cls of ['cursor-halo', 'cursor-mark']) {   // blue on a white halo, seen on any cell
       el('rect', { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, class: cls }, pos.handles[i].overlay);
     }
+    sayCell(svg, r, c, t(pos.boards[i][r][c] === '#' ? 'quilt.text.cellFilled' : 'quilt.text.cellEmpty'));
   }
   svg.dataset.rows = rows.join('/');
 }
