@@ -32,6 +32,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from quiltsolve import engine
 from quiltsolve import solver
+from quiltsolve.engine.players.levels import LEVELS
 from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
 from quiltsolve.engine.track import END, START_PATCH_ID
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
@@ -447,7 +448,7 @@ _STATE = {"$ref": "#/components/schemas/GameState",
 
 def game_field_rules(seed: dict, circle: dict) -> dict[str, dict]:
     """The GameService messages' rules (:func:`field_rules`): SuggestMove's limits for the search."""
-    search = (f"^(?:random|greedy|search(?::(?:{positive_seconds_upto(MAX_TIME_LIMIT)}"
+    search = (f"^(?:random|greedy|level:[{min(LEVELS)}-{max(LEVELS)}]|search(?::(?:{positive_seconds_upto(MAX_TIME_LIMIT)}"
               f"|{int_upto(MAX_ITERATIONS)}it))?)$")
     record = {"replace": {
         "type": "object", "additionalProperties": False, "required": ["edition", "circle", "actions"],
@@ -478,8 +479,11 @@ def game_field_rules(seed: dict, circle: dict) -> dict[str, dict]:
                                   "description": "a move in the engine's text form; it must be legal in the "
                                                  "position (see /api/v1/game/legal). A finished game is "
                                                  "FAILED_PRECONDITION (409)."},
-        "EngineMoveRequest.strength": {"pattern": search, "examples": ["greedy", "random", "search:1", "search:500it"],
-                                       "description": f"random, greedy, search:SECONDS (more than 0, at most "
+        "EngineMoveRequest.strength": {"pattern": search, "examples": ["greedy", "random", "level:3", "search:1",
+                                                                    "search:500it"],
+                                       "description": f"random, greedy, level:N (N = {min(LEVELS)}-{max(LEVELS)}: "
+                                                      "the engine's levels, each a fixed iteration budget, rated in "
+                                                      "/levels.json), search:SECONDS (more than 0, at most "
                                                       f"{MAX_TIME_LIMIT:g}, as SuggestMove's time_limit; search "
                                                       f"alone means {DEFAULT_SUGGEST_LIMIT:g}) or search:Nit "
                                                       f"(1-{MAX_ITERATIONS} iterations, as SuggestMove's)"},

@@ -41,7 +41,7 @@ from importlib import resources
 from typing import Any
 
 from ..actions import Action
-from ..advisor import Advisor
+from ..advisor import Advisor, Stop
 from ..policy import key_seed
 from ..state import GameState
 from .root_placement import forced_move, greedy_first_move
@@ -71,12 +71,12 @@ class Level:
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(1, 24, 0.20, 0.30, False),
-    Level(2, 50, 0.12, 0.20, False),
-    Level(3, 150, 0.06, 0.15, False),
-    Level(4, 400, 0.035, 0.10, False),
-    Level(5, 1_000, 0.02, 0.08, False),
-    Level(6, 2_500, 0.012, 0.06, False),
-    Level(7, 6_000, 0.006, 0.04, True),
+    Level(2, 30, 0.15, 0.25, False),
+    Level(3, 60, 0.10, 0.20, False),
+    Level(4, 150, 0.06, 0.15, False),
+    Level(5, 500, 0.03, 0.10, False),
+    Level(6, 1_000, 0.02, 0.08, False),
+    Level(7, 4_000, 0.006, 0.04, True),
     Level(8, 25_000, 0.0, 0.0, True),
 )}
 """The levels by number (tuned with ``python -m bench levels``; docs/players.md)."""
@@ -88,7 +88,7 @@ _DRAW = 0x4C45_5645_4C    # mixed into the per-position seed: the softmax's stre
 def parse_level(arg: str | None) -> int:
     """The level number of a ``level:N`` spec's argument; ValueError naming the allowed range."""
     text = "" if arg is None else arg.strip()
-    if text.isdigit() and int(text) in LEVELS:
+    if text in {str(n) for n in LEVELS}:
         return int(text)
     if arg is None:
         raise ValueError(f"level player needs a level from 1 to {TOP} (level:1 ... level:{TOP})")
@@ -114,10 +114,12 @@ class LevelPlayer:
     def start_game(self, game: int) -> None:
         """A new game of a match: nothing to forget (a move depends only on the seed and the position)."""
 
-    def choose(self, state: GameState) -> Action:
-        """This level's move: the search's best (temperature 0), or a softmax draw among its near-best moves."""
-        if self.level.temperature == 0:
-            return self._search.choose(state)
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """This level's move: the search's best (temperature 0), or a softmax draw among its near-best moves.
+
+        ``stop`` (a ``solver.StopToken``) ends the search early (a server's deadline); the move is then
+        the best of what was searched, and no longer reproducible.
+        """
         forced = forced_move(state)
         if forced is not None:
             return forced
@@ -126,9 +128,11 @@ class LevelPlayer:
             proof = search._prove(state)
             if proof is not None:
                 return proof
-        ranked = ranked_moves(search._search(state).children)
+        ranked = ranked_moves(search._search(state, stop).children)
         if not ranked:
             return greedy_first_move(state, search._cache)
+        if self.level.temperature == 0:
+            return ranked[0][1].action
         return self._draw(state, [(v, ch.action) for v, ch in ranked])
 
     def _draw(self, state: GameState, ranked: list[tuple[float, Action]]) -> Action:

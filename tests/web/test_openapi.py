@@ -413,6 +413,8 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
             body["strength"] = f"search:{min(strength.iterations, 50)}it"
         elif strength.name == "search":
             body["strength"] = "search:0.05"
+        elif strength.level is not None:
+            body["strength"] = f"level:{min(strength.level, 3)}"   # the top levels search for tenths of a second
     if path == "game/load":
         state = _position(rnd)
         circle, actions = _record(rnd, rnd.choice(engine.EDITIONS))

@@ -8,7 +8,8 @@ import {
   addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, heldControls, holdFlow,
   markHeldCard as markCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
-import { listRecent, loadRecent, saveRecent } from './store.js';
+import { listRecent, loadRecent, loadSetting, saveRecent, saveSetting } from './store.js';
+import { formatNumber, t } from './i18n.js';
 import { hintHeading, renderHintList } from './play-hint.js';
 import { applyMove, gameRecord, snapshot } from './play-game.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
@@ -51,9 +52,40 @@ export async function init() {
     P = await patchTable();
   } catch (e) { showMessage(msg, e); return; }
   bind();
+  await showLevels();
   const asked = resumeId(location.hash);
   if (resume(asked) || (!asked && resume(latestUnfinished()))) await engineTurns();
   else await newGame();
+}
+
+// ------------------------------------------------------------------ the opponents
+
+// The levels' measured ratings (engine/data/levels.json, written by `python -m bench levels --write`, served
+// as /levels.json) in the opponent list; the opponent chosen is kept (store.js) for the next visit.
+const STRENGTH_SETTING = 'play.strength';
+
+async function showLevels() {
+  const select = $('play-strength');
+  $('play-levels').label = t('play.levels');
+  $('play-other-engines').label = t('play.otherEngines');
+  let ratings = null;
+  try {
+    const res = await fetch('/levels.json');
+    if (res.ok) ratings = await res.json();
+  } catch { /* not measured or not served: the levels are listed without ratings */ }
+  const players = (ratings && ratings.players) || {};
+  for (const opt of $('play-levels').querySelectorAll('option')) {
+    const level = opt.value.split(':')[1];
+    const r = players[opt.value];
+    const elo = r && Number.isFinite(r.elo) ? Math.round(r.elo) : null;
+    opt.textContent = elo === null ? t('play.levelUnrated', { level })
+      : t('play.levelOption', { level, elo: formatNumber(elo) });
+    if (elo !== null) opt.dataset.elo = String(elo); else delete opt.dataset.elo;
+  }
+  if (ratings && ratings.anchor) select.title = t('play.levelsTitle', { anchor: ratings.anchor });
+  const chosen = loadSetting(STRENGTH_SETTING);
+  if (typeof chosen === 'string' && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
+  select.addEventListener('change', () => saveSetting(STRENGTH_SETTING, select.value));
 }
 
 // ------------------------------------------------------------------ kept in the browser (store.js)

@@ -6,6 +6,9 @@
 //   listRecent(kind?)                  → [{id, kind, title, date}] newest first (no data)
 //   loadRecent(id)                     → {id, kind, title, date, data} or null
 //   removeRecent(id)
+//
+// Settings (the Play page's opponent, ...) live under their own key, a flat object name → value:
+//   loadSetting(name, fallback) → the saved value, or fallback;  saveSetting(name, value) → true if kept
 
 export const STORE_KEY = 'quiltsolve.recent';
 export const STORE_VERSION = 1;
@@ -63,6 +66,28 @@ export function removeRecent(id) {
   const items = read();
   const rest = items.filter((it) => it.id !== id);
   if (rest.length !== items.length) write(rest);
+}
+
+export const SETTINGS_KEY = 'quiltsolve.settings';
+
+function settings() {
+  const s = storage();
+  if (!s) return {};
+  try {
+    const doc = JSON.parse(s.getItem(SETTINGS_KEY) || '{}');
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : {};
+  } catch { return {}; }
+}
+
+export function loadSetting(name, fallback = null) {
+  const all = settings();
+  return Object.prototype.hasOwnProperty.call(all, name) ? all[name] : fallback;
+}
+
+export function saveSetting(name, value) {
+  const s = storage();
+  if (!s) return false;
+  try { s.setItem(SETTINGS_KEY, JSON.stringify({ ...settings(), [name]: value })); return true; } catch { return false; }
 }
 
 // A date as the Recent list shows it: "2 Dec 2026, 11:20" in the reader's locale.
