@@ -14,7 +14,7 @@ have iteration budgets, so the games are the same with any number of workers, bu
 and need a core each).
 
 Ratings: a Bradley–Terry model, ``P(i beats j) = 1 / (1 + 10^((R_j - R_i) / 400))``, fitted by maximum
-likelihood with ``scipy.optimize.minimize`` (L-BFGS) over the games' wins, with one virtual drawn game added
+likelihood with ``scipy.optimize.minimize`` (BFGS) over the games' wins, with one virtual drawn game added
 to every pairing played (half a win each way: a weak prior, so that a player who won or lost every game still
 gets a finite rating, pulled towards its opponents' by at most what one drawn game weighs). Anchored at
 ``greedy = 1000`` (``--anchor``). The 95% intervals are percentile intervals of ``--bootstrap`` refits (default
@@ -70,7 +70,7 @@ def fit_elo(players: Sequence[str], games: Sequence[tuple[int, int, float]], *, 
             anchor_elo: float = ANCHOR_ELO, prior: float = PRIOR_GAMES) -> dict[str, float]:
     """Bradley–Terry (Elo) ratings of ``players`` from ``games``: ``(i, j, score of i)`` with indexes into
     ``players`` and score 1 (i won), 0 (j won) or 0.5. ``prior`` virtual drawn games are added to every pair
-    that played; ``anchor`` is rated ``anchor_elo``. Fitted by ``scipy.optimize.minimize`` (L-BFGS-B).
+    that played; ``anchor`` is rated ``anchor_elo``. Fitted by ``scipy.optimize.minimize`` (BFGS).
 
     >>> r = fit_elo(["a", "b"], [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)], anchor="b", anchor_elo=0, prior=0)
     >>> round(r["a"]), r["b"]      # 3 wins in 4: 400·log10(3)
@@ -98,7 +98,7 @@ def fit_elo(players: Sequence[str], games: Sequence[tuple[int, int, float]], *, 
         grad = g.sum(axis=0) - g.sum(axis=1)
         return nll, grad[free]
 
-    res = minimize(loss, np.zeros(n - 1), jac=True, method="L-BFGS-B")
+    res = minimize(loss, np.zeros(n - 1), jac=True, method="BFGS")
     theta = np.zeros(n)
     theta[free] = res.x
     return {p: float(anchor_elo + ELO * theta[i]) for i, p in enumerate(players)}
@@ -129,7 +129,7 @@ def bootstrap_intervals(players: Sequence[str], pairs: dict[tuple[int, int], lis
 # ---------------------------------------------------------------- the games
 
 class Timed:
-    """A player whose every ``choose`` is timed (``times``: wall seconds per move; ``cpu``: the thread's CPU
+    """A player whose every ``choose`` is timed (``times``: wall seconds per move; ``cpu``: the process's CPU
     seconds, what the move costs on a core of its own)."""
 
     def __init__(self, player: Any) -> None:
@@ -143,10 +143,10 @@ class Timed:
             self.player.start_game(game)
 
     def choose(self, state: engine.GameState) -> engine.Action:
-        t0, c0 = time.perf_counter(), time.thread_time()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = self.player.choose(state)
         self.times.append(time.perf_counter() - t0)
-        self.cpu.append(time.thread_time() - c0)
+        self.cpu.append(time.process_time() - c0)
         return action
 
 
@@ -395,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     print(f"played {len(games)} games in {wall:.0f} s ({os.cpu_count()} cores here)")
     summary = summarize(players, games, args.bootstrap, args.seed)
-    print(f"Elo: Bradley-Terry (scipy L-BFGS-B), {ANCHOR} = {ANCHOR_ELO:g}, {PRIOR_GAMES:g} virtual drawn game per "
+    print(f"Elo: Bradley-Terry (scipy BFGS), {ANCHOR} = {ANCHOR_ELO:g}, {PRIOR_GAMES:g} virtual drawn game per "
           f"pairing; 95% intervals: {args.bootstrap} bootstrap refits over deal pairs, seed {args.seed}")
     print_report(players, summary)
     if args.json:
