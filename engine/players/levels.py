@@ -70,13 +70,13 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
-    Level(1, 24, 0.20, 0.30, False),
+    Level(1, 12, 0.30, 0.35, False),
     Level(2, 30, 0.15, 0.25, False),
     Level(3, 60, 0.10, 0.20, False),
     Level(4, 150, 0.06, 0.15, False),
-    Level(5, 500, 0.03, 0.10, False),
-    Level(6, 1_000, 0.02, 0.08, False),
-    Level(7, 4_000, 0.006, 0.04, True),
+    Level(5, 300, 0.045, 0.12, False),
+    Level(6, 700, 0.03, 0.10, False),
+    Level(7, 2_500, 0.012, 0.06, True),
     Level(8, 25_000, 0.0, 0.0, True),
 )}
 """The levels by number (tuned with ``python -m bench levels``; docs/players.md)."""
