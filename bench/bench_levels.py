@@ -327,6 +327,12 @@ def print_report(players: list[str], summary: dict[str, Any]) -> None:
         print(f"  {mark:<11}  {what}: {figures}")
 
 
+def level_settings() -> dict[str, dict[str, Any]]:
+    """Each level's settings, as the ratings file records them (``level:N`` → iterations, temperature, ...)."""
+    return {f"level:{n}": {"iterations": lv.iterations, "temperature": lv.temperature, "window": lv.window,
+                           "prove": lv.prove} for n, lv in sorted(LEVELS.items())}
+
+
 def write_data(summary: dict[str, Any], args: argparse.Namespace, deals: list[int], path: Path = DATA_FILE) -> None:
     """The ratings file the engine and the web app read (``engine.players.levels.level_ratings``)."""
     data = {
@@ -338,6 +344,7 @@ def write_data(summary: dict[str, Any], args: argparse.Namespace, deals: list[in
         "games": args.games,
         "seed": args.seed,
         "deals": deals,
+        "levels": level_settings(),
         "players": summary["players"],
     }
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -400,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     print_report(players, summary)
     if args.json:
         doc = {"seed": args.seed, "games": args.games, "deals": deals, "wall_seconds": round(wall, 1),
-               "levels": {n: vars(lv) for n, lv in LEVELS.items()}, **summary,
+               "levels": level_settings(), "argv": argv, **summary,
                "targets": [{"target": t, "met": m, "figures": f} for t, m, f in targets(summary)],
                "games_played": [{"a": g.a, "b": g.b, "game": g.job[0], "deal": g.job[1], "b_first": g.job[2],
                                  "score_a": g.score_a, "margin_a": g.margin_a} for g in games]}

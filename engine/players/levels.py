@@ -74,9 +74,9 @@ LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(2, 30, 0.15, 0.25, False),
     Level(3, 60, 0.10, 0.20, False),
     Level(4, 150, 0.06, 0.15, False),
-    Level(5, 300, 0.045, 0.12, False),
-    Level(6, 700, 0.03, 0.10, False),
-    Level(7, 2_500, 0.012, 0.06, True),
+    Level(5, 400, 0.04, 0.12, False),
+    Level(6, 900, 0.025, 0.09, False),
+    Level(7, 2_000, 0.012, 0.06, True),
     Level(8, 25_000, 0.0, 0.0, True),
 )}
 """The levels by number (tuned with ``python -m bench levels``; docs/players.md)."""
@@ -159,7 +159,9 @@ def level_ratings() -> dict[str, Any]:
 
     ``players`` maps each spec (``level:1`` … ``level:8``, ``random``, ``greedy``) to its ``elo``, the
     95% interval ``low``-``high`` and its think time per move (``think_mean``, ``think_p95``, seconds);
-    the other keys say how they were measured (``anchor``, ``games``, ``seed``, ``command``, ``date``).
+    the other keys say how they were measured (``anchor``, ``games``, ``seed``, ``deals``, ``command``,
+    ``date``) and what: ``levels``, each level's settings then (``iterations``, ``temperature``, ``window``,
+    ``prove``; a test holds them to :data:`LEVELS`, so a retuned level is measured again).
     """
     text = (resources.files("quiltsolve.engine") / "data" / "levels.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)

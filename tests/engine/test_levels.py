@@ -112,3 +112,10 @@ def test_the_ratings_file_rates_every_level_and_the_fixed_points():
     anchor, _, value = data["anchor"].partition(" = ")
     assert players[anchor]["elo"] == float(value)
     assert data["command"].startswith("python -m bench levels") and data["games"] >= 1
+
+
+def test_the_ratings_were_measured_on_today_s_levels():
+    """A retuned level must be measured again (python -m bench levels --write): the file records the settings."""
+    measured = level_ratings()["levels"]
+    assert measured == {f"level:{n}": {"iterations": lv.iterations, "temperature": lv.temperature,
+                                       "window": lv.window, "prove": lv.prove} for n, lv in LEVELS.items()}

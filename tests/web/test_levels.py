@@ -5,6 +5,7 @@ after a reload, and a game against a level."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -72,7 +73,7 @@ def test_the_play_page_lists_the_levels_with_their_ratings_and_keeps_the_choice(
     options = level_options(page)
     assert [o["value"] for o in options] == [f"level:{n}" for n in range(1, 9)]
     for o in options:
-        elo = round(ratings[o["value"]]["elo"])
+        elo = math.floor(ratings[o["value"]]["elo"] + 0.5)        # JavaScript's Math.round
         assert o["elo"] == str(elo)
         assert o["text"].startswith(f"Level {o['value'][6:]}") and f"{elo:,}" in o["text"]
     assert "greedy" in page.get_attribute("#play-strength", "title")
