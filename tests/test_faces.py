@@ -77,6 +77,8 @@ def mutated(state: engine.GameState, change) -> pb.GameState:
 
 
 MID = play(11, 14)
+# A circle as a person lays it out at a table: patch 0 last, the rest in an order no seed deals here.
+TABLE = list(range(32, 16, -1)) + list(range(1, 17)) + [0]
 MID2 = play(3, 30)
 OVER = finished()
 REC = record(5, 4)
@@ -167,6 +169,24 @@ GAME_CASES = [
     ("new-game-seed-0", "NewGame", pb.NewGameRequest(seed=0), OK, None),     # 0 is a deal, not "unset"
     ("new-game-edition", "NewGame", pb.NewGameRequest(seed=1, edition="deluxe"), "INVALID_ARGUMENT", "edition"),
     ("new-game-seed", "NewGame", pb.NewGameRequest(seed=-1), "INVALID_ARGUMENT", "seed"),
+    # a circle as it lies on a table (issue 32): the position codec's one check of it, no seed
+    ("new-game-circle", "NewGame", pb.NewGameRequest(circle=TABLE), OK, None),
+    ("new-game-circle-original", "NewGame", pb.NewGameRequest(circle=TABLE, edition="original"), OK, None),
+    ("new-game-circle-short", "NewGame", pb.NewGameRequest(circle=TABLE[:5] + TABLE[6:]), "INVALID_ARGUMENT",
+     "circle"),
+    ("new-game-circle-long", "NewGame", pb.NewGameRequest(circle=TABLE + [TABLE[0]]), "INVALID_ARGUMENT",
+     "circle[33]"),
+    ("new-game-circle-twice", "NewGame", pb.NewGameRequest(circle=TABLE[:7] + [TABLE[2]] + TABLE[8:]),
+     "INVALID_ARGUMENT", "circle[7]"),
+    ("new-game-circle-unknown", "NewGame", pb.NewGameRequest(circle=TABLE[:3] + [33] + TABLE[4:]),
+     "INVALID_ARGUMENT", "circle[3]"),
+    ("new-game-circle-negative", "NewGame", pb.NewGameRequest(circle=[-1] + TABLE[1:]), "INVALID_ARGUMENT",
+     "circle[0]"),
+    ("new-game-circle-end", "NewGame", pb.NewGameRequest(circle=TABLE[-1:] + TABLE[:-1]), "INVALID_ARGUMENT",
+     "circle[32]"),
+    ("new-game-circle-and-seed", "NewGame", pb.NewGameRequest(seed=3, circle=TABLE), "INVALID_ARGUMENT", "seed"),
+    ("new-game-circle-edition", "NewGame", pb.NewGameRequest(circle=TABLE, edition="deluxe"), "INVALID_ARGUMENT",
+     "edition"),
     # ------------------------------------------------------------ ViewPosition
     ("view", "ViewPosition", pb.ViewPositionRequest(state=_state()), OK, None),
     ("view-late", "ViewPosition", pb.ViewPositionRequest(state=_state(MID2)), OK, None),
@@ -712,6 +732,26 @@ def test_a_new_game_without_a_seed_gets_a_random_one_it_returns(faces):
         assert answer.record.HasField("seed")
         again = embedded.new_game(answer.record.seed)
         assert again.state == answer.state and list(answer.record.circle) == list(again.record.circle)
+
+
+def test_a_game_set_up_from_a_circle_is_the_engine_s_start_with_no_seed(faces):
+    """NewGame with a circle: every face and Python client sets up the engine's own start of that circle
+    (GameState.from_circle), and its record has the circle and no seed."""
+    stub, http, embedded, port = faces
+    want = engine.GameState.from_circle(TABLE, "original")
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        answers = [stub.NewGame(pb.NewGameRequest(circle=TABLE, edition="original")),
+                   embedded.new_game(circle=TABLE, edition="original"),
+                   remote.new_game(circle=",".join(map(str, TABLE)), edition="original"),
+                   json_format.ParseDict(http.post("/api/v1/game/new", json={"circle": TABLE, "edition": "original"})
+                                         .json(), pb.NewGameResponse())]
+    for answer in answers:
+        assert positions.from_message(answer.state) == want
+        assert not answer.record.HasField("seed") and list(answer.record.circle) == TABLE
+        assert answer.view.notation == want.to_notation() and list(answer.view.circle) == TABLE
+    with pytest.raises(ClientError) as err:
+        embedded.new_game(circle="12,5,x")         # not a list of ids: refused before it is sent
+    assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "circle[2]")
 
 
 def test_the_game_paths_keep_the_browser_s_json(faces):

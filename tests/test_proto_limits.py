@@ -17,7 +17,7 @@ from quiltsolve import solver
 from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
 from quiltsolve.engine.track import END
 from quiltsolve.server.convert import MAX_GRID
-from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
+from quiltsolve.solver.limits import (CIRCLE_PATCHES, DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
                            DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS, MAX_LARGE_LOSS, MAX_PATCH_REFS,
                            MAX_LOAD_TEXT, MAX_MOVE_TEXT, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
@@ -83,6 +83,7 @@ RANGES = {
     "GeneratePuzzleRequest.pieces": (1, MAX_PIECES),
     # GameService: one seed rule and SuggestMove's limits for every move-choosing call
     "NewGameRequest.seed": (0, MAX_SEED),
+    "NewGameRequest.circle": (0, CIRCLE_PATCHES - 1),   # a starting circle: its ids (server.positions.from_circle)
     "LegalMovesRequest.patch_id": (0, LAST_ID),
     "EngineMoveRequest.strength": (1, MAX_ITERATIONS),
     "EngineMoveResponse.win_chance": (0, 1),
