@@ -4,7 +4,6 @@ after a reload, and a game against a level."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
@@ -76,15 +75,14 @@ def test_the_play_page_lists_the_levels_with_their_ratings_and_keeps_the_choice(
         elo = math.floor(ratings[o["value"]]["elo"] + 0.5)        # JavaScript's Math.round
         assert o["elo"] == str(elo)
         assert o["text"].startswith(f"Level {o['value'][6:]}") and f"{elo:,}" in o["text"]
-    assert "greedy" in page.get_attribute("#play-strength", "title")
+    assert "greedy = 1000" in page.get_attribute("#play-strength", "title")
     # The choice is kept through a reload (before any move: no game to resume, so the saved choice shows).
     page.select_option("#play-strength", "level:5")
     page.reload()
     page.wait_for_selector("body[data-ready=play]", state="attached")
     wait_for(page, f"{PLAY}.busy === '0'", what="the page")
     assert page.input_value("#play-strength") == "level:5"
-    saved = page.evaluate("() => localStorage.getItem('quiltsolve.settings')")
-    assert json.loads(saved)["play.strength"] == "level:5"
+    assert page.evaluate("() => localStorage.getItem('quiltsolve.play.strength')") == "level:5"   # store.js's setting
 
 
 def test_a_game_against_a_level_plays_its_moves(pages, base_url):

@@ -90,7 +90,11 @@ function labelLevels() {
       : t('play.levelOption', { level, elo: formatNumber(elo) });
     if (elo !== null) opt.dataset.elo = String(elo); else delete opt.dataset.elo;
   }
-  if (ratings && ratings.anchor) $('play-strength').title = t('play.levelsTitle', { anchor: ratings.anchor });
+  // The scale's anchor ("greedy = 1000"), the player's name in the reader's language.
+  const anchor = /^(\S+) = (\S+)$/.exec((ratings && ratings.anchor) || '');
+  if (anchor) {
+    $('play-strength').title = t('play.levelsTitle', { anchor: `${strengthName(anchor[1])} = ${anchor[2]}` });
+  }
 }
 
 // ------------------------------------------------------------------ kept in the browser (store.js)
