@@ -75,8 +75,8 @@ LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(3, 60, 0.10, 0.20, False),
     Level(4, 150, 0.06, 0.15, False),
     Level(5, 400, 0.04, 0.12, False),
-    Level(6, 900, 0.025, 0.09, False),
-    Level(7, 2_000, 0.012, 0.06, True),
+    Level(6, 700, 0.03, 0.10, False),
+    Level(7, 2_500, 0.012, 0.06, True),
     Level(8, 25_000, 0.0, 0.0, True),
 )}
 """The levels by number (tuned with ``python -m bench levels``; docs/players.md)."""
