@@ -3,6 +3,10 @@ games, the error model's window, level 8 as the full search, and the ratings fil
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from quiltsolve import engine
@@ -119,3 +123,34 @@ def test_the_ratings_were_measured_on_today_s_levels():
     measured = level_ratings()["levels"]
     assert measured == {f"level:{n}": {"iterations": lv.iterations, "temperature": lv.temperature,
                                        "window": lv.window, "prove": lv.prove} for n, lv in LEVELS.items()}
+
+
+# ---------------------------------------------------------------- the command lines
+
+def _run(*argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *argv], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_match_plays_levels_and_names_the_option_of_a_bad_one():
+    r = _run("quiltsolve.engine", "match", "--a", "level:2", "--b", "level:1", "--games", "2", "--seed", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert (summary["a"], summary["b"], summary["games"]) == ("level:2", "level:1", 2)
+    for option, args in (("--a", ["--a", "level:9", "--b", "greedy"]), ("--b", ["--a", "greedy", "--b", "level"])):
+        r = _run("quiltsolve.engine", "match", *args, "--games", "2")
+        assert r.returncode == 2 and r.stdout == ""
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"{option}: level player" in lines[0] and "level:1 ... level:8" in lines[0]
+
+
+def test_suggest_play_takes_a_level_and_names_the_option_of_a_bad_one():
+    # Playing second: level 3 moves first, then the session reads 'quit'.
+    r = _run("quiltsolve.clients.cli", "play", "--engine", "level:3", "--side", "1", "--seed", "5", stdin="quit\n")
+    assert r.returncode == 0, r.stderr
+    first = LevelPlayer(3, seed=5).choose(engine.new_game(5))
+    said = next(line for line in r.stdout.splitlines() if line.startswith("player 1 (level:3) "))
+    assert ("advances" in said) == (first.to_str() == "advance")
+    r = _run("quiltsolve.clients.cli", "play", "--engine", "level:0")
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--engine: level player takes a level from 1 to 8" in lines[0]
