@@ -97,6 +97,12 @@ def test_every_operation_has_a_working_example(http, endpoint):
     if endpoint.name == "AnalyzeGame":      # NDJSON: one review per move of the record
         lines = [json.loads(line) for line in r.text.splitlines()]
         assert len(lines) == len(body["record"]["actions"]) and all("error" not in x for x in lines)
+    elif endpoint.streaming:                # NDJSON: updates, the last one final
+        assert r.headers["content-type"].startswith("application/x-ndjson")
+        lines = [json.loads(line) for line in r.text.splitlines()]
+        for line in lines:
+            validator(endpoint.response).validate(line)
+        assert lines[-1]["final"] and not any(x.get("final") for x in lines[:-1])
     else:       # the game paths' answers too: typed since GameService (issue 35)
         validator(endpoint.response).validate(r.json())
 

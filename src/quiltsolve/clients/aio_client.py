@@ -12,7 +12,7 @@ Create it inside the running event loop that will use it.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Iterable, Sequence, cast
 
 import grpc
 import grpc.aio
@@ -29,6 +29,7 @@ from .inputs import DEFAULT_LARGE_LOSS, PatchSpec
 from .results import MoveSuggestions
 
 if TYPE_CHECKING:
+    from quiltsolve.engine.analysis import Analysis
     from quiltsolve.engine.review import MoveReview
 
 Pem = bytes | str | os.PathLike[str]
@@ -143,6 +144,34 @@ class AsyncPlacementClient:
     async def _reviews(self, call: wire.Call) -> AsyncIterator[MoveReview]:
         async for response in self._stream(call):
             yield wire.review_result(response)
+
+    def analyze_position(self, state: Any, *, iterations: int | None = None, time_limit: float | None = None,
+                         until_cancelled: bool = False, top: int | None = None,
+                         report_interval: float | None = None) -> AsyncIterator[Analysis]:
+        """As :meth:`clients.PlacementClient.analyze_position`, as an async iterator
+        (``async for update in client.analyze_position(state)``): what the service refuses raises at the
+        first ``__anext__``; ``aclose()`` (or leaving the loop early) cancels the call."""
+        call = wire.analyze_position_call(state, iterations, time_limit, until_cancelled, top, report_interval,
+                                          self.seed)
+        return self._analyses(call)
+
+    async def _analyses(self, call: wire.Call) -> AsyncIterator[Analysis]:
+        stream = cast(AsyncGenerator[Any, None], self._stream(call))
+        try:
+            try:
+                first = await stream.__anext__()
+            except StopAsyncIteration:
+                return
+            except errors.ClientError as e:
+                if not wire.game_over(e):
+                    raise
+                yield wire.analysis_result(wire.game_over_update(call.context))
+                return
+            yield wire.analysis_result(first)
+            async for response in stream:
+                yield wire.analysis_result(response)
+        finally:
+            await stream.aclose()
 
     async def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                            count: bool = False, mirror: bool = True, use_all: bool = True,

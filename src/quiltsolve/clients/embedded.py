@@ -95,7 +95,8 @@ class EmbeddedClient:
             raise wire.error_from_status(e.code, e.details, self.target) from None
 
     def stream(self, method: str, request: Any) -> Iterator[Any]:
-        """A server-streaming call (``AnalyzeGame``): the response messages, each as it is computed."""
+        """A server-streaming call (``AnalyzeGame``, ``AnalyzePosition``): the response messages, each as it is
+        computed; closing the iterator ends the call."""
         responses = self._handler(method)(request, self._call_of(method))
         try:
             yield from responses
@@ -159,6 +160,16 @@ class EmbeddedClient:
         call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
         warm_up()
         return wire.Reviews(self._stream(call))
+
+    def analyze_position(self, state: Any, *, iterations: int | None = None, time_limit: float | None = None,
+                         until_cancelled: bool = False, top: int | None = None,
+                         report_interval: float | None = None) -> wire.Analyses:
+        """As :meth:`clients.PlacementClient.analyze_position`, computed in this thread as the iterator is
+        read: each ``next()`` searches until the next update is due; ``close()`` ends the analysis."""
+        call = wire.analyze_position_call(state, iterations, time_limit, until_cancelled, top, report_interval,
+                                          self.seed)
+        warm_up()
+        return wire.Analyses(self._stream(call), call.context)
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

@@ -173,6 +173,23 @@ class PlacementClient:
         call = wire.analyze_game_call(record, iterations, time_per_move, seed, large_loss)
         return wire.Reviews(self._stream(call))
 
+    def analyze_position(self, state: Any, *, iterations: int | None = None, time_limit: float | None = None,
+                         until_cancelled: bool = False, top: int | None = None,
+                         report_interval: float | None = None) -> wire.Analyses:
+        """Analyse ``state`` (a ``GameState``, its ``to_json()`` dict or JSON text, a notation) with the
+        service's ``AnalyzePosition`` (server streaming): an iterator of ``engine.analysis.Analysis``
+        updates, one every ``report_interval`` seconds (the service's default 0.2), the last with ``final``
+        set. The budget: ``iterations`` (the same answer every run: the final update is
+        :meth:`suggest_move`'s for the same iterations), ``time_limit`` seconds (default 1), or
+        ``until_cancelled`` (until :meth:`~clients.wire.Analyses.close`, at most 600 s).
+
+        Bad input raises :class:`clients.InvalidArgument` at once (the call waits for the first update);
+        a finished game is one final update with no moves. Closing the iterator (or leaving a ``with``
+        block) cancels the call: the service stops the search at once."""
+        call = wire.analyze_position_call(state, iterations, time_limit, until_cancelled, top, report_interval,
+                                          self.seed)
+        return wire.Analyses(self._stream(call), call.context)
+
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,
                      max_tilings: int = 1, time_limit: float | None = None,

@@ -103,6 +103,21 @@ def optional_int32(value: Any, field: str, unset: str) -> int:
     return number
 
 
+def flag(value: Any, field: str) -> bool:
+    """A bool request field: True or False only (a truthy string or number is refused, not guessed).
+
+    >>> flag(True, "until_cancelled")
+    True
+    >>> flag("no", "until_cancelled")
+    Traceback (most recent call last):
+    ...
+    quiltsolve.clients.errors.InvalidArgument: until_cancelled: 'no' is not True or False
+    """
+    if not isinstance(value, bool):
+        raise _bad(field, f"{value!r} is not True or False")
+    return value
+
+
 def int_list(values: Any, field: str) -> list[int]:
     """A repeated int32 field from a list of integers or from text (``"12,5,30"``: commas or blanks between
     them, as typed on a command line); each entry is named ``field[i]``. Which values the field takes is

@@ -24,13 +24,14 @@ from typing import Any, Callable, Iterable, Iterator, Sequence  # noqa: F401
 import grpc
 from google.protobuf import duration_pb2
 
+from quiltsolve.engine.analysis import Analysis, AnalyzedMove
 from quiltsolve.engine.review import MoveReview
 from quiltsolve.engine.suggest import MoveSuggestion
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.server import positions
 from quiltsolve.server.errors import GAME_OVER, field_of
 from quiltsolve.solver.geometry import BOARD_SIZE, Board, Shape, mask_of
-from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT
+from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ANALYSIS_TIME
 from quiltsolve.solver.patches import Patch
 from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import (
@@ -40,7 +41,8 @@ from quiltsolve.solver.types import (
 
 from . import errors
 from .inputs import (
-    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, fraction, game_state, int32, int_list, objective_of,
+    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, flag, fraction, game_state, int32, int_list,
+    objective_of,
     optional_int32, patch_counts, patch_key, patch_keys, piece_texts, puzzle_method, read_bytes, record_message,
     region_rows, seconds,
 )
@@ -294,6 +296,32 @@ def suggest_move_call(state: Any, time_limit: float | None, top: int | None, ite
     return Call("SuggestMove", req, tl, game)
 
 
+def analyze_position_call(state: Any, iterations: int | None, time_limit: float | None, until_cancelled: bool,
+                          top: int | None, report_interval: float | None, seed: int) -> Call:
+    """The ``AnalyzePosition`` call for :meth:`PlacementClient.analyze_position`. Its ``time_limit`` is the
+    whole stream's budget: the thinking time (1 s unset), 60 s with an iteration budget, or, until
+    cancelled, the service's cap (600 s); the deadline adds :data:`DEADLINE_SLACK`.
+
+    >>> c = analyze_position_call("r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -", None, None, True, 3,
+    ...                           0.1, 0)
+    >>> c.request.until_cancelled, c.request.top, c.request.report_interval.nanos, c.time_limit
+    (True, 3, 100000000, 600.0)
+    """
+    game = game_state(state)
+    tl = seconds(time_limit, "time_limit")
+    interval = seconds(report_interval, "report_interval")
+    open_ended = flag(until_cancelled, "until_cancelled")
+    its = optional_int32(iterations, "iterations", "think for time_limit")
+    req = pb.AnalyzePositionRequest(state=positions.to_message(game), top=0 if top is None else int32(top, "top"),
+                                    seed=int32(seed, "seed"), iterations=its, time_limit=_duration(tl),
+                                    until_cancelled=open_ended, report_interval=_duration(interval))
+    if open_ended:
+        budget = MAX_ANALYSIS_TIME
+    else:
+        budget = tl if tl is not None else (DEFAULT_ITERATIONS_LIMIT if its else DEFAULT_SUGGEST_LIMIT)
+    return Call("AnalyzePosition", req, budget, game)
+
+
 def analyze_game_call(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
                       large_loss: float) -> Call:
     """The ``AnalyzeGame`` call for :meth:`PlacementClient.analyze_game`. Its
@@ -410,6 +438,45 @@ class Reviews(abc.Iterator):
             close()
 
 
+class Analyses(abc.Iterator):
+    """The updates of an ``AnalyzePosition`` stream as :class:`engine.analysis.Analysis` values, the last one
+    ``final``. The first update is pulled at once, so bad input (refused by the service before the search
+    starts) raises at the call; a finished game is one final update with no moves (as the engine's
+    ``analyze`` gives it), not an error. ``close()`` stops the analysis (cancelling a gRPC call)."""
+
+    def __init__(self, responses: Iterator[Any], state: Any = None) -> None:
+        self._responses = responses
+        try:
+            first = next(responses, None)
+        except errors.ClientError as e:
+            if not game_over(e):
+                raise
+            first = game_over_update(state)
+        self._first: Any = first
+
+    def __iter__(self) -> "Analyses":
+        return self
+
+    def __next__(self) -> Analysis:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return analysis_result(first)
+        return analysis_result(next(self._responses))
+
+    def close(self) -> None:
+        """Stop reading: the analysis is cancelled."""
+        self._first = None
+        close = getattr(self._responses, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> "Analyses":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 # --------------------------------------------------------------- responses
 def _cell(msg: pb.Cell, present: bool) -> tuple[int, int] | None:
     return (msg.row, msg.col) if present else None
@@ -487,6 +554,23 @@ def review_result(r: pb.AnalyzeGameResponse) -> MoveReview:
                       margin_played=r.margin_played if r.HasField("margin_played") else None,
                       margin_best=r.margin_best if r.HasField("margin_best") else None,
                       loss_points=r.loss_points if r.HasField("loss_points") else None)
+
+
+def game_over_update(state: Any) -> pb.AnalyzePositionUpdate:
+    """What every Python client yields for a finished game's analysis: one final update, no moves."""
+    return pb.AnalyzePositionUpdate(final=True, player=state.current_player() if state is not None else 0)
+
+
+def analysis_result(r: pb.AnalyzePositionUpdate) -> Analysis:
+    """An ``AnalyzePositionUpdate`` as an :class:`engine.analysis.Analysis` (what every client yields; the
+    search tree's ``nodes`` and the proof's ``proof_nodes`` are not on the wire: 0)."""
+    moves = tuple(AnalyzedMove(positions.move_of(m.move), m.win_chance, m.reason, m.visits,
+                               m.mean_margin if m.HasField("mean_margin") else None,
+                               m.proven_margin if m.HasField("proven_margin") else None,
+                               tuple(positions.move_of(x) for x in m.principal_variation))
+                  for m in r.moves)
+    return Analysis(player=r.player, moves=moves, iterations=r.iterations, searched=r.searched, proven=r.proven,
+                    final=r.final, elapsed=_seconds(r.elapsed))
 
 
 def puzzle_result(r: pb.SolvePuzzleResponse, rows: list[str]) -> PuzzleResult:

@@ -11,7 +11,8 @@ give identical results:
   (:func:`engine.policy.random_action`) on that stream (``qs_random_playout``).
 * the ε-greedy playout is :func:`engine.policy.playout`
   itself, given an :class:`Rng` (``qs_greedy_playout``).
-* :func:`search` — the UCT loop (``search.h``).
+* :func:`search` and :class:`SearchTree` (the same search kept between calls) — the UCT loop
+  (``search.h``, ``module_search.inc``).
 
 The states are the engine's own :class:`GameState`: the rules are not
 written twice in Python.
@@ -34,7 +35,7 @@ from .policy import (
 )
 from .state import GameState
 
-__all__ = ["MARGIN_SCALE", "RANDOM_TRIES", "Rng", "Stop", "playouts", "random_playout", "search"]
+__all__ = ["MARGIN_SCALE", "RANDOM_TRIES", "Rng", "SearchTree", "Stop", "playouts", "random_playout", "search"]
 
 M64 = (1 << 64) - 1
 MARGIN_SCALE = 10.0
@@ -147,36 +148,51 @@ def _list_moves(state: GameState) -> list[int]:
     return out
 
 
-def search(state: GameState, root_actions: list[Action], seed: int, iterations: int | None,
-           time_left: float | None, at_least: int, stop: Stop | None, exploration: float, margin_weight: float,
-           epsilon: float, node_cap: int, cache: PlacementCache | None = None
-           ) -> tuple[int, int, list[tuple[Action, int, float, int, int]]]:
-    """The core's search (``_core.search``): (iterations done, nodes, [(action, n, w, wins, margin)] per root child)."""
-    if state.is_terminal():
-        raise ValueError("the game is over")
-    for i, a in enumerate(root_actions):
-        try:
-            state.clone().apply_action(a)
-        except IllegalActionError:
-            raise ValueError(f"root action {i} is not legal in the position") from None
-    cache = PlacementCache() if cache is None else cache
-    rng = Rng(seed)
-    root = _Node(state.clone(), -1, None)
-    root.moves = list(range(len(root_actions)))
-    count = 1
-    cap = max(1, node_cap)
-    c, mw, eps = exploration, margin_weight, epsilon
-    tanh = math.tanh
-    clock = time.perf_counter
-    deadline = None if time_left is None else clock() + time_left
-    done = 0
-    while True:
-        if iterations is not None and done >= iterations:
-            break
-        if deadline is not None and done >= at_least and clock() >= deadline:
-            break
-        if stop is not None and stop.is_set():
-            break
+class SearchTree:
+    """A search kept between calls (the core's ``search_start`` / ``search_step`` / ``search_children``):
+    the tree, the random stream and the iterations run so far. The same iterations in one :meth:`run`
+    or in many give the same tree."""
+
+    def __init__(self, state: GameState, root_actions: list[Action], seed: int, exploration: float,
+                 margin_weight: float, epsilon: float, node_cap: int, cache: PlacementCache | None = None) -> None:
+        if state.is_terminal():
+            raise ValueError("the game is over")
+        for i, a in enumerate(root_actions):
+            try:
+                state.clone().apply_action(a)
+            except IllegalActionError:
+                raise ValueError(f"root action {i} is not legal in the position") from None
+        self.root_actions = list(root_actions)
+        self.cache = PlacementCache() if cache is None else cache
+        self.rng = Rng(seed)
+        self.root = _Node(state.clone(), -1, None)
+        self.root.moves = list(range(len(root_actions)))
+        self.count = 1
+        self.cap = max(1, node_cap)
+        self.c, self.mw, self.eps = exploration, margin_weight, epsilon
+        self.done = 0
+
+    def run(self, iterations: int | None, time_left: float | None, at_least: int, stop: Stop | None) -> int:
+        """More iterations: until :attr:`done` reaches ``iterations``, or ``time_left`` seconds have passed
+        and :attr:`done` reaches ``at_least``, or ``stop.is_set()``; returns :attr:`done`."""
+        clock = time.perf_counter
+        deadline = None if time_left is None else clock() + time_left
+        while True:
+            if iterations is not None and self.done >= iterations:
+                break
+            if deadline is not None and self.done >= at_least and clock() >= deadline:
+                break
+            if stop is not None and stop.is_set():
+                break
+            self._iterate()
+            self.done += 1
+        return self.done
+
+    def _iterate(self) -> None:
+        """One iteration: select / expand, playout, backup (``search.h``: qs_search_iterate)."""
+        root, cache, root_actions = self.root, self.cache, self.root_actions
+        mw = self.mw
+        tanh = math.tanh
         node = root
         path = [root]
         while True:
@@ -186,7 +202,7 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
             if node.moves is None:
                 node.moves = _list_moves(st)
             moves = node.moves
-            if node.next < len(moves) and count < cap:
+            if node.next < len(moves) and self.count < self.cap:
                 child = None
                 while node.next < len(moves) and child is None:
                     move = moves[node.next]
@@ -206,17 +222,17 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
                     place_pending_leather(s)
                     child = _Node(s, mover, action)
                     node.children.append(child)
-                    count += 1
+                    self.count += 1
                 if child is not None:
                     node = child
                     path.append(node)
                     break
             if not node.children:
                 break
-            node = ucb_child(node.children, c, node.n)
+            node = ucb_child(node.children, self.c, node.n)
             path.append(node)
         s = node.state.clone()
-        playout(s, rng, cache, eps)
+        playout(s, self.rng, cache, self.eps)
         winner = s.winner()
         sc = s.scores()
         for nd in path:
@@ -228,9 +244,42 @@ def search(state: GameState, root_actions: list[Action], seed: int, iterations: 
                 nd.wins += win
                 nd.margin += margin
                 nd.w += (1.0 - mw) * win + mw * 0.5 * (1.0 + tanh(margin / MARGIN_SCALE))
-        done += 1
-    kids: list[tuple[Action, int, float, int, int]] = []
-    for ch in root.children:
-        assert ch.action is not None
-        kids.append((ch.action, ch.n, ch.w, ch.wins, ch.margin))
-    return done, count, kids
+
+    def children(self, pv_depth: int | None = None) -> list[tuple[Any, ...]]:
+        """``[(action, n, w, wins, margin)]`` per root child, in expansion order; with ``pv_depth``, each with
+        its principal variation below it appended: the most visited child (the first of equals), then its
+        most visited child, ..., at most ``pv_depth`` actions."""
+        out: list[tuple[Any, ...]] = []
+        for ch in self.root.children:
+            assert ch.action is not None
+            if pv_depth is None:
+                out.append((ch.action, ch.n, ch.w, ch.wins, ch.margin))
+            else:
+                out.append((ch.action, ch.n, ch.w, ch.wins, ch.margin, _principal(ch, pv_depth)))
+        return out
+
+
+def _principal(node: _Node, depth: int) -> list[Action]:
+    """The principal variation below ``node`` (``module_search.inc``: qs__pv)."""
+    line: list[Action] = []
+    for _ in range(depth):
+        best = None
+        for ch in node.children:
+            if ch.n > (best.n if best is not None else 0):
+                best = ch
+        if best is None:
+            break
+        assert best.action is not None
+        line.append(best.action)
+        node = best
+    return line
+
+
+def search(state: GameState, root_actions: list[Action], seed: int, iterations: int | None,
+           time_left: float | None, at_least: int, stop: Stop | None, exploration: float, margin_weight: float,
+           epsilon: float, node_cap: int, cache: PlacementCache | None = None
+           ) -> tuple[int, int, list[tuple[Action, int, float, int, int]]]:
+    """The core's search (``_core.search``): (iterations done, nodes, [(action, n, w, wins, margin)] per root child)."""
+    tree = SearchTree(state, root_actions, seed, exploration, margin_weight, epsilon, node_cap, cache)
+    tree.run(iterations, time_left, at_least, stop)
+    return tree.done, tree.count, tree.children()

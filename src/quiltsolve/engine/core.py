@@ -45,7 +45,8 @@ if _c is not None and not hasattr(_c, "_init_tables"):  # pragma: no cover - dep
     # Not built: what imported is the C sources' folder engine/_core/ (a namespace package).
     _c = None  # type: ignore[assignment]
 
-__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "MARGIN_SCALE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch", "Rng",
+__all__ = ["DEFAULT_NODE_CAP", "GREEDY", "HAVE_C_CORE", "MARGIN_SCALE", "PURE_PYTHON_ENV", "RANDOM", "CoreChild", "CoreSearch",
+           "CoreSearcher", "Rng",
            "action_of", "action_tuple", "apply", "backend", "c_module", "core_tables", "legal_actions", "playout", "playouts",
            "run_search", "state_from_tuple", "state_tuple", "use_c"]
 
@@ -186,6 +187,10 @@ class CoreChild:
     w: float
     wins: int
     margin: int
+    pv: tuple[Action, ...] = ()
+    """The principal variation below the move, when asked for (:meth:`CoreSearcher.report`): the most visited
+    reply, then the most visited answer to it, ... (the tree's macro moves: leather won on the way is placed
+    by the core's heuristic and not listed)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +203,79 @@ class CoreSearch:
     backend: str
 
 
+class CoreSearcher:
+    """A UCT search from ``state`` (root moves ``root_actions``, tried in that order) kept between calls, on
+    the core: :meth:`run` adds iterations, :meth:`report` reads the root's children at any point.
+
+    The same iterations run in one :meth:`run` or in many slices give the same tree, in C and in Python,
+    so a search can report while it runs (:mod:`engine.analysis`) and still end where one call would.
+    One thread at a time.
+
+    >>> from quiltsolve.engine import new_game, ADVANCE
+    >>> s = new_game(1)
+    >>> a = CoreSearcher(s, [ADVANCE] + [x for x in legal_actions(s) if type(x) is Buy][:1], seed=3)
+    >>> a.run(iterations=40), a.run(iterations=90)
+    (40, 90)
+    >>> one = run_search(s, a.root_actions, seed=3, iterations=90)
+    >>> [(c.n, c.w) for c in a.report().children] == [(c.n, c.w) for c in one.children]
+    True
+    """
+
+    def __init__(self, state: GameState, root_actions: list[Action], *, seed: int, exploration: float = 0.5,
+                 margin_weight: float = 0.25, epsilon: float = 0.1, node_cap: int = DEFAULT_NODE_CAP,
+                 pure: bool = False) -> None:
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        if len(root_actions) > 8:
+            raise ValueError(f"at most 8 root actions, got {len(root_actions)}")
+        self.state = state
+        self.root_actions = list(root_actions)
+        seed &= py.M64
+        self.backend = backend(pure)
+        self._handle: Any
+        if self.backend == "c":
+            assert _c is not None
+            self._handle = _c.search_start(state.core_tuple(), [action_tuple(a) for a in root_actions], seed,
+                                           exploration, margin_weight, epsilon, node_cap)
+        else:
+            self._handle = py.SearchTree(state, root_actions, seed, exploration, margin_weight, epsilon, node_cap)
+        self.iterations = 0
+
+    def run(self, *, iterations: int | None = None, time_limit: float | None = None, at_least: int = 0,
+            stop: py.Stop | None = None) -> int:
+        """More iterations, until the search has run ``iterations`` in all, or for ``time_limit`` seconds
+        (but not before it has run ``at_least`` in all), or until ``stop.is_set()`` (checked first, then
+        every few ms; the C core releases the GIL in between). Returns the iterations run in all."""
+        if iterations is None and time_limit is None:
+            raise ValueError("a search needs a budget: iterations or time_limit")
+        if iterations is not None and iterations < 0:
+            raise ValueError(f"iterations must be >= 0, not {iterations}")
+        left = None if time_limit is None else max(0.0, time_limit)
+        if self.backend == "c":
+            assert _c is not None
+            self.iterations = _c.search_step(self._handle, -1 if iterations is None else iterations,
+                                             -1.0 if left is None else left, at_least, stop)
+        else:
+            self.iterations = self._handle.run(iterations, left, at_least, stop)
+        return self.iterations
+
+    def report(self, pv_depth: int = 0) -> CoreSearch:
+        """The search so far: iterations, nodes and the root's children in expansion order, each with its
+        principal variation of at most ``pv_depth`` moves (0: none)."""
+        if pv_depth < 0:
+            raise ValueError(f"pv_depth must be >= 0, not {pv_depth}")
+        if self.backend == "c":
+            assert _c is not None
+            done, nodes, kids = _c.search_children(self._handle, pv_depth)
+            children = [CoreChild(action_of(a), n, w, wins, margin, tuple(action_of(x) for x in pv))
+                        for a, n, w, wins, margin, pv in kids]
+        else:
+            done, nodes = self._handle.done, self._handle.count
+            children = [CoreChild(a, n, w, wins, margin, tuple(pv))
+                        for a, n, w, wins, margin, pv in self._handle.children(pv_depth)]
+        return CoreSearch(done, nodes, children, self.backend)
+
+
 def run_search(state: GameState, root_actions: list[Action], *, seed: int, iterations: int | None = None,
                time_limit: float | None = None, at_least: int = 0, stop: py.Stop | None = None,
                exploration: float = 0.5, margin_weight: float = 0.25, epsilon: float = 0.1,
@@ -208,6 +286,7 @@ def run_search(state: GameState, root_actions: list[Action], *, seed: int, itera
     ``at_least`` iterations), or when ``stop.is_set()`` (checked every few
     ms; the C core releases the GIL in between). With an iteration budget and
     no stop the answer depends only on the arguments: C and Python agree.
+    (:class:`CoreSearcher` is the same search run in slices.)
     """
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")

@@ -26,6 +26,7 @@ from quiltsolve.solver import BOARD_SIZE, Shape, ShapeError, cells_of
 # One definition of the request limits for the service and both clients.
 from quiltsolve.solver.limits import (MAX_COUNT, MAX_ITERATIONS, MAX_PATCH_REFS, MAX_PIECES,  # noqa: F401
                            MAX_SHAPE_TEXT, MAX_TILINGS, MAX_TIME_LIMIT, MAX_TOP)
+from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
 
 from .errors import BadRequest
 
@@ -216,6 +217,20 @@ def time_limit(msg: Any, field: str, default: float) -> float:
         raise BadRequest(field, f"must be positive, got {seconds:g} s")
     if seconds > MAX_TIME_LIMIT:
         raise BadRequest(field, f"{seconds:g} s is more than the maximum {MAX_TIME_LIMIT:g} s")
+    return seconds
+
+
+def report_interval(msg: Any, field: str, default: float) -> float:
+    """Seconds between two updates of a streamed analysis: unset → default, else 0.05 ≤ t ≤ 60."""
+    if not msg.HasField(field):
+        return default
+    d: duration_pb2.Duration = getattr(msg, field)
+    if not -999_999_999 <= d.nanos <= 999_999_999 or (d.seconds > 0 > d.nanos) or (d.seconds < 0 < d.nanos):
+        raise BadRequest(field, "malformed Duration (nanos out of range or of the wrong sign)")
+    seconds = d.seconds + d.nanos / 1e9
+    if not MIN_REPORT_INTERVAL <= seconds <= MAX_REPORT_INTERVAL:
+        raise BadRequest(field, f"{seconds:g} s; must be at least {MIN_REPORT_INTERVAL * 1000:g} ms and at most "
+                                f"{MAX_REPORT_INTERVAL:g} s (unset means {DEFAULT_REPORT_INTERVAL:g} s)")
     return seconds
 
 

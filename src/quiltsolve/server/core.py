@@ -16,6 +16,11 @@ response message or raises :class:`server.errors.ServiceError`.
   function of its request. A request whose job has cost two workers, whatever
   the cause, is answered INTERNAL with its request id and then refused at
   once for ten minutes (:class:`PoisonTable`, keyed by :func:`job_fingerprint`).
+* A streaming job (:class:`server.jobs.StreamJob`, for a server-streaming
+  RPC) is admitted and limited the same way and holds its worker until it
+  ends; its updates come back as the worker sends them
+  (:meth:`ServiceCore.stream_job`), and a cancelled call frees its worker
+  within milliseconds.
 * :meth:`ServiceCore.close` drains: new calls are refused with UNAVAILABLE,
   calls in flight get the grace period, then every one left is stopped.
 """
@@ -28,7 +33,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Generator, Iterator
 
 import grpc
 
@@ -37,9 +42,9 @@ from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES
 
 from .admission import Abandoned, Admission, Expired, Refused
 from .errors import BadRequest, FailedPrecondition, ServiceError, TooLarge
-from .jobs import Job, R, failure_kind
+from .jobs import Job, R, StreamJob, U, failure_kind
 from .observe import CallRecord, Metrics
-from .pool import JobFailed, WorkerLost, WorkerPool
+from .pool import JobFailed, StreamOutcome, WorkerLost, WorkerPool
 
 # Keep this much of the caller's remaining deadline for building and sending
 # the answer: 20 ms plus 10% of what is left, at most 100 ms.
@@ -424,6 +429,35 @@ class ServiceCore:
         table again once a worker is there (another call may have poisoned
         the same request while this one waited).
         """
+        slot = self._acquire(lane, call, wait, retry)
+        if slot is None:
+            return None
+        good = True
+        try:
+            limit, capped = deadline_budget(requested, call.time_remaining())
+            if call.stop.is_set():
+                raise ServiceError(call.ended_code(), "the call ended before its solve started")
+            self._refuse_poisoned(call, fingerprint)
+            self.metrics.solving.inc()
+            try:
+                result, good = self.pool.run(slot, job, limit, call.stop)
+            except JobFailed as e:
+                raise self._job_failed(e, call, field) from None
+            except WorkerLost:
+                good = False  # the pool is replacing the worker: the slot comes back through _worker_ready
+                raise
+            finally:
+                self.metrics.solving.dec()
+        finally:
+            if good:
+                lane.release(slot)
+            else:
+                lane.retire(slot)
+        return result, capped
+
+    def _acquire(self, lane: Admission, call: Call, wait: float | None, retry: bool) -> int | None:
+        """A slot of ``lane`` for ``call`` (see :meth:`_run_on`: None when ``wait`` ran out or the lane refused
+        a call that may skip it); the refusals, the deadline and the cancel as ServiceErrors."""
         method = call.record.method
         remaining = call.time_remaining()
         timeout = remaining if wait is None else (wait if remaining is None else min(wait, remaining))
@@ -434,8 +468,7 @@ class ServiceCore:
             call.stop.attach(wake)
 
         try:
-            slot = lane.acquire(call.peer, timeout=timeout, retry=retry,
-                                on_abandon=on_abandon)
+            return lane.acquire(call.peer, timeout=timeout, retry=retry, on_abandon=on_abandon)
         except Refused as e:
             if wait is not None:
                 return None
@@ -454,35 +487,92 @@ class ServiceCore:
         finally:
             for wake in wake_holder:
                 call.stop.detach(wake)
-        good = True
+
+    def _job_failed(self, e: JobFailed, call: Call, field: str) -> ServiceError:
+        """The answer to a job that raised in its worker."""
+        if e.kind == "too_large":  # a refusal too, though no retry cures it: counted with them
+            self.metrics.refused.labels(method=call.record.method, reason="table_full").inc()
+            call.record.extra["refused"] = "table_full"
+        if e.kind != "internal":
+            return job_refusal(e.kind, e.message, field)
+        call.record.extra["traceback"] = e.message
+        return ServiceError(grpc.StatusCode.INTERNAL, f"internal error in the solver "
+                                                      f"(request id {self.request_id(call)})")
+
+    # ------------------------------------------------------------ streaming a job
+    def stream_job(self, call: Call, job: StreamJob[U], requested: float, field: str) -> Iterator[U]:
+        """The updates of a streaming ``job`` (:class:`server.jobs.StreamJob`) run for ``call`` on a worker,
+        each as the worker sends it.
+
+        Admitted, limited and answered like :meth:`run_job`'s jobs, in the main lane (a stream holds its
+        worker for its whole time limit): the queue, the refusals, the deadline capping ``requested``, the
+        poison table, one retry after a lost worker, but only before its first update (after one, the call
+        ends INTERNAL: the updates it has seen cannot be taken back). A stop of the call (its cancel, its
+        deadline) stops the job at once: its worker sends its last update and answers, and the slot is
+        free. So does closing this iterator (the face stopped reading), which returns once the slot is free
+        (or its worker replaced); either way a ``stream_cancelled`` line logs how long freeing it took.
+        """
+        if call.stop.is_set():
+            raise ServiceError(call.ended_code(), "the call ended before its solve started")
+        fingerprint = self._fingerprint(job)
+        self._refuse_poisoned(call, fingerprint)
+        stopped: list[float] = []
+        mark = lambda: stopped.append(time.monotonic())  # noqa: E731 - when the call was stopped
+        call.stop.attach(mark)
+        losses: list[str] = []
+        retry, sent = False, 0
         try:
-            limit, capped = deadline_budget(requested, call.time_remaining())
+            while True:
+                inner = self._stream_on(call, job, requested, field, retry, fingerprint)
+                try:
+                    for update in inner:
+                        sent += 1
+                        yield update
+                    return
+                except WorkerLost as e:
+                    self._lost(call, fingerprint, losses, e.reason, "main")
+                    if sent:
+                        raise ServiceError(grpc.StatusCode.INTERNAL,
+                                           f"the worker running the call was lost after {sent} updates "
+                                           f"(request id {self.request_id(call)})") from None
+                    retry = True
+                except GeneratorExit:
+                    stopped.append(time.monotonic())
+                    raise
+                finally:
+                    inner.close()   # the slot is free (or retired) when this returns
+        finally:
+            call.stop.detach(mark)
+            if stopped:
+                freed = time.monotonic() - min(stopped)
+                call.record.extra["cancelled_after_updates"] = sent
+                self.log.info("stream_cancelled", method=call.record.method,
+                              request_id=self.request_id(call), updates=sent, freed_ms=round(freed * 1000, 1))
+
+    def _stream_on(self, call: Call, job: StreamJob[U], requested: float, field: str, retry: bool,
+                   fingerprint: Callable[[], bytes | None]) -> Generator[U, None, None]:
+        """The updates of ``job`` from a worker of the main lane (as :meth:`_run_on` runs a unary job)."""
+        lane = self.admission
+        slot = self._acquire(lane, call, None, retry)
+        assert slot is not None  # the main lane waits or raises
+        outcome = StreamOutcome()
+        try:
+            limit, _ = deadline_budget(requested, call.time_remaining())
             if call.stop.is_set():
                 raise ServiceError(call.ended_code(), "the call ended before its solve started")
             self._refuse_poisoned(call, fingerprint)
             self.metrics.solving.inc()
             try:
-                result, good = self.pool.run(slot, job, limit, call.stop)
+                yield from self.pool.stream(slot, job, limit, call.stop, outcome)
             except JobFailed as e:
-                if e.kind == "too_large":  # a refusal too, though no retry cures it: counted with them
-                    self.metrics.refused.labels(method=method, reason="table_full").inc()
-                    call.record.extra["refused"] = "table_full"
-                if e.kind != "internal":
-                    raise job_refusal(e.kind, e.message, field) from None
-                call.record.extra["traceback"] = e.message
-                raise ServiceError(grpc.StatusCode.INTERNAL, f"internal error in the solver "
-                                                             f"(request id {self.request_id(call)})") from None
-            except WorkerLost:
-                good = False  # the pool is replacing the worker: the slot comes back through _worker_ready
-                raise
+                raise self._job_failed(e, call, field) from None
             finally:
                 self.metrics.solving.dec()
         finally:
-            if good:
+            if outcome.good:
                 lane.release(slot)
             else:
                 lane.retire(slot)
-        return result, capped
 
     def _report(self, call: Call, result: Any, capped: bool) -> Any:
         method = call.record.method
@@ -538,3 +628,17 @@ class InProcessCore:
         if status is not None:
             call.record.solve_status = status
         return result
+
+    def stream_job(self, call: Call, job: StreamJob[U], requested: float, field: str) -> Iterator[U]:
+        """The updates of a streaming job, computed in the caller's thread as it reads them; closing the
+        iterator ends the job."""
+        if call.stop.is_set():
+            raise ServiceError(call.ended_code(), "the call ended before its solve started")
+        limit, _ = deadline_budget(requested, call.time_remaining())
+        try:
+            yield from job.stream(limit, call.stop)
+        except Exception as e:
+            kind = failure_kind(e)
+            if kind == "internal":
+                raise
+            raise job_refusal(kind, str(e), field) from None

@@ -17,9 +17,10 @@ died) gives the same answer, and its pickled bytes fingerprint the request.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Iterator, TypeVar
 
 from quiltsolve import engine
+import quiltsolve.engine.analysis
 import quiltsolve.engine.moves
 import quiltsolve.engine.players
 import quiltsolve.engine.review
@@ -64,6 +65,32 @@ class Job(Generic[R]):
 
     def run(self, time_limit: float, stop: StopToken) -> R:
         raise NotImplementedError
+
+
+U = TypeVar("U", covariant=True)
+"""What a streaming job yields: its updates (the last one its answer)."""
+
+
+@dataclass(frozen=True)
+class StreamJob(Job[U]):
+    """A job that yields: ``stream(time_limit, stop)`` yields its updates as it makes them, the last one its
+    answer (``run`` returns that one). A server-streaming RPC runs one (``server.service.STREAMS``): the
+    worker sends each update as it comes (``server.pool.WorkerPool.stream``), the embedded client iterates
+    in its own thread; a stop (the client's cancel, the deadline) ends it at once, with a last update."""
+
+    kind: ClassVar[str] = "stream"
+    streaming: ClassVar[bool] = True   # how the worker tells it from a unary job
+
+    def stream(self, time_limit: float, stop: StopToken) -> Iterator[U]:
+        raise NotImplementedError
+
+    def run(self, time_limit: float, stop: StopToken) -> U:
+        last = None
+        for last in self.stream(time_limit, stop):
+            pass
+        if last is None:
+            raise RuntimeError(f"the {self.kind} job yielded nothing")
+        return last
 
 
 @dataclass(frozen=True)
@@ -126,6 +153,26 @@ class LevelMoveJob(Job[engine.Action]):
 
     def run(self, time_limit: float, stop: StopToken) -> engine.Action:
         return quiltsolve.engine.players.LevelPlayer(self.level, self.seed).choose(self.state, stop)
+
+
+@dataclass(frozen=True)
+class AnalyzeJob(StreamJob[engine.analysis.Analysis]):
+    """``engine.analysis.analyze``: a position's analysis as it runs (``MovesJob``'s answer, reported every
+    ``report_interval`` seconds). ``iterations`` fixes the budget (the time limit then caps it); else the
+    time limit is the thinking time, or, ``until_cancelled``, only a cap (the call's cancel ends it)."""
+
+    kind: ClassVar[str] = "analyze"
+    state: engine.GameState
+    top: int | None
+    seed: int
+    iterations: int | None
+    until_cancelled: bool
+    report_interval: float
+
+    def stream(self, time_limit: float, stop: StopToken) -> Iterator[engine.analysis.Analysis]:
+        return engine.analysis.analyze(self.state, time_limit=time_limit, iterations=self.iterations,
+                                       until_stopped=self.until_cancelled, top=self.top, seed=self.seed,
+                                       stop=stop, report_interval=self.report_interval)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,11 @@ Stopping is layered, so that a slot is free again promptly whatever the job does
    passed by ``overrun`` seconds;
 3. a worker that has not answered ``stop_grace`` seconds after a cancel is
    killed and replaced (:class:`WorkerLost`).
+
+A streaming job (:class:`server.jobs.StreamJob`) is run the same way by
+:meth:`WorkerPool.stream`: its worker sends each update as it is made, then
+the answer; a caller that stops reading early cancels the job, and the slot
+is free again as soon as the worker has answered.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import itertools
 import multiprocessing
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from quiltsolve.solver import StopToken
 
@@ -204,6 +209,24 @@ class WorkerPool:
         the slot out again; :meth:`start`'s ``on_ready`` will, once the new
         worker is ready. Raises :class:`JobFailed` or :class:`WorkerLost`.
         """
+        outcome = StreamOutcome()
+        for _ in self._exchange(slot, job, time_limit, stop, outcome):
+            pass  # a unary job sends no updates
+        return outcome.result, outcome.good
+
+    def stream(self, slot: int, job: Job, time_limit: float, stop: StopToken, outcome: "StreamOutcome") -> Iterator[Any]:
+        """Run a streaming job (:class:`server.jobs.StreamJob`) on ``slot``'s worker: its updates, each as the
+        worker sends it. ``outcome.good`` then says whether the slot is still good (as :meth:`run`'s).
+
+        Closed early (the caller stopped reading: the call was cancelled), it cancels the job and waits
+        for the worker's answer (at most ``stop_grace`` seconds, then the worker is killed and replaced), so
+        the slot is free again, or retired, when the close returns. Raises :class:`JobFailed` or
+        :class:`WorkerLost`.
+        """
+        return self._exchange(slot, job, time_limit, stop, outcome)
+
+    def _exchange(self, slot: int, job: Job, time_limit: float, stop: StopToken,
+                  outcome: "StreamOutcome") -> Iterator[Any]:
         with self._lock:
             w = self._workers[slot]
         if w is None:
@@ -218,33 +241,81 @@ class WorkerPool:
         def cancel() -> None:
             w.send(("cancel", job_id))
 
+        watch = _Watch(time.monotonic() + time_limit + self.overrun, self.stop_grace)
         stop.attach(cancel)
+        reply = None
         try:
-            reply = self._wait(w, time_limit, stop, cancel)
+            while True:
+                reply = watch.receive(w, stop, cancel)
+                if reply[0] != "update":
+                    break
+                yield reply[2]
         except WorkerLost as e:
+            outcome.good = False
             self._replace(slot, w, e.reason)
+            raise
+        except GeneratorExit:  # the caller stopped reading: end the job, free the slot
+            outcome.good = self._drain(slot, w, cancel, watch)
             raise
         finally:
             stop.detach(cancel)
         status, _, payload, rss = reply[0], reply[1], reply[2:-1], reply[-1]
         w.rss = rss
         good = self.max_rss is None or rss <= self.max_rss
+        outcome.good = good
         if not good:
             self._replace(slot, w, "max_rss")
         if status == "ok":
-            return payload[0], good
+            outcome.result = payload[0]
+            return
         raise JobFailed(payload[0], payload[1])
 
-    def _wait(self, w: _Worker, time_limit: float, stop: StopToken, cancel: Callable[[], None]) -> tuple:
-        limit_end = time.monotonic() + time_limit + self.overrun
-        cancelled_at: float | None = None
+    def _drain(self, slot: int, w: _Worker, cancel: Callable[[], None], watch: "_Watch") -> bool:
+        """After an early close: cancel the job and read on to its answer; whether the slot is still good."""
+        cancel()
+        token = StopToken()
+        token.set()             # the job is being cancelled: the watch gives it stop_grace, then gives up
+        try:
+            reply = watch.receive(w, token, lambda: None)
+            while reply[0] == "update":
+                reply = watch.receive(w, token, lambda: None)
+        except WorkerLost as e:
+            self._replace(slot, w, e.reason)
+            return False
+        w.rss = reply[-1]
+        if self.max_rss is not None and w.rss > self.max_rss:
+            self._replace(slot, w, "max_rss")
+            return False
+        return True
+
+
+class StreamOutcome:
+    """What :meth:`WorkerPool.stream` leaves for its caller: whether the slot is still good, and a unary
+    job's result."""
+
+    def __init__(self) -> None:
+        self.good = True
+        self.result: Any = None
+
+
+class _Watch:
+    """Reads one job's messages from its worker: cancels it once its stop token is set or its time limit
+    (``limit_end``, overrun included) has passed, and gives up ``stop_grace`` seconds after that."""
+
+    def __init__(self, limit_end: float, stop_grace: float) -> None:
+        self.limit_end = limit_end
+        self.stop_grace = stop_grace
+        self.cancelled_at: float | None = None
+
+    def receive(self, w: _Worker, stop: StopToken, cancel: Callable[[], None]) -> tuple:
+        """The worker's next message (an update or the answer); :class:`WorkerLost` when it does not come."""
         while True:
             now = time.monotonic()
-            if cancelled_at is None and (stop.is_set() or now >= limit_end):
+            if self.cancelled_at is None and (stop.is_set() or now >= self.limit_end):
                 if not stop.is_set():
                     cancel()  # past its time limit: the job must return what it has
-                cancelled_at = now
-            if cancelled_at is not None and now >= cancelled_at + self.stop_grace:
+                self.cancelled_at = now
+            if self.cancelled_at is not None and now >= self.cancelled_at + self.stop_grace:
                 raise WorkerLost("killed", "the job did not stop when asked; its worker was replaced")
             try:
                 if w.conn.poll(POLL_SLICE):

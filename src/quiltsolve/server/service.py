@@ -4,9 +4,12 @@ Each unary RPC is two pure functions in :data:`RPCS`: ``plan(request,
 bounds) -> Plan`` reads and checks the request (here, in the front, so bad
 input never occupies a worker) into a typed job, its time limit and the
 field its errors name; ``answer(request, plan, result) -> (response, log
-fields)`` builds the reply. :class:`PlacementServicer` is a table over them:
-it runs each plan's job through its core (``run_job``: a worker process, or
-the caller's own for the embedded client) and answers; handlers take
+fields)`` builds the reply. A server-streaming RPC whose one job yields
+(:data:`STREAMS`: ``AnalyzePosition``) is the same two functions, its job a
+:class:`server.jobs.StreamJob` and ``answer`` called for each update.
+:class:`PlacementServicer` is a table over them:
+it runs each plan's job through its core (``run_job``, ``stream_job``: a
+worker process, or the caller's own for the embedded client) and answers; handlers take
 ``(request, call)`` where ``call`` is the transport-neutral
 :class:`server.core.Call`, and raise :class:`server.errors.ServiceError`
 for every non-OK answer.
@@ -31,10 +34,11 @@ from quiltsolve import solver
 import quiltsolve.solver.puzzle
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.solver import BOARD_SIZE, BoardError, ShapeError, SolverInputError, cells_of
-from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT,
-                           DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_LARGE_LOSS, MAX_RECORD_ACTIONS,
-                           MAX_UPCOMING_COPIES)
+from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REPORT_INTERVAL,
+                           DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ANALYSIS_TIME,
+                           MAX_LARGE_LOSS, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
 
+from quiltsolve.engine.analysis import Analysis, AnalyzedMove
 from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
 from quiltsolve.engine.moves import MovesResult
 from quiltsolve.engine.suggest import MoveSuggestion
@@ -42,7 +46,7 @@ from quiltsolve.engine.suggest import MoveSuggestion
 from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
-from .jobs import GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob
+from .jobs import AnalyzeJob, GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob, StreamJob, U
 
 INT64_MAX = 2**63 - 1
 
@@ -62,9 +66,11 @@ class JobRunner(Protocol):
 
     def run_job(self, call: Call, job: Job[R], requested: float, field: str, fast_first: bool = False) -> R: ...
 
+    def stream_job(self, call: Call, job: StreamJob[U], requested: float, field: str) -> Iterator[U]: ...
 
-def request_state(request: pb.SuggestMoveRequest) -> tuple[engine.GameState, str]:
-    """The position of a SuggestMove request and the field it came in (``state``, or the deprecated
+
+def request_state(request: pb.SuggestMoveRequest | pb.AnalyzePositionRequest) -> tuple[engine.GameState, str]:
+    """The position of a SuggestMove (or AnalyzePosition) request and the field it came in (``state``, or the deprecated
     ``state_json``); BadRequest naming the field."""
     try:
         if request.HasField("state"):
@@ -246,6 +252,50 @@ def answer_suggest_move(request: pb.SuggestMoveRequest, plan: Plan[MovesResult],
     return response, {"iterations": result.iterations, "searched": result.searched, "proven": proven}
 
 
+def plan_analyze_position(request: pb.AnalyzePositionRequest, bounds: Bounds) -> Plan[Analysis]:
+    """SuggestMove's checks and budgets (the same fields, limits and defaults), or ``until_cancelled``:
+    then the time limit is only a cap, :data:`~solver.limits.MAX_ANALYSIS_TIME`."""
+    top = convert.top(request.top)
+    seed = convert.seed(request.seed)
+    iterations = convert.iterations(request.iterations)
+    if request.until_cancelled:
+        for name, given in (("iterations", iterations is not None), ("time_limit", request.HasField("time_limit"))):
+            if given:
+                raise BadRequest("until_cancelled", f"an analysis until cancelled takes no {name}; "
+                                                    f"give one budget: iterations, time_limit or until_cancelled")
+        limit = MAX_ANALYSIS_TIME
+    else:
+        limit = convert.time_limit(request, "time_limit",
+                                   DEFAULT_SUGGEST_LIMIT if iterations is None else DEFAULT_ITERATIONS_LIMIT)
+    interval = convert.report_interval(request, "report_interval", DEFAULT_REPORT_INTERVAL)
+    state, field = request_state(request)
+    moves = moves_job(state, field, top=top, seed=seed, iterations=iterations)  # the game-over refusal
+    job = AnalyzeJob(state=moves.state, top=top, seed=seed, iterations=iterations,
+                     until_cancelled=request.until_cancelled, report_interval=interval)
+    return Plan(job, limit, field, notes=state.current_player())
+
+
+def analyzed_move_message(m: AnalyzedMove) -> pb.AnalyzedMove:
+    """A move of an analysis on the wire: as a MoveSuggestion, with its visits, mean margin and line."""
+    out = pb.AnalyzedMove(move=positions.move_message(m.action), win_chance=float(m.win_chance), reason=str(m.reason),
+                          visits=m.visits, principal_variation=[positions.move_message(a) for a in m.line])
+    if m.mean_margin is not None:
+        out.mean_margin = float(m.mean_margin)
+    if m.proven_margin is not None:
+        out.proven_margin = int(m.proven_margin)
+    return out
+
+
+def answer_analyze_position(request: pb.AnalyzePositionRequest, plan: Plan[Analysis],
+                            update: Analysis) -> tuple[pb.AnalyzePositionUpdate, dict[str, Any]]:
+    out = pb.AnalyzePositionUpdate(moves=[analyzed_move_message(m) for m in update.moves], player=plan.notes,
+                                   iterations=update.iterations, searched=update.searched, proven=update.proven,
+                                   final=update.final, elapsed=convert.duration(update.elapsed))
+    if update.value is not None:
+        out.proven_margin = int(update.value)
+    return out, {"iterations": update.iterations, "searched": update.searched, "proven": update.proven}
+
+
 def plan_solve_puzzle(request: pb.SolvePuzzleRequest, bounds: Bounds) -> Plan[solver.PuzzleResult]:
     job, limit = puzzle_job(request, bounds.table_bytes)
     return Plan(job, limit, "method" if job.method == "frontier" else "pieces")
@@ -302,10 +352,17 @@ RPCS: dict[str, Rpc[Any]] = {
 }
 """The unary RPCs that run a job, by name: the servicer runs each as plan → job → answer."""
 
+STREAMS: dict[str, Rpc[Any]] = {
+    "AnalyzePosition": Rpc(plan_analyze_position, answer_analyze_position),
+}
+"""The server-streaming RPCs whose one job yields (a :class:`server.jobs.StreamJob`), by name: the servicer
+runs each as plan → job → an answer per update (``answer(request, plan, update)``), the last one's log fields
+kept for the call's log line."""
+
 
 class PlacementServicer:
-    """The service: a table over the RPCs (:data:`RPCS`, plus ListPatches, which runs no job, and the
-    streamed AnalyzeGame, a job a move)."""
+    """The service: a table over the RPCs (:data:`RPCS`, the streamed :data:`STREAMS`, plus ListPatches, which
+    runs no job, and the streamed AnalyzeGame, a job a move)."""
 
     def __init__(self, core: JobRunner) -> None:
         self.core = core
@@ -315,6 +372,9 @@ class PlacementServicer:
         if name in RPCS:
             rpc = RPCS[name]
             return lambda request, call: self.run(rpc, request, call)
+        if name in STREAMS:
+            stream = STREAMS[name]
+            return lambda request, call: self.stream(stream, request, call)
         return {"ListPatches": self.list_patches, "AnalyzeGame": self.analyze_game}[name]
 
     def run(self, rpc: Rpc[R], request: Any, call: Call) -> Any:
@@ -329,6 +389,16 @@ class PlacementServicer:
         response, logged = rpc.answer(request, plan, result)
         call.record.extra.update(logged)
         return response
+
+    def stream(self, rpc: Rpc[Any], request: Any, call: Call) -> Iterator[Any]:
+        """One server-streaming RPC of :data:`STREAMS`: its plan (checked before the first update), its
+        streaming job on a worker, an answer per update."""
+        plan = rpc.plan(request, self.bounds)
+        assert isinstance(plan.job, StreamJob)
+        for update in self.core.stream_job(call, plan.job, plan.limit, plan.field):
+            response, logged = rpc.answer(request, plan, update)
+            call.record.extra.update(logged)
+            yield response
 
     # The RPCs by their method names, as the clients' tests and the embedded client call them.
     def solve_placement(self, request: pb.SolvePlacementRequest, call: Call) -> pb.SolvePlacementResponse:
@@ -345,6 +415,9 @@ class PlacementServicer:
 
     def generate_puzzle(self, request: pb.GeneratePuzzleRequest, call: Call) -> pb.GeneratePuzzleResponse:
         return self.run(RPCS["GeneratePuzzle"], request, call)
+
+    def analyze_position(self, request: pb.AnalyzePositionRequest, call: Call) -> Iterator[pb.AnalyzePositionUpdate]:
+        return self.stream(STREAMS["AnalyzePosition"], request, call)
 
     def list_patches(self, request: pb.ListPatchesRequest, call: Call) -> pb.ListPatchesResponse:
         return pb.ListPatchesResponse(patches=[convert.patch_message(p) for p in solver.PATCHES])

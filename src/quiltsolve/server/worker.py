@@ -8,6 +8,8 @@ duplex pipe:
 * front → worker: ``("job", id, job, end)`` (``job`` a :class:`server.jobs.Job` value) (``end`` a ``time.monotonic()`` instant: the
   clock is the machine's, shared by every process), ``("cancel", id)``, ``("exit",)``
 * worker → front: ``("ready", pid, rss)`` once warmed up, then per job
+  (a streaming job, :class:`server.jobs.StreamJob`, first sends each of its
+  updates as ``("update", id, update)``)
   ``("ok", id, result, rss)`` or ``("error", id, kind, message, rss)`` with
   ``kind`` one of ``input`` (the client's input), ``precondition`` (a legal
   request the position cannot answer) or ``internal`` (a bug: ``message``
@@ -114,7 +116,12 @@ def main(conn: Any, cache_bytes: int | None, max_rss: int | None) -> None:
         # past the time limit): garbage is collected after the answer is sent.
         gc.disable()
         try:
-            reply: tuple = ("ok", job_id, job.run(time_limit, token))
+            if getattr(job, "streaming", False):   # a StreamJob: each update as it is made, then the answer
+                for update in job.stream(time_limit, token):
+                    conn.send(("update", job_id, update))
+                reply: tuple = ("ok", job_id, None)
+            else:
+                reply = ("ok", job_id, job.run(time_limit, token))
         except Exception as e:  # noqa: BLE001 - reported (a bug with its traceback), never fatal to the worker
             kind = failure_kind(e)
             reply = ("error", job_id, kind, traceback.format_exc(limit=12) if kind == "internal" else str(e))

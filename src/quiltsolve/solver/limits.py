@@ -35,6 +35,14 @@ MAX_TILINGS: Final = 100              # tilings returned by one find
 MAX_STATE_JSON: Final = 32 * 1024     # characters of a game state's JSON text
 MAX_ITERATIONS: Final = 200_000       # fixed search budget of one move suggestion
 
+# -- live analysis (AnalyzePosition) --------------------------------------
+# A position's analysis takes SuggestMove's budgets (MAX_TIME_LIMIT, DEFAULT_SUGGEST_LIMIT,
+# MAX_ITERATIONS) or runs until cancelled, at most MAX_ANALYSIS_TIME.
+MAX_ANALYSIS_TIME: Final = 600.0      # seconds: an analysis until cancelled then sends its final update
+DEFAULT_REPORT_INTERVAL: Final = 0.2  # seconds between two updates when none is asked for
+MIN_REPORT_INTERVAL: Final = 0.05     # the shortest interval between two updates
+MAX_REPORT_INTERVAL: Final = MAX_TIME_LIMIT
+
 MAX_RECORD_ACTIONS: Final = 1000      # moves of one record a review takes
 DEFAULT_REVIEW_LIMIT: Final = 0.2     # seconds of search per reviewed move when no budget is given
 DEFAULT_LARGE_LOSS: Final = 0.1       # a loss of at least this much win chance is a large mistake
@@ -49,8 +57,9 @@ MAX_MOVE_TEXT: Final = 2000           # characters of a move's text form that Ap
 CIRCLE_PATCHES: Final = 33            # patch ids of a starting circle (NewGame's circle): all of them, each once
 
 __all__ = [
-    "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT",
-    "CIRCLE_PATCHES", "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
+    "CIRCLE_PATCHES", "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REPORT_INTERVAL",
+    "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT", "MAX_ANALYSIS_TIME", "MAX_REPORT_INTERVAL", "MIN_REPORT_INTERVAL",
+    "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
     "MAX_ITERATIONS", "MAX_LOAD_TEXT", "MAX_MOVE_TEXT", "MAX_PATCH_REFS", "MAX_SEED", "MAX_PIECES",
     "MAX_SHAPE_TEXT", "MAX_STATE_JSON",
     "MAX_TILINGS", "MAX_TIME_LIMIT", "MAX_TOP", "MAX_UPCOMING_COPIES",

@@ -43,7 +43,11 @@ RPCS = {
     "solve-puzzle": ("SolvePuzzle", "Tiles a region with pieces, or counts the tilings."),
     "generate-puzzle": ("GeneratePuzzle", "Makes a puzzle with exactly one solution (seeded)."),
     "analyze-game": ("AnalyzeGame", "Reviews a game move by move (NDJSON stream; ?format=json for a list)."),
+    "analyze-position": ("AnalyzePosition", "Analyses a position while the search runs: an update every report "
+                                            "interval, the last one final (NDJSON stream; closing it cancels)."),
 }
+# The server-streaming RPCs: answered as NDJSON, one line per response message.
+STREAMING = frozenset({"AnalyzeGame", "AnalyzePosition"})
 # The GameService RPCs (the browser app's game paths): path → (method name, summary).
 GAME_RPCS = {
     "game/new": ("NewGame", "A new game, dealt from a seed or set up from a given circle: state, view, record."),
@@ -67,8 +71,9 @@ def endpoints() -> list[Endpoint]:
            Endpoint("GET", f"{API}/patches", "ListPatches", "The 33 standard patches.", None,
                     "ListPatchesResponse")]
     for path, (name, summary) in RPCS.items():
-        out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", f"{name}Response",
-                            streaming=name == "AnalyzeGame"))
+        response = "AnalyzePositionUpdate" if name == "AnalyzePosition" else f"{name}Response"
+        out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", response,
+                            streaming=name in STREAMING))
     for path, (name, summary) in GAME_RPCS.items():
         out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", f"{name}Response",
                             tags=("game",)))
@@ -137,13 +142,20 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
 
         return endpoint
 
-    async def analyze_game(request: Request) -> Response:
-        def make(data: Any, call: Call) -> Iterator[dict]:
-            message = protojson.parse(data, pb.AnalyzeGameRequest)
-            return (protojson.to_dict(item) for item in servicer.analyze_game(message, call))
+    def streamed(name: str) -> Callable[[Request], Awaitable[Response]]:
+        """The endpoint of a server-streaming RPC: NDJSON, one line per response message as it comes
+        (``?format=json``: all of them in one ``{"items": [...]}`` at the end); a disconnect cancels it."""
+        handler = servicer.handler(name)
+        cls = getattr(pb, f"{name}Request")
 
-        as_list = request.query_params.get("format") == "json"
-        return await calls.stream(request, "AnalyzeGame", make, as_list=as_list)
+        def make(data: Any, call: Call) -> Iterator[dict]:
+            return (protojson.to_dict(item) for item in handler(protojson.parse(data, cls), call))
+
+        async def endpoint(request: Request) -> Response:
+            as_list = request.query_params.get("format") == "json"
+            return await calls.stream(request, name, make, as_list=as_list)
+
+        return endpoint
 
     async def list_patches(request: Request) -> Response:
         return await calls.unary(request, "ListPatches",
@@ -171,12 +183,10 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
     routes: list[Route] = [
         Route(f"{API}/healthz", healthz, methods=["GET"]),
         Route(f"{API}/patches", list_patches, methods=["GET"]),
-        Route(f"{API}/analyze-game", analyze_game, methods=["POST"]),
         Route("/api/openapi.json", openapi, methods=["GET"]),
     ]
     for path, (name, _) in RPCS.items():
-        if name != "AnalyzeGame":
-            routes.append(Route(f"{API}/{path}", rpc(name), methods=["POST"]))
+        routes.append(Route(f"{API}/{path}", streamed(name) if name in STREAMING else rpc(name), methods=["POST"]))
     for path, (name, _) in GAME_RPCS.items():
         routes.append(Route(f"{API}/{path}", rpc(name, game=True), methods=["POST"]))
     known = {r.path: r.methods for r in routes}

@@ -57,6 +57,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            MAX_LARGE_LOSS, MAX_LOAD_TEXT, MAX_MOVE_TEXT, MAX_PATCH_REFS, MAX_PIECES,
                            MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
+from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
 
 from .calls import MAX_DEADLINE_MS
 
@@ -376,6 +377,35 @@ def rules() -> dict[str, dict]:
         "AnalyzeGameRequest.large_loss": _range(0, MAX_LARGE_LOSS, f"a loss of at least this much win chance "
                                                                    f"is a large mistake; 0 means "
                                                                    f"{DEFAULT_LARGE_LOSS:g}"),
+        "AnalyzePositionRequest": {
+            "anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
+            "not": {"required": ["until_cancelled"], "properties": {"until_cancelled": {"const": True}},
+                    "anyOf": [{"required": ["time_limit"]},
+                              {"required": ["iterations"], "properties": {"iterations": {"minimum": 1}}}]},
+            "description": "the position: state, or state_json (read only when state is unset); one budget: "
+                           "iterations, time_limit (the default, 1 s) or until_cancelled, not until_cancelled "
+                           "with another (e.g. {\"until_cancelled\": true, \"iterations\": 500} is refused)"},
+        "AnalyzePositionRequest.state": playable,
+        "AnalyzePositionRequest.state_json": {
+            "maxLength": MAX_STATE_JSON, "pattern": JSON_OBJECT_TEXT,
+            "contentMediaType": "application/json", "contentSchema": {"$ref": "#/components/schemas/EngineState"},
+            "examples": [json.dumps(_NEW_GAME.to_json(), separators=(",", ":"))],
+            "description": f"text that must hold a JSON object: the engine's state JSON (EngineState; "
+                           f"GameState.to_json() in docs/engine.md), at most {MAX_STATE_JSON} characters, as "
+                           f"SuggestMove takes it; read only when state is unset. {ALSO}that the text is that JSON "
+                           f"object and every rule of the game (as for a GameState). {GAME_OVER}"},
+        "AnalyzePositionRequest.time_limit": {"replace": time_limit_schema(
+            DEFAULT_SUGGEST_LIMIT, also=f" ({DEFAULT_ITERATIONS_LIMIT:g} s with iterations, then only a cap); "
+                                        "not with until_cancelled")},
+        "AnalyzePositionRequest.until_cancelled": {
+            "description": f"analyse until the client closes the stream (or X-Deadline-Ms passes), at most "
+                           f"{MAX_ANALYSIS_TIME:g} s, then the final update; not with iterations or time_limit"},
+        "AnalyzePositionRequest.report_interval": {"replace": {
+            "type": "string", "pattern": f"^{seconds_between(MIN_REPORT_INTERVAL, MAX_REPORT_INTERVAL)}s$",
+            "examples": ["0.2s", "0.05s"],
+            "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
+                           f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
+                           f"{DEFAULT_REPORT_INTERVAL:g} s"}},
         "SolvePuzzleRequest": {
             "required": ["region", "mode"],
             "anyOf": [{"required": ["pieces"], "properties": {"pieces": {"minItems": 1}}},
@@ -426,6 +456,15 @@ def rules() -> dict[str, dict]:
                                               "in points after the move played, perfect play"},
         "AnalyzeGameResponse.margin_best": {"description": "present only when proven: the mover's final margin in "
                                             "points after the best move (the position's game value)"},
+        "AnalyzedMove.proven_margin": {"description": PROVEN_MARGIN},
+        "AnalyzedMove.visits": {"minimum": 0, "description": "the search's playouts through the move so far"},
+        "AnalyzedMove.mean_margin": {"description": "present only with visits: the mover's mean final margin in "
+                                                    "buttons over the move's playouts"},
+        "AnalyzedMove.principal_variation": {"description": "the line the search expects, starting with the move "
+                                                            "(leather placements on the way included)"},
+        "AnalyzePositionUpdate.proven_margin": {"description": "present only when proven: the position's value "
+                                                               "for the player to move (the best move's margin)"},
+        "AnalyzePositionUpdate.final": {"description": "true on the last update of the stream"},
         "SolvePuzzleResponse.count": {"description": "PUZZLE_MODE_COUNT: the raw number of tilings, present only "
                                                      "when it fits an int64; count_decimal always has it"},
         "SolvePuzzleResponse.distinct": {"description": "PUZZLE_MODE_COUNT: tilings up to the region's "
@@ -719,6 +758,7 @@ def request_examples() -> dict[str, dict | None]:
         "GeneratePuzzle": {"height": 5, "width": 5, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
                            "time_limit": "2s"},
         "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
+        "AnalyzePosition": {"state": state, "top": 3, "iterations": 200, "seed": 0, "report_interval": "0.05s"},
         "NewGame": {"seed": EXAMPLE_SEED},
         "LoadPosition": {"text": start.to_notation()},
         "ViewPosition": {"state": state},

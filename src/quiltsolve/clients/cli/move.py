@@ -22,7 +22,9 @@ def add_to(add: AddCommand) -> None:
             ["suggest state --seed 7 --plies 20 > state.json; suggest move state.json --top 3",
              "suggest move state.json --iterations 2000 --json",
              "suggest move 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -' --top 2",
-             "suggest move state.json --notation"])
+             "suggest move state.json --notation",
+             "suggest move state.json --watch --top 5",
+             "suggest move state.json --watch --json --iterations 20000 > updates.ndjson"])
     p.add_argument("state", metavar="STATE",
                    help="the position: state JSON or notation, in a file, - for stdin, or inline")
     p.add_argument("--top", type=whole, default=None, metavar="N",
@@ -32,6 +34,11 @@ def add_to(add: AddCommand) -> None:
                         "answer every run")
     p.add_argument("--notation", action="store_true",
                    help="only print the position in the engine's notation (one line; no search)")
+    p.add_argument("--watch", action="store_true",
+                   help="analyse while the search runs: redraw the table every 0.2 s until the budget is spent "
+                        "(--iterations or --time-limit; neither: until Ctrl-C, at most "
+                        f"{limits.MAX_ANALYSIS_TIME / 60:g} minutes) or Ctrl-C; with --json, one JSON object a "
+                        "line per update (NDJSON)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also show the share of playouts each move won (raw and uncalibrated: the value "
                         "column is the win chance)")
@@ -67,6 +74,8 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
         return EXIT_OK
     if not state.is_terminal():
         client.warm_up()    # imports and caches (embedded) or the connection (--server): before the clock
+    if args.watch:
+        return watch(args, client, out, state, notation)
     moves = client.suggest_move(state, time_limit=args.time_limit, top=args.top,
                                 iterations=args.iterations)
     player = state.current_player()
@@ -119,3 +128,100 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             t.add_row(*row, reason_text(m.reason, args.verbose))
         out.console.print(t)
     return EXIT_OK if best is not None else EXIT_NONE
+
+
+# ---------------------------------------------------------------- --watch: the analysis as it runs
+
+WATCH_INTERVAL = 0.2   # seconds between two redraws (five a second)
+LINE_SHOWN = 4         # moves of a principal variation in the table
+
+
+def short_move(action: Any) -> str:
+    """A move in a principal variation: ``advance``, ``buy 25``, ``leather 4,4``."""
+    if isinstance(action, Buy):
+        return f"buy {action.patch_id}"
+    return action.to_str()
+
+
+def update_json(update: Any, notation: str) -> dict[str, Any]:
+    """One update of ``suggest move --watch --json``: the ``--json`` answer's fields, each move with its
+    visits, mean margin and principal variation, and whether it is the last."""
+    return {"player": update.player, "notation": notation, "iterations": update.iterations,
+            "searched": update.searched, "proven": update.proven, "value": update.value, "final": update.final,
+            "elapsed": round(update.elapsed, 4),
+            "moves": [{**move_json(m), "visits": m.visits,
+                       "mean_margin": None if m.mean_margin is None else round(m.mean_margin, 3),
+                       "line": [a.to_str() for a in m.line]} for m in update.moves]}
+
+
+def watch_view(update: Any, state: Any, notation: str, verbose: bool) -> Any:
+    """What ``suggest move --watch`` draws for one update: the position, how far the analysis is, the table."""
+    from rich.console import Group
+    from rich.table import Table
+
+    player = state.current_player()
+    p = state.players[player]
+    elapsed = f"{update.elapsed:.1f}"
+    if update.proven:
+        how = _("proven: the endgame solver found the exact value of every move ({elapsed} s)").format(elapsed=elapsed)
+    elif update.searched:
+        how = ngettext("search: {n} iteration in {elapsed} s", "search: {n} iterations in {elapsed} s",
+                       update.iterations).format(n=update.iterations, elapsed=elapsed)
+    else:
+        how = _("starting: {elapsed} s (the endgame solver and the root's placements first)").format(elapsed=elapsed)
+    how += _(" — final") if update.final else _(" — running (Ctrl-C stops)")
+    head = [_("position: {notation}").format(notation=notation),
+            ngettext("{player} to move: space {space}, {n} button, income {income}",
+                     "{player} to move: space {space}, {n} buttons, income {income}",
+                     p.buttons).format(player=player_name(player), space=p.position, n=p.buttons, income=p.income),
+            how]
+    t = Table(title=_("moves, best first (value = chance of winning; proven = exact final margin in points, "
+                      "perfect play)") if update.proven else _("moves, best first (value = estimated chance of winning)"))
+    cols = ["#", _("move"), _("value")] + ([_("proven")] if update.proven else [_("visits"), _("margin"), _("line")])
+    if verbose:
+        cols.append(_("reason"))
+    for col in cols:
+        t.add_column(col)
+    for i, m in enumerate(update.moves, 1):
+        row = [str(i), m.action.to_str(), f"{m.win_chance:.2f}"]
+        if update.proven:
+            row.append("-" if m.proven_margin is None else f"{m.proven_margin:+d}")
+        else:
+            row += [str(m.visits), "-" if m.mean_margin is None else f"{m.mean_margin:+.1f}",
+                    " → ".join(short_move(a) for a in m.line[:LINE_SHOWN]) + (" …" if len(m.line) > LINE_SHOWN else "")]
+        if verbose:
+            row.append(reason_text(m.reason, True))
+        t.add_row(*row)
+    return Group(*head, t)
+
+
+def watch(args: argparse.Namespace, client: Any, out: Out, state: Any, notation: str) -> int:
+    """``suggest move --watch``: the analysis (AnalyzePosition) drawn as it runs, or NDJSON with ``--json``."""
+    from rich.live import Live
+
+    open_ended = args.iterations is None and args.time_limit is None
+    updates = client.analyze_position(state, iterations=args.iterations, time_limit=args.time_limit,
+                                      until_cancelled=open_ended, top=args.top, report_interval=WATCH_INTERVAL)
+    last = None
+    try:
+        if args.json:
+            for last in updates:
+                out.json(update_json(last, notation))
+                out.stream.flush()
+        else:
+            with Live(console=out.console, refresh_per_second=8, auto_refresh=False) as live:
+                try:
+                    for last in updates:
+                        live.update(watch_view(last, state, notation, args.verbose), refresh=True)
+                except KeyboardInterrupt:
+                    pass    # Ctrl-C ends the watch: the last table stays
+    except KeyboardInterrupt:
+        pass
+    finally:
+        updates.close()     # cancels the analysis (its worker is free at once)
+    if last is None or not last.moves:
+        if not args.json:
+            out.console.print(_("position: {notation}").format(notation=notation))
+            out.console.print(_("game over: no move to suggest"))
+        return EXIT_NONE
+    return EXIT_OK

@@ -217,9 +217,7 @@ class SearchPlayer(RootPlacement):
             deadline: float | None = t0 + max(0.0, self.time_limit * TIME_SHARE - spent)
         else:
             deadline = None if self.time_cap is None else t0 + self.time_cap
-        root_actions = _root_actions(state, self._root_masks(state, deadline, stop))
-        # time budgets: one playout per root move even if the root lookahead ate the time
-        at_least = len(root_actions) if self.iterations is None else 0
+        root_actions, at_least = self._search_root(state, deadline, stop)
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         res = core.run_search(state, root_actions, seed=key_seed(self.seed, state), iterations=self.iterations,
                               time_limit=left, at_least=at_least, stop=stop, exploration=self.exploration,
@@ -229,6 +227,20 @@ class SearchPlayer(RootPlacement):
         self.last_nodes = res.nodes
         self.last_search = res
         return res
+
+    def _search_root(self, state: GameState, deadline: float | None, stop: Stop | None) -> tuple[list[Action], int]:
+        """The root moves of a search of ``state`` that ends at ``deadline`` (the advisor's placements within
+        its share of the time left) and the iterations a time budget runs at least (one per root move)."""
+        root_actions = _root_actions(state, self._root_masks(state, deadline, stop))
+        # time budgets: one playout per root move even if the root lookahead ate the time
+        return root_actions, len(root_actions) if self.iterations is None else 0
+
+    def searcher(self, state: GameState, root_actions: list[Action]) -> core.CoreSearcher:
+        """The core's search of ``state`` from these root moves with this player's settings and seed, to be run
+        in slices (:mod:`engine.analysis`): the same iterations give what :meth:`search_moves` ranks."""
+        return core.CoreSearcher(state, root_actions, seed=key_seed(self.seed, state), exploration=self.exploration,
+                                 margin_weight=self.margin_weight, epsilon=self.epsilon, node_cap=self.node_cap,
+                                 pure=self.pure)
 
     def start_game(self, game: int) -> None:
         """A new game of a match: nothing to forget (moves depend only on the seed and the position)."""
@@ -291,14 +303,24 @@ class SearchPlayer(RootPlacement):
         if state.is_terminal():
             return [], 0, False
         res = self._search(state, stop)
-        ranked = ranked_moves(res.children)
-        left = spaces_left(state)
-        out = [MoveSuggestion(ch.action, round(calibrated_chance(v, res.iterations, left), 4), move_reason(state, ch))
-               for v, ch in ranked]
+        out = [m for m, _ in suggestions_of(state, res)]
         searched = bool(out)
         if not out:
-            out = [MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")]
+            out = [self.stand_in(state)]
         return (out[:top] if top else out), res.iterations, searched
+
+    def stand_in(self, state: GameState) -> MoveSuggestion:
+        """The answer of a search stopped before its first iteration: the greedy order's first move."""
+        return MoveSuggestion(greedy_first_move(state, self._cache), 0.5, "not searched (stopped): greedy choice")
+
+
+def suggestions_of(state: GameState, res: core.CoreSearch) -> list[tuple[MoveSuggestion, core.CoreChild]]:
+    """The searched root moves of ``state`` as suggestions, best first (:func:`ranked_moves`), each with its
+    child: the win chance calibrated for the iterations run and the spaces left
+    (:func:`~engine.players.calibration.win_chance`) and the reason (:func:`move_reason`)."""
+    left = spaces_left(state)
+    return [(MoveSuggestion(ch.action, round(calibrated_chance(v, res.iterations, left), 4), move_reason(state, ch)),
+             ch) for v, ch in ranked_moves(res.children)]
 
 
 @dataclass(frozen=True)
@@ -420,5 +442,5 @@ def make_search(arg: str | None, seed: int, advisor: Advisor | None = None) -> S
 
 
 __all__ = ["DEFAULT_TIME_LIMIT", "MoveSuggestion", "SearchInputError", "SearchPlayer", "SearchResult", "SearchedMove", "make_search",
-           "move_reason", "ranked_moves",
+           "move_reason", "ranked_moves", "suggestions_of",
            "parse_budget", "search", "search_moves", "warm_up"]

@@ -406,6 +406,64 @@ class AnalyzeGameResponse(_message.Message):
     player_accuracy: float
     def __init__(self, ply: _Optional[int] = ..., player: _Optional[int] = ..., played: _Optional[_Union[Move, _Mapping]] = ..., best: _Optional[_Union[Move, _Mapping]] = ..., value_played: _Optional[float] = ..., value_best: _Optional[float] = ..., loss: _Optional[float] = ..., large: _Optional[bool] = ..., loss_points: _Optional[int] = ..., margin_played: _Optional[int] = ..., margin_best: _Optional[int] = ..., label: _Optional[_Union[MoveLabel, str]] = ..., player_accuracy: _Optional[float] = ...) -> None: ...
 
+class AnalyzePositionRequest(_message.Message):
+    __slots__ = ("state", "state_json", "top", "seed", "iterations", "time_limit", "until_cancelled", "report_interval")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    STATE_JSON_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    REPORT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    state_json: str
+    top: int
+    seed: int
+    iterations: int
+    time_limit: _duration_pb2.Duration
+    until_cancelled: bool
+    report_interval: _duration_pb2.Duration
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., state_json: _Optional[str] = ..., top: _Optional[int] = ..., seed: _Optional[int] = ..., iterations: _Optional[int] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., until_cancelled: _Optional[bool] = ..., report_interval: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class AnalyzedMove(_message.Message):
+    __slots__ = ("move", "win_chance", "reason", "visits", "mean_margin", "proven_margin", "principal_variation")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    VISITS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    PRINCIPAL_VARIATION_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    win_chance: float
+    reason: str
+    visits: int
+    mean_margin: float
+    proven_margin: int
+    principal_variation: _containers.RepeatedCompositeFieldContainer[Move]
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., win_chance: _Optional[float] = ..., reason: _Optional[str] = ..., visits: _Optional[int] = ..., mean_margin: _Optional[float] = ..., proven_margin: _Optional[int] = ..., principal_variation: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+
+class AnalyzePositionUpdate(_message.Message):
+    __slots__ = ("moves", "player", "iterations", "searched", "proven", "proven_margin", "final", "elapsed")
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    SEARCHED_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedCompositeFieldContainer[AnalyzedMove]
+    player: int
+    iterations: int
+    searched: bool
+    proven: bool
+    proven_margin: int
+    final: bool
+    elapsed: _duration_pb2.Duration
+    def __init__(self, moves: _Optional[_Iterable[_Union[AnalyzedMove, _Mapping]]] = ..., player: _Optional[int] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ..., proven: _Optional[bool] = ..., proven_margin: _Optional[int] = ..., final: _Optional[bool] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
 class SolvePuzzleRequest(_message.Message):
     __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit", "unlimited_pieces", "method")
     REGION_FIELD_NUMBER: _ClassVar[int]

@@ -56,6 +56,11 @@ class PlacementServiceStub:
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.SerializeToString,
                 response_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.FromString,
                 _registered_method=True)
+        self.AnalyzePosition = channel.unary_stream(
+                '/patchwork.v1.PlacementService/AnalyzePosition',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.FromString,
+                _registered_method=True)
         self.SolvePuzzle = channel.unary_unary(
                 '/patchwork.v1.PlacementService/SolvePuzzle',
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.SerializeToString,
@@ -109,6 +114,18 @@ class PlacementServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzePosition(self, request, context):
+        """Analyses a position while the search runs, as a live evaluation: an
+        update every report_interval (the top moves with their win chances,
+        visits, mean margins and principal variations; proven values as soon as
+        the endgame solver proves them), the last one with `final` set. For a
+        given seed and iteration budget the final update is SuggestMove's
+        answer. Cancelling the call stops the search at once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SolvePuzzle(self, request, context):
         """Tiles a region exactly with a multiset of pieces, or counts the tilings.
         """
@@ -153,6 +170,11 @@ def add_PlacementServiceServicer_to_server(servicer, server):
                     servicer.AnalyzeGame,
                     request_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.FromString,
                     response_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.SerializeToString,
+            ),
+            'AnalyzePosition': grpc.unary_stream_rpc_method_handler(
+                    servicer.AnalyzePosition,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.SerializeToString,
             ),
             'SolvePuzzle': grpc.unary_unary_rpc_method_handler(
                     servicer.SolvePuzzle,
@@ -280,6 +302,33 @@ class PlacementService:
             '/patchwork.v1.PlacementService/AnalyzeGame',
             patchwork_dot_v1_dot_placement__pb2.AnalyzeGameRequest.SerializeToString,
             patchwork_dot_v1_dot_placement__pb2.AnalyzeGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzePosition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/patchwork.v1.PlacementService/AnalyzePosition',
+            patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.FromString,
             options,
             channel_credentials,
             insecure,

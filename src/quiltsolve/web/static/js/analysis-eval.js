@@ -14,8 +14,10 @@ export const ANALYSIS_IDS = { best: 'an-best', info: 'an-eval-info', bar: 'an-ev
   page: 'page-analysis' };
 
 // cur: the node on the board (its eval: {budget, player, proven, ms, best} once evaluated, null while being
-// evaluated); budgetText: the budget asked for; playMove(text): play a listed move; ids: where to draw it.
-export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) {
+// evaluated; an infinite analysis' also has live, streaming, final, iterations and each move's visits and line);
+// budgetText: the budget asked for; playMove(text): play a listed move; ids: where to draw it; live: the
+// infinite analysis 'on', 'off' or 'paused' (the page hidden).
+export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS, live = 'off') {
   const box = $(ids.best);
   const info = $(ids.info);
   const bar = $(ids.bar);
@@ -28,7 +30,8 @@ export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) 
     info.textContent = t('analysis.over', { p: v.winner + 1, a: v.scores[0], b: v.scores[1] });
     sec.dataset.evaluated = cur.notation;
   } else if (!cur.eval) {
-    info.textContent = tn('analysis.evaluating', Number(budgetText));
+    info.textContent = live === 'on' ? t('analysis.liveStarting') : live === 'paused' ? t('analysis.livePaused')
+      : tn('analysis.evaluating', Number(budgetText));
     first = null;
   } else {
     const e = cur.eval;
@@ -37,7 +40,11 @@ export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) 
     const result = top.margin > 0 ? 'wins' : top.margin < 0 ? 'loses' : 'ties';
     info.textContent = e.proven
       ? tn(`analysis.proven.${result}`, Math.abs(top.margin), { p: e.player + 1 })
-      : tn('analysis.chance', e.budget, { p: e.player + 1, pct: pct(top.win), ms: e.ms });
+      : e.live
+        ? (live === 'paused' && !e.final ? t('analysis.livePaused')
+          : t(e.streaming ? 'analysis.liveInfo' : 'analysis.liveDone', { player: e.player + 1, pct: pct(top.win),
+            iterations: tn('analysis.iterations', e.iterations) }))
+        : tn('analysis.chance', e.budget, { p: e.player + 1, pct: pct(top.win), ms: e.ms });
     e.best.forEach((s, i) => {
       const li = document.createElement('li');
       li.dataset.move = s.move.text;
@@ -48,7 +55,9 @@ export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) 
       li.querySelector('.bar i').style.width = cssPct(s.win);
       const proven = s.margin !== undefined && s.margin !== null
         ? ` ${tn('analysis.provenPoints', s.margin, { signed: `${s.margin > 0 ? '+' : ''}${formatNumber(s.margin)}` })}` : '';
-      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${proven}`;
+      li.querySelector('.what').textContent = `${i + 1}. ${moveName(s.move.text)}${proven}`
+        + (e.live && !e.proven ? ` · ${tn('analysis.playouts', s.visits)}` : '');
+      if (e.live) li.dataset.visits = String(s.visits);
       li.setAttribute('aria-label', t('analysis.choice', { n: i + 1, move: moveName(s.move.text), pct: pct(s.win) }));
       const play = () => playMove(s.move.text);
       li.addEventListener('click', play);
@@ -56,6 +65,7 @@ export function renderEvaluation(cur, budgetText, playMove, ids = ANALYSIS_IDS) 
       box.appendChild(li);
     });
     sec.dataset.evaluated = cur.notation;
+    sec.dataset.liveIterations = e.live ? String(e.iterations) : '';
     if (!e.drawnAt) e.drawnAt = performance.now();   // when this evaluation was first drawn (bench_web)
     sec.dataset.evaluatedAt = String(e.drawnAt);
   }

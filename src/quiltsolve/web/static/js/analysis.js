@@ -1,9 +1,11 @@
 // Analysis: a board where any legal move of either side can be tried from any position. The moves made form a
 // tree (the main line and its variations), shown as a nested list and navigated with the keys players know;
 // the engine evaluates the current position (suggest-move at a stated budget, the fetch aborted when the
-// position changes). The position and the line live in the URL (links.js); the tree in localStorage (store.js).
+// position changes), or, with infinite analysis on, streams its evaluation while it thinks (analyze-position
+// until cancelled: restarted on every new node, stopped by the toggle or while the page is hidden). The position
+// and the line live in the URL (links.js); the tree in localStorage (store.js).
 
-import { describe, post, showMessage } from './api.js';
+import { describe, post, showMessage, stream } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
 import {
@@ -17,7 +19,7 @@ import {
   serialize
 } from './analysis-tree.js';
 import { moveName, renderMoves } from './analysis-moves.js';
-import { renderEvaluation } from './analysis-eval.js';
+import { ANALYSIS_IDS, renderEvaluation } from './analysis-eval.js';
 import { renderRecent } from './recent-list.js';
 import { formatPercent, onLanguageChange, t, tn } from './i18n.js';
 
@@ -25,6 +27,7 @@ const $ = (id) => document.getElementById(id);
 export const DEFAULT_BUDGET = 1000;   // iterations: bench_web measures the evaluation drawn at this budget
 export const TOP = 3;
 export const TREE_FORMAT = 1;
+export const LIVE_INTERVAL = '0.25s';  // infinite analysis: four updates a second
 
 let P = null;
 let root = null;        // the tree: nodes {move, player, ply, notation, state, view, children, parent, eval}
@@ -41,6 +44,7 @@ const hand = holdFlow({
 });
 let busy = false;       // a move is being played
 let evalAbort = null;   // the current evaluation's fetch
+let infinite = false;   // infinite analysis on (the toggle); it streams only while the board is seen
 let writtenHash = '';   // the hash this page wrote last (its own changes are not reloads)
 let circleFor = null;
 let quilts = [null, null];
@@ -95,6 +99,10 @@ function bind() {
   $('an-delete').addEventListener('click', () => deleteNode(cur));
   $('an-promote').addEventListener('click', () => promote(cur));
   $('an-budget').addEventListener('change', () => { if (cur) { cur.eval = null; evaluate(cur); } });
+  $('an-infinite').addEventListener('change', (e) => setInfinite(e.target.checked));
+  // Infinite analysis thinks only while the board is seen: not in a hidden tab, not on another page of the app.
+  document.addEventListener('visibilitychange', seenChanged);
+  new MutationObserver(seenChanged).observe(section(), { attributes: true, attributeFilter: ['hidden'] });
   $('an-advance').addEventListener('click', () => playMove('advance'));
   $('an-rotate').addEventListener('click', () => hand.turn('rotate'));
   $('an-flip').addEventListener('click', () => hand.turn('flip'));
@@ -304,6 +312,7 @@ function canAct() { return !!cur && !!cur.view && !busy && !cur.view.terminal; }
 async function evaluate(node) {
   if (evalAbort) evalAbort.abort();
   evalAbort = null;
+  if (infinite) { evaluateLive(node); return; }
   const budget = Number($('an-budget').value) || DEFAULT_BUDGET;
   if (node.view.terminal || (node.eval && node.eval.budget === budget)) { renderEval(); return; }
   const ctl = new AbortController();
@@ -328,7 +337,76 @@ async function evaluate(node) {
   drawOverlay();
 }
 
-function renderEval() { renderEvaluation(cur, $('an-budget').value, playMove); }
+// ------------------------------------------------------------------ infinite analysis
+
+const seen = () => !document.hidden && !section().hidden;
+
+function liveState() { return !infinite ? 'off' : seen() ? 'on' : 'paused'; }
+
+function setInfinite(on) {
+  infinite = on;
+  $('an-infinite').checked = on;
+  $('an-budget').disabled = on;
+  section().dataset.live = liveState();
+  if (!cur) return;
+  if (on) { evaluate(cur); return; }
+  stopLive();
+  if (!cur.eval) evaluate(cur);   // the budget's evaluation; a streamed one stays shown
+  else renderEval();
+}
+
+function stopLive() {
+  if (evalAbort) evalAbort.abort();   // closing the stream cancels the analysis: its worker is free at once
+  evalAbort = null;
+  if (cur && cur.eval && cur.eval.streaming) cur.eval.streaming = false;
+}
+
+function seenChanged() {
+  if (!infinite) return;
+  section().dataset.live = liveState();
+  if (!seen()) { stopLive(); if (cur) renderEval(); return; }
+  if (cur && !evalAbort) evaluate(cur);
+}
+
+// The position's analysis streamed into node.eval (the evaluation bar, the best three, the ghosts), until the
+// stream ends (proven, or the server's cap), the toggle goes off, the page is hidden or another node is shown.
+async function evaluateLive(node) {
+  if (node.view.terminal || !seen() || (node.eval && node.eval.live && node.eval.final)) {
+    section().dataset.live = liveState();
+    renderEval();
+    return;
+  }
+  const ctl = new AbortController();
+  evalAbort = ctl;
+  section().dataset.live = 'on';
+  if (!node.eval || !node.eval.live) section().dataset.evaluated = '';
+  renderEval();
+  const t0 = performance.now();
+  const body = { state: node.state, top: TOP, seed: 0, until_cancelled: true, report_interval: LIVE_INTERVAL };
+  const onUpdate = (u) => {
+    if (ctl.signal.aborted || !u.moves || !u.moves.length) return;   // none yet: the solver or lookahead first
+    node.eval = { budget: 'live', live: true, streaming: !u.final, final: !!u.final, player: u.player || 0,
+      proven: !!u.proven, iterations: u.iterations || 0, ms: Math.round(performance.now() - t0),
+      best: u.moves.map((m) => ({ move: m.move, win: m.win_chance || 0, margin: m.proven_margin,
+        visits: m.visits || 0, line: (m.principal_variation || []).map((x) => x.text) })) };
+    if (cur !== node) return;
+    renderEval();
+    if (!hand.held) drawOverlay();
+  };
+  try {
+    await stream('analyze-position', body, onUpdate, { signal: ctl.signal });
+  } catch (e) {
+    if (e.name === 'AbortError') return;
+    if (cur === node) { showMessage(msg, e); setInfinite(false); }
+    return;
+  } finally {
+    if (evalAbort === ctl) evalAbort = null;
+    if (node.eval && node.eval.live) node.eval.streaming = false;
+  }
+  if (cur === node) renderEval();
+}
+
+function renderEval() { renderEvaluation(cur, $('an-budget').value, playMove, ANALYSIS_IDS, liveState()); }
 
 // ------------------------------------------------------------------ drawing
 
@@ -453,4 +531,5 @@ function drawOverlay() {
 export const inspect = {
   tree: () => serialize(root), current: () => (cur ? { line: lineOf(cur), notation: cur.notation, eval: cur.eval } : null),
   budget: () => Number($('an-budget').value),
+  live: () => liveState(),
 };
