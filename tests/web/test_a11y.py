@@ -303,7 +303,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page_or_dialog(browse
     out = os.environ.get("QUILTSOLVE_AXE_REPORT")
     if out:
         Path(out).write_text(json.dumps(audit.report(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    if os.environ.get("A11Y_DEBUG"):
+    if os.environ.get("QUILTSOLVE_A11Y_DEBUG"):
         print(f"axe: {len(set((v['lang'], v['where']) for v in audit.found))} states with findings, {audit.seconds:.1f} s in axe")
     try:
         next(made)
@@ -410,7 +410,7 @@ def tab_through(page, where: str, start: str = ".skip", limit: int = 400) -> tup
         if key in seen:
             break
         seen.add(key)
-        if os.environ.get("A11Y_DEBUG"):
+        if os.environ.get("QUILTSOLVE_A11Y_DEBUG"):
             print(where, f)
         if not f["how"]:
             problems.append(f"{where}: {f['name']} shows no focus")
