@@ -38,7 +38,7 @@ AXE := tests/web/node_modules/axe-core/axe.min.js
 
 $(AXE): tests/web/package.json tests/web/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
-	  (cd tests/web && npm ci --no-audit --no-fund --silent) && touch $@ \
+	  (cd tests/web && $$(command -v timeout >/dev/null && echo timeout 300) npm ci --no-audit --no-fund --silent) && touch $@ \
 	    || echo "warning: npm ci in tests/web failed; the axe-core audit will be skipped" >&2; \
 	else echo "npm not found: the axe-core audit of the browser tests will be skipped"; fi
 
