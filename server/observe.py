@@ -114,6 +114,9 @@ class Metrics:
                                       "Solves cut short by the call's deadline or cancellation",
                                       ["method"], registry=r)
         self.solving = Gauge("quiltsolve_solves_in_progress", "Solves running right now", registry=r)
+        self.front_tries = Counter("quiltsolve_front_tries", "Tiny jobs tried in the front itself before a "
+                                                             "worker: answered there, or passed on to a worker",
+                                   ["method", "outcome"], registry=r)
         self._http: Any = None  # prometheus_client's WSGIServer once serve_http ran
         self._http_thread: threading.Thread | None = None
 
