@@ -294,6 +294,7 @@ async def _build(config: ServerConfig, core: ServiceCore, metrics: Metrics, log:
             req_cls = getattr(pb, method.input_type.name)
             resp_cls = getattr(pb, method.output_type.name)
             fn = servicer.handler(method.name)
+            adapter: Method
             if method.server_streaming:
                 make, adapter = grpc.unary_stream_rpc_method_handler, StreamMethod(method.name, fn, core, executor)
             else:

@@ -373,7 +373,7 @@ class PlacementServicer:
         return self._answer(rpc, request, call, plan, result)
 
     @staticmethod
-    def _answer(rpc: Rpc[R], request: Any, call: Call, plan: Plan[R], result: R) -> Any:
+    def _answer(rpc: Rpc[Any], request: Any, call: Call, plan: Plan[Any], result: Any) -> Any:
         response, logged = rpc.answer(request, plan, result)
         call.record.extra.update(logged)
         return response

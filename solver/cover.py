@@ -595,7 +595,14 @@ def _cp_solve(prob: CoverProblem, free: Board, windows: Sequence[tuple[Cell, Boa
 # ------------------------------------------------------------------ solvers
 
 def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, stop,
-                node_cap: int | None = None, exact_only: bool = False) -> PlacementResult | None:
+                node_cap: int | None = None) -> PlacementResult:
+    result = _solve(board, candidates, square7, time_limit, seed, workers, stop, node_cap)
+    assert result is not None  # only the exact pass alone (exact_only) may end without an answer
+    return result
+
+
+def _solve(board, candidates, square7: bool, time_limit, seed, workers, stop,
+           node_cap: int | None = None, exact_only: bool = False) -> PlacementResult | None:
     t0 = time.perf_counter()
     if node_cap is None:
         node_cap = NODE_CAP
@@ -729,8 +736,8 @@ def solve_exact(board: Board, candidates: Sequence, objective: Objective | str =
         raise SolverInputError(f"unknown objective {objective!r}; use 'cover' or 'square7'") from None
     if isinstance(node_cap, bool) or not isinstance(node_cap, int) or node_cap < 0:
         raise SolverInputError("node_cap must be an int >= 0")
-    return _solve_impl(board, candidates, objective == Objective.SQUARE7, time_limit, seed, 1, stop,
-                       node_cap=node_cap, exact_only=True)
+    return _solve(board, candidates, objective == Objective.SQUARE7, time_limit, seed, 1, stop,
+                  node_cap=node_cap, exact_only=True)
 
 
 def solve(board: Board, candidates: Sequence, objective: Objective | str = Objective.COVER,
