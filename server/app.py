@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import socket
 import threading
 import warnings
@@ -198,6 +199,10 @@ class QuiltServer:
         self.health.set("", health_pb2.HealthCheckResponse.SERVING)
         self.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self.health.set(GAME_SERVICE, health_pb2.HealthCheckResponse.SERVING)
+        # Everything made so far (modules, the solver's tables, the servers) lives as long as the
+        # process: out of the collector's sight, a full collection walks only what calls make since,
+        # and no longer pauses the loop for tens of milliseconds.
+        gc.freeze()
 
     def stop(self, grace: float | None = None) -> threading.Event:
         """Graceful stop: health NOT_SERVING, refuse new calls (UNAVAILABLE), let
