@@ -53,6 +53,8 @@ def failure_kind(error: BaseException) -> str:
 
 INLINE_NODES = 2_000
 """Nodes of the exact bitmask pass a :meth:`SolveJob.run_inline` try may take (1-5 us each)."""
+INLINE_COPIES = 12
+"""Patches (copies, all candidates together) a :meth:`SolveJob.run_inline` try takes at most."""
 
 R = TypeVar("R", covariant=True)
 """What a job's ``run`` returns: each job names it (``SolveJob`` is a ``Job[solver.PlacementResult]``), so
@@ -90,7 +92,11 @@ class SolveJob(Job[solver.PlacementResult]):
                             seed=self.seed, workers=1, stop=stop)
 
     def run_inline(self, time_limit: float, stop: StopToken) -> solver.PlacementResult | None:
-        # The exact pass alone, at most INLINE_NODES nodes: a proof it finds is run()'s answer.
+        # The exact pass alone, at most INLINE_NODES nodes: a proof it finds is run()'s answer. More
+        # than INLINE_COPIES patches to place: it would not finish so soon (the bench's 16-patch
+        # boards never do), so it is not tried.
+        if sum(c.count for c in self.candidates) > INLINE_COPIES:
+            return None
         return solver.cover.solve_exact(self.board, list(self.candidates), self.objective, node_cap=INLINE_NODES,
                                         time_limit=time_limit, seed=self.seed, stop=stop)
 
