@@ -18,21 +18,17 @@ ifeq ($(PY_ID),)
 $(error PYTHON=$(PYTHON) is not a working Python interpreter)
 endif
 STAMP := $(VENV)/.installed-$(PY_ID)
-# setuptools prints an "Editable installation." notice (folders named like the package may shadow
-# it) at every editable install. Here they are the package (quiltsolve/__init__.py maps them), so a
-# first-time user need not read it as a failure; every other build warning still shows.
-EDITABLE_QUIET := PYTHONWARNINGS='ignore:Editable installation:UserWarning'
 
-.PHONY: venv test serve proto bench clean
+.PHONY: venv test serve proto bench i18n clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c) $(wildcard engine/_core/*)
+$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard src/quiltsolve/solver/*.c) $(wildcard src/quiltsolve/engine/_core/*)
 	@if [ -d $(VENV) ] && [ "$$($(BIN)/python -c '$(PY_ID_CODE)' 2>/dev/null)" != "$(PY_ID)" ]; then \
 	  echo "$(VENV) was made by another python than $(PYTHON) ($(PY_ID)): rebuilding it"; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(EDITABLE_QUIET) $(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	rm -f $(VENV)/.installed $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -44,6 +40,21 @@ serve: $(STAMP)
 
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
+
+# The command line's catalogues (src/quiltsolve/clients/locale, Babel): extract the messages of clients/ into the
+# template, update each language's .po from it (new messages come untranslated: translate them), compile the .mo.
+I18N_LANGS := uk ko it
+LOCALE := src/quiltsolve/clients/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --add-location=file --sort-output --no-wrap --project=quiltsolve \
+	  --copyright-holder="the quiltsolve authors" -o $(LOCALE)/quiltsolve.pot .
+	for l in $(I18N_LANGS); do \
+	  test -f $(LOCALE)/$$l/LC_MESSAGES/quiltsolve.po || \
+	    $(BIN)/pybabel -q init -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve -l $$l --no-wrap; \
+	done
+	$(BIN)/pybabel -q update -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve --no-wrap \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d $(LOCALE) -D quiltsolve --statistics
 
 bench: $(STAMP)
 	$(BIN)/python -c 'import xcover' 2>/dev/null || \
