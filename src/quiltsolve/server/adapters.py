@@ -22,6 +22,7 @@ logs and counts like any other refused call.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 import traceback
 from concurrent import futures
@@ -181,8 +182,9 @@ class Method:
 
 class StreamMethod(Method):
     """A server-streaming method: ``fn(request, call)`` yields the responses; every step of it runs in
-    a thread (a step may validate a record, wait for a worker, run a job) and each response is written
-    to the stream from the loop. The generator holds one worker at a time, job by job."""
+    a thread (a step may validate a record, wait for a worker, run a job, wait for a streaming job's
+    next update) and each response is written to the stream from the loop. The generator holds one
+    worker at a time (a unary job's, or a streaming job's for its whole run)."""
 
     async def __call__(self, request: Any, context: grpc.aio.ServicerContext) -> None:
         call = self._call(context)
@@ -200,7 +202,7 @@ class StreamMethod(Method):
         except Exception as e:  # noqa: BLE001 - mapped to a status code
             code, details, trailers = self._failure(e, call)
         finally:
-            self._finish_stream(call, responses)
+            await self._finish_stream(call, responses)
         self._close(context, call, code, details, trailers)
 
     async def _step(self, call: Call, work: Callable[[], Any]) -> Any:
@@ -213,19 +215,29 @@ class StreamMethod(Method):
                 await asyncio.wait([asyncio.wrap_future(step)])
             raise
 
-    def _finish_stream(self, call: Call, responses: Iterator[Any] | None) -> None:
-        """Close the generator (its ``finally`` blocks run) in a thread, then count the call out."""
+    async def _finish_stream(self, call: Call, responses: Iterator[Any] | None) -> None:
+        """Close the generator (its ``finally`` blocks run: a streaming job's frees its worker and logs
+        the cancel) and count the call out, before the call's outcome is logged. A generator stopped
+        half-way closes in a thread (its worker answers first), one that has ended at once."""
         close = getattr(responses, "close", None)
-        if close is None:
-            self.core.exit(call)
-            return
+        ended = not inspect.isgenerator(responses) or inspect.getgeneratorstate(responses) == inspect.GEN_CLOSED
 
         def finish() -> None:
             try:
-                close()
+                if close is not None:
+                    close()
             finally:
                 self.core.exit(call)
+
+        if ended:
+            finish()
+            return
         try:
-            self.executor.submit(finish)
+            done = self.executor.submit(finish)
         except RuntimeError:  # the pool is shut down: close here
             finish()
+            return
+        try:
+            await asyncio.wait([asyncio.wrap_future(done)])
+        except asyncio.CancelledError:  # cancelled again (the server stops): the close goes on in its thread
+            pass
