@@ -32,7 +32,17 @@ $(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard src/qui
 	rm -f $(VENV)/.installed $(VENV)/.installed-*
 	touch $(STAMP)
 
-test: $(STAMP)
+# axe-core, the accessibility checker of the browser tests (tests/web/package.json: a test dependency, never
+# shipped), installed when npm is here; without it tests/web/test_a11y.py's axe audit is skipped, saying so.
+AXE := tests/web/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/web/package.json tests/web/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  (cd tests/web && $$(command -v timeout >/dev/null && echo timeout 300) npm ci --no-audit --no-fund --silent) && touch $@ \
+	    || echo "warning: npm ci in tests/web failed; the axe-core audit will be skipped" >&2; \
+	else echo "npm not found: the axe-core audit of the browser tests will be skipped"; fi
+
+test: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest -q
 
 serve: $(STAMP)
@@ -62,4 +72,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tests/web/node_modules

@@ -245,6 +245,16 @@ GAME_CASES = [
     ("engine-seed", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="greedy", seed=-1),
      "INVALID_ARGUMENT", "seed"),
     ("engine-no-state", "EngineMove", pb.EngineMoveRequest(strength="greedy"), "INVALID_ARGUMENT", "state"),
+    ("engine-level", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:3", seed=5), OK, None),
+    ("engine-level-end", "EngineMove", pb.EngineMoveRequest(state=_state(END), strength="level:7", seed=1), OK, None),
+    ("engine-level-0", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:0"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-level-9", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:9"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-level-bare", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-over-level", "EngineMove", pb.EngineMoveRequest(state=_state(OVER), strength="level:2"),
+     "FAILED_PRECONDITION", "state"),
     # ------------------------------------------------------------ ReplayGame
     ("replay", "ReplayGame", pb.ReplayGameRequest(record=REC), OK, None),
     ("replay-one", "ReplayGame", pb.ReplayGameRequest(record=record(2, 1)), OK, None),
@@ -796,7 +806,7 @@ def test_every_python_client_plays_a_game_alike(faces):
     def play(client) -> list:
         dealt = client.new_game(9)
         state, out = dealt.state, [protojson.to_dict(dealt)]
-        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2)):
+        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2), ("level:2", 6)):
             moved = client.engine_move(state, strength, seed=seed)
             out.append(protojson.to_dict(moved))
             state = moved.state

@@ -34,7 +34,7 @@ from .advisor import Advisor, PluginError, advisor_from_entry_point, load_entry_
 from .distributed import check_ray
 from .match import PlayerError, run_match
 from .notation import NotationError
-from .players import known_players, make_player
+from .players import Player, known_players, make_player
 from .record import RecordError, replay
 from .state_json import quote
 from .track import DEFAULT_EDITION, EDITIONS
@@ -126,7 +126,8 @@ def _parser() -> argparse.ArgumentParser:
                                    "and print wins, mean scores and side a's win rate.",
                        epilog="example: python -m quiltsolve.engine match --a search:0.2 --b greedy --games 10")
     a = m.add_argument("--a", required=True, metavar="SPEC",
-                       help="player spec for side a: random, greedy, mcts:2000, search:1.0, search:500it, service")
+                       help="player spec for side a: random, greedy, level:1 ... level:8, mcts:2000, search:1.0, "
+                            "search:500it, service")
     a.completer = _player_specs  # type: ignore[attr-defined]
     b = m.add_argument("--b", required=True, metavar="SPEC", help="player spec for side b (as --a)")
     b.completer = _player_specs  # type: ignore[attr-defined]
@@ -212,13 +213,21 @@ def _advisor(target: str) -> Advisor:
         raise ValueError(f"no 'grpc' advisor is installed (entry point group quiltsolve.advisors): {e}") from None
 
 
+def _side_player(option: str, spec: str, seed: int, advisor: Advisor | None) -> Player:
+    """``make_player``, its ValueError (an unknown player, a bad argument such as ``level:9``) naming the option."""
+    try:
+        return make_player(spec, seed, advisor)
+    except ValueError as e:
+        raise ValueError(f"{option}: {e}") from None
+
+
 def _match(args: argparse.Namespace) -> int:
     try:
         if args.ray is not None:  # bad address, ray not installed, with --server: exit 2 (engine/distributed.py)
             check_ray(args.ray, args.server)
         advisor = _advisor(args.server) if args.server else None
-        pa = make_player(args.a, args.seed, advisor)
-        pb = make_player(args.b, args.seed + 1, advisor)
+        pa = _side_player("--a", args.a, args.seed, advisor)
+        pb = _side_player("--b", args.b, args.seed + 1, advisor)
     except (ValueError, PluginError) as e:     # a broken plug-in: its name and why, exit 2
         return _fail(str(e))
     try:

@@ -34,6 +34,7 @@ from quiltsolve import solver
 from quiltsolve.engine.actions import Buy
 from quiltsolve.engine.moves import MovesResult
 from quiltsolve.engine.players import make_player
+from quiltsolve.engine.players.levels import LEVELS
 from quiltsolve.engine.track import END, INCOME_SPACES, LEATHER_SPACES
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ITERATIONS,
@@ -43,10 +44,11 @@ from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition
 from .positions import move_message
+from .jobs import LevelMoveJob, MovesJob
 from .service import JobRunner, Plan, moves_job, record_plies
 
 GAME_SERVICE = "patchwork.v1.GameService"
-STRENGTHS = ("random", "greedy", "search:SECONDS", "search:Nit")
+STRENGTHS = ("random", "greedy", "level:1", "…", "level:8", "search:SECONDS", "search:Nit")
 """The strengths EngineMove takes (``search`` alone: for SuggestMove's default time)."""
 
 
@@ -78,27 +80,31 @@ def edition_of(name: str, field: str = "edition") -> str:
 
 @dataclass(frozen=True)
 class Strength:
-    """Who chooses an engine move: ``random``, ``greedy`` or ``search`` (with its time limit and,
-    or, its fixed iteration budget: SuggestMove's)."""
+    """Who chooses an engine move: ``random``, ``greedy``, ``level`` (with its number, 1-8:
+    :class:`engine.players.LevelPlayer`) or ``search`` (with its time limit and, or, its fixed iteration
+    budget: SuggestMove's)."""
 
     name: str
     time_limit: float | None = None
     iterations: int | None = None
+    level: int | None = None
 
 
 def parse_strength(text: str, field: str = "strength") -> Strength:
     """A strength's text form; SuggestMove's limits for the search.
 
-    >>> parse_strength("search:40it"), parse_strength("search").time_limit
-    (Strength(name='search', time_limit=None, iterations=40), 1.0)
+    >>> parse_strength("search:40it"), parse_strength("search").time_limit, parse_strength("level:3").level
+    (Strength(name='search', time_limit=None, iterations=40, level=None), 1.0, 3)
     >>> parse_strength("search:61")
     Traceback (most recent call last):
     ...
-    quiltsolve.server.errors.BadRequest: strength: "search:61"; expected random, greedy, search:SECONDS (more than 0, at most 60) or search:Nit (1-200000)
+    quiltsolve.server.errors.BadRequest: strength: "search:61"; expected random, greedy, level:N (N = 1-8), search:SECONDS (more than 0, at most 60) or search:Nit (1-200000)
     """
     name, _, arg = text.strip().partition(":")
     if name in ("random", "greedy") and not arg:
         return Strength(name)
+    if name == "level" and arg in {str(n) for n in LEVELS}:
+        return Strength("level", level=int(arg))
     if name == "search":
         arg = arg.strip().lower()
         try:
@@ -116,8 +122,9 @@ def parse_strength(text: str, field: str = "strength") -> Strength:
             pass
     if not text.strip():
         raise BadRequest(field, f"required: one of {', '.join(STRENGTHS)}")
-    raise BadRequest(field, f"{json.dumps(text)[:40]}; expected random, greedy, search:SECONDS (more than 0, "
-                            f"at most {MAX_TIME_LIMIT:g}) or search:Nit (1-{MAX_ITERATIONS})")
+    raise BadRequest(field, f"{json.dumps(text)[:40]}; expected random, greedy, level:N (N = {min(LEVELS)}-"
+                            f"{max(LEVELS)}), search:SECONDS (more than 0, at most {MAX_TIME_LIMIT:g}) or "
+                            f"search:Nit (1-{MAX_ITERATIONS})")
 
 
 # ---------------------------------------------------------------- the view
@@ -315,12 +322,15 @@ class FrontMove:
     seed: int
 
 
-def plan_engine_move(request: pb.EngineMoveRequest) -> Plan[MovesResult] | FrontMove:
-    """A search strength as SuggestMove's job (top 1, its limits, its seed rule: unset is 0), or a quick
-    player's move to choose in the front."""
+def plan_engine_move(request: pb.EngineMoveRequest) -> Plan[MovesResult] | Plan[engine.Action] | FrontMove:
+    """A search strength as SuggestMove's job (top 1, its limits, its seed rule: unset is 0), a level as a
+    :class:`server.jobs.LevelMoveJob` (an iteration budget: the limits of ``search:Nit``, the same seed
+    rule), or a quick player's move to choose in the front."""
     strength = parse_strength(request.strength)
     seed = convert.seed(request.seed)
     state = _playable(request_position(request))
+    if strength.level is not None:
+        return Plan(LevelMoveJob(state, strength.level, seed), DEFAULT_ITERATIONS_LIMIT, "state", notes=state)
     if strength.name != "search":
         return FrontMove(state, strength.name, seed)
     limit = strength.time_limit if strength.time_limit is not None else DEFAULT_ITERATIONS_LIMIT
@@ -362,7 +372,13 @@ class GameServicer:
         if isinstance(plan, FrontMove):
             return answer_engine_move(request, plan.state, make_player(plan.player, plan.seed).choose(plan.state),
                                       None)
-        moves = self.core.run_job(call, plan.job, plan.limit, plan.field).moves
+        job = plan.job
+        if isinstance(job, LevelMoveJob):
+            action = self.core.run_job(call, job, plan.limit, plan.field)
+            call.record.extra.update({"strength": request.strength})
+            return answer_engine_move(request, plan.notes, action, None)
+        assert isinstance(job, MovesJob)
+        moves = self.core.run_job(call, job, plan.limit, plan.field).moves
         if not moves:
             raise FailedPrecondition("state: the engine found no move")
         call.record.extra.update({"strength": request.strength})

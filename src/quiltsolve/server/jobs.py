@@ -22,6 +22,7 @@ from typing import ClassVar, Generic, Iterator, TypeVar
 from quiltsolve import engine
 import quiltsolve.engine.analysis
 import quiltsolve.engine.moves
+import quiltsolve.engine.players
 import quiltsolve.engine.review
 from quiltsolve import solver
 import quiltsolve.solver.cover
@@ -159,6 +160,20 @@ class MovesJob(Job[engine.moves.MovesResult]):
     def run(self, time_limit: float, stop: StopToken) -> engine.moves.MovesResult:
         return engine.moves.rank_moves(self.state, time_limit=time_limit, top=self.top, seed=self.seed, stop=stop,
                                        iterations=self.iterations)
+
+
+@dataclass(frozen=True)
+class LevelMoveJob(Job[engine.Action]):
+    """``engine.players.LevelPlayer(level, seed).choose``: the move of a level (1-8) of the engine;
+    reproducible (an iteration budget, a seeded choice) unless the time limit stops its search first."""
+
+    kind: ClassVar[str] = "level"
+    state: engine.GameState
+    level: int
+    seed: int
+
+    def run(self, time_limit: float, stop: StopToken) -> engine.Action:
+        return quiltsolve.engine.players.LevelPlayer(self.level, self.seed).choose(self.state, stop)
 
 
 @dataclass(frozen=True)

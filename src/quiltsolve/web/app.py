@@ -59,6 +59,8 @@ GAME_RPCS = {
     "game/replay": ("ReplayGame", "Every position of a game record, for stepping through it."),
     "game/notation": ("PositionNotation", "A position's one-line notation (when the engine has it)."),
 }
+# The engine's levels' ratings (``engine.players.level_ratings`` reads the same file), served as /levels.json.
+LEVELS_FILE = resources.files("quiltsolve.engine") / "data" / "levels.json"
 # What the game paths read beside the JSON mapping: a record in the engine's form (server/records.py).
 GAME_READERS: dict[str, protojson.Reader] = {"patchwork.v1.GameRecord": records.read_mapping}
 
@@ -172,6 +174,9 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
 
     doc = document(ENDPOINTS, max_body=core.max_receive_bytes)
 
+    async def levels(request: Request) -> Response:
+        return Response(LEVELS_FILE.read_bytes(), media_type="application/json")
+
     async def openapi(request: Request) -> Response:
         return JSON(doc)
 
@@ -199,6 +204,8 @@ def create_app(core: Any, metrics: Any, log: Any, threads: int = 16, static: boo
                         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]))
     app_routes: list[BaseRoute] = list(routes)
     if static:
+        # The levels' measured ratings, as bench levels wrote them (the Play page lists them): the file itself.
+        app_routes.append(Route("/levels.json", levels, methods=["GET"]))
         files = StaticFiles(directory=str(resources.files("quiltsolve.web") / "static"), html=True)
         app_routes.append(Mount("/", app=GZipMiddleware(files, minimum_size=512), name="static"))
 

@@ -42,6 +42,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from quiltsolve import engine
 from quiltsolve import solver
 from quiltsolve.engine.notation import MAX_LENGTH as NOTATION_MAX
+from quiltsolve.engine.players.levels import LEVELS
 from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER, PLAYER_FIELDS, TOP_FIELDS
 from quiltsolve.engine.track import END, LEATHER_SPACES, START_PATCH_ID
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
@@ -313,7 +314,7 @@ def rules() -> dict[str, dict]:
             "result": {"type": ["object", "null"]},
             "evaluations": {"type": ["array", "null"]}}}}
     editions = {"type": "string", "enum": list(engine.EDITIONS)}
-    search = (f"^(?:random|greedy|search(?::(?:{positive_seconds_upto(MAX_TIME_LIMIT)}"
+    search = (f"^(?:random|greedy|level:[{min(LEVELS)}-{max(LEVELS)}]|search(?::(?:{positive_seconds_upto(MAX_TIME_LIMIT)}"
               f"|{int_upto(MAX_ITERATIONS)}it))?)$")
     shapes = {"replace": shape_schema(MAX_GRID)}
     return {
@@ -567,8 +568,11 @@ def rules() -> dict[str, dict]:
                                                  "legal unless leather is to be placed"},
         "EngineMoveRequest": {"required": ["state", "strength"]},
         "EngineMoveRequest.state": playable,
-        "EngineMoveRequest.strength": {"pattern": search, "examples": ["greedy", "random", "search:1", "search:500it"],
-                                       "description": f"random, greedy, search:SECONDS (more than 0, at most "
+        "EngineMoveRequest.strength": {"pattern": search, "examples": ["greedy", "random", "level:3", "search:1",
+                                                                    "search:500it"],
+                                       "description": f"random, greedy, level:N (N = {min(LEVELS)}-{max(LEVELS)}: "
+                                                      "the engine's levels, each a fixed iteration budget, rated in "
+                                                      "/levels.json), search:SECONDS (more than 0, at most "
                                                       f"{MAX_TIME_LIMIT:g}, as SuggestMove's time_limit; search "
                                                       f"alone means {DEFAULT_SUGGEST_LIMIT:g}) or search:Nit "
                                                       f"(1-{MAX_ITERATIONS} iterations, as SuggestMove's)"},

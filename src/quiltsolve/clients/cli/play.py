@@ -24,15 +24,16 @@ DEFAULT_ENGINE = "search:0.5"  # suggest play's opponent
 
 def add_to(add: AddCommand) -> None:
     p = add("play", "play Patchwork at the terminal against the engine, or follow a game at a table",
-            ["suggest play --engine greedy --side 1 --seed 7",
+            ["suggest play --engine level:3 --side 1 --seed 7",
              "suggest play --engine search:1.0 --load game.jsonl",
              "suggest play --follow --circle 12,5,30,1,22,8,17,26,3,9,31,14,20,6,25,11,28,2,18,32,"
              "10,23,4,27,15,7,29,21,13,24,16,19,0",
              "suggest play --follow --position 'r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -'",
              "suggest play --follow --server 127.0.0.1:50051"])
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
-                   help="the opponent, a player of the engine: greedy, random, search:S (S seconds a move), "
-                        f"search:Nit, mcts:N, ... (default {DEFAULT_ENGINE})")
+                   help="the opponent, a player of the engine: level:1 ... level:8 (graded, level 8 the "
+                        "strongest), greedy, random, search:S (S seconds a move), search:Nit, mcts:N, ... "
+                        f"(default {DEFAULT_ENGINE})")
     p.add_argument("--side", type=int, choices=(0, 1), default=0,
                    help="which player you are against the engine, by index: 0 = player 1 (moves first), "
                         "1 = player 2 (default 0)")
@@ -73,7 +74,10 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     check_hint_options(start, args.time_limit, args.iterations)
     player = None
     if not args.follow:
-        player = make_player(args.engine, args.seed, client if args.server else None)
+        try:
+            player = make_player(args.engine, args.seed, client if args.server else None)
+        except ValueError as e:     # an unknown player or a bad argument (level:9): the option is named
+            raise errors.InvalidArgument(f"--engine: {e}", field="--engine") from None
     client.warm_up()        # imports, caches or the connection: before any thinking clock
 
     def read_line(prompt: str) -> str:

@@ -15,6 +15,10 @@ Built in (one module each in this package):
   (``engine.players.search``), our strongest player (on the compiled core).
 - ``service[:S]`` — :class:`ServicePlayer` (``engine.players.service``):
   plays the top move of :func:`engine.suggest.suggest_moves`.
+- ``level:N`` (N = 1 … 8) — :class:`LevelPlayer` (``engine.players.levels``):
+  opponents of graded strength with measured ratings (:func:`level_ratings`);
+  level 8 is the full search, lower levels search less and choose by a
+  seeded softmax among the search's near-best moves.
 
 Other modules add players with ``register_player(name, factory)`` where
 ``factory(arg, seed, advisor) -> Player``; ``make_player("name:arg", seed)``
@@ -40,14 +44,16 @@ from ..board import contacts as _contacts
 from .base import Factory, PerGame, Player
 from ..policy import greedy_rate, greedy_value
 from .greedy import GreedyPlayer
+from .levels import LevelPlayer, level_ratings, make_level
 from .mcts import MCTSPlayer, make_mcts
 from .random_player import RandomPlayer, game_seed
 from .search import SearchPlayer, make_search
 from .service import ServicePlayer, make_service
 
 __all__ = [
-    "Factory", "GreedyPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "ServicePlayer",
-    "game_seed", "greedy_rate", "greedy_value", "known_players", "make_player", "register_player",
+    "Factory", "GreedyPlayer", "LevelPlayer", "MCTSPlayer", "PerGame", "Player", "RandomPlayer", "SearchPlayer", "ServicePlayer",
+    "game_seed", "greedy_rate", "greedy_value", "known_players", "level_ratings", "make_player",
+    "register_player",
 ]
 
 _REGISTRY: dict[str, Factory] = {}
@@ -116,3 +122,4 @@ register_player("greedy", _make_greedy)
 register_player("mcts", make_mcts)
 register_player("search", make_search)
 register_player("service", make_service)
+register_player("level", make_level)

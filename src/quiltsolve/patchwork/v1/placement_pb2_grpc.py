@@ -426,8 +426,8 @@ class GameServiceStub:
     game, draw a position, list and play moves, the engine's move, replay a
     record, load a position from text, a position's notation. Stateless like
     PlacementService: every request carries the position (GameState). Only
-    EngineMove with a search strength runs on a worker (as SuggestMove does);
-    the others answer at once.
+    EngineMove with a search strength or a level runs on a worker (as
+    SuggestMove does); the others answer at once.
     """
 
     def __init__(self, channel):
@@ -483,8 +483,8 @@ class GameServiceServicer:
     game, draw a position, list and play moves, the engine's move, replay a
     record, load a position from text, a position's notation. Stateless like
     PlacementService: every request carries the position (GameState). Only
-    EngineMove with a search strength runs on a worker (as SuggestMove does);
-    the others answer at once.
+    EngineMove with a search strength or a level runs on a worker (as
+    SuggestMove does); the others answer at once.
     """
 
     def NewGame(self, request, context):
@@ -518,7 +518,7 @@ class GameServiceServicer:
 
     def EngineMove(self, request, context):
         """Chooses the move of the player to move by a strength (random, greedy,
-        or the search, as SuggestMove with top 1) and plays it.
+        a level 1-8, or the search, as SuggestMove with top 1) and plays it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -602,8 +602,8 @@ class GameService:
     game, draw a position, list and play moves, the engine's move, replay a
     record, load a position from text, a position's notation. Stateless like
     PlacementService: every request carries the position (GameState). Only
-    EngineMove with a search strength runs on a worker (as SuggestMove does);
-    the others answer at once.
+    EngineMove with a search strength or a level runs on a worker (as
+    SuggestMove does); the others answer at once.
     """
 
     @staticmethod

@@ -34,8 +34,8 @@ function moveItem(node, cur, go) {
   b.querySelector('.mv-p').textContent = t('analysis.pShort', { n: node.player + 1 });
   b.querySelector('.mv-name').textContent = name;
   b.classList.add(`p${node.player}`);
-  b.setAttribute('aria-label', node.eval ? t('analysis.moveAriaEval', { n: node.ply, p: node.player + 1, move: name, pct: pct(node.eval.best[0].win) })
-    : t('analysis.moveAria', { n: node.ply, p: node.player + 1, move: name }));
+  b.title = node.eval ? t('analysis.moveAriaEval', { n: node.ply, p: node.player + 1, move: name, pct: pct(node.eval.best[0].win) })
+    : t('analysis.moveAria', { n: node.ply, p: node.player + 1, move: name });
   if (node === cur) { b.setAttribute('aria-current', 'step'); li.classList.add('current'); }
   b.addEventListener('click', () => go(node));
   li.appendChild(b);

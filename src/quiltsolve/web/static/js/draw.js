@@ -1,4 +1,8 @@
-// SVG drawing: quilts and grids (cells, seams between patches, buttons), patch icons, the time track.
+// SVG drawing: quilts and grids (cells, seams between patches, buttons), patch icons, the time track. A drawn
+// quilt or track is a picture, so each one drawn into an svg with an id also gets a text for screen readers
+// (describeQuilt, describeTrack): a visually hidden block right after the svg, kept in step with every redraw.
+
+import { formatNumber, t, tn } from './i18n.js';
 
 export const NS = 'http://www.w3.org/2000/svg';
 const PAD = 0.08;
@@ -137,7 +141,92 @@ export function drawQuilt(svg, rows, owners, patchesById) {
       el('circle', { cx: (j % 9) + 0.5, cy: Math.floor(j / 9) + 0.5, r: 0.17, class: 'button-dot' }, g.deco);
     }
   }
+  describeQuilt(svg, rows, owners);
   return g;
+}
+
+// The hidden text block after svg (made on first use; null when the svg has no id to name it by): a summary
+// paragraph, {svg id}-text, which the svg's aria-describedby names, and a list for reading line by line.
+function textBlock(svg, extraIds = [], withList = true) {
+  if (!svg.id || !svg.parentNode) return null;
+  const id = `${svg.id}-text`;
+  let box = document.getElementById(`${svg.id}-read`);
+  if (!box) {
+    box = document.createElement('div');
+    box.id = `${svg.id}-read`;
+    box.className = 'sr-only svg-text';
+    const p = document.createElement('p');
+    p.id = id;
+    box.append(p);
+    if (withList) box.append(document.createElement('ul'));
+    svg.insertAdjacentElement('afterend', box);
+  }
+  // what the page's markup named first (a field's message, say) stays named, first
+  if (svg.dataset.describedBy === undefined) svg.dataset.describedBy = svg.getAttribute('aria-describedby') || '';
+  const own = svg.dataset.describedBy.split(/\s+/).filter((x) => x && x !== id && !extraIds.includes(x));
+  svg.setAttribute('aria-describedby', [...own, id, ...extraIds].join(' '));
+  return { summary: box.firstElementChild, list: box.querySelector('ul') };
+}
+
+function fillList(list, lines) {
+  clear(list);
+  for (const line of lines) {
+    const li = document.createElement('li');
+    li.textContent = line;
+    list.appendChild(li);
+  }
+}
+
+// Runs of equal keys along one row: [[from, to, key], ...] (columns from 0).
+function runsOf(keys) {
+  const runs = [];
+  keys.forEach((k, c) => {
+    const last = runs[runs.length - 1];
+    if (last && last[2] === k) last[1] = c; else runs.push([c, c, k]);
+  });
+  return runs;
+}
+
+// Whether rows (9 strings of '#' and '.') hold a completely filled 7×7 square.
+export function hasSquare7(rows) {
+  for (let r = 0; r + 7 <= rows.length; r++) {
+    for (let c = 0; c + 7 <= rows[r].length; c++) {
+      let full = true;
+      for (let i = 0; i < 7 && full; i++) full = rows[r + i].slice(c, c + 7) === '#######';
+      if (full) return true;
+    }
+  }
+  return false;
+}
+
+// The quilt in words: how many of its 81 spaces are empty, a full 7×7 square, and each row as runs of
+// columns ("Row 3: columns 1–3 patch 8, columns 4–9 empty."); the stats beside it (buttons, income: hand.js's
+// statsInto, in the same .side card) are named by the svg's aria-describedby too. Returns the lines.
+export function describeQuilt(svg, rows, owners) {
+  const stats = svg.closest && svg.closest('.side')?.querySelector('.stats[id]');
+  const block = textBlock(svg, stats ? [stats.id] : []);
+  let empty = 0;
+  const lines = rows.map((row, r) => {
+    const keys = [...row].map((ch, c) => {
+      if (ch !== '#') { empty++; return '.'; }
+      return (owners && owners[r * 9 + c]) || '?';
+    });
+    const runs = runsOf(keys).map(([from, to, key]) => {
+      const cols = from === to ? t('quilt.text.col', { c: from + 1 }) : t('quilt.text.cols', { from: from + 1, to: to + 1 });
+      const n = to - from + 1;
+      if (key === '.') return tn('quilt.text.empty', n, { cols });
+      if (key[0] === 'p') return t('quilt.text.patch', { cols, id: Number(key.slice(1)) });
+      if (key[0] === 'L') return t('quilt.text.leather', { cols });
+      return tn('quilt.text.covered', n, { cols });
+    });
+    return t('quilt.text.row', { r: r + 1, runs: runs.join(', ') });
+  });
+  const summary = tn('quilt.text.summary', empty) + (hasSquare7(rows) ? ` ${t('quilt.text.square7')}` : '');
+  if (block) {
+    block.summary.textContent = summary;
+    fillList(block.list, lines);
+  }
+  return [summary, ...lines];
 }
 
 // Highlight cells [[r, c], ...] on an overlay: a group of rects with a class and data attributes.
@@ -235,6 +324,41 @@ export function drawTrack(svg, view, names = ['1', '2'], target = null) {
     el('circle', { cx, cy, r: shared ? 0.2 : 0.28, fill: colors[i], class: 'token', 'data-player': i }, svg);
     el('text', { x: cx, y: cy, class: `token-label${shared ? ' shared' : ''}`, text: names[i] }, svg);
   }
+  describeTrack(svg, view, names);
+}
+
+// The editors' keyboard cursor in words, said politely as it moves or its cell changes ("Row 3, column 5:
+// empty."): a live region after the svg (made on first use). state: a text such as t('quilt.text.cellEmpty').
+export function sayCell(svg, r, c, state) {
+  if (!svg.id || !svg.parentNode) return;
+  let live = document.getElementById(`${svg.id}-say`);
+  if (!live) {
+    live = document.createElement('span');
+    live.id = `${svg.id}-say`;
+    live.className = 'sr-only';
+    live.setAttribute('aria-live', 'polite');
+    svg.insertAdjacentElement('afterend', live);
+  }
+  const text = t('quilt.text.cursor', { r: r + 1, c: c + 1, state });
+  if (live.textContent !== text) live.textContent = text;
+}
+
+// The track in words: each time token's space and the next space paying button income ahead of it, and the
+// 1×1 patches still on the track. Returns the lines.
+export function describeTrack(svg, view, names = ['1', '2']) {
+  const lines = view.players.map((p, i) => {
+    const who = names[i] === String(i + 1) ? t('player.n', { n: i + 1 })
+      : `${t('player.n', { n: i + 1 })} (${names[i]})`;
+    const next = [...view.income_spaces].sort((a, b) => a - b).find((s) => s > p.position);
+    return next === undefined ? t('track.text.noIncome', { who, space: p.position })
+      : t('track.text.player', { who, space: p.position, income: next });
+  });
+  const left = [...view.leather_spaces].sort((a, b) => a - b);
+  lines.push(left.length ? tn('track.text.leather', left.length, { spaces: left.map((s) => formatNumber(s)).join(', ') })
+    : t('track.text.noLeather'));
+  const block = textBlock(svg, [], false);
+  if (block) block.summary.textContent = lines.join(' ');
+  return lines;
 }
 
 // Tiny inline icons: a button (cost in buttons) and an hourglass (time).

@@ -259,6 +259,8 @@ export function statsInto(box, p, who, over = false) {
 // canBuy; on: {pick(slot), down(e, card, slot), move(e), up(e), cancel()}.
 export function drawCircle(box, view, P, canBuy, on) {
   clear(box);
+  box.setAttribute('role', 'group');   // of buttons: a list's items could not be buttons
+  if (!box.hasAttribute('aria-labelledby')) box.setAttribute('aria-label', t('common.patches'));
   const mark = document.createElement('span');
   mark.className = 'token-mark';
   mark.textContent = t('hand.token');
@@ -270,7 +272,6 @@ export function drawCircle(box, view, P, canBuy, on) {
     const card = document.createElement('button');
     card.type = 'button';
     card.className = `patch-card ${front ? 'front' : 'far'}`;
-    card.setAttribute('role', 'listitem');
     card.dataset.id = pid;
     card.dataset.slot = front ? i + 1 : 0;
     const buyable = front && info.buyable && canBuy && view.leather_to_place === 0;
@@ -295,7 +296,13 @@ export function drawCircle(box, view, P, canBuy, on) {
     card.appendChild(cost);
     let label = tn('hand.card', p.buttons, { id: pid, time: p.time, income: p.income, cells: p.area });
     if (front) label += ` ${buyable ? t('hand.cardPress', { n: i + 1 }) : info.affordable ? t('hand.cardNoFit') : t('hand.cardTooDear')}`;
-    card.setAttribute('aria-label', label);
+    // The card's name is this text (hidden, read first); what it shows, the slot and the costs, is hidden
+    // from screen readers, which read the words instead.
+    const said = document.createElement('span');
+    said.className = 'sr-only';
+    said.textContent = label;
+    card.prepend(said);
+    for (const shown of card.querySelectorAll(':scope > .slot, :scope > .cost')) shown.setAttribute('aria-hidden', 'true');
     card.title = label;
     if (!front) { card.tabIndex = -1; card.setAttribute('aria-disabled', 'true'); }
     if (front) {

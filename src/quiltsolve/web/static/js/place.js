@@ -2,7 +2,7 @@
 
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
-import { drawCells, drawQuilt, el, LEATHER, patchColor, pieceColor, shapeIcon } from './draw.js';
+import { drawCells, drawQuilt, el, LEATHER, patchColor, pieceColor, sayCell, shapeIcon } from './draw.js';
 import { bindPainter } from './paint.js';
 import { onLanguageChange, t, tn } from './i18n.js';
 
@@ -48,7 +48,10 @@ function drawBoard() {
   const svg = $('place-board');
   handle = drawQuilt(svg, rows(), board.flat().map((ch) => (ch === '#' ? '?' : null)), P);
   if (document.activeElement === svg) {
-    el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // the keyboard's cell: blue on a white halo, seen on any cell
+      el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: cls }, handle.overlay);
+    }
+    sayCell(svg, cursor[0], cursor[1], t(board[cursor[0]][cursor[1]] === '#' ? 'quilt.text.cellFilled' : 'quilt.text.cellEmpty'));
   }
   svg.dataset.rows = rows().join('/');
 }

@@ -61,7 +61,7 @@ export function renderHintList(list, suggestions, selected, on) {
   clear(list);
   suggestions.forEach((s, i) => {
     const li = document.createElement('li');
-    li.setAttribute('aria-selected', String(i === selected));
+    if (i === selected) li.setAttribute('aria-current', 'true');   // the one drawn (aria-selected is for options)
     li.dataset.move = s.move.text;
     li.tabIndex = 0;
     const pct = Math.round(s.win_chance * 100);

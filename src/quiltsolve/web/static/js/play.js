@@ -8,11 +8,11 @@ import {
   addOwner, bindQuiltPointer, blankOwners, clearHandMarks, drawCircle, heldControls, holdFlow,
   markHeldCard as markCard, patchTable, statsInto, unknownOwners
 } from './hand.js';
-import { listRecent, loadRecent, saveRecent } from './store.js';
+import { listRecent, loadRecent, readSetting, saveRecent, writeSetting } from './store.js';
 import { hintHeading, renderHintList } from './play-hint.js';
 import { applyMove, gameRecord, logText, snapshot, strengthName } from './play-game.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
-import { onLanguageChange, t, tn } from './i18n.js';
+import { formatNumber, onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
@@ -52,10 +52,49 @@ export async function init() {
     P = await patchTable();
   } catch (e) { showMessage(msg, e); return; }
   bind();
-  onLanguageChange(() => { circleDrawnFor = null; render(); });
+  await showLevels();
+  onLanguageChange(() => { circleDrawnFor = null; labelLevels(); render(); });
   const asked = resumeId(location.hash);
   if (resume(asked) || (!asked && resume(latestUnfinished()))) await engineTurns();
   else await newGame();
+}
+
+// ------------------------------------------------------------------ the opponents
+
+// The levels' measured ratings (engine/data/levels.json, written by `python -m bench levels --write`, served
+// as /levels.json) in the opponent list; the opponent chosen is kept (store.js's settings) for the next visit.
+const STRENGTH_SETTING = 'quiltsolve.play.strength';
+let ratings = null;      // /levels.json, or null when it could not be read (the levels are then listed unrated)
+
+async function showLevels() {
+  try {
+    const res = await fetch('/levels.json');
+    if (res.ok) ratings = await res.json();
+  } catch { /* not measured or not served */ }
+  labelLevels();
+  const select = $('play-strength');
+  const chosen = readSetting(STRENGTH_SETTING);
+  if (chosen && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
+  select.addEventListener('change', () => writeSetting(STRENGTH_SETTING, select.value));
+}
+
+function labelLevels() {
+  $('play-levels').label = t('play.levels');
+  $('play-other-engines').label = t('play.otherEngines');
+  const players = (ratings && ratings.players) || {};
+  for (const opt of $('play-levels').querySelectorAll('option')) {
+    const level = opt.value.split(':')[1];
+    const r = players[opt.value];
+    const elo = r && Number.isFinite(r.elo) ? Math.round(r.elo) : null;
+    opt.textContent = elo === null ? t('play.levelUnrated', { level })
+      : t('play.levelOption', { level, elo: formatNumber(elo) });
+    if (elo !== null) opt.dataset.elo = String(elo); else delete opt.dataset.elo;
+  }
+  // The scale's anchor ("greedy = 1000"), the player's name in the reader's language.
+  const anchor = /^(\S+) = (\S+)$/.exec((ratings && ratings.anchor) || '');
+  if (anchor) {
+    $('play-strength').title = t('play.levelsTitle', { anchor: `${strengthName(anchor[1])} = ${anchor[2]}` });
+  }
 }
 
 // ------------------------------------------------------------------ kept in the browser (store.js)

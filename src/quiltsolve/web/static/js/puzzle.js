@@ -2,7 +2,7 @@
 
 import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
-import { copyColor, drawCells, el, isDark, pieceColor, shapeIcon } from './draw.js';
+import { copyColor, drawCells, el, isDark, pieceColor, sayCell, shapeIcon } from './draw.js';
 import * as Generate from './generate.js';
 import { formatNumber, onLanguageChange, t, tn } from './i18n.js';
 
@@ -120,7 +120,10 @@ function drawRegion() {
   const svg = $('pz-region');
   handle = drawCells(svg, h, w, (r, c) => ({ key: region[r][c] ? null : 'out', cls: region[r][c] ? 'region-in' : 'region-out', data: { in: region[r][c] ? 1 : 0 } }));
   if (document.activeElement === svg) {
-    el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, handle.overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // the keyboard's cell: blue on a white halo, seen on any cell
+      el('rect', { x: cursor[1] + 0.05, y: cursor[0] + 0.05, width: 0.9, height: 0.9, class: cls }, handle.overlay);
+    }
+    sayCell(svg, cursor[0], cursor[1], t(region[cursor[0]][cursor[1]] ? 'quilt.text.cellIn' : 'quilt.text.cellOut'));
   }
   svg.dataset.rows = rows().join('/');
   syncPreset();

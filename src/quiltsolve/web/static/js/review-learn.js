@@ -137,7 +137,6 @@ function choices() {
       b.disabled = !a.buyable;
       b.title = buyRefusal(a, me, v.players[me].buttons)
         || tn('learn.patchTitle', a.buttons, { id: a.id, time: a.time, key: i + 1 });
-      b.setAttribute('aria-label', b.title);
       b.addEventListener('click', () => hand.pick(i + 1));
       box.appendChild(b);
     });

@@ -14,7 +14,7 @@
 // From either: follow the game (follow.js), open it on the analysis board, or copy a link to it (links.js).
 
 import { post, showMessage } from './api.js';
-import { clear, drawQuilt, el, icon, patchColor, shapeIcon } from './draw.js';
+import { clear, drawQuilt, el, icon, patchColor, sayCell, shapeIcon } from './draw.js';
 import { patchTable } from './hand.js';
 import { bindPainter } from './paint.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
@@ -119,7 +119,13 @@ function buildPalette(box, onPick) {
     const cost = document.createElement('span');
     cost.className = 'pal-cost';
     cost.append(icon('button'), `${p.buttons}`, icon('time'), `${p.time}`);
-    b.append(name, cost);
+    // The button's name is the words markPalette writes here (hidden); the number and costs it shows are
+    // hidden from screen readers, which read the words instead.
+    const said = document.createElement('span');
+    said.className = 'sr-only pal-said';
+    name.setAttribute('aria-hidden', 'true');
+    cost.setAttribute('aria-hidden', 'true');
+    b.append(said, name, cost);
     b.addEventListener('click', () => onPick(id));
     box.appendChild(b);
   }
@@ -135,8 +141,8 @@ function markPalette(box, where) {
     b.setAttribute('aria-pressed', String(!!at));
     b.dataset.where = at || '';
     const label = t('setup.patchLabel', { id, buttons: p.buttons, time: p.time, income: p.income, cells: p.area });
-    b.setAttribute('aria-label', at ? `${label} (${at})` : label);
-    b.title = b.getAttribute('aria-label');
+    b.querySelector('.pal-said').textContent = at ? `${label} (${at})` : label;
+    b.title = b.querySelector('.pal-said').textContent;
   }
 }
 
@@ -367,7 +373,10 @@ function drawBoard(i) {
   pos.handles[i] = drawQuilt(svg, rows, pos.boards[i].flat().map((ch) => (ch === '#' ? '?' : null)), P);
   if (document.activeElement === svg) {
     const [r, c] = pos.cursors[i];
-    el('rect', { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, class: 'cursor-mark' }, pos.handles[i].overlay);
+    for (const cls of ['cursor-halo', 'cursor-mark']) {   // blue on a white halo, seen on any cell
+      el('rect', { x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, class: cls }, pos.handles[i].overlay);
+    }
+    sayCell(svg, r, c, t(pos.boards[i][r][c] === '#' ? 'quilt.text.cellFilled' : 'quilt.text.cellEmpty'));
   }
   svg.dataset.rows = rows.join('/');
 }
