@@ -27,7 +27,14 @@ Then the capacity sections (``--sections``, default all):
   the worker is free again (targets <= 50 ms);
 * ``tls``: SolvePlacement p50/p99 over plain text and over TLS.
 
+With ``--against PATH`` (a checkout of an older commit, e.g. a git worktree with its C
+extensions copied in) or ``--against REV`` (a commit: a temporary worktree is made and built),
+every section runs against that checkout ("old") and this one ("new"); the throughput cells run
+``--rounds`` times each (default 3), old and new alternately, and print side by side: each one's
+median, and new / old.
+
     python -m bench service [--seconds S] [--calls N] [--clients 1,8,32] [--sections LIST]
+    python -m bench service --sections throughput --clients 8 --against ../old --rounds 5
 """
 
 from __future__ import annotations
@@ -46,6 +53,8 @@ import grpc
 
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.patchwork.v1 import placement_pb2_grpc as pbg
+
+from bench.against import Code, median
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "placement-instances.json"
@@ -87,13 +96,24 @@ def move_requests(budget_s: float = 0.2) -> list[pb.SuggestMoveRequest]:
     return [pb.SuggestMoveRequest(state_json=s, top=3, seed=0, time_limit=budget) for s in midgame_states()]
 
 
+CODE: list[Code] = []   # the code start_server runs: the last entry (default: this checkout)
+
+
+def code() -> Code:
+    if not CODE:
+        CODE.append(Code.here())
+    return CODE[-1]
+
+
 def start_server(workers: int | None, *extra: str) -> tuple[subprocess.Popen, int]:
-    env = dict(os.environ, QUILTSOLVE_HOST="127.0.0.1", QUILTSOLVE_PORT="0")
+    """``python -m quiltsolve.server`` of :func:`code` (this checkout, or the ``--against`` one) on an
+    ephemeral port of 127.0.0.1: ``(process, port)``."""
+    env = code().env(dict(os.environ, QUILTSOLVE_HOST="127.0.0.1", QUILTSOLVE_PORT="0"))
     if workers:
         env["QUILTSOLVE_WORKERS"] = str(workers)
     log = os.environ.get("QUILTSOLVE_BENCH_LOG")  # a file for the server's log lines, when debugging
-    proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.server", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=open(log, "a") if log else subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "quiltsolve.server", *extra], cwd=code().cwd(), env=env,
+                            stdout=subprocess.PIPE, stderr=open(log, "a") if log else subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if not line.startswith("quiltsolve serving on "):
         proc.kill()
@@ -518,6 +538,70 @@ SECTIONS = {"throughput": None, "scaling": section_scaling, "starvation": sectio
             "mixed": section_mixed, "memory": section_memory, "overrun": section_overrun, "tls": section_tls}
 
 
+def throughput_round(args, levels: list[int], work: list) -> list[dict]:
+    """One server of :func:`code`, every throughput cell: SolvePlacement, then SuggestMove, per level."""
+    proc, port = start_server(args.workers)
+    rows = []
+    try:
+        for method, requests, timeout in work:
+            run_cell(port, method, requests, 2, min(40, len(requests)), 10.0, timeout)  # warm-up
+            for clients in levels:
+                rows.append(run_cell(port, method, requests, clients, args.calls, args.seconds, timeout))
+    finally:
+        stop_server(proc)
+    return rows
+
+
+def print_throughput(args, rows: list[dict]) -> None:
+    print(f"\nthroughput: loopback 127.0.0.1, server in its own process, {os.cpu_count()} CPUs; "
+          f"≤{args.calls} calls or {args.seconds:g} s per cell; SuggestMove budget {args.budget:g} s, top 3")
+    print(f"{'rpc':<15} {'clients':>7} {'calls':>6} {'ok':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}  errors")
+    for r in rows:
+        errs = ", ".join(f"{c}={n}" for c, n in sorted(r["errors"].items())) or "-"
+        print(f"{r['method']:<15} {r['clients']:>7} {r['calls']:>6} {r['ok']:>6} {r['rate']:>8.1f} "
+              f"{r['p50']:>8.1f} {r['p99']:>8.1f}  {errs}")
+    print("targets (2 cores): SolvePlacement >= 300 calls/s and p99 <= 50 ms at 8 clients; "
+          "SuggestMove p99 <= 250 ms at 8 clients; only RESOURCE_EXHAUSTED errors at 32")
+
+
+def print_throughput_against(args, codes: list[Code], rounds: dict[str, list[list[dict]]]) -> None:
+    """Old and new side by side: per cell, each one's median over the rounds, and new / old."""
+    old, new = codes
+    n = len(rounds[new.label])
+    print(f"\nthroughput, side by side: {old.describe()}; {new.describe()}")
+    print(f"loopback 127.0.0.1, each server in its own process, {os.cpu_count()} CPUs; {n} rounds, old and new "
+          f"alternately; ≤{args.calls} calls or {args.seconds:g} s per cell; medians over the rounds "
+          f"(each round's rate in brackets); SuggestMove budget {args.budget:g} s, top 3")
+    print(f"{'rpc':<15} {'clients':>7} {'old calls/s':>12} {'new calls/s':>12} {'new/old':>8} "
+          f"{'old p50':>8} {'new p50':>8} {'old p99':>8} {'new p99':>8}  errors (old | new)")
+    cells = len(rounds[new.label][0])
+    for i in range(cells):
+        o = [r[i] for r in rounds[old.label]]
+        w = [r[i] for r in rounds[new.label]]
+        ro, rn = median([r["rate"] for r in o]), median([r["rate"] for r in w])
+        errs = []
+        for group in (o, w):
+            total: Counter = Counter()
+            for r in group:
+                total.update(r["errors"])
+            errs.append(", ".join(f"{c}={k}" for c, k in sorted(total.items())) or "-")
+        print(f"{w[0]['method']:<15} {w[0]['clients']:>7} {ro:>12.1f} {rn:>12.1f} {rn / ro if ro else float('nan'):>7.2f}x "
+              f"{median([r['p50'] for r in o]):>8.1f} {median([r['p50'] for r in w]):>8.1f} "
+              f"{median([r['p99'] for r in o]):>8.1f} {median([r['p99'] for r in w]):>8.1f}  "
+              f"{errs[0]} | {errs[1]}")
+        each = ["[" + ", ".join(f"{r['rate']:.0f}" for r in group) + "]" for group in (o, w)]
+        print(f"{'':<23} {each[0]} {each[1]}")
+    for i in range(cells):
+        w = [r[i] for r in rounds[new.label]]
+        o = [r[i] for r in rounds[old.label]]
+        if w[0]["method"] == "SolvePlacement" and w[0]["clients"] == 8:
+            ro, rn = median([r["rate"] for r in o]), median([r["rate"] for r in w])
+            ratio, p99 = (rn / ro if ro else float("nan")), median([r["p99"] for r in w])
+            print(f"SolvePlacement at 8 clients: new/old {ratio:.2f}x (target >= 1.7: "
+                  f"{'met' if ratio >= 1.7 else 'MISSED'}), new p99 {p99:.1f} ms (target <= 25 ms: "
+                  f"{'met' if p99 <= 25 else 'MISSED'})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench service", description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=4.0, help="time per cell (default 4)")
@@ -527,6 +611,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=0.15, help="SuggestMove time_limit in seconds (default 0.15)")
     ap.add_argument("--sections", default=",".join(SECTIONS),
                     help=f"which parts to run, comma-separated (default all: {','.join(SECTIONS)})")
+    ap.add_argument("--against", metavar="PATH|REV", default=None,
+                    help="also measure another checkout, side by side: a folder (a worktree of an older commit, "
+                         "its C extensions built or copied in) or a commit of this repository (a temporary "
+                         "worktree is made and its extensions built); this checkout is 'new', that one 'old'")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="throughput: rounds per checkout, old and new alternately (default 3 with --against, "
+                         "else 1); medians are printed")
     ap.add_argument("--iterations", type=int, default=400, help="scaling: SuggestMove iterations per call")
     ap.add_argument("--scaling-seconds", type=float, default=15.0, help="scaling: seconds per worker count")
     ap.add_argument("--starve-seconds", type=float, default=10.0, help="starvation: seconds of probing")
@@ -543,32 +634,48 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [x for x in sections if x not in SECTIONS]
     if unknown:
         ap.error(f"unknown section {unknown[0]!r}; known: {', '.join(SECTIONS)}")
-    for name in sections:
-        if SECTIONS[name] is not None:
-            SECTIONS[name](args)
-    if "throughput" not in sections:
-        return 0
-
-    work = [("SolvePlacement", placement_requests(), 10.0), ("SuggestMove", move_requests(args.budget), 10.0)]
-    proc, port = start_server(args.workers)
-    rows = []
+    if args.rounds is not None and args.rounds < 1:
+        ap.error("--rounds must be >= 1")
+    codes = [Code.here()] if args.against is None else [Code.against(args.against), Code.here()]
     try:
-        for method, requests, timeout in work:
-            run_cell(port, method, requests, 2, min(40, len(requests)), 10.0, timeout)  # warm-up
-            for clients in levels:
-                rows.append(run_cell(port, method, requests, clients, args.calls, args.seconds, timeout))
+        if len(codes) > 1:
+            print(f"side by side: {codes[0].describe()}; {codes[1].describe()}", flush=True)
+        for name in sections:
+            if SECTIONS[name] is None:
+                continue
+            for c in codes:
+                CODE.append(c)
+                try:
+                    if len(codes) > 1:
+                        print(f"\n[{name}: {c.label} = {c.rev}]", flush=True)
+                    SECTIONS[name](args)
+                finally:
+                    CODE.pop()
+        if "throughput" not in sections:
+            return 0
+
+        work = [("SolvePlacement", placement_requests(), 10.0), ("SuggestMove", move_requests(args.budget), 10.0)]
+        rounds: dict[str, list[list[dict]]] = {c.label: [] for c in codes}
+        n = args.rounds or (3 if len(codes) > 1 else 1)
+        for k in range(n):
+            for c in (codes if k % 2 == 0 else codes[::-1]):  # old, new, new, old, ...: neither always first
+                CODE.append(c)
+                try:
+                    rounds[c.label].append(throughput_round(args, levels, work))
+                finally:
+                    CODE.pop()
+        if len(codes) > 1:
+            print_throughput_against(args, codes, rounds)
+        elif n == 1:
+            print_throughput(args, rounds[codes[0].label][0])
+        else:
+            for k, rows in enumerate(rounds[codes[0].label]):
+                print(f"\n[round {k + 1} of {n}]", end="")
+                print_throughput(args, rows)
+        return 0
     finally:
-        stop_server(proc)
-    print(f"\nthroughput: loopback 127.0.0.1, server in its own process, {os.cpu_count()} CPUs; "
-          f"≤{args.calls} calls or {args.seconds:g} s per cell; SuggestMove budget {args.budget:g} s, top 3")
-    print(f"{'rpc':<15} {'clients':>7} {'calls':>6} {'ok':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}  errors")
-    for r in rows:
-        errs = ", ".join(f"{c}={n}" for c, n in sorted(r["errors"].items())) or "-"
-        print(f"{r['method']:<15} {r['clients']:>7} {r['calls']:>6} {r['ok']:>6} {r['rate']:>8.1f} "
-              f"{r['p50']:>8.1f} {r['p99']:>8.1f}  {errs}")
-    print("targets (2 cores): SolvePlacement >= 300 calls/s and p99 <= 50 ms at 8 clients; "
-          "SuggestMove p99 <= 250 ms at 8 clients; only RESOURCE_EXHAUSTED errors at 32")
-    return 0
+        for c in codes:
+            c.close()
 
 
 if __name__ == "__main__":

@@ -190,8 +190,9 @@ def test_pool_stops_a_job_at_its_time_limit():
 
 # ---------------------------------------------------------------- the server under load
 
-def test_cheap_calls_are_not_starved_and_overflow_is_refused(small_server):
-    server, ch = small_server(workers=1, max_queue=2)
+@pytest.mark.parametrize("front_limit", [ServerConfig.front_limit, 0.0])
+def test_cheap_calls_are_not_starved_and_overflow_is_refused(small_server, front_limit):
+    server, ch = small_server(workers=1, max_queue=2, front_limit=front_limit)
     stub = pbg.PlacementServiceStub(ch)
     health = health_pb2_grpc.HealthStub(ch)
     long_calls = [stub.SolvePuzzle.future(_endless(), timeout=60)]
@@ -207,7 +208,8 @@ def test_cheap_calls_are_not_starved_and_overflow_is_refused(small_server):
                 health_pb2.HealthCheckResponse.SERVING
             assert len(stub.ListPatches(pb.ListPatchesRequest(), timeout=5).patches) == 33
             assert time.monotonic() - t0 < 1.5 + LATE
-        # A quick SolvePlacement is answered on the fast lane, past the long calls.
+        # A quick SolvePlacement is answered in the front (front_limit > 0) or on the fast lane, past
+        # the long calls.
         for _ in range(10):
             t0 = time.monotonic()
             assert stub.SolvePlacement(EASY, timeout=5).status == pb.SOLVE_STATUS_OPTIMAL
@@ -262,7 +264,8 @@ def test_a_cancelled_calls_worker_is_free_again_at_once(small_server):
 
 
 def test_worker_over_its_memory_limit_is_replaced(small_server):
-    server, ch = small_server(workers=1, fast_workers=0, max_worker_rss=1)  # every answer is "too big"
+    # Every answer is "too big"; front_limit 0: the easy solve goes to the worker, not the front.
+    server, ch = small_server(workers=1, fast_workers=0, max_worker_rss=1, front_limit=0)
     stub = pbg.PlacementServiceStub(ch)
     pids = set()
     for _ in range(3):

@@ -70,6 +70,11 @@ def build_parser(prog: str = "python -m quiltsolve.server",
     p.add_argument("--fast-limit", type=float, default=0.05,
                    help="seconds a SolvePlacement may take on the fast lane before it goes on in the main "
                         "lane (default 0.05)")
+    p.add_argument("--front-limit", type=float, default=ServerConfig.front_limit,
+                   help="seconds at most a tiny SolvePlacement may take in the front itself, answered there "
+                        "with no trip to a worker when its exact search proves the answer that soon; the "
+                        "try's budget is the measured cost of that trip, up to this (default 0.002; 0 "
+                        "sends every job to a worker)")
     p.add_argument("--cache-bytes", type=_size, default=None,
                    help="solver cache size per worker, e.g. 64M (default: the solver's, see docs/api.md)")
     p.add_argument("--max-worker-rss", type=_size, default=ServerConfig.max_worker_rss,
@@ -117,6 +122,7 @@ def config_from_args(p: argparse.ArgumentParser, a: argparse.Namespace) -> Serve
     try:
         return ServerConfig(host=a.host, port=a.port, workers=a.workers or default_workers(), max_queue=a.max_queue,
                             peer_share=a.peer_share, fast_workers=a.fast_workers, fast_limit=a.fast_limit,
+                            front_limit=a.front_limit,
                             cache_bytes=a.cache_bytes, max_worker_rss=a.max_worker_rss,
                             max_concurrent_rpcs=a.max_concurrent_rpcs, metrics_port=a.metrics_port,
                             grace=a.grace, tls_cert=a.tls_cert, tls_key=a.tls_key, tls_client_ca=a.tls_client_ca,

@@ -75,6 +75,7 @@ class ServerConfig:
     max_worker_rss: int | None = 1024 * 1024 * 1024  # a worker above this after a job is replaced
     fast_workers: int = 1                  # extra workers for quick solves' first try (0: none)
     fast_limit: float = 0.05               # seconds a quick solve may take on the fast lane
+    front_limit: float = 0.002             # seconds a tiny solve may take in the front itself (0: never)
     warm_up: bool = True                   # start() waits until every worker is warm
     reuse_port: bool = False               # SO_REUSEPORT: several processes share one port
     tls_cert: str | None = None            # PEM certificate chain file: serve TLS instead of plain text
@@ -108,6 +109,8 @@ class ServerConfig:
             raise ValueError(f"fast_workers must be >= 0, got {self.fast_workers}")
         if not 0 < self.fast_limit <= 60:
             raise ValueError(f"fast_limit must be in (0, 60] seconds, got {self.fast_limit}")
+        if not 0 <= self.front_limit <= 0.05:
+            raise ValueError(f"front_limit must be in [0, 0.05] seconds, got {self.front_limit}")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("tls_cert and tls_key go together")
         if self.tls_client_ca is not None and self.tls_cert is None:
@@ -129,6 +132,7 @@ class ServerConfig:
 
     @property
     def handler_threads(self) -> int:
-        # Every running or queued expensive call holds a thread while it waits;
-        # the rest stay free for cheap calls and for refusing the overflow.
+        # The face's thread pool: every running or queued expensive call holds a thread while it
+        # waits; the rest stay free for the game helpers and for refusing the overflow (health,
+        # ListPatches and the tiny solves answered in the front need none: they run on the loop).
         return self.worker_count + self.queue_size + 5 * self.fast_workers + CHEAP_THREADS

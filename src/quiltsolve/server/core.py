@@ -55,6 +55,10 @@ FAST_QUEUE_PER_WORKER = 4
 POISON_LOSSES = 2           # workers one call's job may cost: the first death is retried, the second is final
 POISON_SECONDS = 600.0      # how long the same request is then refused at once
 POISON_ENTRIES = 1024       # requests remembered at most (the oldest are forgotten first)
+FRONT_FLOOR = 0.25          # a try in the front gets at least this share of front_limit
+TRIP_COST_START = 0.001     # seconds a trip to a worker is taken to cost until one is measured
+TRIP_COST_WEIGHT = 0.05     # the moving average's weight of each new trip
+TRIP_COST_MAX = 0.05        # a longer trip (a machine paused, swapping) counts as this much
 
 
 def _status(result: Any) -> str | None:
@@ -212,6 +216,7 @@ class CoreConfig:
     fast_workers: int = 1       # extra workers for the first, short try of quick solves (0: none)
     fast_limit: float = 0.05    # seconds a job may take on the fast lane
     table_bytes: int = DEFAULT_TABLE_BYTES  # a frontier count's table bound per job (RESOURCE_EXHAUSTED above)
+    front_limit: float = 0.002  # seconds at most a tiny job's try may take in the front itself (0: never)
 
 
 class Refusal(ServiceError):
@@ -238,6 +243,7 @@ class ServiceCore:
                                on_restart=self._worker_restarted, log=log)
         metrics.bind_core({"main": self.admission, "fast": self.fast}, self.pool)
         self.poison = PoisonTable(clock=clock)
+        self.trip_cost = TRIP_COST_START  # seconds a job's trip to a worker costs beyond the job (learned)
         metrics.poison_entries.set_function(lambda: len(self.poison))
         self._lock = threading.Condition()
         self._closed = False
@@ -351,6 +357,51 @@ class ServiceCore:
             assert tried is not None  # the main lane waits or raises
             return self._report(call, *tried)
 
+    def front_budget(self) -> float:
+        """Seconds a job's try in the front may take now: what a trip to a worker costs beyond the job
+        itself (measured, :attr:`trip_cost`), at most ``front_limit`` and at least :data:`FRONT_FLOOR`
+        of it; 0 when ``front_limit`` is 0."""
+        limit = self.config.front_limit
+        return min(limit, max(FRONT_FLOOR * limit, self.trip_cost)) if limit > 0 else 0.0
+
+    def try_inline(self, call: Call, job: Job[R], requested: float) -> R | None:
+        """``job``'s answer from a short try in the caller's own thread (the front), or None.
+
+        A job with a bounded try (:meth:`server.jobs.Job.run_inline`: SolvePlacement's exact search)
+        gets :meth:`front_budget` seconds, at most the request's own time limit and within its
+        deadline; a try that proves the answer in that time gives exactly the answer the job's
+        worker would, sooner and for less than the trip there would cost. Otherwise (None) the job
+        goes to a worker as usual (:meth:`run_job`), having lost at most that budget.
+        """
+        budget = self.front_budget()
+        if budget <= 0 or call.stop.is_set():
+            return None
+        if len(self.poison):  # a poisoned request is refused by run_job, never answered here
+            return None
+        remaining = call.time_remaining()
+        if remaining is not None and remaining <= MIN_SOLVE_TIME:
+            return None
+        try:
+            limit, _ = deadline_budget(min(requested, budget), remaining)
+        except ServiceError:
+            return None
+        method = call.record.method
+        result = job.run_inline(limit, call.stop)
+        if result is None:
+            self.metrics.front_tries.labels(method=method, outcome="passed").inc()
+            return None
+        self.metrics.front_tries.labels(method=method, outcome="answered").inc()
+        call.record.extra["lane"] = "front"
+        return self._report(call, result, False)
+
+    def _note_trip(self, seconds: float, result: Any) -> None:
+        """Learn what a trip to a worker costs beyond the job: the round trip less the job's own time."""
+        solved = getattr(result, "wall_time", None)
+        if not isinstance(solved, float):
+            return
+        trip = min(TRIP_COST_MAX, max(0.0, seconds - solved))
+        self.trip_cost += TRIP_COST_WEIGHT * (trip - self.trip_cost)
+
     def _fingerprint(self, job: Job) -> Callable[[], bytes | None]:
         """The job's fingerprint, made on first use: only a call that meets a non-empty poison table,
         or whose job costs a worker, pays for pickling and hashing its job."""
@@ -440,7 +491,9 @@ class ServiceCore:
             self._refuse_poisoned(call, fingerprint)
             self.metrics.solving.inc()
             try:
+                sent = time.perf_counter()
                 result, good = self.pool.run(slot, job, limit, call.stop)
+                self._note_trip(time.perf_counter() - sent, result)
             except JobFailed as e:
                 raise self._job_failed(e, call, field) from None
             except WorkerLost:

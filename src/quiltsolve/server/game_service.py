@@ -356,6 +356,11 @@ class GameServicer:
     def __init__(self, core: JobRunner) -> None:
         self.core = core
 
+    def front(self, name: str) -> None:
+        """No front step (see :meth:`server.service.PlacementServicer.front`): every game helper reads a
+        position or a record, or searches, so each runs in a thread of the gRPC face."""
+        return None
+
     def handler(self, name: str) -> Callable[[Any, Call], Any]:
         if name == "EngineMove":
             return self.engine_move

@@ -1,5 +1,7 @@
 """What runs around every gRPC call of every service: metrics and one log line, bearer-token checks.
 
+Both are ``grpc.aio`` interceptors: they run on the gRPC face's event loop (:mod:`server.app`).
+
 :class:`ObserveCalls` counts (``grpc_server_*``) and logs each call and sets
 :data:`CURRENT_RECORD` for the handler, which takes its request id from it;
 :class:`BearerAuth` answers UNAUTHENTICATED to calls without an accepted
@@ -8,7 +10,9 @@ token (health checks stay open).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import inspect
 import time
 from typing import Any
 
@@ -18,10 +22,9 @@ from .auth import BearerTokens
 from .errors import cut
 from .observe import CallRecord, Metrics
 
-# The record of the call being served, set for the handler's (first) step: the method adapters
-# (server/adapters.py) read it to share the interceptor's request id, peer and outcome.
+# The record of the call being served, set while its handler runs (the asyncio task's context):
+# the method adapters (server/adapters.py) read it to share the interceptor's request id, peer and outcome.
 CURRENT_RECORD: contextvars.ContextVar[CallRecord] = contextvars.ContextVar("quiltsolve_call")
-_DONE = object()  # a stream that ended before its first response
 
 
 def _metadata_value(metadata: Any, key: str) -> str | None:
@@ -33,7 +36,7 @@ def _metadata_value(metadata: Any, key: str) -> str | None:
 
 # ---------------------------------------------------------------- every call: metrics and one log line
 
-def _code_name(context: grpc.ServicerContext, rec: CallRecord, raised: bool) -> str:
+def _code_name(context: grpc.aio.ServicerContext, rec: CallRecord, raised: bool) -> str:
     if rec.code is not None:
         return rec.code
     code = context.code() if hasattr(context, "code") else None
@@ -42,61 +45,68 @@ def _code_name(context: grpc.ServicerContext, rec: CallRecord, raised: bool) -> 
     return "UNKNOWN" if raised else "OK"
 
 
-class ObserveCalls(grpc.ServerInterceptor):
+def _ended(context: grpc.aio.ServicerContext) -> str:
+    """Why a call whose handler was cancelled ended: its deadline passed, or the client cancelled."""
+    remaining = context.time_remaining()
+    return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
+
+
+_KINDS = {(False, False): ("unary", "unary_unary"), (False, True): ("server_stream", "unary_stream"),
+          (True, False): ("client_stream", "stream_unary"), (True, True): ("bidi_stream", "stream_stream")}
+
+
+class ObserveCalls(grpc.aio.ServerInterceptor):
     """Counts (``grpc_server_*``) and logs every call of every service, health and reflection included."""
 
     def __init__(self, metrics: Metrics, log: Any) -> None:
         self.metrics = metrics
         self.log = log
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = continuation(details)
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = await continuation(details)
         if handler is None:
             return None
         service, _, method = details.method.lstrip("/").partition("/")
         request_id = _metadata_value(details.invocation_metadata, "x-request-id")
-        kind = {(False, False): "unary", (False, True): "server_stream",
-                (True, False): "client_stream", (True, True): "bidi_stream"}[
-            (handler.request_streaming, handler.response_streaming)]
-        attr = {"unary": "unary_unary", "server_stream": "unary_stream",
-                "client_stream": "stream_unary", "bidi_stream": "stream_stream"}[kind]
+        kind, attr = _KINDS[(handler.request_streaming, handler.response_streaming)]
         inner = getattr(handler, attr)
         new_record = lambda context: CallRecord(service, method, kind, request_id, context.peer())  # noqa: E731
-        if handler.response_streaming:
-            def run_stream(request: Any, context: Any) -> Any:
+
+        if inspect.isasyncgenfunction(inner):  # a handler that yields its responses (reflection)
+            async def run_yielding(request: Any, context: Any) -> Any:
                 rec = new_record(context)
                 self.metrics.observe_start(rec)
                 t0, raised = time.perf_counter(), False
                 responses = inner(request, context)
                 try:
-                    # The method takes this record (its request id) in its first step; the
-                    # context variable is set for that step only, never across a yield.
-                    token = CURRENT_RECORD.set(rec)
-                    try:
-                        first = next(responses, _DONE)
-                    finally:
-                        CURRENT_RECORD.reset(token)
-                    if first is not _DONE:
-                        yield first
-                        yield from responses
-                except GeneratorExit:  # the client stopped reading: cancelled or past its deadline
-                    rec.code = rec.code or "CANCELLED"
+                    async for response in responses:
+                        yield response
+                except (asyncio.CancelledError, GeneratorExit):  # the client went away, or its deadline passed
+                    rec.code = rec.code or _ended(context)
+                    raise
+                except grpc.aio.AbortError:
                     raise
                 except BaseException:
                     raised = True
                     raise
                 finally:
-                    responses.close()
+                    await responses.aclose()
                     self._finish(rec, _code_name(context, rec, raised), t0)
-            return handler._replace(**{attr: run_stream})
+            return handler._replace(**{attr: run_yielding})
 
-        def run(request: Any, context: Any) -> Any:
+        async def run(request: Any, context: Any) -> Any:
             rec = new_record(context)
+            # The handler takes this record (its request id, peer and outcome) from the context variable.
             token = CURRENT_RECORD.set(rec)
             self.metrics.observe_start(rec)
             t0, raised = time.perf_counter(), False
             try:
-                return inner(request, context)
+                return await inner(request, context)
+            except asyncio.CancelledError:  # the client went away, or its deadline passed
+                rec.code = rec.code or _ended(context)
+                raise
+            except grpc.aio.AbortError:  # the status is the handler's: context.code()
+                raise
             except BaseException:
                 raised = True
                 raise
@@ -117,7 +127,7 @@ class ObserveCalls(grpc.ServerInterceptor):
 OPEN_SERVICES = frozenset({"grpc.health.v1.Health"})  # probes need no token
 
 
-class BearerAuth(grpc.ServerInterceptor):
+class BearerAuth(grpc.aio.ServerInterceptor):
     """UNAUTHENTICATED for calls without ``authorization: Bearer <token>`` (health stays open)."""
 
     def __init__(self, tokens: tuple[str, ...]) -> None:
@@ -126,27 +136,24 @@ class BearerAuth(grpc.ServerInterceptor):
     def _ok(self, metadata: Any) -> bool:
         return self._tokens.accepts(_metadata_value(metadata, "authorization"))
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
         service = details.method.lstrip("/").partition("/")[0]
         if service in OPEN_SERVICES or self._ok(details.invocation_metadata):
-            return continuation(details)
-        handler = continuation(details)
+            return await continuation(details)
+        handler = await continuation(details)
         if handler is None:
             return None
 
-        def deny(request: Any, context: Any) -> Any:
-            context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                          "a valid 'authorization: Bearer <token>' call credential is required")
-
-        def deny_stream(request: Any, context: Any) -> Any:
-            deny(request, context)
-            yield  # pragma: no cover - deny raises
+        async def deny(request: Any, context: Any) -> None:
+            # Set, not aborted: gRPC sends the status once the handler returns, after the log line.
+            context.set_code(grpc.StatusCode.UNAUTHENTICATED)
+            context.set_details("a valid 'authorization: Bearer <token>' call credential is required")
 
         kind = (handler.request_streaming, handler.response_streaming)
         make = {(False, False): grpc.unary_unary_rpc_method_handler,
                 (False, True): grpc.unary_stream_rpc_method_handler,
                 (True, False): grpc.stream_unary_rpc_method_handler,
                 (True, True): grpc.stream_stream_rpc_method_handler}[kind]
-        return make(deny_stream if handler.response_streaming else deny,
-                    request_deserializer=handler.request_deserializer,
+        # A coroutine answers a streaming call too (grpc.aio's write style): here, only its status.
+        return make(deny, request_deserializer=handler.request_deserializer,
                     response_serializer=handler.response_serializer)

@@ -25,6 +25,7 @@ import quiltsolve.engine.moves
 import quiltsolve.engine.players
 import quiltsolve.engine.review
 from quiltsolve import solver
+import quiltsolve.solver.cover
 import quiltsolve.solver.puzzle
 from quiltsolve.solver import BoardError, ShapeError, SolverInputError, StopToken, UnknownPatchError
 from quiltsolve.solver.puzzle import DEFAULT_TABLE_BYTES, CountTableFull
@@ -52,6 +53,11 @@ def failure_kind(error: BaseException) -> str:
     return "internal"
 
 
+INLINE_NODES = 2_000
+"""Nodes of the exact bitmask pass a :meth:`SolveJob.run_inline` try may take (1-5 us each)."""
+INLINE_COPIES = 12
+"""Patches (copies, all candidates together) a :meth:`SolveJob.run_inline` try takes at most."""
+
 R = TypeVar("R", covariant=True)
 """What a job's ``run`` returns: each job names it (``SolveJob`` is a ``Job[solver.PlacementResult]``), so
 ``run_job(job)`` is typed by its job."""
@@ -65,6 +71,12 @@ class Job(Generic[R]):
 
     def run(self, time_limit: float, stop: StopToken) -> R:
         raise NotImplementedError
+
+    def run_inline(self, time_limit: float, stop: StopToken) -> R | None:
+        """A short, bounded try that a service may run in its own thread instead of a worker process:
+        exactly the answer :meth:`run` with ``time_limit`` would give, or None when the try cannot tell
+        it within ``time_limit`` (then :meth:`run` runs as usual). None for every job without one."""
+        return None
 
 
 U = TypeVar("U", covariant=True)
@@ -106,6 +118,15 @@ class SolveJob(Job[solver.PlacementResult]):
     def run(self, time_limit: float, stop: StopToken) -> solver.PlacementResult:
         return solver.solve(self.board, list(self.candidates), self.objective, time_limit=time_limit,
                             seed=self.seed, workers=1, stop=stop)
+
+    def run_inline(self, time_limit: float, stop: StopToken) -> solver.PlacementResult | None:
+        # The exact pass alone, at most INLINE_NODES nodes: a proof it finds is run()'s answer. More
+        # than INLINE_COPIES patches to place: it would not finish so soon (the bench's 16-patch
+        # boards never do), so it is not tried.
+        if sum(c.count for c in self.candidates) > INLINE_COPIES:
+            return None
+        return solver.cover.solve_exact(self.board, list(self.candidates), self.objective, node_cap=INLINE_NODES,
+                                        time_limit=time_limit, seed=self.seed, stop=stop)
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,10 @@ class Metrics:
                                       "Solves cut short by the call's deadline or cancellation",
                                       ["method"], registry=r)
         self.solving = Gauge("quiltsolve_solves_in_progress", "Solves running right now", registry=r)
+        self.front_tries = Counter("quiltsolve_front_tries", "Tiny jobs tried in the front itself before a "
+                                                             "worker: answered there, or passed on to a worker",
+                                   ["method", "outcome"], registry=r)
+        self._series: dict[tuple[str, ...], tuple] = {}  # label values -> the series (see _children)
         self._http: Any = None  # prometheus_client's WSGIServer once serve_http ran
         self._http_thread: threading.Thread | None = None
 
@@ -122,14 +126,32 @@ class Metrics:
         self.registry.register(_CoreCollector(lanes, pool))
 
     def observe_start(self, rec: CallRecord) -> None:
-        self.grpc_started.labels(rec.grpc_type, rec.service, rec.method).inc()
+        self._children("start", rec.grpc_type, rec.service, rec.method)[0].inc()
 
     def observe_call(self, rec: CallRecord, code: str, seconds: float) -> None:
-        self.grpc_handled.labels(rec.grpc_type, rec.service, rec.method, code).inc()
-        self.grpc_seconds.labels(rec.grpc_type, rec.service, rec.method).observe(seconds)
-        if rec.service == SERVICE:
-            self.calls.labels(method=rec.method, code=code).inc()
-            self.latency.labels(method=rec.method).observe(seconds)
+        handled, handling, calls, latency = self._children("call", rec.grpc_type, rec.service, rec.method, code)
+        handled.inc()
+        handling.observe(seconds)
+        if calls is not None:
+            calls.inc()
+            latency.observe(seconds)
+
+    def _children(self, *key: str) -> tuple:
+        """The labelled series one call touches, looked up once per label set (every call touches
+        them: ``labels()`` each time costs a lock and a dict of label values)."""
+        found = self._series.get(key)
+        if found is None:
+            if key[0] == "start":
+                found = (self.grpc_started.labels(*key[1:]),)
+            else:
+                kind, service, method, code = key[1:]
+                ours = service == SERVICE
+                found = (self.grpc_handled.labels(kind, service, method, code),
+                         self.grpc_seconds.labels(kind, service, method),
+                         self.calls.labels(method=method, code=code) if ours else None,
+                         self.latency.labels(method=method) if ours else None)
+            self._series[key] = found
+        return found
 
     def value(self, name: str, **labels: str) -> float:
         """Current value of one sample (0.0 when it was never touched)."""

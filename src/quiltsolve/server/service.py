@@ -150,10 +150,24 @@ class Plan(Generic[R]):
 @dataclass(frozen=True)
 class Rpc(Generic[R]):
     """One unary RPC as two pure functions: ``plan(request, bounds) -> Plan`` (validation; BadRequest
-    naming the field) and ``answer(request, plan, result) -> (response, log fields)``."""
+    naming the field) and ``answer(request, plan, result) -> (response, log fields)``.
+
+    ``front``: the plan is cheap (bounded by the request's size, never a position or a record to
+    read) and its job may be answered in the front (:meth:`server.core.ServiceCore.try_inline`), so
+    an event-loop face (the gRPC face) plans it, and tries it, on the loop itself."""
 
     plan: Callable[[Any, Bounds], Plan[R]]
     answer: Callable[[Any, Plan[R], R], tuple[Any, dict[str, Any]]]
+    front: bool = False
+
+
+@dataclass(frozen=True)
+class FrontStep:
+    """What a method's front step did: the ``response`` when it answered, else ``rest``, the rest of
+    the call's work (it may block: run it in a thread), which returns the response."""
+
+    response: Any = None
+    rest: Callable[[], Any] | None = None
 
 
 def plan_solve_placement(request: pb.SolvePlacementRequest, bounds: Bounds) -> Plan[solver.PlacementResult]:
@@ -344,7 +358,7 @@ def answer_generate_puzzle(request: pb.GeneratePuzzleRequest, plan: Plan[quiltso
 
 
 RPCS: dict[str, Rpc[Any]] = {
-    "SolvePlacement": Rpc(plan_solve_placement, answer_solve_placement),
+    "SolvePlacement": Rpc(plan_solve_placement, answer_solve_placement, front=True),
     "SuggestPlacement": Rpc(plan_suggest_placement, answer_suggest_placement),
     "SuggestMove": Rpc(plan_suggest_move, answer_suggest_move),
     "SolvePuzzle": Rpc(plan_solve_puzzle, answer_solve_puzzle),
@@ -377,15 +391,49 @@ class PlacementServicer:
             return lambda request, call: self.stream(stream, request, call)
         return {"ListPatches": self.list_patches, "AnalyzeGame": self.analyze_game}[name]
 
-    def run(self, rpc: Rpc[R], request: Any, call: Call) -> Any:
-        """One unary RPC: its plan, the job on a worker, its answer (and the answer's log fields)."""
+    def front(self, name: str) -> Callable[[Any, Call], FrontStep] | None:
+        """The method's front step, for a face that serves calls on an event loop (the gRPC face):
+        work that never blocks and takes about a millisecond at most, run on the loop itself. None: the
+        whole method may block (it runs in a thread).
+
+        SolvePlacement (an :class:`Rpc` with ``front``) is planned there, and its job tried in the
+        front (:meth:`server.core.ServiceCore.try_inline`): a tiny one is answered at once, with the
+        answer its worker would give; any other hands back the rest (:class:`FrontStep`). ListPatches
+        is answered there."""
+        if name == "ListPatches":
+            return lambda request, call: FrontStep(self.list_patches(request, call))
+        rpc = RPCS.get(name)
+        if rpc is None or not rpc.front:
+            return None
+        return lambda request, call: self.front_step(rpc, request, call)
+
+    def front_step(self, rpc: Rpc[R], request: Any, call: Call) -> FrontStep:
+        """An RPC's plan and its job's try in the front (when the core has one): the answer, or the rest."""
         plan = rpc.plan(request, self.bounds)
+        try_inline = getattr(self.core, "try_inline", None)
+        if plan.fast_first and try_inline is not None:
+            result = try_inline(call, plan.job, plan.limit)
+            if result is not None:
+                return FrontStep(self._answer(rpc, request, call, plan, result))
+        return FrontStep(rest=lambda: self._finish(rpc, request, call, plan))
+
+    def run(self, rpc: Rpc[R], request: Any, call: Call) -> Any:
+        """One unary RPC: its plan, the job (tried in the front, else on a worker), its answer (and the
+        answer's log fields)."""
+        step = self.front_step(rpc, request, call)
+        return step.response if step.rest is None else step.rest()
+
+    def _finish(self, rpc: Rpc[R], request: Any, call: Call, plan: Plan[R]) -> Any:
         try:
             result = self.core.run_job(call, plan.job, plan.limit, plan.field, fast_first=plan.fast_first)
         except TooLarge:  # the solver's words speak to its caller; the client cannot raise the bound
             if not isinstance(plan.job, PuzzleJob):
                 raise
             raise TooLarge(table_full(plan.job.table_bytes, self.bounds.table_bytes_setting)) from None
+        return self._answer(rpc, request, call, plan, result)
+
+    @staticmethod
+    def _answer(rpc: Rpc[Any], request: Any, call: Call, plan: Plan[Any], result: Any) -> Any:
         response, logged = rpc.answer(request, plan, result)
         call.record.extra.update(logged)
         return response

@@ -40,7 +40,8 @@ from quiltsolve import engine
 import quiltsolve.engine.review
 import quiltsolve.engine.players.search
 from quiltsolve import solver
-import quiltsolve.solver.cover  # noqa: F401 - preloaded: OR-Tools and the CP-SAT models
+import quiltsolve.solver.cover  # noqa: F401 - preloaded: the CP-SAT models
+import ortools.sat.python.cp_model  # noqa: F401 - preloaded (solver.cover loads it on first use)
 import quiltsolve.solver.lookahead  # noqa: F401
 import quiltsolve.solver.puzzle  # noqa: F401
 from quiltsolve.solver import StopToken

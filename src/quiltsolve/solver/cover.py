@@ -26,9 +26,22 @@ import threading
 import time
 from dataclasses import dataclass
 from itertools import compress
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+else:
+    class _LazyCpModel:
+        """OR-Tools (0.5-1.6 s to import) loads on the first CP-SAT stage, not with this module: the
+        exact bitmask pass (:func:`solve_exact`, a service's front) never needs it. A worker process
+        imports it up front (``server.worker``)."""
+
+        def __getattr__(self, name: str) -> Any:
+            from ortools.sat.python import cp_model as module
+            globals()["cp_model"] = module
+            return getattr(module, name)
+
+    cp_model = _LazyCpModel()
 
 from . import bitsearch
 from .bitboard import bit_indices, components
@@ -583,6 +596,13 @@ def _cp_solve(prob: CoverProblem, free: Board, windows: Sequence[tuple[Cell, Boa
 
 def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, stop,
                 node_cap: int | None = None) -> PlacementResult:
+    result = _solve(board, candidates, square7, time_limit, seed, workers, stop, node_cap)
+    assert result is not None  # only the exact pass alone (exact_only) may end without an answer
+    return result
+
+
+def _solve(board, candidates, square7: bool, time_limit, seed, workers, stop,
+           node_cap: int | None = None, exact_only: bool = False) -> PlacementResult | None:
     t0 = time.perf_counter()
     if node_cap is None:
         node_cap = NODE_CAP
@@ -592,16 +612,18 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
     clock = t_end if stop is None else bitsearch.StopClock(t_end, stop)
     empty_cells = BOARD_CELLS - board.bit_count()
     if stop is not None and stop.is_set():
-        return _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+        return None if exact_only else _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None,
+                                               empty_cells, t0, "none")
     try:
         prob = CoverProblem.build(board, cands, clock)
     except TimeoutError:
-        return _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+        return None if exact_only else _result(CoverProblem(board, cands, [], []), SolveStatus.UNKNOWN, None,
+                                               empty_cells, t0, "none")
     free = FULL_BOARD & ~board
     try:
         prep = bitsearch.Prepared(free, prob.kinds, clock)
     except TimeoutError:
-        return _result(prob, SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
+        return None if exact_only else _result(prob, SolveStatus.UNKNOWN, None, empty_cells, t0, "none")
     cov = prep.cov
     bound = prep.bound
     windows = None
@@ -644,6 +666,8 @@ def _solve_impl(board, candidates, square7: bool, time_limit, seed, workers, sto
             return _result(prob, SolveStatus.INFEASIBLE, None, -1, t0, "bitsearch")
         return _result(prob, SolveStatus.OPTIMAL, best_chosen, best_val, t0, "bitsearch")
 
+    if exact_only:
+        return None  # the exact pass did not prove it: the caller runs the whole portfolio elsewhere
     remaining = time_limit - (time.perf_counter() - t0)
     if remaining <= 0 or (stop is not None and stop.is_set()):
         st = SolveStatus.FEASIBLE if best_chosen is not None else SolveStatus.UNKNOWN
@@ -685,6 +709,35 @@ def solve_square7(board: Board, candidates: Sequence, *, time_limit: float = 10.
     of the completed window (first in row-major order).
     """
     return _solve_impl(board, candidates, True, time_limit, seed, workers, stop)
+
+
+def solve_exact(board: Board, candidates: Sequence, objective: Objective | str = Objective.COVER, *,
+                node_cap: int, time_limit: float, seed: int = 0,
+                stop: StopToken | None = None) -> PlacementResult | None:
+    """The exact bitmask pass of :func:`solve` alone, bounded: :func:`solve`'s own answer when the pass
+    proves it (OPTIMAL or INFEASIBLE, the same placements: a proof does not depend on the bounds, which
+    only cut the pass short), else None (nothing is run after it: no CP-SAT).
+
+    The pass stops after ``node_cap`` nodes or ``BITSEARCH_SHARE * time_limit`` seconds, as it would
+    inside :func:`solve` with that time limit; a service answers a request in its own thread with this
+    when the proof costs less than handing the job to a worker process.
+
+    >>> from quiltsolve.solver.geometry import board_from_rows
+    >>> b = board_from_rows(["#########"] * 7 + ["####....#", "#########"])
+    >>> r = solve_exact(b, candidates_from([2, 0]), node_cap=1000, time_limit=0.01)
+    >>> r.placements == solve(b, candidates_from([2, 0])).placements, r.status.value
+    (True, 'OPTIMAL')
+    >>> solve_exact(0, candidates_from(range(1, 33)), node_cap=10, time_limit=0.01) is None
+    True
+    """
+    try:
+        objective = Objective(objective)
+    except ValueError:
+        raise SolverInputError(f"unknown objective {objective!r}; use 'cover' or 'square7'") from None
+    if isinstance(node_cap, bool) or not isinstance(node_cap, int) or node_cap < 0:
+        raise SolverInputError("node_cap must be an int >= 0")
+    return _solve(board, candidates, objective == Objective.SQUARE7, time_limit, seed, 1, stop,
+                  node_cap=node_cap, exact_only=True)
 
 
 def solve(board: Board, candidates: Sequence, objective: Objective | str = Objective.COVER,
