@@ -21,6 +21,7 @@ from quiltsolve.clients.links import review_link
 from quiltsolve.engine.players import GreedyPlayer
 
 from .test_browser import DESKTOP, PHONE, page_factory, wait_for
+from .test_table import TABLE
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -194,6 +195,19 @@ def test_every_page_in_each_language_has_no_english_left_and_fits(pages, base_ur
         page.wait_for_selector("body[data-ready=analysis]", state="attached")
         wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
         problems += check(page, lang, "analysis")
+        # the table's pages: a circle typed in on Setup, the position editor, then the game followed
+        page.evaluate("location.hash = '#setup'")
+        page.wait_for_selector("body[data-ready=setup]", state="attached")
+        page.fill("#setup-ids", " ".join(map(str, TABLE)))
+        page.press("#setup-ids", "Enter")
+        page.wait_for_selector("#page-setup[data-circle-check=ok]", state="attached")
+        problems += check(page, lang, "setup")
+        page.click("#setup-mode-pos")
+        problems += check(page, lang, "setup: the position editor")
+        page.click("#setup-mode-new")
+        page.click("#setup-follow")
+        page.wait_for_selector("#page-follow[data-turn='0']", state="attached")
+        problems += check(page, lang, "follow")
         page.evaluate("location.hash = '#rules'")
         page.wait_for_selector("body[data-ready=rules]", state="attached")
         assert page.text_content("#rules-title") == cat["rules.title"]

@@ -9,6 +9,7 @@ field the position codec names.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -263,12 +264,10 @@ def _position() -> engine.GameState:
     return state
 
 
-def test_a_position_painted_in_the_editor_opens_on_the_analysis_board(pages, base_url):
-    state = _position()
-    data = state.to_json()
-    page = pages()
-    open_page(page, base_url, "setup")
-    page.click("#setup-mode-pos")
+def paint_players(page, data: dict):
+    """Both players of a position (``GameState.to_json``) entered in the editor as a person does: the quilts
+    painted cell by cell, the buttons, the time tokens, the patches typed onto each quilt, the 1×1 patches
+    placed."""
     for i, p in enumerate(data["players"]):
         svg = f"#pos-board-{i}"
         filled = [(r, c) for r, row in enumerate(p["board"]) for c, ch in enumerate(row) if ch == "#"]
@@ -277,11 +276,21 @@ def test_a_position_painted_in_the_editor_opens_on_the_analysis_board(pages, bas
         assert page.get_attribute(svg, "data-rows") == "/".join(p["board"])
         page.fill(f"#pos-buttons-{i}", str(p["buttons"]))
         page.fill(f"#pos-position-{i}", str(p["position"]))
+        page.fill(f"#pos-leather-{i}", str(p["leather"]))
         page.check(f"input[name=pos-target][value='{i}']")
         page.fill("#pos-ids", ",".join(map(str, p["patches"])))
         page.click("#pos-type button[type=submit]")
         # the income follows the patches put on the quilt
         assert page.input_value(f"#pos-income-{i}") == str(p["income"])
+
+
+def test_a_position_painted_in_the_editor_opens_on_the_analysis_board(pages, base_url):
+    state = _position()
+    data = state.to_json()
+    page = pages()
+    open_page(page, base_url, "setup")
+    page.click("#setup-mode-pos")
+    paint_players(page, data)
     page.check(f"#pos-turn-{data['current_player']}")
     # Patches missing from the circle: the codec names it, shown next to the circle.
     page.wait_for_selector("#page-setup[data-pos-check=error]", state="attached")
@@ -309,6 +318,200 @@ def test_a_position_painted_in_the_editor_opens_on_the_analysis_board(pages, bas
     page.click("#pos-analyse")
     page.wait_for_selector(f"#page-analysis[data-notation='{state.to_notation()}']", state="attached")
     assert page.input_value("#an-notation") == state.to_notation()
+
+
+def _pending_position() -> engine.GameState:
+    """A position where player 2 has just passed the first 1×1 patch on the time track and has yet to place it
+    (greedy moves from deal 17)."""
+    state = engine.new_game(17)
+    while not state.leather_to_place:
+        state.apply_action(GreedyPlayer().choose(state))
+    assert state.leather_to_place == 1 and state.current_player() == 1
+    return state
+
+
+def test_a_position_with_a_1x1_patch_to_place_painted_then_analysed_and_followed(pages, base_url):
+    state = _pending_position()
+    data = state.to_json()
+    page = pages()
+    open_page(page, base_url, "setup")
+    page.click("#setup-mode-pos")
+    paint_players(page, data)
+    page.check("input[name=pos-target][value=circle]")
+    page.fill("#pos-ids", " ".join(map(str, data["circle"])))
+    page.press("#pos-ids", "Enter")
+    # The tokens say player 1 is to move (further back) while nothing waits to be placed: a valid position,
+    # but not the one on the table.
+    page.wait_for_selector("#page-setup[data-pos-check=ok]", state="attached")
+    assert page.is_checked("#pos-turn-0")
+    # One 1×1 patch won: the turn goes to the player who has just passed it (further on).
+    page.fill("#pos-pending", "1")
+    assert page.is_checked(f"#pos-turn-{data['current_player']}")
+    page.wait_for_selector("#page-setup[data-pos-check=ok]", state="attached")
+    assert page.input_value("#pos-notation") == state.to_notation()
+    # More than the track gave: the codec's error next to the control, the control marked.
+    page.fill("#pos-pending", "2")
+    page.wait_for_selector("#page-setup[data-pos-check=error]", state="attached")
+    assert page.get_attribute("#pos-pending-msg", "data-field") == "state.leather_to_place"
+    assert page.is_visible("#pos-pending-msg")
+    assert page.get_attribute("#pos-pending", "aria-invalid") == "true"
+    page.fill("#pos-pending", "1")
+    page.wait_for_selector("#page-setup[data-pos-check=ok]", state="attached")
+    assert page.get_attribute("#pos-pending", "aria-invalid") is None and page.is_hidden("#pos-pending-msg")
+    assert page.input_value("#pos-notation") == state.to_notation()
+    page.click("#pos-analyse")
+    page.wait_for_selector(f"#page-analysis[data-notation='{state.to_notation()}']", state="attached")
+    assert page.input_value("#an-notation") == state.to_notation()
+    # Followed from there: the 1×1 patch is in hand first, and put on a free cell it is the move played.
+    page.go_back()
+    page.wait_for_selector("#page-setup[data-pos-check=ok]", state="attached")
+    page.click("#pos-follow")
+    page.wait_for_selector("body[data-ready=follow]", state="attached")
+    settled(page, 0)
+    assert page.get_attribute("#page-follow", "data-notation") == state.to_notation()
+    assert page.get_attribute("#page-follow", "data-turn") == "1"
+    move = next(a for a in state.legal_actions())
+    enter_move(page, move.to_str())
+    settled(page, 1)
+    state.apply_action(move)
+    assert page.get_attribute("#page-follow", "data-notation") == state.to_notation()
+
+
+# ---------------------------------------------------------------- a switch of language keeps what was entered
+
+# What an error shows the same in every language, for a report to quote: its status and stable code
+# "(400 INVALID_ARGUMENT)" and the field as the API names it "(circle[5])", "(state.players[0].buttons)".
+TECHNICAL = re.compile(r"\((?:\d{3} )?[A-Z][A-Z_]+\)|\([a-z_]+(?:\[\d+\]|\.[a-z_]+)*\)")
+
+
+def texts_left_in_english(page, lang: str) -> list[str]:
+    """The English words a reader meets on the page (test_languages' walk), the server's own words aside: an
+    error's detail is its message as the server wrote it (English by design), and its technical parts
+    (TECHNICAL) are the same in every language."""
+    from .test_languages import TEXTS, english_left
+
+    details = set(page.eval_on_selector_all(".msg-detail", "els => els.map(e => e.textContent)"))
+    errors = set(page.eval_on_selector_all(".msg-text", "els => els.map(e => e.textContent)"))
+    texts = [TECHNICAL.sub(" ", t) if t in errors else t for t in page.evaluate(TEXTS) if t not in details]
+    return english_left(lang, texts)
+
+
+def no_english(page, lang: str) -> bool:
+    left = texts_left_in_english(page, lang)
+    assert left == [], "\n".join(left)
+    return True
+
+
+def switch_language(page, lang: str):
+    page.select_option("#lang-select", lang)
+    wait_for(page, f"document.documentElement.lang === '{lang}'", what=lang)
+
+
+def test_setup_words_everything_again_on_a_switch_keeping_what_was_entered(pages, base_url):
+    page = pages()
+    open_page(page, base_url, "setup")
+    uk = json.loads((Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "i18n"
+                     / "uk.json").read_text(encoding="utf-8"))
+    # A new game: five patches picked, one of them again (the service's error, its entry marked), and a word
+    # typed that is no patch number.
+    for pid in TABLE[:5]:
+        page.click(f"#setup-palette button[data-id='{pid}']")
+    page.click(f"#setup-palette button[data-id='{TABLE[1]}']")
+    page.wait_for_selector("#page-setup[data-circle-check=error]", state="attached")
+    page.fill("#setup-ids", "12 x")
+    page.click("#setup-type button[type=submit]")
+    assert page.is_visible("#setup-ids-msg")
+    circle = page.get_attribute("#page-setup", "data-circle")
+    # A game under way: a painted cell, buttons beyond the codec's bounds (its error next to them), one 1×1
+    # patch to place.
+    page.click("#setup-mode-pos")
+    page.mouse.click(*cell_point(page, "#pos-board-0", 8, 0))
+    page.fill("#pos-pending", "1")
+    page.fill("#pos-buttons-0", "5000")
+    page.wait_for_selector("#page-setup[data-pos-check=error]", state="attached")
+    assert page.get_attribute("#pos-buttons-0-msg", "data-field") == "state.players[0].buttons"
+    page.click("#setup-mode-new")
+
+    switch_language(page, "uk")
+    assert no_english(page, "uk")
+    assert page.get_attribute("#page-setup", "data-circle") == circle == ",".join(map(str, TABLE[:5] + [TABLE[1]]))
+    assert page.locator("#setup-circle li").count() == 6
+    assert page.get_attribute("#setup-circle li:nth-child(6) .chip", "aria-invalid") == "true"
+    assert page.get_attribute("#setup-circle-msg", "data-field") == "circle[5]"
+    assert uk["error.code.INVALID_ARGUMENT"] in page.text_content("#setup-circle-msg")
+    assert page.text_content("#setup-ids-msg") == uk["setup.notANumber"].replace("{word}", "x")
+    assert page.text_content("#setup-count") == uk["setup.count"]["many"].replace("{n}", "6").replace("{total}", "33")
+    page.click("#setup-mode-pos")
+    assert no_english(page, "uk")
+    assert page.get_attribute("#pos-board-0", "data-rows").split("/")[8] == "#........"
+    assert page.input_value("#pos-buttons-0") == "5000" and page.input_value("#pos-pending") == "1"
+    assert page.get_attribute("#pos-buttons-0-msg", "data-field") == "state.players[0].buttons"
+    assert uk["error.code.INVALID_ARGUMENT"] in page.text_content("#pos-buttons-0-msg")
+    assert page.get_attribute("#pos-buttons-0", "aria-invalid") == "true"
+    assert page.text_content("#pos-status") == uk["setup.pos.notYet"]
+    # the track's boxes keep their ticks
+    assert page.eval_on_selector_all("#pos-track-spaces input", "els => els.every(e => e.checked)")
+    # and the page goes on in Ukrainian: the next answer too
+    page.fill("#pos-buttons-0", "5")
+    wait_for(page, f"{SETUP}.posField !== 'state.players[0].buttons' || {SETUP}.posCheck === 'ok'",
+             what="the next check")
+    assert no_english(page, "uk")
+
+
+def test_follow_words_everything_again_on_a_switch_mid_game(pages, base_url):
+    page = pages()
+    open_page(page, base_url, "setup")
+    enter_circle(page, TABLE)
+    page.wait_for_selector("#page-setup[data-circle-check=ok]", state="attached")
+    page.click("#setup-follow")
+    page.wait_for_selector("body[data-ready=follow]", state="attached")
+    settled(page, 0)
+    state = engine.GameState.from_circle(TABLE)
+    for i in range(5):
+        move = choose(state, i)
+        enter_move(page, move.to_str())
+        settled(page, i + 1)
+        state.apply_action(move)
+    # Mid-game: a hint, the evaluation bar, a patch the player cannot buy picked (the page says why not), then
+    # one that can be bought in hand.
+    page.click("#fl-hint")
+    page.wait_for_selector("#fl-hint-list li[data-move]")
+    page.click("#fl-eval-toggle")
+    wait_for(page, f"{FOLLOW}.evaluated === {json.dumps(state.to_notation())}", what="the evaluation")
+    assert followed(page)["view"]["current_player"] == state.current_player() == 1
+    available = state.available_patches()
+    buyable = state.buyable_patches()
+    assert set(available) - set(buyable) and buyable, (available, buyable)
+    slot = next(k for k, pid in enumerate(available, 1) if pid not in buyable)
+    page.click(f"#fl-circle .patch-card[data-slot='{slot}']")
+    page.wait_for_selector("#fl-msg:not([hidden])")
+    slot = next(k for k, pid in enumerate(available, 1) if pid in buyable)
+    page.click(f"#fl-circle .patch-card[data-slot='{slot}']")
+    quilt = f"#fl-quilt-{state.current_player()}"
+    page.wait_for_selector(f"{quilt}[data-held]", state="attached")
+    hinted = page.eval_on_selector_all("#fl-hint-list li", "els => els.map(e => e.dataset.move)")
+
+    switch_language(page, "uk")
+    assert no_english(page, "uk")
+    assert page.get_attribute("#page-follow", "data-plies") == "5"
+    assert page.get_attribute("#page-follow", "data-notation") == state.to_notation()
+    assert page.eval_on_selector_all("#fl-hint-list li", "els => els.map(e => e.dataset.move)") == hinted
+    assert page.is_visible("#fl-eval-panel") and page.get_attribute(quilt, "data-held") is not None
+    assert page.locator("#fl-log li").count() == 5
+    # the game goes on in Ukrainian, and Recent names it in the language of the moment
+    page.click("#fl-cancel")
+    move = choose(state, 5)
+    enter_move(page, move.to_str())
+    settled(page, 6)
+    state.apply_action(move)
+    assert no_english(page, "uk")
+    switch_language(page, "ko")
+    assert no_english(page, "ko")
+    page.evaluate("location.hash = '#analysis'")
+    page.wait_for_selector("body[data-ready=analysis]", state="attached")
+    ko = json.loads((Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "i18n"
+                     / "ko.json").read_text(encoding="utf-8"))
+    assert page.text_content("#an-recent li[data-kind=follow] a") == ko["follow.recentTitle"]["other"].replace("{n}", "6")
 
 
 # ---------------------------------------------------------------- a phone, by touch

@@ -4,7 +4,7 @@
 // Every request goes through send(): when the server asks for a bearer token (401), the token dialog asks the
 // user once, the token is kept in sessionStorage (this tab only) and sent as Authorization: Bearer from then on.
 
-import { has, t } from './i18n.js';
+import { has, onLanguageChange, t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, code, field, message, retryAfter = null) {
@@ -201,9 +201,14 @@ export function describe(err) {
 }
 
 // Show an error (or a plain message with kind 'info') in a message box; null hides it. An API error shows its
-// explanation, then the server's message as a smaller detail.
+// explanation, then the server's message as a smaller detail. A message may be a wording: a function giving
+// the text in the language of the moment. An API error or a wording is shown again, in the new language, when
+// the language is switched (a plain string cannot be: it was worded once).
+const reworded = new Map();   // box → {what, kind}: what each box shows that a switch words again
+
 export function showMessage(box, what, kind = 'error') {
   if (!box) return;
+  reworded.delete(box);
   if (what === null || what === undefined) { box.hidden = true; box.textContent = ''; return; }
   if (what instanceof ApiError) {
     const e = explain(what);
@@ -218,15 +223,24 @@ export function showMessage(box, what, kind = 'error') {
       detail.textContent = t('error.detail', { message: e.detail });
       box.append(' ', detail);
     }
+  } else if (typeof what === 'function') {
+    box.textContent = String(what());
   } else {
     box.textContent = typeof what === 'string' ? what : describe(what);
   }
+  if (what instanceof ApiError || typeof what === 'function') reworded.set(box, { what, kind });
   box.classList.toggle('info', kind === 'info');
   box.dataset.kind = kind;
   if (what instanceof ApiError) { box.dataset.code = what.code; box.dataset.field = what.field || ''; }
   else { delete box.dataset.code; delete box.dataset.field; }
   box.hidden = false;
 }
+
+onLanguageChange(() => {
+  for (const [box, { what, kind }] of [...reworded]) {
+    if (box.isConnected) showMessage(box, what, kind); else reworded.delete(box);
+  }
+});
 
 let patchesPromise = null;
 // The 33 standard patches, by id (fetched once).

@@ -4,7 +4,8 @@
 // the API (game/apply) and into the game as the Play page keeps it (play-game.js). A hint (play-hint.js) and
 // the evaluation bar (analysis-eval.js) come on request; any move can be undone, even after a reload; the game
 // is kept under Recent after every move (kind 'follow') and resumed where it was. "Analyse" and "Copy link"
-// carry the whole game to the analysis board (links.js).
+// carry the whole game to the analysis board (links.js). A switch of language words the page again
+// (onLanguageChange), the game and whatever was asked for (hint, evaluation, messages) kept as they are.
 
 import { post, showMessage } from './api.js';
 import * as S from './shapes.js';
@@ -15,13 +16,13 @@ import {
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { renderHintList } from './play-hint.js';
-import { applyMove, gameRecord, snapshot } from './play-game.js';
+import { applyMove, gameRecord, logText, snapshot } from './play-game.js';
 import { renderEvaluation } from './analysis-eval.js';
 import { moveName } from './analysis-moves.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
 import { HINT } from './play.js';
 import { DEFAULT_BUDGET, TOP } from './analysis.js';
-import { t, tn, translatePage } from './i18n.js';
+import { onLanguageChange, t, tn, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 export const KIND = 'follow';
@@ -31,7 +32,7 @@ const keyHints = () => !window.matchMedia('(max-width: 600px), (pointer: coarse)
 let P = null;
 let game = null;         // the game followed: Play's game data (play-game.js) with human null and strength 'human'
 let busy = false;
-let hint = null;         // {suggestions, selected, notation}
+let hint = null;         // {suggestions, selected, notation, proven}
 let evalOn = false;
 let evalAbort = null;
 let evalFor = null;      // the position being evaluated
@@ -40,6 +41,7 @@ let quilts = [null, null];
 let pointers = [];
 let circleFor = null;
 let msg = null;
+let busyText = null;     // what the page is busy with, as a wording (setBusy)
 
 const section = () => $('page-follow');
 const mover = () => (game && game.view ? game.view.current_player : 0);
@@ -82,13 +84,14 @@ export function followGame(r, fromPosition = false) {
   };
 }
 
-// Keep the game under Recent (its undo history is not kept: undo replays from the start instead).
+// Keep the game under Recent (its undo history is not kept: undo replays from the start instead), its title
+// as a catalogue key (Recent words it in the language of the moment).
 export function keepGame(g) {
   const { history, ...rest } = g;
   void history;
   const n = g.record.actions.length;
-  const title = `${tn('follow.recentTitle', n)}${g.view.terminal ? t('follow.recentOver') : ''}`;
-  return saveRecent(KIND, g.id, title, rest);
+  const key = g.view.terminal ? 'follow.recentTitleOver' : 'follow.recentTitle';
+  return saveRecent(KIND, g.id, tn(key, n), rest, { key, vars: {}, n });
 }
 
 // ------------------------------------------------------------------ set-up
@@ -98,6 +101,7 @@ export async function init() {
   translatePage(section());
   P = await patchTable();
   bind();
+  onLanguageChange(() => { circleFor = null; if (busy) setBusy(true, busyText); render(); });
   open(location.hash);
 }
 
@@ -126,7 +130,7 @@ function open(hash) {
   const asked = resumeId(hash);
   if (resume(asked) || (!asked && resume(latestUnfinished()))) return;
   game = null;
-  if (asked) showMessage(msg, t('follow.gone'), 'info');
+  if (asked) showMessage(msg, () => t('follow.gone'), 'info');
   render();
 }
 
@@ -196,7 +200,7 @@ async function playMove(text) {
   showMessage(msg, null);
   const g = game;
   const snap = snapshot(g);
-  setBusy(true, t('follow.playing'));
+  setBusy(true, () => t('follow.playing'));
   try {
     const r = await post('game/apply', { state: g.state, move: text });
     if (game !== g) return;
@@ -219,7 +223,7 @@ async function undo() {
   if (g.history.length) {
     game = { ...g.history.pop(), history: g.history };
   } else {
-    setBusy(true, t('follow.undoing'));
+    setBusy(true, () => t('follow.undoing'));
     try {
       game = await replayed(g, g.record.actions.slice(0, -1));
     } catch (e) {
@@ -257,9 +261,7 @@ async function showHint() {
   try {
     const r = await post('suggest-move', { state: g.state, ...HINT }, { deadlineMs: 30000 });
     if (game !== g || g.view.notation !== notation) return;
-    hint = { suggestions: r.suggestions, selected: 0, notation };
-    $('fl-hint-info').textContent = r.proven ? t('follow.hintProven', { n: mover() + 1 })
-      : t('follow.hintHeading', { n: mover() + 1 });
+    hint = { suggestions: r.suggestions, selected: 0, notation, proven: !!r.proven };
   } catch (e) {
     $('fl-hint-info').textContent = '';
     showMessage(msg, e);
@@ -272,6 +274,7 @@ function renderHint() {
   const panel = $('fl-hint-panel');
   if (!hint || hint.notation !== game.view.notation) { hint = null; panel.hidden = true; return; }
   panel.hidden = false;
+  $('fl-hint-info').textContent = t(hint.proven ? 'follow.hintProven' : 'follow.hintHeading', { n: mover() + 1 });
   renderHintList($('fl-hint-list'), hint.suggestions, hint.selected, {
     name: (m) => moveName(m.text), select: (i) => { hint.selected = i; render(); }, play: (text) => playMove(text),
   });
@@ -317,12 +320,14 @@ function renderEval() {
 
 // ------------------------------------------------------------------ drawing
 
-function setBusy(on, text = '') {
+// text: a wording (a function giving the words in the language of the moment).
+function setBusy(on, text = null) {
   busy = on;
+  busyText = on ? text : null;
   section().dataset.busy = on ? '1' : '0';
   const status = $('fl-status');
   status.classList.toggle('busy', on);
-  if (on) status.textContent = text;
+  if (on) status.textContent = text ? text() : '';
 }
 
 function statusText() {
@@ -391,7 +396,7 @@ function render() {
   clear(log);
   for (const item of game.log) {
     const li = document.createElement('li');
-    li.textContent = `${t('follow.playerN', { n: item.player + 1 })}: ${item.text}`;
+    li.textContent = `${t('follow.playerN', { n: item.player + 1 })}: ${logText(item, P)}`;
     li.dataset.move = item.move;
     log.appendChild(li);
   }

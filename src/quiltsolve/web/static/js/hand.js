@@ -330,7 +330,8 @@ export function markHeldCard(box, h) {
 //   canAct(): may the hand be picked up, moved and put down now, quilt(): that quilt's drawQuilt handle,
 //   pointer(): its bindQuiltPointer handle (a card drag says which pointer it was),
 //   who(): whose quilt, in words: 'you', or the player's index (0, 1) (an older page's whose: [quilt, buyer]),
-//   say(text): a refusal in words (null: the last one is done with), play(text, cells): put down as this move,
+//   say(text): a refusal in words, as a wording (a function giving the text in the language of the moment, so
+//   that a page can word it again after a switch; null: the last one is done with), play(text, cells): put down as this move,
 //   leatherFirst(): a pick while a leather patch waits, render(): the page after the hand changed,
 //   redraw(): the quilt after the hand moved, ghosts: fetch the solver's spots (error(e) when that fails) }.
 export function holdFlow(page) {
@@ -359,8 +360,8 @@ export function holdFlow(page) {
       if (v.leather_to_place > 0) { page.leatherFirst(); return; }
       const a = v.available[slot - 1];
       if (!a) return;
-      const refusal = buyRefusal(a, whoOf(page), v.players[page.player()].buttons);
-      if (refusal) { page.say(refusal); return; }
+      const refuse = () => buyRefusal(a, whoOf(page), v.players[page.player()].buttons);
+      if (refuse()) { page.say(refuse); return; }
       page.say(null);
       if (held && held.slot === slot) return;
       hold(newHand(a.id, slot, page.P[a.id].cells));
@@ -377,9 +378,9 @@ export function holdFlow(page) {
     place(cells = null) {
       if (!held || !page.canAct()) return;
       const at = cells || handCells(held);
-      if (!at) { page.say(whoOf(page) === 'you' ? t('hand.moveFirst.you') : t('hand.moveFirst.quilt')); return; }
+      if (!at) { page.say(() => (whoOf(page) === 'you' ? t('hand.moveFirst.you') : t('hand.moveFirst.quilt'))); return; }
       if (!fitsRows(page.view().players[page.player()].rows, at)) {
-        page.say(t('hand.notFree'));
+        page.say(() => t('hand.notFree'));
         return;
       }
       page.play(handMoveText(held, at), at);

@@ -3,6 +3,8 @@
 // read back with decodeURIComponent, never as a form field (where '+' would become a blank). The line is
 // the moves from the position to the board's current move, their text forms joined by '~', encoded alike.
 
+import { t } from './i18n.js';
+
 export const LINE_SEPARATOR = '~';
 
 export function analysisHash(notation, line = []) {
@@ -50,11 +52,15 @@ export async function copyText(text) {
   return ok;
 }
 
-// Say on a button what a copy did, for a moment.
+// Say on a button what a copy did, for a moment. A button named from the catalogue (data-i18n) gets its name
+// back in the language of that moment (the language may have been switched meanwhile).
 export function flash(button, text) {
   const was = button.dataset.label || button.textContent;
   button.dataset.label = was;
   button.textContent = text;
   clearTimeout(button._flash);
-  button._flash = setTimeout(() => { button.textContent = was; }, 1500);
+  button._flash = setTimeout(() => {
+    button.textContent = button.dataset.i18n ? t(button.dataset.i18n) : was;
+    delete button.dataset.label;
+  }, 1500);
 }

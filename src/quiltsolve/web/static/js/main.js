@@ -26,11 +26,14 @@ function raise(what) {
 }
 onActionSucceeded((id) => { if (id > raisedAfter && !globalMsg.hidden) showMessage(globalMsg, null); });
 
-window.addEventListener('error', (e) => raise(t('error.wrong', { message: e.message })));
-window.addEventListener('unhandledrejection', (e) => raise(describe(e.reason)));
+// (worded again if the language is switched while the banner shows: api.js)
+window.addEventListener('error', (e) => raise(() => t('error.wrong', { message: e.message })));
+window.addEventListener('unhandledrejection', (e) => raise(() => describe(e.reason)));
 
 let current = 'play';
-function setTitle() { document.title = t('app.pageTitle', { page: t(`nav.${current}`) }); }
+// The page's name in the title: its link's (Setup and Follow share "At the table").
+const NAV_OF = { setup: 'table', follow: 'table' };
+function setTitle() { document.title = t('app.pageTitle', { page: t(`nav.${NAV_OF[current] || current}`) }); }
 
 async function show() {
   let name = (location.hash || '#play').slice(1).split('?')[0];
@@ -49,7 +52,7 @@ async function show() {
       const mod = await PAGES[name]();
       await mod.init();
       return true;
-    })().catch((e) => { started[name] = null; raise(describe(e)); return false; });
+    })().catch((e) => { started[name] = null; raise(() => describe(e)); return false; });
   }
   if (await started[name]) actionSucceeded(action);
   document.body.dataset.ready = name;
@@ -67,6 +70,6 @@ document.addEventListener('keydown', (e) => {
 const picker = document.getElementById('lang-select');
 translatePage(document);
 picker.value = language();
-picker.addEventListener('change', () => { setLanguage(picker.value).catch((e) => raise(describe(e))); });
+picker.addEventListener('change', () => { setLanguage(picker.value).catch((e) => raise(() => describe(e))); });
 onLanguageChange((lang) => { picker.value = lang; setTitle(); });
 show();

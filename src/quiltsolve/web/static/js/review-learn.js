@@ -22,7 +22,7 @@ const hand = holdFlow({
   get P() { return page.P; }, view: () => learn.view, player: () => learn.player,
   canAct: () => Boolean(learn && learn.view),
   who: () => learn.player,
-  say: (text) => { if (text !== null) $('learn-result').textContent = text; },
+  say: (text) => { if (text !== null) $('learn-result').textContent = typeof text === 'function' ? text() : text; },
   play: (text, cells) => tryMove(text, cells), leatherFirst: () => {},
   render: () => { markPicked(); overlay(); }, redraw: () => overlay(),
 });

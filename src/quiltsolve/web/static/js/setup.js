@@ -8,10 +8,14 @@
 //
 // A game under way: the position editor. Both quilts painted cell by cell (paint.js), buttons, income, time
 // tokens and 1×1 patches of each player, the patches on each quilt and still in the circle (the same palette),
-// the 1×1 patches still on the time track, whose turn it is, the 7×7 bonus tile. The position codec checks it
-// over the API (game/view) as it changes; its error names the field, shown next to the control at fault.
+// the 1×1 patches still on the time track, the 1×1 patches the player to move has won and not yet placed, whose
+// turn it is, the 7×7 bonus tile. The position codec checks it over the API (game/view) as it changes; its error
+// names the field, shown next to the control at fault.
 //
 // From either: follow the game (follow.js), open it on the analysis board, or copy a link to it (links.js).
+//
+// A switch of language words everything again (onLanguageChange): the palettes, the lists, the track, the
+// status and each message shown (the codec's errors included: api.js), keeping what was entered.
 
 import { post, showMessage } from './api.js';
 import { clear, drawQuilt, el, icon, patchColor, sayCell, shapeIcon } from './draw.js';
@@ -19,7 +23,7 @@ import { patchTable } from './hand.js';
 import { bindPainter } from './paint.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
 import { followGame, followHash, keepGame } from './follow.js';
-import { t, tn, translatePage } from './i18n.js';
+import { onLanguageChange, t, tn, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const CHECK_DELAY_MS = 250;   // a change is checked by the service this long after the last one
@@ -30,6 +34,7 @@ let circle = [];         // the new game's circle so far, clockwise from the spo
 let circleSeq = 0;       // the latest check of the circle (an older answer is not shown)
 let circleAnswer = null; // {key, r}: the game/new answer for the circle and edition as they are
 let circleTimer = null;
+let circleBad = -1;      // the circle's entry at fault (the service's answer), marked until the circle changes
 
 const emptyBoard = () => Array.from({ length: 9 }, () => Array(9).fill('.'));
 const pos = {
@@ -43,6 +48,8 @@ let tracks = {};         // edition → the time track's leather spaces (from a 
 let posSeq = 0;
 let posAnswer = null;    // {key, r}: the game/view answer for the position as it is
 let posTimer = null;
+let listsBad = {};       // the entry at fault of each list ({circle: i} or {0: i}), as the codec named it
+let posStatus = () => t('setup.pos.start');   // the editor's status line, as a wording (worded again on a switch)
 
 const section = () => $('page-setup');
 
@@ -66,8 +73,20 @@ export async function init() {
   renderTrack();
   renderPosition();
   // The editor's position is checked from its first change on: a blank start is no fault of the reader's.
-  $('pos-status').textContent = t('setup.pos.start');
+  showStatus();
+  onLanguageChange(reword);
 }
+
+// Everything the page wrote, worded again in the language just chosen; what was entered stays as it is. (The
+// elements marked data-i18n are done by i18n.js, the messages shown by api.js.)
+function reword() {
+  renderCircle(circleBad);
+  renderTrack();
+  renderPosition();
+  showStatus();
+}
+
+function showStatus() { $('pos-status').textContent = posStatus(); }
 
 function bindNew() {
   const mode = (which) => {
@@ -176,7 +195,7 @@ function typedIds(input, msgBox) {
   const words = input.value.split(/[\s,;]+/).filter(Boolean);
   const bad = words.find((w) => !/^\d{1,6}$/.test(w));
   if (bad !== undefined || !words.length) {
-    showMessage(msgBox, bad !== undefined ? t('setup.notANumber', { word: bad.slice(0, 20) }) : t('setup.typeSome'));
+    showMessage(msgBox, bad !== undefined ? () => t('setup.notANumber', { word: bad.slice(0, 20) }) : () => t('setup.typeSome'));
     input.setAttribute('aria-invalid', 'true');
     return null;
   }
@@ -201,6 +220,7 @@ function circleChanged() {
 }
 
 function renderCircle(bad = -1) {
+  circleBad = bad;
   drawChips($('setup-circle'), circle, (i) => { circle.splice(i, 1); circleChanged(); }, bad);
   const at = new Map(circle.map((id, i) => [id, i]));
   markPalette($('setup-palette'), (id) => (at.has(id) ? t('setup.inCircleAt', { place: at.get(id) + 1 }) : null));
@@ -220,7 +240,7 @@ async function checkCircle(final) {
   if (!circle.length) {
     for (const s of slots) showMessage($(s), null);
     section().dataset.circleCheck = '';
-    if (final) showMessage($('setup-circle-msg'), t('setup.circleEmpty'));
+    if (final) showMessage($('setup-circle-msg'), () => t('setup.circleEmpty'));
     return null;
   }
   section().dataset.circleCheck = 'checking';
@@ -230,7 +250,7 @@ async function checkCircle(final) {
     for (const s of slots) showMessage($(s), null);
     circleAnswer = { key, r };
     renderCircle();
-    showMessage($('setup-circle-msg'), t('setup.circleOk', { patches: r.view.available.map((a) => a.id).join(', ') }), 'info');
+    showMessage($('setup-circle-msg'), () => t('setup.circleOk', { patches: r.view.available.map((a) => a.id).join(', ') }), 'info');
     section().dataset.circleCheck = 'ok';
     section().dataset.notation = r.view.notation;
     return r;
@@ -280,6 +300,7 @@ function bindPosition() {
     for (const name of ['buttons', 'income', 'leather']) $(`pos-${name}-${i}`).addEventListener('input', positionChanged);
   }
   for (const id of ['pos-bonus', 'pos-first']) $(id).addEventListener('change', positionChanged);
+  $('pos-pending').addEventListener('input', () => { turnFromTokens(); positionChanged(); });
   for (const r of document.querySelectorAll('input[name=pos-turn]')) r.addEventListener('change', positionChanged);
   $('pos-edition').addEventListener('change', () => { renderTrack(); tokensMoved(); });
   $('pos-undo').addEventListener('click', () => {
@@ -318,14 +339,25 @@ function listsChanged() {
   positionChanged();
 }
 
-// The time tokens moved: the 1×1 patches beyond both stay on the track, the player further back is to move,
-// and a token alone on the last space reached it first (each can still be changed by hand).
+const tokens = () => [0, 1].map((i) => Number($(`pos-position-${i}`).value));
+
+// Whose turn the tokens say it is: the player further back; while 1×1 patches wait to be placed, the player
+// further on (who has just passed them on the track and places them first). Tokens on one space say nothing.
+function turnFromTokens() {
+  const at = tokens();
+  if (!at.every(Number.isFinite) || at[0] === at[1]) return;
+  const ahead = at[0] > at[1] ? 0 : 1;
+  $(`pos-turn-${Number($('pos-pending').value) > 0 ? ahead : 1 - ahead}`).checked = true;
+}
+
+// The time tokens moved: the 1×1 patches beyond both stay on the track, the turn follows the tokens
+// (turnFromTokens), and a token alone on the last space reached it first (each can still be changed by hand).
 function tokensMoved() {
-  const at = [0, 1].map((i) => Number($(`pos-position-${i}`).value));
+  const at = tokens();
   if (at.every(Number.isFinite)) {
     const far = Math.max(...at);
     for (const box of $('pos-track-spaces').querySelectorAll('input')) box.checked = Number(box.value) > far;
-    if (at[0] !== at[1]) $(`pos-turn-${at[0] < at[1] ? 0 : 1}`).checked = true;
+    turnFromTokens();
     const end = tracks.end;
     const there = [0, 1].filter((i) => at[i] === end);
     if (there.length === 1) $('pos-first').value = String(there[0]);
@@ -334,16 +366,19 @@ function tokensMoved() {
   positionChanged();
 }
 
+// The track's leather spaces of the edition chosen, as boxes to tick; a space drawn before keeps its tick (a
+// new edition's spaces start ticked: tokensMoved then ticks those beyond both tokens).
 function renderTrack() {
   const box = $('pos-track-spaces');
   const spaces = tracks[$('pos-edition').value] || [];
+  const ticked = new Map([...box.querySelectorAll('input')].map((b) => [b.value, b.checked]));
   clear(box);
   for (const space of spaces) {
     const label = document.createElement('label');
     const input = document.createElement('input');
     input.type = 'checkbox';
     input.value = String(space);
-    input.checked = true;
+    input.checked = ticked.get(String(space)) ?? true;
     input.id = `pos-track-${space}`;
     input.addEventListener('change', positionChanged);
     label.append(input, ` ${t('setup.pos.space', { space })}`);
@@ -352,6 +387,7 @@ function renderTrack() {
 }
 
 function renderLists(bad = {}) {
+  listsBad = bad;
   drawChips($('pos-circle'), pos.lists.circle, (i) => removeAt('circle', i), bad.circle ?? -1);
   for (const i of [0, 1]) drawChips($(`pos-patches-${i}`), pos.lists[i], (j) => removeAt(String(i), j), bad[i] ?? -1);
   const where = new Map();
@@ -384,7 +420,7 @@ function drawBoard(i) {
 function renderPosition() {
   drawBoard(0);
   drawBoard(1);
-  renderLists();
+  renderLists(listsBad);
 }
 
 // An input's whole number, or its text as typed (the codec names the field that is not a number).
@@ -408,7 +444,7 @@ function positionMapping() {
     circle: pos.lists.circle.slice(),
     leather_spaces: [...$('pos-track-spaces').querySelectorAll('input:checked')].map((b) => Number(b.value)),
     current_player: Number(document.querySelector('input[name=pos-turn]:checked').value),
-    leather_to_place: 0,
+    leather_to_place: number('pos-pending'),
   };
   if (first !== '') state.first_to_end = Number(first);
   return state;
@@ -435,14 +471,15 @@ function slotOf(field) {
     if (['board', 'buttons', 'income', 'position', 'leather', 'patches'].includes(m[2])) return `pos-${m[2]}-${m[1]}`;
   }
   if (f.startsWith('circle')) return 'pos-circle';
-  if (f.startsWith('leather_spaces') || f.startsWith('leather_to_place')) return 'pos-track';
+  if (f.startsWith('leather_spaces')) return 'pos-track';
+  if (f === 'leather_to_place') return 'pos-pending';
   if (f === 'current_player') return 'pos-turn';
   if (f === 'first_to_end') return 'pos-first';
   if (f === 'edition') return 'pos-edition';
   return null;
 }
 
-const SLOTS = ['pos-edition', 'pos-turn', 'pos-bonus', 'pos-first', 'pos-track', 'pos-circle',
+const SLOTS = ['pos-edition', 'pos-turn', 'pos-pending', 'pos-bonus', 'pos-first', 'pos-track', 'pos-circle',
   ...[0, 1].flatMap((i) => ['board', 'buttons', 'income', 'position', 'leather', 'patches'].map((n) => `pos-${n}-${i}`))];
 
 function clearSlots() {
@@ -468,7 +505,8 @@ async function checkPosition() {
     renderLists();
     posAnswer = { key, r };
     $('pos-notation').value = r.view.notation;
-    $('pos-status').textContent = r.view.terminal ? t('setup.pos.okOver') : t('setup.pos.ok', { n: r.view.current_player + 1 });
+    posStatus = r.view.terminal ? () => t('setup.pos.okOver') : () => t('setup.pos.ok', { n: r.view.current_player + 1 });
+    showStatus();
     section().dataset.posCheck = 'ok';
     section().dataset.posNotation = r.view.notation;
     for (const id of ['pos-follow', 'pos-analyse', 'pos-copy-link']) $(id).disabled = false;
@@ -483,7 +521,8 @@ async function checkPosition() {
     showMessage($(slot ? `${slot}-msg` : 'setup-msg'), e);
     if (slot && $(slot)) $(slot).setAttribute('aria-invalid', 'true');
     $('pos-notation').value = '';
-    $('pos-status').textContent = t('setup.pos.notYet');
+    posStatus = () => t('setup.pos.notYet');
+    showStatus();
     section().dataset.posCheck = 'error';
     section().dataset.posField = e.field || '';
     for (const id of ['pos-follow', 'pos-analyse', 'pos-copy-link']) $(id).disabled = false;
