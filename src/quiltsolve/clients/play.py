@@ -10,10 +10,13 @@ for its best moves.
 The session is plain ``input()`` and printing (rich draws, and colours only
 real terminals), so it works in any terminal, in a pipe and under a
 pseudo-terminal (the tests drive it with ``pexpect``). Commands are listed by
-``help`` (:data:`HELP`). Buying is two steps: ``buy 2`` (the second patch in
+``help`` (:func:`help_text`). Buying is two steps: ``buy 2`` (the second patch in
 front of the token, or ``buy #17`` by id) shows the placements the solver
 ranks best, drawn and numbered, and a number picks one (or give the cells
 ``r,c;r,c;...``, or the whole move ``buy 17 0,0;0,1``).
+
+Everything the session says is in the reader's language (gettext: ``clients/i18n.py``), the engine's reasons
+included (``clients/engine_text.py``); the commands and moves typed stay the same words in every language.
 
 ``save FILE`` writes the game as an engine record (one JSON line,
 ``engine/record.py``, with a ``result`` once the game is over), which
@@ -29,6 +32,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -41,11 +45,16 @@ from quiltsolve.solver.geometry import cells_of
 from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from . import errors
+from .engine_text import move_text
+from .i18n import _, ngettext
 from .inputs import decode_text, parse_position, read_bytes, read_position, read_record
 from .links import review_link
 from .render import colour, letter, player_name, reason_text, search_line
 
-HELP = """\
+
+def help_text() -> str:
+    """The commands, in the reader's language (the commands themselves are the same words in every one)."""
+    return _("""\
 commands (a word's first letters are enough where it is clear: b, a, h, u, q):
   buy [1-3 | #ID]   buy a patch in front of the token (1 = the next one) or by its id,
                     then pick one of the drawn placements by number, or give its cells
@@ -60,7 +69,7 @@ commands (a word's first letters are enough where it is clear: b, a, h, u, q):
   notation          print the position in the engine's notation
   show              draw the position again
   help              this list
-  quit              leave the game (also Ctrl-D)"""
+  quit              leave the game (also Ctrl-D)""")
 
 PLACEMENTS_SHOWN = 5        # placements drawn at a time after 'buy'
 LEATHER_SHOWN = 5           # leather cells suggested
@@ -106,13 +115,18 @@ def _parse_cells(text: str) -> int:
     for part in text.replace(" ", "").strip(";").split(";"):
         r, c = (int(x) for x in part.split(","))
         if not (0 <= r < 9 and 0 <= c < 9):
-            raise GameInputError(f"cell {r},{c} is off the board: rows and columns are 0-8")
+            raise GameInputError(_("cell {r},{c} is off the board: rows and columns are 0-8").format(r=r, c=c))
         mask |= 1 << (r * 9 + c)
     return mask
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _buttons(n: int) -> str:
+    return ngettext("{n} button", "{n} buttons", n).format(n=n)
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with blanks to ``width`` terminal cells (a Korean letter takes two)."""
+    return text + " " * max(0, width - cell_len(text))
 
 
 def _cells_text(mask: int) -> str:
@@ -182,7 +196,9 @@ class PlaySession:
         """How a player (index 0 or 1) is called on screen: player 1 or player 2, and who plays it."""
         if self.following:
             return player_name(player)
-        return player_name(player) + (" (you)" if player == self.side else f" ({self.engine_name})")
+        if player == self.side:
+            return _("{player} (you)").format(player=player_name(player))
+        return f"{player_name(player)} ({self.engine_name})"
 
     def record_names(self) -> list[str]:
         """The players of a saved record: "human" and the engine's spec."""
@@ -201,7 +217,7 @@ class PlaySession:
         put characters on cells (numbered suggestions)."""
         board = self.state.players[player].board
         owner: dict[int, int] = {}
-        for i, (mask, _) in enumerate(self.pieces[player]):
+        for i, (mask, _pid) in enumerate(self.pieces[player]):
             m = mask
             while m:
                 low = m & -m
@@ -230,14 +246,18 @@ class PlaySession:
         score, the time track, the patches in front of the token."""
         s = self.state
         cur = s.current_player()
-        head = "game over" if s.is_terminal() else f"{self.name(cur)} to move"
-        if s.leather_to_place and not s.is_terminal():
-            head += f": place {s.leather_to_place} leather patch{'es' if s.leather_to_place > 1 else ''}"
-        self.print(Text(f"── move {len(self.actions) + 1}: {head} ──", style="bold"))
+        if s.is_terminal():
+            head = _("game over")
+        elif s.leather_to_place:
+            head = ngettext("{player} to move: place {n} leather patch", "{player} to move: place {n} leather patches",
+                            s.leather_to_place).format(player=self.name(cur), n=s.leather_to_place)
+        else:
+            head = _("{player} to move").format(player=self.name(cur))
+        self.print(Text(_("── move {n}: {head} ──").format(n=len(self.actions) + 1, head=head), style="bold"))
         width = 24
         left, right = self._quilt(0), self._quilt(1)
         titles = [self.name(0), self.name(1)]
-        self.print(Text(f"{titles[0]:<{width}}{titles[1]}"))
+        self.print(Text(f"{_pad(titles[0], width)}{titles[1]}"))
         for a, b in zip(left, right):
             row = Text()
             row.append_text(a)
@@ -247,11 +267,12 @@ class PlaySession:
         info = []
         for i in (0, 1):
             p = s.players[i]
-            bonus = ", 7x7 bonus" if p.bonus else ""
-            info.append((f"space {p.position}, {_n(p.buttons, 'button')}",
-                         f"income {p.income}, {p.empty} empty{bonus}", f"score now {p.score()}"))
+            bonus = _(", 7x7 bonus") if p.bonus else ""
+            info.append((_("space {space}, {buttons}").format(space=p.position, buttons=_buttons(p.buttons)),
+                         _("income {income}, {empty} empty{bonus}").format(income=p.income, empty=p.empty, bonus=bonus),
+                         _("score now {score}").format(score=p.score())))
         for k in range(3):
-            self.print(f"{info[0][k]:<{width}}{info[1][k]}")
+            self.print(f"{_pad(info[0][k], width)}{info[1][k]}")
         self._track()
         self._circle()
 
@@ -259,47 +280,59 @@ class PlaySession:
         s = self.state
         spaces = "".join("L" if i in s.leather else "$" if i in INCOME_SPACES else "." for i in range(END + 1))
         ruler = "".join(f"{i:<10}" for i in range(0, END + 1, 10))
-        self.print(f"time track  {ruler}")
-        self.print(f"            {spaces}   $ = button income, L = leather patch")
+        # The ruler, the track and the tokens start in one column, after the title and the players' names, in any
+        # language (and any width of its letters).
+        title = _("time track")
+        names = [f"  {player_name(i)}" for i in (0, 1)]
+        indent = max(12, cell_len(title) + 2, *(cell_len(n) + 2 for n in names))
+        self.print(f"{_pad(title, indent)}{ruler}")
+        self.print(" " * indent + spaces + "   " + _("$ = button income, L = leather patch"))
         for i in (0, 1):
             pos = s.players[i].position
-            self.print(f"  {player_name(i)}  {' ' * pos}{i + 1}  (space {pos})")
+            self.print(f"{_pad(names[i], indent)}{' ' * pos}{i + 1}  " + _("(space {space})").format(space=pos))
 
     def _circle(self) -> None:
         s = self.state
         nxt = s.available_patches()
         if not nxt:
-            self.print("circle: no patches left")
+            self.print(_("circle: no patches left"))
             return
         p = s.players[s.current_player()]
         cols: list[list[str]] = []
         for k, pid in enumerate(nxt, 1):
             pt = PATCHES[pid]
-            col = [f"{k}) patch {pid}"] + [row.replace(".", " ") for row in pt.shape.rows()]
-            col += [f"{_n(pt.buttons, 'button')}, {pt.time} time", f"+{pt.income} income"]
+            col = [_("{k}) patch {id}").format(k=k, id=pid)] + [row.replace(".", " ") for row in pt.shape.rows()]
+            col += [ngettext("{n} button, {time} time", "{n} buttons, {time} time", pt.buttons).format(
+                        n=pt.buttons, time=pt.time),
+                    _("+{income} income").format(income=pt.income)]
             if pt.buttons > p.buttons and not s.is_terminal():
-                col.append("(too dear)")
+                col.append(_("(too dear)"))
             cols.append(col)
-        width = max(len(x) for col in cols for x in col) + 3
-        self.print("next patches after the token (buy 1-3):")
+        width = max(cell_len(x) for col in cols for x in col) + 3
+        self.print(_("next patches after the token (buy 1-3):"))
         for r in range(max(len(c) for c in cols)):
-            self.print("  " + "".join(f"{(c[r] if r < len(c) else ''):<{width}}" for c in cols).rstrip())
+            self.print("  " + "".join(_pad(c[r] if r < len(c) else "", width) for c in cols).rstrip())
         rest = s.circle[3:]
         if rest:
-            shown = " ".join(map(str, rest[:12]))
-            self.print(f"then: {shown}{' ...' if len(rest) > 12 else ''} ({len(rest)} more)")
+            shown = " ".join(map(str, rest[:12])) + (" ..." if len(rest) > 12 else "")
+            self.print(ngettext("then: {shown} ({n} more)", "then: {shown} ({n} more)", len(rest)).format(
+                shown=shown, n=len(rest)))
 
     def describe(self, mover: int, action: Any, before: Any) -> str:
         """One line saying what a move did."""
         p = before.players[mover]
         if isinstance(action, Advance):
             to = min(before.players[1 - mover].position + 1, 53)
-            return f"{self.name(mover)} advances to space {to} (+{_n(to - p.position, 'button')})"
+            return ngettext("{player} advances to space {to} (+{n} button)", "{player} advances to space {to} (+{n} buttons)",
+                            to - p.position).format(player=self.name(mover), to=to, n=to - p.position)
         if isinstance(action, Buy):
             pt = PATCHES[action.patch_id]
-            return (f"{self.name(mover)} buys patch {action.patch_id} ({_n(pt.buttons, 'button')}, {pt.time} time, "
-                    f"+{pt.income} income) at {_cells_text(action.mask)}")
-        return f"{self.name(mover)} places a leather patch at {action.cell[0]},{action.cell[1]}"
+            return ngettext("{player} buys patch {id} ({n} button, {time} time, +{income} income) at {cells}",
+                            "{player} buys patch {id} ({n} buttons, {time} time, +{income} income) at {cells}",
+                            pt.buttons).format(player=self.name(mover), id=action.patch_id, n=pt.buttons,
+                                               time=pt.time, income=pt.income, cells=_cells_text(action.mask))
+        return _("{player} places a leather patch at {row},{col}").format(player=self.name(mover), row=action.cell[0],
+                                                                          col=action.cell[1])
 
     # -- moves ---------------------------------------------------------------
     def play(self, action: Any) -> None:
@@ -343,8 +376,8 @@ class PlaySession:
             res = self.client.suggest_placement(board, pid, upcoming, time_limit=self.time_limit)
             ranked = [(r.placement.mask, r.value) for r in res.ranked if r.placement.mask in legal]
         except errors.ClientError as e:
-            self.print(f"(no placement ranking: {e}; ordered by snugness)")
-        seen = {m for m, _ in ranked}
+            self.print(_("(no placement ranking: {error}; ordered by snugness)").format(error=e))
+        seen = {m for m, _value in ranked}
         ranked += [(m, -1) for m in sorted(legal) if m not in seen]
         ranked.sort(key=lambda mv: (-mv[1], -contacts(board, mv[0])))
         return ranked
@@ -358,36 +391,39 @@ class PlaySession:
             for r in range(9):
                 lines.append("".join(mark if mask >> (r * 9 + c) & 1 else "#" if board >> (r * 9 + c) & 1
                                      else "." for c in range(9)))
-            fits = f"fits {value}" if value >= 0 else "unranked"
+            fits = _("fits {n}").format(n=value) if value >= 0 else _("unranked")
             boards.append([f"{k}: {fits}", *lines])
+        # (a board is 9 characters wide; a caption wider than its column widens them all)
+        width = max(14, max(cell_len(b[0]) for b in boards) + 2)
         for r in range(10):
-            self.print("  " + "".join(f"{b[r]:<14}" for b in boards).rstrip())
-        self.print("  (fits N: cells of the next patches that still fit after it)")
+            self.print("  " + "".join(_pad(b[r], width) for b in boards).rstrip())
+        self.print("  " + _("(fits N: cells of the next patches that still fit after it)"))
 
     def choose_placement(self, pid: int) -> Any:
         """Ask where to put ``pid``: a numbered drawn placement, cells, or the
         whole move; None to go back."""
         ranked = self.ranked_placements(pid)
         if not ranked:
-            raise GameInputError(f"patch {pid} fits nowhere on the quilt")
+            raise GameInputError(_("patch {id} fits nowhere on the quilt").format(id=pid))
         hinted = [m.action.mask for m in self.last_hint if isinstance(m.action, Buy) and m.action.patch_id == pid]
         if hinted:      # the placement the engine's hint chose comes first
             ranked.sort(key=lambda mv: mv[0] != hinted[0])
         first = 0
-        self.print(f"placements of patch {pid}, best first:")
+        self.print(_("placements of patch {id}, best first:").format(id=pid))
         self._draw_choices(ranked[:PLACEMENTS_SHOWN], 1)
         while True:
             last = min(first + PLACEMENTS_SHOWN, len(ranked))
-            answer = self._ask(f"placement (1-{last}, 'more', cells r,c;r,c;... or empty to go back) > ")
+            answer = self._ask(_("placement (1-{last}, 'more', cells r,c;r,c;... or empty to go back) > ").format(
+                last=last))
             if answer is None:
                 return None
             answer = answer.strip()
             if answer in ("", "back", "cancel"):
-                self.print("(not bought)")
+                self.print(_("(not bought)"))
                 return None
             if answer == "more":
                 if last >= len(ranked):
-                    self.print("(no more placements)")
+                    self.print(_("(no more placements)"))
                     continue
                 first = last
                 self._draw_choices(ranked[first:first + PLACEMENTS_SHOWN], first + 1)
@@ -396,7 +432,7 @@ class PlaySession:
                 k = int(answer)
                 if 1 <= k <= last:
                     return Buy(pid, ranked[k - 1][0])
-                self.print(f"choose 1-{last}")
+                self.print(_("choose 1-{last}").format(last=last))
                 continue
             action: Any
             try:
@@ -405,13 +441,13 @@ class PlaySession:
                 elif answer.startswith("buy "):
                     action = parse_action(answer)
                 else:
-                    self.print("give a number, 'more', the cells r,c;r,c;..., or an empty line to go back")
+                    self.print(_("give a number, 'more', the cells r,c;r,c;..., or an empty line to go back"))
                     continue
             except (GameInputError, ValueError) as e:
-                self.print(f"error: {e}")
+                self.print(_("error: {error}").format(error=e))
                 continue
             if not self.state.is_legal(action):
-                self.print(f"error: {self._why_illegal(action)}")
+                self.print(_("error: {error}").format(error=self._why_illegal(action)))
                 continue
             return action
 
@@ -420,7 +456,7 @@ class PlaySession:
             self.state.clone().apply_action(action)
         except ValueError as e:
             return str(e)
-        return "not a legal move here"
+        return _("not a legal move here")
 
     def which_patch(self, word: str) -> int:
         """A patch chosen by its position 1-3 in front of the token, or by id (``#17``)."""
@@ -429,7 +465,8 @@ class PlaySession:
         by_id = text.startswith("#")
         text = text.lstrip("#").strip()
         if not text.isdigit():
-            raise GameInputError(f"which patch? 1-{len(nxt)} (in front of the token) or #ID, not {word[:20]!r}")
+            raise GameInputError(_("which patch? 1-{n} (in front of the token) or #ID, not {word}").format(
+                n=len(nxt), word=repr(word[:20])))
         n = int(text)
         if not by_id and 1 <= n <= len(nxt):
             pid = nxt[n - 1]
@@ -437,15 +474,17 @@ class PlaySession:
             pid = n
         elif by_id or n > 3:
             shown = ", ".join(f"{k}) {p}" for k, p in enumerate(nxt, 1))
-            raise GameInputError(f"patch {n} is not in front of the token ({shown})")
+            raise GameInputError(_("patch {id} is not in front of the token ({shown})").format(id=n, shown=shown))
         else:
-            raise GameInputError(f"only {len(nxt)} patches are left in front of the token")
+            raise GameInputError(ngettext("only {n} patch is left in front of the token",
+                                          "only {n} patches are left in front of the token", len(nxt)).format(n=len(nxt)))
         p = self.state.players[self.state.current_player()]
         if PATCHES[pid].buttons > p.buttons:
-            raise GameInputError(f"patch {pid} costs {_n(PATCHES[pid].buttons, 'button')}; "
-                                 f"{self.name(self.state.current_player())} has {p.buttons}")
+            raise GameInputError(ngettext("patch {id} costs {n} button; {player} has {has}",
+                                          "patch {id} costs {n} buttons; {player} has {has}", PATCHES[pid].buttons).format(
+                id=pid, n=PATCHES[pid].buttons, player=self.name(self.state.current_player()), has=p.buttons))
         if not self.state.placements(pid):
-            raise GameInputError(f"patch {pid} fits nowhere on the quilt")
+            raise GameInputError(_("patch {id} fits nowhere on the quilt").format(id=pid))
         return pid
 
     def leather_choices(self) -> list[int]:
@@ -457,7 +496,7 @@ class PlaySession:
         cur = self.state.current_player()
         self.leather = self.leather_choices()
         marks = {k: str(i) for i, k in enumerate(self.leather, 1)}
-        self.print(f"{self.name(cur)}: place the leather patch: a number below, or a cell r,c")
+        self.print(_("{player}: place the leather patch: a number below, or a cell r,c").format(player=self.name(cur)))
         for line in self._quilt(cur, marks):
             self.print(Text("  ").append_text(line))
         self.print("  " + "  ".join(f"{i}) {k // 9},{k % 9}" for i, k in enumerate(self.leather, 1)))
@@ -465,18 +504,20 @@ class PlaySession:
     def hint(self, n: int = 5) -> None:
         """The engine's best moves here (embedded search or the service)."""
         if self.state.is_terminal():
-            self.print("the game is over: no move to suggest")
+            self.print(_("the game is over: no move to suggest"))
             return
         moves = self.client.suggest_move(self.state, time_limit=self.time_limit, top=n,
                                          iterations=self.iterations)
         self.last_hint = list(moves)
-        self.print(f"hint for {self.name(self.state.current_player())} ({search_line(moves)}):")
+        self.print(_("hint for {player} ({search}):").format(player=self.name(self.state.current_player()),
+                                                            search=search_line(moves)))
         for k, m in enumerate(moves, 1):
-            proven = f"  proven {m.proven_margin:+d}" if m.proven_margin is not None else ""
-            self.print(f"  {k}. {m.action.to_str():<36} win chance {m.win_chance:.2f}{proven}  "
-                       f"{reason_text(m.reason, self.verbose)}")
+            proven = _("  proven {margin}").format(margin=f"{m.proven_margin:+d}") if m.proven_margin is not None else ""
+            chance = _("win chance {chance}").format(chance=f"{m.win_chance:.2f}")
+            # (the move in the engine's text form, as 'buy' takes it; everything else in words)
+            self.print(f"  {k}. {m.action.to_str():<36} {chance}{proven}  {reason_text(m.reason, self.verbose)}")
         if moves:
-            self.print("  ('take K' plays move K)")
+            self.print("  " + _("('take K' plays move K)"))
 
     # -- saving -------------------------------------------------------------
     def record(self) -> dict:
@@ -492,38 +533,42 @@ class PlaySession:
         """Write the game to ``path``: a record, or the position's state JSON."""
         if self.from_new_game:
             text = json.dumps(self.record())
-            what = f"the game ({len(self.actions)} moves) as an engine record"
+            said = ngettext("saved the game ({n} move) as an engine record to {path}",
+                            "saved the game ({n} moves) as an engine record to {path}", len(self.actions))
         else:
             text = json.dumps(positions.to_state_json(self.state))
-            what = "the position as state JSON (the game did not start from a new deal, so it is no record)"
+            said = _("saved the position as state JSON (the game did not start from a new deal, so it is no record) "
+                     "to {path}")
         try:
             Path(path).write_text(text + "\n", encoding="utf-8")
         except OSError as e:
-            raise GameInputError(f"cannot write {path}: {e.strerror or e}") from None
-        self.print(f"saved {what} to {path}")
+            raise GameInputError(_("cannot write {path}: {error}").format(path=path, error=e.strerror or e)) from None
+        self.print(said.format(n=len(self.actions), path=path))
 
     def load(self, path: str, line: int = 1) -> None:
         """Continue the game saved in ``path``."""
         start, actions, fresh, seed = load_game(path, line)
         self._set_game(start, actions, fresh, seed)
         self.last_hint = []
-        self.print(f"loaded {path}: {len(actions)} moves")
+        self.print(ngettext("loaded {path}: {n} move", "loaded {path}: {n} moves", len(actions)).format(
+            path=path, n=len(actions)))
 
     def undo(self) -> None:
         """Take back the last move (against the engine, back to the person's previous turn)."""
         if not self.actions:
-            raise GameInputError("nothing to undo")
+            raise GameInputError(_("nothing to undo"))
         if self.following:
             n = 1
         else:
             mine = [i for i, m in enumerate(self.movers) if m == self.side]
             if not mine:
-                raise GameInputError("none of the moves so far is yours: nothing to undo")
+                raise GameInputError(_("none of the moves so far is yours: nothing to undo"))
             n = len(self.actions) - mine[-1]
-        taken = [a.to_str() for a in self.actions[-n:]]
+        taken = [move_text(a) for a in self.actions[-n:]]
         self._replay(self.actions[:-n])
         self.last_hint = []
-        self.print(f"took back {n} move{'s' if n != 1 else ''}: {', '.join(taken)}")
+        self.print(ngettext("took back {n} move: {moves}", "took back {n} moves: {moves}", n).format(
+            n=n, moves=", ".join(taken)))
 
     # -- the loop -----------------------------------------------------------
     def _ask(self, prompt: str) -> str | None:
@@ -537,10 +582,10 @@ class PlaySession:
         """The prompt for the next command."""
         s = self.state
         if s.is_terminal():
-            return "game over > "
+            return _("game over > ")
         cur = s.current_player()
         if s.leather_to_place:
-            return f"{player_name(cur)} leather (1-{len(self.leather) or 1} or r,c) > "
+            return _("{player} leather (1-{n} or r,c) > ").format(player=player_name(cur), n=len(self.leather) or 1)
         return f"{player_name(cur)} > "
 
     def final(self) -> None:
@@ -548,16 +593,18 @@ class PlaySession:
         s = self.state
         sc = s.scores()
         w = s.winner()
-        self.print(Text(f"game over: {player_name(0)} scores {sc[0]}, {player_name(1)} scores {sc[1]}: {self.name(w)} wins"
-                        + (" (the tie goes to who reached the end first)" if sc[0] == sc[1] else ""),
-                        style="bold"))
+        said = _("game over: {p1} scores {s1}, {p2} scores {s2}: {winner} wins").format(
+            p1=player_name(0), s1=sc[0], p2=player_name(1), s2=sc[1], winner=self.name(w))
+        if sc[0] == sc[1]:
+            said += _(" (the tie goes to who reached the end first)")
+        self.print(Text(said, style="bold"))
         if self.from_new_game:      # only a game from a new deal is a record the web app can review
             link = review_link(self.record(), iterations=REVIEW_LINK_ITERATIONS)
-            self.print(Text(f"review it in the web app: {link}"), soft_wrap=True)
+            self.print(Text(_("review it in the web app: {link}").format(link=link)), soft_wrap=True)
 
     def run(self) -> int:
         """Play until ``quit`` or the end of input; returns the exit code (0)."""
-        self.print("Patchwork: 'help' lists the commands.")
+        self.print(_("Patchwork: 'help' lists the commands."))
         self.engine_moves()
         self._show_turn()
         while True:
@@ -571,9 +618,9 @@ class PlaySession:
                 if self.command(words, line.strip()) == "quit":
                     return 0
             except (GameInputError, errors.InvalidArgument) as e:
-                self.print(f"error: {e}")
+                self.print(_("error: {error}").format(error=e))
             except errors.ClientError as e:
-                self.print(f"error: the service failed: {e}")
+                self.print(_("error: the service failed: {error}").format(error=e))
 
     def _show_turn(self) -> None:
         self.show()
@@ -593,7 +640,7 @@ class PlaySession:
         if cmd in ("quit", "q", "exit"):
             return "quit"
         if cmd in ("help", "?"):
-            self.print(HELP)
+            self.print(help_text())
             return None
         if cmd == "show":
             self._show_turn()
@@ -610,12 +657,12 @@ class PlaySession:
             return None
         if cmd == "save":
             if not args:
-                raise GameInputError("save FILE: which file?")
+                raise GameInputError(_("save FILE: which file?"))
             self.save(line.split(None, 1)[1].strip())
             return None
         if cmd == "load":
             if not args:
-                raise GameInputError("load FILE [K]: which file?")
+                raise GameInputError(_("load FILE [K]: which file?"))
             k = 1
             if len(args) > 1 and args[-1].isdigit():
                 k, path = int(args[-1]), line.split(None, 1)[1].rsplit(None, 1)[0].strip()
@@ -625,14 +672,14 @@ class PlaySession:
             self._after_move()
             return None
         if s.is_terminal():
-            raise GameInputError("the game is over: undo, save, load, notation or quit")
+            raise GameInputError(_("the game is over: undo, save, load, notation or quit"))
         if not self.following and s.current_player() != self.side:
-            raise GameInputError("it is the engine's turn")
+            raise GameInputError(_("it is the engine's turn"))
         if cmd == "take":
             if not self.last_hint:
-                raise GameInputError("no hint to take: ask for a 'hint' first")
+                raise GameInputError(_("no hint to take: ask for a 'hint' first"))
             if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(self.last_hint):
-                raise GameInputError(f"take K: K is 1-{len(self.last_hint)}")
+                raise GameInputError(_("take K: K is 1-{n}").format(n=len(self.last_hint)))
             self.play(self.last_hint[int(args[0]) - 1].action)
             self._after_move()
             return None
@@ -642,14 +689,14 @@ class PlaySession:
             if target.strip().isdigit():
                 k = int(target)
                 if not 1 <= k <= len(leather):
-                    raise GameInputError(f"choose 1-{len(leather)}, or give a cell r,c")
+                    raise GameInputError(_("choose 1-{n}, or give a cell r,c").format(n=len(leather)))
                 action: Any = PlaceLeather((leather[k - 1] // 9, leather[k - 1] % 9))
             elif _CELLS.match(target) and target.count(",") == 1:
                 mask = _parse_cells(target)
                 k = mask.bit_length() - 1
                 action = PlaceLeather((k // 9, k % 9))
             else:
-                raise GameInputError("a leather patch is due first: a number of the drawing, or a cell r,c")
+                raise GameInputError(_("a leather patch is due first: a number of the drawing, or a cell r,c"))
             self.play(action)
             self._after_move()
             return None
@@ -672,8 +719,8 @@ class PlaySession:
                 pid = self.which_patch(" ".join(args))
             else:
                 for k, p in enumerate(s.available_patches(), 1):
-                    self.print(f"  {k}) patch {p}")
-                answer = self._ask("which patch (1-3, or #ID; empty to go back) > ")
+                    self.print("  " + _("{k}) patch {id}").format(k=k, id=p))
+                answer = self._ask(_("which patch (1-3, or #ID; empty to go back) > "))
                 if not answer or not answer.strip():
                     return None
                 pid = self.which_patch(answer)
@@ -682,7 +729,7 @@ class PlaySession:
                 self.play(action)
                 self._after_move()
             return None
-        raise GameInputError(f"unknown command {words[0][:20]!r}: 'help' lists them")
+        raise GameInputError(_("unknown command {word}: 'help' lists them").format(word=repr(words[0][:20])))
 
 
 def start_game(*, seed: int, edition: str, load: str | None, line: int,
@@ -705,4 +752,4 @@ def start_game(*, seed: int, edition: str, load: str | None, line: int,
     return engine.new_game(seed, edition), [], True, seed
 
 
-__all__ = ["HELP", "GameInputError", "PlaySession", "load_game", "start_game"]
+__all__ = ["GameInputError", "PlaySession", "help_text", "load_game", "start_game"]

@@ -22,6 +22,7 @@ from quiltsolve.engine.actions import Buy, PlaceLeather
 from quiltsolve.engine.record import replay_steps
 from quiltsolve.engine.review import summarize
 
+from . import engine_text
 from .i18n import _, ngettext
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -304,13 +305,11 @@ def search_line(moves: Any) -> str:
     return ngettext("search: {n} iteration{took}", "search: {n} iterations{took}", n).format(n=n, took=took)
 
 
-_PLAYOUT_RATE = re.compile(r": won \d+% of (\d+) playouts")
-
-
 def reason_text(reason: str, verbose: bool = False) -> str:
     """A move's reason for the human output (``suggest move``, ``play``'s hint): without the share of
     playouts the move won unless ``verbose``. That raw rate is a second, uncalibrated win chance beside the
-    move's value (the calibrated one), and the two disagree; the move's one figure is its value.
+    move's value (the calibrated one), and the two disagree; the move's one figure is its value. In the
+    reader's language (``engine_text.reason_text``: the engine writes reasons in English).
 
     >>> r = "advance 2 spaces (+2 buttons): won 40% of 25 playouts, mean margin -3.2"
     >>> reason_text(r)
@@ -318,7 +317,7 @@ def reason_text(reason: str, verbose: bool = False) -> str:
     >>> reason_text(r, verbose=True) == r
     True
     """
-    return reason if verbose else _PLAYOUT_RATE.sub(r": \1 playouts", reason)
+    return engine_text.reason_text(reason, verbose)
 
 
 def player_name(index: int) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from quiltsolve.engine.review import BLUNDER, summarize, with_evaluations
 from quiltsolve.solver import limits
 
+from ..engine_text import review_text, summary_text
 from ..i18n import _, ngettext
 from ..inputs import DEFAULT_LARGE_LOSS, read_record, record_json
 from ..links import DEFAULT_WEB, review_link
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
         if args.json:
             out.json(r.to_json())
         else:
-            out.console.print(r.to_str(), style="bold red" if r.large or r.label == BLUNDER else None)
+            out.console.print(review_text(r), style="bold red" if r.large or r.label == BLUNDER else None)
         out.stream.flush()
     summary = summarize(reviews)
     bare = {k: v for k, v in record.items() if k != "evaluations"}     # a link carries the game, not a review
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
         for i in (0, 1):
             sm = summary[i]
             label = player_name(i) + (f" ({short_name(players[i])})" if players else "")
-            out.console.print(f"{label}: {sm.to_str()}")
+            out.console.print(f"{label}: {summary_text(sm)}")
         if link is not None:
             out.console.print(_("web: {link}").format(link=link), soft_wrap=True, markup=False, highlight=False)
     return EXIT_OK
