@@ -132,12 +132,12 @@ from typing import Any, Protocol
 
 from quiltsolve.solver import PATCH_MASKS
 
-from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from .board import contact_planes
 from .core import PURE_PYTHON_ENV, action_of, core_tables
 from .policy import ADVANCE_RATE, GREEDY_RATES, leather_scores
-from .state import COST, TIME, GameState
-from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
+from .state import AREA, COST, INCOME, TIME, GameState
+from .track import BOARD_CELLS, BONUS_MASKS, BONUS_POINTS, EMPTY_PENALTY, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 
 __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
            "Stop", "c_available", "solve"]
@@ -149,7 +149,7 @@ BUCKET = 4
 MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
 """The smallest ``table_bytes``: one bucket."""
 BACKENDS = ("c", "python")
-CHECK_EVERY = 1024
+CHECK_EVERY = 256
 """Nodes between two looks at the clock and the stop token."""
 INF = 1 << 20
 
@@ -321,10 +321,328 @@ def _children(s: GameState) -> list[Action]:
     return out
 
 
+# ---------------------------------------------------------------- the hindsight relaxation (rule B)
+PACK_STEPS = 2000
+"""Search steps one packing question may take; past them the answer is "yes" (optimistic, so still a bound)."""
+MIN_GROUP = 2
+"""A group of moves (one patch's placements, or the leather cells) gets a relaxation bound from this size."""
+PACK_CACHE = 1 << 14
+"""Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
+LEATHER_GROUP = -1
+
+
+class _Steps(Exception):
+    pass
+
+
+def _inside(pid: int, region: int) -> list[int]:
+    """Placements of ``pid`` inside ``region``, in ``PATCH_MASKS`` order."""
+    return [m for m in PATCH_MASKS[pid] if not m & ~region]
+
+
+def _fit(region: int, pieces: tuple[int, ...], steps: list[int]) -> bool:
+    """Whether all ``pieces`` (patch ids) fit into ``region`` at once, none overlapping."""
+    if not pieces:
+        return True
+    steps[0] -= 1
+    if steps[0] < 0:
+        raise _Steps
+    best_i, best = -1, None
+    for i, pid in enumerate(pieces):   # the piece with the fewest places first (ties: the lower id)
+        ms = _inside(pid, region)
+        if not ms:
+            return False
+        if best is None or len(ms) < len(best):
+            best_i, best = i, ms
+    rest = pieces[:best_i] + pieces[best_i + 1:]
+    for m in best:  # type: ignore[union-attr]
+        if _fit(region & ~m, rest, steps):
+            return True
+    return False
+
+
+def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps: list[int]) -> bool:
+    """Whether ``pieces`` fit into ``region`` at once leaving at most ``leathers`` cells of ``need`` uncovered."""
+    left = (need & region).bit_count()
+    if left <= leathers:
+        return _fit(region, pieces, steps)
+    if left > leathers + sum(AREA[pid] for pid in pieces):
+        return False
+    steps[0] -= 1
+    if steps[0] < 0:
+        raise _Steps
+    best_i, best = -1, None
+    for i, pid in enumerate(pieces):
+        ms = _inside(pid, region)
+        if not ms:
+            return False
+        if best is None or len(ms) < len(best):
+            best_i, best = i, ms
+    rest = pieces[:best_i] + pieces[best_i + 1:]
+    for m in best:  # type: ignore[union-attr]
+        if _cover(region & ~m, rest, need, leathers, steps):
+            return True
+    return False
+
+
+def _pieces(bits: int) -> tuple[int, ...]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
+
+
+class _Packer:
+    """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes")."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[int, int, int], bool] = {}
+
+    def fits(self, region: int, bits: int) -> bool:
+        """Whether the patches of ``bits`` fit into ``region`` at once."""
+        k = (region, bits, -1)
+        r = self.cache.get(k)
+        if r is None:
+            pieces = _pieces(bits)
+            if sum(AREA[pid] for pid in pieces) > region.bit_count():
+                r = False
+            else:
+                try:
+                    r = _fit(region, pieces, [PACK_STEPS])
+                except _Steps:
+                    r = True
+            self._keep(k, r)
+        return r
+
+    def claims(self, region: int, bits: int, leathers: int) -> bool:
+        """Whether the patches of ``bits`` and ``leathers`` 1x1 patches fit into ``region`` completing a 7x7 window."""
+        k = (region, bits, leathers)
+        r = self.cache.get(k)
+        if r is None:
+            pieces = _pieces(bits)
+            area = sum(AREA[pid] for pid in pieces)
+            r = False
+            steps = [PACK_STEPS]
+            try:
+                for w in BONUS_MASKS:
+                    need = w & region
+                    if need.bit_count() <= leathers + area and _cover(region, pieces, need, leathers, steps):
+                        r = True
+                        break
+            except _Steps:
+                r = True
+            self._keep(k, r)
+        return r
+
+    def _keep(self, k: tuple[int, int, int], r: bool) -> None:
+        if len(self.cache) >= PACK_CACHE:
+            self.cache.clear()
+        self.cache[k] = r
+
+
+class _DState(GameState):
+    """A search position: a :class:`GameState` whose players may be *deferred* (rule B).
+
+    ``dfr[i]`` is None for a player who places patches as the rules say, else
+    ``(pieces, leathers, cells)``: the patch ids bought since (a bit set) and the
+    leather patches taken since, not placed on ``players[i].board`` but known to fit
+    into its empty cells together; ``cells`` counts their cells.
+    """
+
+    __slots__ = ("dfr",)
+    dfr: tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]
+
+    def clone(self) -> "_DState":
+        s = _DState.__new__(_DState)
+        s.edition = self.edition
+        s.players = (self.players[0].copy(), self.players[1].copy())
+        s._circle = self._circle
+        s.leather = self.leather
+        s._cur = self._cur
+        s._pending = self._pending
+        s.first_to_end = self.first_to_end
+        s._bonus_open = self._bonus_open
+        s._over = self._over
+        s.dfr = self.dfr
+        return s
+
+
+def _dstate(s: GameState) -> _DState:
+    if type(s) is _DState:
+        return s  # type: ignore[return-value]
+    d = _DState.__new__(_DState)
+    d.edition = s.edition
+    d.players = (s.players[0].copy(), s.players[1].copy())
+    d._circle = s._circle
+    d.leather = s.leather
+    d._cur = s._cur
+    d._pending = s._pending
+    d.first_to_end = s.first_to_end
+    d._bonus_open = s._bonus_open
+    d._over = s._over
+    d.dfr = (None, None)
+    return d
+
+
+def _cells(s: _DState, i: int) -> int:
+    """Covered cells of player ``i``, deferred ones included."""
+    d = s.dfr[i]
+    n = s.players[i].board.bit_count()
+    return n if d is None else n + d[2]
+
+
+def _dmargin(s: _DState) -> int:
+    a, b = s.players
+    sa = a.buttons + (BONUS_POINTS if a.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - _cells(s, 0))
+    sb = b.buttons + (BONUS_POINTS if b.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - _cells(s, 1))
+    return sa - sb
+
+
+def _dkey(s: _DState) -> tuple[Any, ...]:
+    """The table key (rule R3; a deferred player's pieces and leathers are part of it)."""
+    a, b = s.players
+    cur = s._cur
+    pend = s._pending
+    ka: tuple[Any, ...] = (a.board, a.income, s.dfr[0]) if a.position != END or (pend and cur == 0) \
+        else (_cells(s, 0), 0, None)
+    kb: tuple[Any, ...] = (b.board, b.income, s.dfr[1]) if b.position != END or (pend and cur == 1) \
+        else (_cells(s, 1), 0, None)
+    return (ka, a.buttons, a.position, a.bonus, kb, b.buttons, b.position, b.bonus, s._circle, cur, pend, s.leather)
+
+
+def _set_dfr(s: _DState, i: int, d: tuple[int, int, int] | None) -> None:
+    s.dfr = (d, s.dfr[1]) if i == 0 else (s.dfr[0], d)
+
+
+def _dmove(s: _DState, cur: int, target: int) -> None:
+    """``GameState._move`` for a deferred player: the room for leather counts the deferred cells."""
+    p = s.players[cur]
+    a = p.position
+    if target > END:
+        target = END
+    p.position = target
+    n = INCOME_UP_TO[target] - INCOME_UP_TO[a]
+    if n:
+        p.buttons += n * p.income
+    lea = s.leather
+    if lea and lea[0] <= target:
+        k = 1
+        while k < len(lea) and lea[k] <= target:
+            k += 1
+        s.leather = lea[k:]
+        empty = BOARD_CELLS - _cells(s, cur)
+        s._pending = k if k < empty else empty
+    if target == END and s.first_to_end is None:
+        s.first_to_end = cur
+    if not s._pending:
+        s._end_turn(cur)
+
+
+def _dclaim(s: _DState, cur: int, packer: _Packer) -> None:
+    d = s.dfr[cur]
+    assert d is not None
+    if s._bonus_open and packer.claims(FULL ^ s.players[cur].board, d[0], d[1]):
+        s.players[cur].bonus = True
+        s._bonus_open = False
+
+
+def _dbuy(s: _DState, pid: int, packer: _Packer) -> None:
+    """The current player buys ``pid`` deferred (the player becomes deferred if they were not)."""
+    cur = s._cur
+    p = s.players[cur]
+    d = s.dfr[cur] or (0, 0, 0)
+    circle = s._circle
+    i = circle.index(pid)
+    p.buttons -= COST[pid]
+    p.income += INCOME[pid]
+    p.patches += (pid,)
+    s._circle = circle[i + 1:] + circle[:i]
+    _set_dfr(s, cur, (d[0] | 1 << pid, d[1], d[2] + AREA[pid]))
+    _dclaim(s, cur, packer)
+    _dmove(s, cur, p.position + TIME[pid])
+
+
+def _dleather(s: _DState, packer: _Packer) -> None:
+    """The current player places a leather patch deferred (the player becomes deferred if they were not)."""
+    cur = s._cur
+    p = s.players[cur]
+    d = s.dfr[cur] or (0, 0, 0)
+    _set_dfr(s, cur, (d[0], d[1] + 1, d[2] + 1))
+    p.leather += 1
+    s._pending -= 1
+    if _cells(s, cur) == BOARD_CELLS:
+        s._pending = 0
+    _dclaim(s, cur, packer)
+    if not s._pending:
+        s._end_turn(cur)
+
+
+def _dadvance(s: _DState) -> None:
+    cur = s._cur
+    p = s.players[cur]
+    target = s.players[1 - cur].position + 1
+    if target > END:
+        target = END
+    p.buttons += target - p.position
+    _dmove(s, cur, target)
+
+
+def _dapply(s: _DState, act: Action, packer: _Packer) -> None:
+    """Play ``act`` (a deferred player's buy has mask 0; its leather placement any cell)."""
+    if s.dfr[s._cur] is None:
+        s.apply_action(act)
+    elif s._pending:
+        _dleather(s, packer)
+    elif type(act) is Buy:
+        _dbuy(s, act.patch_id, packer)
+    else:
+        _dadvance(s)
+
+
+def _dchildren(s: _DState, packer: _Packer) -> list[Action]:
+    """The moves of a deferred player: one leather placement; advance and one buy per patch that still fits
+    with the others, in the greedy order of :func:`_children`."""
+    cur = s._cur
+    d = s.dfr[cur]
+    assert d is not None
+    if s._pending:
+        return [LEATHER_ACTIONS[0]]
+    p = s.players[cur]
+    region = FULL ^ p.board
+    room = BOARD_CELLS - p.board.bit_count() - d[2]
+    rates = GREEDY_RATES[PAYOUTS_AFTER[p.position]]
+    opts = [(rates[pid], pid) for pid in s.front_patches()
+            if COST[pid] <= p.buttons and AREA[pid] <= room and packer.fits(region, d[0] | 1 << pid)]
+    opts.sort(key=lambda x: -x[0])
+    out: list[Action] = []
+    advanced = False
+    for rate, pid in opts:
+        if not advanced and rate <= ADVANCE_RATE:
+            out.append(ADVANCE)
+            advanced = True
+        out.append(Buy(pid, 0))
+    if not advanced:
+        out.append(ADVANCE)
+    return out
+
+
+def _group(act: Action) -> int | None:
+    """The relaxation group of a move of a player who places exactly: its patch, the leather cells, or none."""
+    t = type(act)
+    if t is Buy:
+        return act.patch_id  # type: ignore[union-attr]
+    if t is PlaceLeather:
+        return LEATHER_GROUP
+    return None
+
+
 class _Search:
     """One solve: the table, the counters and the alpha-beta recursion."""
 
-    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
+                 relax: bool = True):
         n = BUCKET
         while n * 2 * ENTRY_BYTES <= table_bytes:
             n *= 2
@@ -338,6 +656,8 @@ class _Search:
         self.stop = stop
         self.max_plies = max_plies
         self.killers: dict[int, Action] = {}
+        self.relax = relax
+        self.packer = _Packer()
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -370,7 +690,7 @@ class _Search:
         table[free] = (key, lo, hi, move, work)
 
     def probe_move(self, s: GameState) -> Action | None:
-        e = self.probe(_key(s))
+        e = self.probe(_dkey(_dstate(s)))
         return None if e is None else e[3]
 
     def children(self, s: GameState) -> list[Action]:
@@ -384,15 +704,32 @@ class _Search:
             raise _Abort("time")
 
     def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
-        """Fail-soft alpha-beta: the value if inside (alpha, beta), else a bound on the side it fell."""
+        """Fail-soft alpha-beta on ``s`` (the game as the rules play it)."""
+        return self._ab(_dstate(s), alpha, beta, ply)
+
+    def _relaxed(self, s: _DState, act: Action) -> _DState:
+        """``s`` after any move of ``act``'s group, the mover deferred from here on (rule B)."""
+        c = s.clone()
+        if type(act) is Buy:
+            _dbuy(c, act.patch_id, self.packer)
+        else:
+            _dleather(c, self.packer)
+        return c
+
+    def _ab(self, s: _DState, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft alpha-beta: the value if inside (alpha, beta), else a bound on the side it fell.
+
+        The value is the one of the game ``s`` stands for: with a deferred player, that player's
+        relaxation (rule B).
+        """
         self.nodes += 1
         if not self.nodes % CHECK_EVERY:
             self.check()
-        if s.is_terminal():
-            return _margin(s)
+        if s._over:
+            return _dmargin(s)
         if self.max_plies is not None and ply >= self.max_plies:
             raise _Abort("horizon")
-        key = _key(s)
+        key = _dkey(s)
         e = self.probe(key)
         tt_move = None
         if e is not None:
@@ -407,7 +744,9 @@ class _Search:
                 beta = hi
             tt_move = e[3]
         start = self.nodes
-        acts = _children(s)
+        cur = s._cur
+        exact = s.dfr[cur] is None
+        acts = _children(s) if exact else _dchildren(s, self.packer)
         if tt_move is not None and acts[0] != tt_move:
             try:
                 acts.remove(tt_move)
@@ -421,43 +760,74 @@ class _Search:
                 if acts[i] == killer:
                     acts.insert(at, acts.pop(i))
                     break
+        # rule B: the groups of an exact mover's moves that are large enough to be bounded at once
+        sizes: dict[int, int] = {}
+        if self.relax and exact:
+            for act in acts:
+                g = _group(act)
+                if g is not None:
+                    sizes[g] = sizes.get(g, 0) + 1
+        checked: dict[int, int] = {}
+        cut: set[int] = set()
         best_move: Action | None = None
-        if s.current_player() == 0:
-            best = -INF
-            a = alpha
-            for i, act in enumerate(acts):
-                c = s.clone()
-                c.apply_action(act)
-                if not i:
-                    v = self.ab(c, a, beta, ply + 1)
+        maxing = cur == 0
+        best = -INF if maxing else INF
+        a, b = alpha, beta
+        first = True
+        for act in acts:
+            if sizes:
+                g = _group(act)
+                if g is not None and sizes[g] >= MIN_GROUP:
+                    if g in cut:
+                        continue
+                    edge = a if maxing else b
+                    if checked.get(g) != edge:   # a bound of the whole group, again whenever the window moved
+                        checked[g] = edge
+                        c = self._relaxed(s, act)
+                        if maxing:
+                            rb = self._ab(c, a, a + 1, ply + 1)
+                            if rb <= a:
+                                cut.add(g)
+                                if rb > best:
+                                    best, best_move = rb, act
+                                continue
+                        else:
+                            rb = self._ab(c, b - 1, b, ply + 1)
+                            if rb >= b:
+                                cut.add(g)
+                                if rb < best:
+                                    best, best_move = rb, act
+                                continue
+            c = s.clone()
+            _dapply(c, act, self.packer)
+            if maxing:
+                if first:
+                    v = self._ab(c, a, b, ply + 1)
                 else:  # principal variation search: a null window first, the full one if it fails high
-                    v = self.ab(c, a, a + 1, ply + 1)
-                    if a < v < beta:
-                        v = self.ab(c, a, beta, ply + 1)
+                    v = self._ab(c, a, a + 1, ply + 1)
+                    if a < v < b:
+                        v = self._ab(c, a, b, ply + 1)
+                first = False
                 if v > best:
                     best, best_move = v, act
                     if v > a:
                         a = v
-                        if a >= beta:
+                        if a >= b:
                             self.killers[ply] = act
                             break
-        else:
-            best = INF
-            b = beta
-            for i, act in enumerate(acts):
-                c = s.clone()
-                c.apply_action(act)
-                if not i:
-                    v = self.ab(c, alpha, b, ply + 1)
+            else:
+                if first:
+                    v = self._ab(c, a, b, ply + 1)
                 else:
-                    v = self.ab(c, b - 1, b, ply + 1)
-                    if alpha < v < b:
-                        v = self.ab(c, alpha, b, ply + 1)
+                    v = self._ab(c, b - 1, b, ply + 1)
+                    if a < v < b:
+                        v = self._ab(c, a, b, ply + 1)
+                first = False
                 if v < best:
                     best, best_move = v, act
                     if v < b:
                         b = v
-                        if alpha >= b:
+                        if a >= b:
                             self.killers[ply] = act
                             break
         if best <= alpha:
@@ -475,10 +845,11 @@ _ABORTS = {1: "time", 2: "stopped", 3: "horizon"}
 class _CSearch:
     """The compiled search (``engine/_core/endgame.c``) behind the same three calls as :class:`_Search`."""
 
-    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
+                 relax: bool = True):
         assert _C is not None
         self._s = _C.Searcher(table_bytes, -1 if max_plies is None else max_plies,
-                              -1.0 if deadline is None else deadline, stop)
+                              -1.0 if deadline is None else deadline, stop, relax)
 
     @property
     def nodes(self) -> int:
