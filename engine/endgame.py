@@ -326,7 +326,7 @@ PACK_STEPS = 2000
 """Search steps one packing question may take; past them the answer is "yes" (optimistic, so still a bound)."""
 MIN_GROUP = 2
 """A group of moves (one patch's placements, or the leather cells) gets a relaxation bound from this size."""
-PACK_CACHE = 1 << 14
+PACK_CACHE = 1 << 16
 """Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
 LEATHER_GROUP = -1
 
@@ -362,27 +362,41 @@ def _fit(region: int, pieces: tuple[int, ...], steps: list[int]) -> bool:
 
 
 def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps: list[int]) -> bool:
-    """Whether ``pieces`` fit into ``region`` at once leaving at most ``leathers`` cells of ``need`` uncovered."""
-    left = (need & region).bit_count()
-    if left <= leathers:
+    """Whether ``pieces`` fit into ``region`` at once leaving at most ``leathers`` cells of ``need`` uncovered.
+
+    Cut when a piece fits nowhere, when more cells of ``need`` than ``leathers`` lie under no placement,
+    or when the most each piece can cover of them does not add up; else the lowest uncovered cell of
+    ``need`` is covered by a placement of some piece, or (if a leather patch is left) by a leather patch.
+    """
+    left = need & region
+    n = left.bit_count()
+    if n <= leathers:
         return _fit(region, pieces, steps)
-    if left > leathers + sum(AREA[pid] for pid in pieces):
-        return False
     steps[0] -= 1
     if steps[0] < 0:
         raise _Steps
-    best_i, best = -1, None
-    for i, pid in enumerate(pieces):
-        ms = _inside(pid, region)
-        if not ms:
+    under = 0
+    most = leathers
+    for pid in pieces:
+        top = -1
+        for m in PATCH_MASKS[pid]:
+            if not m & ~region:
+                under |= m
+                k = (m & left).bit_count()
+                if k > top:
+                    top = k
+        if top < 0:
             return False
-        if best is None or len(ms) < len(best):
-            best_i, best = i, ms
-    rest = pieces[:best_i] + pieces[best_i + 1:]
-    for m in best:  # type: ignore[union-attr]
-        if _cover(region & ~m, rest, need, leathers, steps):
-            return True
-    return False
+        most += top
+    if most < n or (left & ~under).bit_count() > leathers:
+        return False
+    c = left & -left
+    for i, pid in enumerate(pieces):
+        rest = pieces[:i] + pieces[i + 1:]
+        for m in PATCH_MASKS[pid]:
+            if m & c and not m & ~region and _cover(region & ~m, rest, need, leathers, steps):
+                return True
+    return bool(leathers) and _cover(region & ~c, pieces, need, leathers - 1, steps)
 
 
 def _pieces(bits: int) -> tuple[int, ...]:
@@ -428,7 +442,9 @@ class _Packer:
             try:
                 for w in BONUS_MASKS:
                     need = w & region
-                    if need.bit_count() <= leathers + area and _cover(region, pieces, need, leathers, steps):
+                    n = need.bit_count()
+                    # the pieces and leathers of a deferred player always fit at once (they were checked)
+                    if n <= leathers or (n <= leathers + area and _cover(region, pieces, need, leathers, steps)):
                         r = True
                         break
             except _Steps:

@@ -24,6 +24,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 #include "state.h"
 #include "policy.h"
 
@@ -32,7 +35,7 @@
 #define EG_MAX_DEPTH 400
 #define EG_PACK_STEPS 2000
 #define EG_MIN_GROUP 2
-#define EG_PACK_CACHE (1 << 14)
+#define EG_PACK_CACHE (1 << 16)
 #define EG_GROUPS (QS_MAX_PATCHES + 1)     /* one per patch id, then the leather cells */
 #define EG_LEATHER_GROUP QS_MAX_PATCHES
 #define EG_NO_INDEX 0xFFFF                 /* a deferred buy's move: no placement */
@@ -70,6 +73,7 @@ typedef struct {
 
 typedef struct {
     qs_mask region;
+    qs_mask witness;            /* a fit question answered by a packing found: its cells (else 0) */
     uint64_t set;
     int16_t leathers;           /* -1: the fit question; else the claim question with this many leathers */
     uint8_t used, answer;
@@ -337,8 +341,9 @@ static int same_action(const qs_action *a, const qs_action *b) {
 }
 
 /* ------------------------------------------------------------------ rule B: packing (engine/endgame.py _fit, _cover) */
-/* 1: all of pieces fit into region at once; 0: they do not; -1: out of steps (taken as "yes"). */
-static int pack_fit(qs_mask region, const int *pieces, int np, long *steps) {
+/* 1: all of pieces fit into region at once (*used |= the cells of one such packing); 0: they do not;
+   -1: out of steps (taken as "yes"). */
+static int pack_fit(qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
     if (!np) return 1;
     if (--*steps < 0) return -1;
     int bi = -1, bn = 0;
@@ -355,37 +360,51 @@ static int pack_fit(qs_mask region, const int *pieces, int np, long *steps) {
     const qs_mask *ms = T.masks[pid];
     for (int j = 0; j < T.n_masks[pid]; j++) {
         if (ms[j] & ~region) continue;
-        int r = pack_fit(region & ~ms[j], rest, nr, steps);
+        int r = pack_fit(region & ~ms[j], rest, nr, steps, used);
+        if (r == 1) *used |= ms[j];
         if (r) return r;
     }
     return 0;
 }
 
-/* Like pack_fit, leaving at most `leathers` cells of `need` uncovered. */
+/* Like pack_fit, leaving at most `leathers` cells of `need` uncovered (engine/endgame.py _cover): cut when a
+   piece fits nowhere, when more cells of need than leathers lie under no placement, or when the most each
+   piece can cover of them does not add up; else the lowest uncovered cell of need is covered by a placement
+   of some piece, or (if a leather patch is left) by a leather patch. */
 static int pack_cover(qs_mask region, const int *pieces, int np, qs_mask need, int leathers, long *steps) {
-    int left = qs_popcount(need & region);
-    if (left <= leathers) return pack_fit(region, pieces, np, steps);
-    int area = 0;
-    for (int i = 0; i < np; i++) area += T.area[pieces[i]];
-    if (left > leathers + area) return 0;
+    qs_mask left = need & region;
+    int n = qs_popcount(left);
+    if (n <= leathers) { qs_mask used = 0; return pack_fit(region, pieces, np, steps, &used); }
     if (--*steps < 0) return -1;
-    int bi = -1, bn = 0;
+    qs_mask under = 0;
+    int most = leathers;
     for (int i = 0; i < np; i++) {
-        int pid = pieces[i], c = 0;
+        int pid = pieces[i], top = -1;
         const qs_mask *ms = T.masks[pid];
-        for (int j = 0; j < T.n_masks[pid]; j++) if (!(ms[j] & ~region)) c++;
-        if (!c) return 0;
-        if (bi < 0 || c < bn) { bi = i; bn = c; }
+        for (int j = 0; j < T.n_masks[pid]; j++) {
+            if (ms[j] & ~region) continue;
+            under |= ms[j];
+            int k = qs_popcount(ms[j] & left);
+            if (k > top) top = k;
+        }
+        if (top < 0) return 0;
+        most += top;
     }
-    int rest[QS_MAX_PATCHES], nr = 0;
-    for (int i = 0; i < np; i++) if (i != bi) rest[nr++] = pieces[i];
-    int pid = pieces[bi];
-    const qs_mask *ms = T.masks[pid];
-    for (int j = 0; j < T.n_masks[pid]; j++) {
-        if (ms[j] & ~region) continue;
-        int r = pack_cover(region & ~ms[j], rest, nr, need, leathers, steps);
-        if (r) return r;
+    if (most < n || qs_popcount(left & ~under) > leathers) return 0;
+    qs_mask c = left & (~left + 1);
+    int rest[QS_MAX_PATCHES];
+    for (int i = 0; i < np; i++) {
+        int nr = 0;
+        for (int j = 0; j < np; j++) if (j != i) rest[nr++] = pieces[j];
+        int pid = pieces[i];
+        const qs_mask *ms = T.masks[pid];
+        for (int j = 0; j < T.n_masks[pid]; j++) {
+            if (!(ms[j] & c) || (ms[j] & ~region)) continue;
+            int r = pack_cover(region & ~ms[j], rest, nr, need, leathers, steps);
+            if (r) return r;
+        }
     }
+    if (leathers) return pack_cover(region & ~c, pieces, np, need, leathers - 1, steps);
     return 0;
 }
 
@@ -412,20 +431,36 @@ static eg_pack *pack_slot(Searcher *S, qs_mask region, uint64_t set, int leather
     return c;
 }
 
-/* _Packer.fits: do the patches of `set` fit into `region` at once? */
+/* _Packer.fits: do the patches of `set` fit into `region` at once? (A packing already found for all but one
+   of them is tried first: the same answer, found sooner.) */
 static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
     int hit;
     eg_pack *c = pack_slot(S, region, set, -1, &hit);
     if (hit) return c->answer;
     int pieces[QS_MAX_PATCHES], area;
     int np = pieces_of(set, pieces, &area);
-    int r;
+    int r = -2;
+    qs_mask used = 0;
     if (area > qs_popcount(region)) r = 0;
-    else {
-        long steps = EG_PACK_STEPS;
-        r = pack_fit(region, pieces, np, &steps) != 0;
+    else if (np > 1) {
+        for (int i = 0; i < np && r == -2; i++) {
+            int h2;
+            eg_pack *w = pack_slot(S, region, set & ~(1ULL << pieces[i]), -1, &h2);
+            if (!h2 || !w->witness) continue;
+            const qs_mask *ms = T.masks[pieces[i]];
+            qs_mask free_ = region & ~w->witness;
+            for (int j = 0; j < T.n_masks[pieces[i]]; j++)
+                if (!(ms[j] & ~free_)) { r = 1; used = w->witness | ms[j]; break; }
+        }
     }
-    c->used = 1; c->region = region; c->set = set; c->leathers = -1; c->answer = (uint8_t)r;
+    if (r == -2) {
+        long steps = EG_PACK_STEPS;
+        int x = pack_fit(region, pieces, np, &steps, &used);
+        r = x != 0;
+        if (x != 1) used = 0;
+    }
+    c = pack_slot(S, region, set, -1, &hit);
+    c->used = 1; c->region = region; c->set = set; c->leathers = -1; c->answer = (uint8_t)r; c->witness = used;
     return r;
 }
 
@@ -440,12 +475,16 @@ static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) 
     long steps = EG_PACK_STEPS;
     for (int i = 0; i < T.n_bonus; i++) {
         qs_mask need = T.bonus_masks[i] & region;
-        if (qs_popcount(need) <= leathers + area) {
+        int n = qs_popcount(need);
+        /* the pieces and leathers of a deferred player always fit at once (they were checked) */
+        if (n <= leathers) { r = 1; break; }
+        if (n <= leathers + area) {
             int x = pack_cover(region, pieces, np, need, leathers, &steps);
             if (x) { r = 1; break; }   /* 1, or -1: out of steps, taken as "yes" */
         }
     }
     c->used = 1; c->region = region; c->set = set; c->leathers = (int16_t)leathers; c->answer = (uint8_t)r;
+    c->witness = 0;
     return r;
 }
 
@@ -719,9 +758,33 @@ static void eg_from_state(const qs_state *s, eg_state *e) {
     e->s = *s;
 }
 
+/* ------------------------------------------------------------------ the table's memory */
+/* Zeroed memory for the table: on Linux an anonymous mapping with transparent huge pages asked for (a probe
+   is a random access; 2 MiB pages spare most of its TLB misses), elsewhere calloc. */
+static void *table_alloc(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+#else
+    return calloc(1, bytes);
+#endif
+}
+
+static void table_free(void *p, size_t bytes) {
+    if (!p) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(p, bytes);
+#else
+    (void)bytes;
+    free(p);
+#endif
+}
+
 /* ------------------------------------------------------------------ the Python type */
 static void Searcher_dealloc(Searcher *S) {
-    free(S->table);
+    table_free(S->table, S->size * sizeof(eg_entry));
     free(S->pack);
     for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
     Py_XDECREF(S->stop);
@@ -738,8 +801,9 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     if (!tables_ready) { PyErr_SetString(PyExc_RuntimeError, "engine._endgame: _init_tables() was not called"); return -1; }
     uint64_t n = EG_BUCKET;
     while ((long long)(n * 2 * sizeof(eg_entry)) <= table_bytes) n *= 2;
-    free(S->table);
-    S->table = (eg_entry *)calloc((size_t)n, sizeof(eg_entry));
+    table_free(S->table, S->size * sizeof(eg_entry));
+    S->table = (eg_entry *)table_alloc((size_t)n * sizeof(eg_entry));
+    S->size = 0;
     if (!S->table) { PyErr_NoMemory(); return -1; }
     free(S->pack);
     S->pack = (eg_pack *)calloc(EG_PACK_CACHE, sizeof(eg_pack));
