@@ -128,19 +128,19 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from quiltsolve.solver import PATCH_MASKS
 
 from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from .board import contact_planes
-from .core import PURE_PYTHON_ENV, action_of, core_tables
+from .core import PURE_PYTHON_ENV, action_of, action_tuple, core_tables
 from .policy import ADVANCE_RATE, GREEDY_RATES, leather_scores
 from .state import AREA, COST, INCOME, TIME, GameState
 from .track import BOARD_CELLS, BONUS_MASKS, BONUS_POINTS, EMPTY_PENALTY, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 
 __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
-           "Stop", "c_available", "solve"]
+           "SolveProgress", "Stop", "c_available", "solve", "solve_progress"]
 
 ENTRY_BYTES = 512
 """Bytes of one entry of the pure-Python table, key tuple, bounds, move and slot (measured ≈ 420, rounded up)."""
@@ -322,11 +322,13 @@ def _children(s: GameState) -> list[Action]:
 
 
 # ---------------------------------------------------------------- the hindsight relaxation (rule B)
-PACK_STEPS = 2000
+PACK_STEPS = 500
 """Search steps one packing question may take; past them the answer is "yes" (optimistic, so still a bound)."""
 MIN_GROUP = 2
 """A group of moves (one patch's placements, or the leather cells) gets a relaxation bound from this size."""
 PACK_CACHE = 1 << 16
+REACH_CACHE = 1 << 12
+"""Patches' reaches (:meth:`_Packer.reach`) remembered per search."""
 """Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
 LEATHER_GROUP = -1
 
@@ -335,33 +337,46 @@ class _Steps(Exception):
     pass
 
 
+def _step(steps: list[Any]) -> None:
+    """One step of a packing search: ``steps = [left, tick]``; out of steps raises :class:`_Steps`, else
+    ``tick()`` counts the step as a node of the search (which looks at the clock and the stop token every
+    :data:`CHECK_EVERY` nodes, raising ``_Abort``)."""
+    steps[0] -= 1
+    if steps[0] < 0:
+        raise _Steps
+    steps[1]()
+
+
 def _inside(pid: int, region: int) -> list[int]:
     """Placements of ``pid`` inside ``region``, in ``PATCH_MASKS`` order."""
     return [m for m in PATCH_MASKS[pid] if not m & ~region]
 
 
-def _fit(region: int, pieces: tuple[int, ...], steps: list[int]) -> bool:
-    """Whether all ``pieces`` (patch ids) fit into ``region`` at once, none overlapping."""
+def _fit(region: int, pieces: tuple[int, ...], steps: list[Any]) -> int | None:
+    """The cells of a packing of all ``pieces`` (patch ids) into ``region`` at once, none overlapping, or None.
+
+    Depth first: the piece with the fewest places in the region first (ties: the lower id), its places in
+    ``PATCH_MASKS`` order.
+    """
     if not pieces:
-        return True
-    steps[0] -= 1
-    if steps[0] < 0:
-        raise _Steps
+        return 0
+    _step(steps)
     best_i, best = -1, None
-    for i, pid in enumerate(pieces):   # the piece with the fewest places first (ties: the lower id)
+    for i, pid in enumerate(pieces):
         ms = _inside(pid, region)
         if not ms:
-            return False
+            return None
         if best is None or len(ms) < len(best):
             best_i, best = i, ms
     rest = pieces[:best_i] + pieces[best_i + 1:]
     for m in best:  # type: ignore[union-attr]
-        if _fit(region & ~m, rest, steps):
-            return True
-    return False
+        r = _fit(region & ~m, rest, steps)
+        if r is not None:
+            return r | m
+    return None
 
 
-def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps: list[int]) -> bool:
+def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps: list[Any]) -> bool:
     """Whether ``pieces`` fit into ``region`` at once leaving at most ``leathers`` cells of ``need`` uncovered.
 
     Cut when a piece fits nowhere, when more cells of ``need`` than ``leathers`` lie under no placement,
@@ -371,10 +386,8 @@ def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps
     left = need & region
     n = left.bit_count()
     if n <= leathers:
-        return _fit(region, pieces, steps)
-    steps[0] -= 1
-    if steps[0] < 0:
-        raise _Steps
+        return _fit(region, pieces, steps) is not None
+    _step(steps)
     under = 0
     most = leathers
     for pid in pieces:
@@ -408,54 +421,130 @@ def _pieces(bits: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _Packer:
-    """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes")."""
+_M64 = (1 << 64) - 1
 
-    def __init__(self) -> None:
-        self.cache: dict[tuple[int, int, int], bool] = {}
+
+def _pack_slot(region: int, bits: int, leathers: int) -> int:
+    """The packing cache's slot of a question (the C search's hash, so that both caches hold the same)."""
+    h = ((region & _M64) ^ (((region >> 64) * 0x9E3779B97F4A7C15) & _M64) ^ ((bits * 0xBF58476D1CE4E5B9) & _M64)
+         ^ (((leathers + 2) * 0x94D049BB133111EB) & _M64))
+    h ^= h >> 29
+    h = (h * 0xBF58476D1CE4E5B9) & _M64
+    h ^= h >> 32
+    return h & (PACK_CACHE - 1)
+
+
+class _Packer:
+    """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes").
+
+    A direct-mapped cache of :data:`PACK_CACHE` answers, the same slots as the C search's: a question whose
+    set less one patch has a packing in the cache first tries the last patch in the cells that packing
+    leaves (the same answer, found sooner), so both searches take the same steps and look at the clock
+    and the stop token at the same moments.
+    """
+
+    def __init__(self, tick: Any) -> None:
+        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * PACK_CACHE
+        self.reaches: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        self.tick = tick
+
+    def reach(self, region: int, pid: int) -> tuple[int, tuple[int, ...]]:
+        """What ``pid`` can do in ``region``: the cells under its placements there, and the most cells of each
+        7x7 window's part of the region one placement covers (-1: none fits)."""
+        k = (region, pid)
+        r = self.reaches.get(k)
+        if r is None:
+            needs = [w & region for w in BONUS_MASKS]
+            tops = [-1] * len(needs)
+            under = 0
+            for m in PATCH_MASKS[pid]:
+                if not m & ~region:
+                    under |= m
+                    for i, need in enumerate(needs):
+                        c = (m & need).bit_count()
+                        if c > tops[i]:
+                            tops[i] = c
+            r = (under, tuple(tops))
+            if len(self.reaches) >= REACH_CACHE:
+                self.reaches.clear()
+            self.reaches[k] = r
+        return r
+
+    def _get(self, region: int, bits: int, leathers: int) -> tuple[int, int, int, bool, int] | None:
+        e = self.cache[_pack_slot(region, bits, leathers)]
+        if e is not None and e[0] == region and e[1] == bits and e[2] == leathers:
+            return e
+        return None
 
     def fits(self, region: int, bits: int) -> bool:
         """Whether the patches of ``bits`` fit into ``region`` at once."""
-        k = (region, bits, -1)
-        r = self.cache.get(k)
+        e = self._get(region, bits, -1)
+        if e is not None:
+            return e[3]
+        pieces = _pieces(bits)
+        r: bool | None = None
+        used = 0
+        if sum(AREA[pid] for pid in pieces) > region.bit_count():
+            r = False
+        elif len(pieces) > 1:
+            for pid in pieces:
+                w = self._get(region, bits & ~(1 << pid), -1)
+                if w is None or not w[4]:
+                    continue
+                free = region & ~w[4]
+                for m in PATCH_MASKS[pid]:
+                    if not m & ~free:
+                        r, used = True, w[4] | m
+                        break
+                if r is not None:
+                    break
         if r is None:
-            pieces = _pieces(bits)
-            if sum(AREA[pid] for pid in pieces) > region.bit_count():
-                r = False
-            else:
-                try:
-                    r = _fit(region, pieces, [PACK_STEPS])
-                except _Steps:
-                    r = True
-            self._keep(k, r)
+            try:
+                cells = _fit(region, pieces, [PACK_STEPS, self.tick])
+                r, used = cells is not None, cells or 0
+            except _Steps:
+                r, used = True, 0
+        self.cache[_pack_slot(region, bits, -1)] = (region, bits, -1, r, used)
         return r
 
     def claims(self, region: int, bits: int, leathers: int) -> bool:
         """Whether the patches of ``bits`` and ``leathers`` 1x1 patches fit into ``region`` completing a 7x7 window."""
-        k = (region, bits, leathers)
-        r = self.cache.get(k)
-        if r is None:
-            pieces = _pieces(bits)
-            area = sum(AREA[pid] for pid in pieces)
-            r = False
-            steps = [PACK_STEPS]
-            try:
-                for w in BONUS_MASKS:
-                    need = w & region
-                    n = need.bit_count()
-                    # the pieces and leathers of a deferred player always fit at once (they were checked)
-                    if n <= leathers or (n <= leathers + area and _cover(region, pieces, need, leathers, steps)):
-                        r = True
+        e = self._get(region, bits, leathers)
+        if e is not None:
+            return e[3]
+        pieces = _pieces(bits)
+        area = sum(AREA[pid] for pid in pieces)
+        r = False
+        steps = [PACK_STEPS, self.tick]
+        try:
+            for i, w in enumerate(BONUS_MASKS):
+                need = w & region
+                n = need.bit_count()
+                # the pieces and leathers of a deferred player always fit at once (they were checked)
+                if n <= leathers:
+                    r = True
+                    break
+                if n > leathers + area:
+                    continue
+                # _cover's first cut, from each patch's reach (no step): most the patches cover of the
+                # window, the window's cells under none of them
+                most, under = leathers, 0
+                for pid in pieces:
+                    u, tops = self.reach(region, pid)
+                    if tops[i] < 0:
+                        most = -1
                         break
-            except _Steps:
-                r = True
-            self._keep(k, r)
+                    most += tops[i]
+                    under |= u
+                if most < n or (need & ~under).bit_count() > leathers:
+                    continue
+                if _cover(region, pieces, need, leathers, steps):
+                    r = True
+                    break
+        except _Steps:
+            r = True
+        self.cache[_pack_slot(region, bits, leathers)] = (region, bits, leathers, r, 0)
         return r
-
-    def _keep(self, k: tuple[int, int, int], r: bool) -> None:
-        if len(self.cache) >= PACK_CACHE:
-            self.cache.clear()
-        self.cache[k] = r
 
 
 class _DState(GameState):
@@ -499,6 +588,16 @@ def _dstate(s: GameState) -> _DState:
     d._bonus_open = s._bonus_open
     d._over = s._over
     d.dfr = (None, None)
+    return d
+
+
+def _deferred(s: GameState, defer: int) -> _DState:
+    """``s`` as a search position, the players of the bits of ``defer`` deferred."""
+    d = _dstate(s)
+    if defer:
+        if d is s:
+            d = d.clone()
+        d.dfr = ((0, 0, 0) if defer & 1 else d.dfr[0], (0, 0, 0) if defer & 2 else d.dfr[1])
     return d
 
 
@@ -673,7 +772,7 @@ class _Search:
         self.max_plies = max_plies
         self.killers: dict[int, Action] = {}
         self.relax = relax
-        self.packer = _Packer()
+        self.packer = _Packer(self.tick)
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -705,23 +804,35 @@ class _Search:
                     free = j
         table[free] = (key, lo, hi, move, work)
 
-    def probe_move(self, s: GameState) -> Action | None:
-        e = self.probe(_dkey(_dstate(s)))
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None:
+        e = self.probe(_dkey(_deferred(s, defer)))
         return None if e is None else e[3]
 
     def children(self, s: GameState) -> list[Action]:
         return _children(s)
 
     # ------------------------------------------------------------ search
+    def tick(self) -> None:
+        """A packing step: counted as a node."""
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY:
+            self.check()
+
     def check(self) -> None:
         if self.stop is not None and self.stop.is_set():
             raise _Abort("stopped")
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise _Abort("time")
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
-        """Fail-soft alpha-beta on ``s`` (the game as the rules play it)."""
-        return self._ab(_dstate(s), alpha, beta, ply)
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int:
+        """Fail-soft alpha-beta on ``s``; ``defer``: bit 0 / bit 1 = player 0 / 1 deferred from the start (rule B:
+        then the value is that relaxation's, a bound of the game's)."""
+        return self._ab(_deferred(s, defer), alpha, beta, ply)
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft alpha-beta on the position after any move of ``act``'s group (a buy of its patch, or a
+        leather placement) by the mover, deferred from there on: a bound of every move of the group."""
+        return self._ab(self._relaxed(_dstate(s), act), alpha, beta, ply)
 
     def _relaxed(self, s: _DState, act: Action) -> _DState:
         """``s`` after any move of ``act``'s group, the mover deferred from here on (rule B)."""
@@ -875,8 +986,14 @@ class _CSearch:
     def table_full(self) -> bool:
         return bool(self._s.table_full)
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
-        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply)
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int:
+        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply, defer)
+        if code:
+            raise _Abort(_ABORTS[code])
+        return int(v)
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int:
+        code, v = self._s.ab_after(s.core_tuple(), action_tuple(act), alpha, beta, ply)
         if code:
             raise _Abort(_ABORTS[code])
         return int(v)
@@ -884,8 +1001,8 @@ class _CSearch:
     def children(self, s: GameState) -> list[Action]:
         return [action_of(a) for a in self._s.children(s.core_tuple())]
 
-    def probe_move(self, s: GameState) -> Action | None:
-        m = self._s.probe_move(s.core_tuple())
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None:
+        m = self._s.probe_move(s.core_tuple(), defer)
         return None if m is None else action_of(m)
 
 
@@ -898,11 +1015,13 @@ class _Backend(Protocol):
     @property
     def table_full(self) -> bool: ...
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int: ...
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int: ...
 
     def children(self, s: GameState) -> list[Action]: ...
 
-    def probe_move(self, s: GameState) -> Action | None: ...
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None: ...
 
 
 def _line(search: _Backend, s: GameState, value: int, ply: int) -> list[Action]:
@@ -965,13 +1084,137 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
     return str(backend)
 
 
-def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
-    """(value for player 0, proven root moves best first)."""
-    if not all_moves:
-        v = search.ab(s, -INF, INF, 0)
-        move = search.probe_move(s)
-        assert move is not None
-        return v, [ProvenMove(move, sign * v)]
+def _static_bounds(s: GameState) -> tuple[int, int]:
+    """Sound bounds ``(lo, hi)`` on player 0's final margin under any play (rule S in the module docstring)."""
+    a0 = _advance_only(s, 0)
+    a1 = _advance_only(s, 1)
+    return a0 - a1 - _extra(s, 1), a0 + _extra(s, 0) - a1
+
+
+def _advance_only(s: GameState, i: int) -> int:
+    """The score player ``i`` reaches by advancing to the end (a score they can always make sure of)."""
+    p = s.players[i]
+    sc = p.score()
+    if s.leather_to_place and s.current_player() == i:
+        sc += EMPTY_PENALTY * s.leather_to_place     # pending leather patches are placed whatever happens
+    if p.position < END:
+        sc += p.income * PAYOUTS_AFTER[p.position] + END - p.position
+    return sc
+
+
+def _extra(s: GameState, i: int) -> int:
+    """At most how much more than :func:`_advance_only` player ``i`` can score."""
+    p = s.players[i]
+    bonus = BONUS_POINTS if s.bonus_open else 0
+    pending = s.leather_to_place if s.current_player() == i else 0
+    if p.position >= END:
+        return bonus if pending else 0
+    room = BOARD_CELLS - p.board.bit_count() - pending
+    pa = PAYOUTS_AFTER[p.position]
+    last = 0
+    items = []
+    for pid in s._circle:
+        if AREA[pid] > room:
+            continue
+        g = EMPTY_PENALTY * AREA[pid] - COST[pid] + INCOME[pid] * pa
+        last = max(last, g - 1)          # the last buy may be cut short by the end of the track: 1 space
+        if g > TIME[pid]:
+            items.append((g - TIME[pid], TIME[pid]))
+    items.sort(key=lambda x: -x[0] / x[1])
+    cap = END - p.position - 1          # the other buys all end before space END
+    num, den = 0, 1                     # the fractional knapsack's value, num / den
+    for gain, t in items:
+        if cap <= 0:
+            break
+        if t <= cap:
+            num += gain * den
+            cap -= t
+        else:
+            num = num * t + gain * cap * den
+            den *= t
+            cap = 0
+    leather = min(len(s.leather), max(0, room))
+    return last + num // den + EMPTY_PENALTY * leather + bonus
+
+
+@dataclass(frozen=True)
+class SolveProgress:
+    """One report of :func:`solve_progress`: what is proven so far.
+
+    ``lower <= value <= upper`` is proven for the value of the position for
+    the player to move (the final margin under perfect play, as
+    :attr:`EndgameResult.value`); the interval narrows, report after report,
+    until it closes. ``line``: the best line known so far, from the root,
+    as the table holds it (not proven until the last report); ``stage``:
+    ``"bounds"`` (the static bounds), ``"relaxed"`` (a bound from rule B's
+    relaxation of one player), ``"test"`` (a null-window search of the
+    position), ``"moves"`` (the value of one more root move, with
+    ``all_moves``) or ``"done"``. Only the last report (``stage == "done"``)
+    has ``result``: the :class:`EndgameResult`, proven or not (then the
+    interval is still what was proven).
+    """
+
+    lower: int
+    upper: int
+    nodes: int
+    elapsed: float
+    line: tuple[Action, ...]
+    stage: str
+    result: EndgameResult | None = None
+
+
+def _table_line(search: _Backend, s: GameState, first: Action | None = None, limit: int = 200) -> tuple[Action, ...]:
+    """The line the table's moves make from ``s`` (``first`` instead of the root's own, if given)."""
+    out: list[Action] = []
+    s = s.clone()
+    while not s.is_terminal() and len(out) < limit:
+        m = first if first is not None and not out else search.probe_move(s)
+        if m is None or not s.is_legal(m):
+            break
+        out.append(m)
+        s.apply_action(m)
+    return tuple(out)
+
+
+def _value(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
+    """The value of ``s`` (player 0's margin) given ``lo <= value <= hi``: the static bounds, both players'
+    relaxations (rule B), then null-window searches halving the interval."""
+    if s.is_terminal():
+        return _margin(s)
+    slo, shi = _static_bounds(s)
+    lo, hi = max(lo, slo), min(hi, shi)
+    if lo < hi:
+        hi = min(hi, search.ab(s, lo - 1, hi + 1, ply, 1))
+    if lo < hi:
+        lo = max(lo, search.ab(s, lo - 1, hi + 1, ply, 2))
+    while lo < hi:
+        g = (lo + hi + 1) // 2
+        v = search.ab(s, g - 1, g, ply)
+        if v >= g:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
+def _mover_move(search: _Backend, s: GameState, v: int, relaxed_move: Action | None) -> Action:
+    """A move of the mover in ``s`` whose value is ``v`` (the position's, player 0's view)."""
+    if relaxed_move is not None:
+        return relaxed_move
+    if s.current_player() == 0:
+        got = search.ab(s, v - 1, v, 0)
+        assert got >= v, "the value's best move"
+    else:
+        got = search.ab(s, v, v + 1, 0)
+        assert got <= v, "the value's best move"
+    move = search.probe_move(s)
+    assert move is not None
+    return move
+
+
+def _all_moves(search: _Backend, s: GameState, sign: int, value: int) -> Iterator[ProvenMove]:
+    """Every distinct root move with its exact value (player to move's view), in the search order; the buys of
+    one patch collapsed to its best placement (bounded at once by rule B first)."""
     maxing = s.current_player() == 0
     groups: list[list[Action]] = []
     by_patch: dict[int, list[Action]] = {}
@@ -988,34 +1231,158 @@ def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> t
             by_patch[act.patch_id].append(act)
         else:
             groups.append([act])
-    moves: list[tuple[int, Action]] = []
     for group in groups:
+        # the group's bound: no placement of the patch does better than the relaxation (rule B)
+        edge = (search.ab_after(s, group[0], -INF, INF, 1) if len(group) >= MIN_GROUP
+                else (INF if maxing else -INF))
         best: int | None = None
         best_act = group[0]
         for act in group:
+            if best is not None and (best >= edge if maxing else best <= edge):
+                break
             c = s.clone()
             c.apply_action(act)
             if best is None:
-                v = search.ab(c, -INF, INF, 1)
+                v = _value(search, c, 1, -INF, edge) if maxing else _value(search, c, 1, edge, INF)
             elif maxing:
-                v = search.ab(c, best, INF, 1)     # only a better placement matters (exact when > best)
-                if v <= best:
+                t = search.ab(c, best, best + 1, 1)
+                if t <= best:
                     continue
+                v = _value(search, c, 1, t, edge)
             else:
-                v = search.ab(c, -INF, best, 1)
-                if v >= best:
+                t = search.ab(c, best - 1, best, 1)
+                if t >= best:
                     continue
+                v = _value(search, c, 1, edge, t)
             if best is None or (v > best if maxing else v < best):
                 best, best_act = v, act
         assert best is not None
-        moves.append((best, best_act))
-    moves.sort(key=lambda x: -sign * x[0])   # stable: heuristic order on ties
-    return moves[0][0], [ProvenMove(a, sign * v) for v, a in moves]
+        yield ProvenMove(best_act, sign * best)
+
+
+def _drive(search: _Backend, state: GameState, all_moves: bool, t0: float) -> Iterator[SolveProgress]:
+    """The reports of one solve (see :func:`solve_progress`); the last one carries the result."""
+    sign = 1 if state.current_player() == 0 else -1
+    lo, hi = _static_bounds(state)
+    move_lo: Action | None = None     # a move of player 0 / 1 that proved lo / hi (from a relaxed search)
+    move_hi: Action | None = None
+    line: tuple[Action, ...] = ()
+
+    def report(stage: str, result: EndgameResult | None = None) -> SolveProgress:
+        a, b = (lo, hi) if sign > 0 else (-hi, -lo)
+        return SolveProgress(a, b, search.nodes, time.monotonic() - t0, line, stage, result)
+
+    try:
+        yield report("bounds")
+        if lo < hi:      # player 0 deferred: an upper bound
+            v = search.ab(state, lo - 1, hi + 1, 0, 1)
+            if v < hi:
+                hi = v
+                move_hi = search.probe_move(state, 1) if sign < 0 else None
+                line = _table_line(search, state, move_hi) if move_hi is not None else line
+            yield report("relaxed")
+        if lo < hi:      # player 1 deferred: a lower bound
+            v = search.ab(state, lo - 1, hi + 1, 0, 2)
+            if v > lo:
+                lo = v
+                move_lo = search.probe_move(state, 2) if sign > 0 else None
+                line = _table_line(search, state, move_lo) if move_lo is not None else line
+            yield report("relaxed")
+        while lo < hi:   # null-window tests halving the interval
+            g = (lo + hi + 1) // 2
+            v = search.ab(state, g - 1, g, 0)
+            if v >= g:
+                lo = v
+                move_lo = None
+            else:
+                hi = v
+                move_hi = None
+            line = _table_line(search, state)
+            yield report("test")
+        value = lo
+        best = _mover_move(search, state, value, move_lo if sign > 0 else move_hi)
+        after = state.clone()
+        after.apply_action(best)
+        line = (best, *_line(search, after, value, 1))
+        moves = [ProvenMove(best, sign * value)]
+        if all_moves:
+            moves = []
+            for m in _all_moves(search, state, sign, value):
+                moves.append(m)
+                yield report("moves")
+            moves.sort(key=lambda m: -m.margin)   # stable: the search order on ties
+            assert moves[0].margin == sign * value
+            if moves[0].action != best:   # the line starts with the first move listed
+                after = state.clone()
+                after.apply_action(moves[0].action)
+                line = (moves[0].action, *_line(search, after, value, 1))
+    except _Abort as e:
+        yield report("done", EndgameResult(False, None, (), (), search.nodes, search.table_full,
+                                           time.monotonic() - t0, e.reason))
+        return
+    yield report("done", EndgameResult(True, sign * value, tuple(moves), line, search.nodes, search.table_full,
+                                       time.monotonic() - t0, "solved"))
+
+
+def _start(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_bytes: Any, all_moves: Any,
+           backend: Any, relax: bool, t0: float) -> _Backend | None:
+    chosen = _check_args(state, max_plies, time_limit, stop, table_bytes, all_moves, backend)
+    if state.is_terminal():
+        return None
+    deadline = None if time_limit is None else t0 + time_limit
+    if chosen == "c":
+        return _CSearch(table_bytes, deadline, stop, max_plies, relax)
+    return _Search(table_bytes, deadline, stop, max_plies, relax)
+
+
+def _terminal(state: GameState, t0: float) -> EndgameResult:
+    m = _margin(state)
+    sign = 1 if state.current_player() == 0 else -1
+    return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
+
+
+def solve_progress(state: GameState, *, max_plies: int | None = None, time_limit: float | None = None,
+                   stop: Stop | None = None, table_bytes: int = 256 * 2**20, all_moves: bool = False,
+                   backend: str | None = None) -> Iterator[SolveProgress]:
+    """The anytime solve: :func:`solve`'s search, reporting the proven interval of the value as it narrows.
+
+    Yields :class:`SolveProgress` reports (the interval ``[lower, upper]``
+    for the player to move, nodes, seconds, the best line so far), the last
+    one (``stage == "done"``) with the :class:`EndgameResult`. The arguments
+    are :func:`solve`'s (checked before the first report: a bad one raises
+    :class:`EndgameArgumentError`), but ``time_limit`` is None (no limit) by
+    default. ``stop`` is looked at every :data:`CHECK_EVERY` nodes (a
+    packing step counts as a node), and so is the clock: the C
+    search gives the thread back within about a millisecond of either; the
+    caller may also simply stop iterating between reports. The memory is
+    ``table_bytes`` for the table and a fixed :data:`PACK_CACHE` packing
+    answers.
+
+    >>> from quiltsolve.engine import new_game
+    >>> from quiltsolve.engine.players import GreedyPlayer
+    >>> s, g = new_game(2), GreedyPlayer()
+    >>> while s.players[0].position + s.players[1].position < 96:
+    ...     s.apply_action(g.choose(s))
+    >>> reports = list(solve_progress(s, table_bytes=2**20))
+    >>> all(a.lower <= b.lower and b.upper <= a.upper for a, b in zip(reports, reports[1:]))
+    True
+    >>> last = reports[-1]
+    >>> last.stage, last.lower == last.upper == last.result.value, last.result.proven
+    ('done', True, True)
+    """
+    t0 = time.monotonic()
+    search = _start(state, max_plies, time_limit, stop, table_bytes, all_moves, backend, True, t0)
+    if search is None:
+        r = _terminal(state, t0)
+        assert r.value is not None
+        yield SolveProgress(r.value, r.value, 0, r.elapsed, (), "done", r)
+        return
+    yield from _drive(search, state, all_moves, t0)
 
 
 def solve(state: GameState, *, max_plies: int | None = None, time_limit: float | None = 1.0,
           stop: Stop | None = None, table_bytes: int = 256 * 2**20, all_moves: bool = False,
-          backend: str | None = None) -> EndgameResult:
+          backend: str | None = None, _relax: bool = True) -> EndgameResult:
     """The exact value of ``state`` under perfect play, or "not proven" (see the module docstring).
 
     ``max_plies``: the deepest line searched, in plies (one action each, a
@@ -1034,26 +1401,11 @@ def solve(state: GameState, *, max_plies: int | None = None, time_limit: float |
     quiltsolve.engine.endgame.EndgameArgumentError: time_limit: must be None or a number of seconds > 0, got 0.0
     """
     t0 = time.monotonic()
-    chosen = _check_args(state, max_plies, time_limit, stop, table_bytes, all_moves, backend)
-    if state.is_terminal():
-        m = _margin(state)
-        sign = 1 if state.current_player() == 0 else -1
-        return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
-    deadline = None if time_limit is None else t0 + time_limit
-    search: _Backend
-    if chosen == "c":
-        search = _CSearch(table_bytes, deadline, stop, max_plies)
-    else:
-        search = _Search(table_bytes, deadline, stop, max_plies)
-    sign = 1 if state.current_player() == 0 else -1
-    try:
-        v, moves = _root_moves(search, state, sign, all_moves)
-        after = state.clone()
-        after.apply_action(moves[0].action)
-        line = [moves[0].action] + _line(search, after, v, 1)
-    except _Abort as e:
-        return EndgameResult(False, None, (), (), search.nodes, search.table_full, time.monotonic() - t0, e.reason)
-    return EndgameResult(True, sign * v, tuple(moves), tuple(line), search.nodes, search.table_full,
-                         time.monotonic() - t0, "solved")
-
-
+    search = _start(state, max_plies, time_limit, stop, table_bytes, all_moves, backend, _relax, t0)
+    if search is None:
+        return _terminal(state, t0)
+    result = None
+    for report in _drive(search, state, all_moves, t0):
+        result = report.result
+    assert result is not None
+    return result

@@ -33,9 +33,10 @@
 #define EG_CHECK_EVERY 256
 #define EG_INF (1 << 20)
 #define EG_MAX_DEPTH 400
-#define EG_PACK_STEPS 2000
+#define EG_PACK_STEPS 500
 #define EG_MIN_GROUP 2
 #define EG_PACK_CACHE (1 << 16)
+#define EG_REACH_CACHE (1 << 12)
 #define EG_GROUPS (QS_MAX_PATCHES + 1)     /* one per patch id, then the leather cells */
 #define EG_LEATHER_GROUP QS_MAX_PATCHES
 #define EG_NO_INDEX 0xFFFF                 /* a deferred buy's move: no placement */
@@ -80,6 +81,12 @@ typedef struct {
 } eg_pack;
 
 typedef struct {
+    qs_mask region, under;
+    int8_t most[QS_MAX_BONUS];
+    uint8_t used, pid;
+} eg_reach;
+
+typedef struct {
     PyObject_HEAD
     eg_entry *table;
     uint64_t size, mask;
@@ -91,6 +98,7 @@ typedef struct {
     int abort;
     int relax;
     eg_pack *pack;
+    eg_reach *reach;
     qs_action *levels[EG_MAX_DEPTH];
     qs_action killer[EG_MAX_DEPTH];
     int has_killer[EG_MAX_DEPTH];
@@ -343,9 +351,24 @@ static int same_action(const qs_action *a, const qs_action *b) {
 /* ------------------------------------------------------------------ rule B: packing (engine/endgame.py _fit, _cover) */
 /* 1: all of pieces fit into region at once (*used |= the cells of one such packing); 0: they do not;
    -1: out of steps (taken as "yes"). */
-static int pack_fit(qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
-    if (!np) return 1;
+static int check_limits(Searcher *S);
+
+/* One step of a packing search: -1 out of steps, -2 the search must stop (S->abort set), else 0. A step
+   counts as a node (so every EG_CHECK_EVERY nodes or steps the stop token and the clock are looked at). */
+static int pack_step(Searcher *S, long *steps) {
     if (--*steps < 0) return -1;
+    S->nodes++;
+    if (!(S->nodes % EG_CHECK_EVERY)) {
+        int r = check_limits(S);
+        if (r) { S->abort = r; return -2; }
+    }
+    return 0;
+}
+
+static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
+    if (!np) return 1;
+    int st = pack_step(S, steps);
+    if (st) return st;
     int bi = -1, bn = 0;
     for (int i = 0; i < np; i++) {   /* the piece with the fewest places first (ties: the lower id) */
         int pid = pieces[i], c = 0;
@@ -360,7 +383,7 @@ static int pack_fit(qs_mask region, const int *pieces, int np, long *steps, qs_m
     const qs_mask *ms = T.masks[pid];
     for (int j = 0; j < T.n_masks[pid]; j++) {
         if (ms[j] & ~region) continue;
-        int r = pack_fit(region & ~ms[j], rest, nr, steps, used);
+        int r = pack_fit(S, region & ~ms[j], rest, nr, steps, used);
         if (r == 1) *used |= ms[j];
         if (r) return r;
     }
@@ -371,11 +394,13 @@ static int pack_fit(qs_mask region, const int *pieces, int np, long *steps, qs_m
    piece fits nowhere, when more cells of need than leathers lie under no placement, or when the most each
    piece can cover of them does not add up; else the lowest uncovered cell of need is covered by a placement
    of some piece, or (if a leather patch is left) by a leather patch. */
-static int pack_cover(qs_mask region, const int *pieces, int np, qs_mask need, int leathers, long *steps) {
+static int pack_cover(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
+                      long *steps) {
     qs_mask left = need & region;
     int n = qs_popcount(left);
-    if (n <= leathers) { qs_mask used = 0; return pack_fit(region, pieces, np, steps, &used); }
-    if (--*steps < 0) return -1;
+    if (n <= leathers) { qs_mask used = 0; return pack_fit(S, region, pieces, np, steps, &used); }
+    int st = pack_step(S, steps);
+    if (st) return st;
     qs_mask under = 0;
     int most = leathers;
     for (int i = 0; i < np; i++) {
@@ -400,11 +425,11 @@ static int pack_cover(qs_mask region, const int *pieces, int np, qs_mask need, i
         const qs_mask *ms = T.masks[pid];
         for (int j = 0; j < T.n_masks[pid]; j++) {
             if (!(ms[j] & c) || (ms[j] & ~region)) continue;
-            int r = pack_cover(region & ~ms[j], rest, nr, need, leathers, steps);
+            int r = pack_cover(S, region & ~ms[j], rest, nr, need, leathers, steps);
             if (r) return r;
         }
     }
-    if (leathers) return pack_cover(region & ~c, pieces, np, need, leathers - 1, steps);
+    if (leathers) return pack_cover(S, region & ~c, pieces, np, need, leathers - 1, steps);
     return 0;
 }
 
@@ -455,7 +480,8 @@ static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
     }
     if (r == -2) {
         long steps = EG_PACK_STEPS;
-        int x = pack_fit(region, pieces, np, &steps, &used);
+        int x = pack_fit(S, region, pieces, np, &steps, &used);
+        if (x == -2) return 0;   /* stopped: the answer is not used (and not kept) */
         r = x != 0;
         if (x != 1) used = 0;
     }
@@ -465,6 +491,33 @@ static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
 }
 
 /* _Packer.claims: do they and `leathers` 1x1 patches fit into `region` completing a 7x7 window? */
+/* What one patch can do in a region (engine/endgame.py _reach): the cells under its placements there, and
+   the most cells of each 7x7 window's part of the region one placement covers (-1: none fits). */
+static eg_reach *reach_of(Searcher *S, qs_mask region, int pid) {
+    uint64_t h = (uint64_t)region ^ ((uint64_t)(region >> 64) * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)(pid + 1) * 0xBF58476D1CE4E5B9ULL);
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    eg_reach *r = &S->reach[h & (EG_REACH_CACHE - 1)];
+    if (r->used && r->region == region && r->pid == pid) return r;
+    r->used = 1;
+    r->region = region;
+    r->pid = (uint8_t)pid;
+    r->under = 0;
+    qs_mask need[QS_MAX_BONUS];
+    for (int w = 0; w < T.n_bonus; w++) { need[w] = T.bonus_masks[w] & region; r->most[w] = -1; }
+    const qs_mask *ms = T.masks[pid];
+    for (int j = 0; j < T.n_masks[pid]; j++) {
+        if (ms[j] & ~region) continue;
+        r->under |= ms[j];
+        for (int w = 0; w < T.n_bonus; w++) {
+            int k = qs_popcount(ms[j] & need[w]);
+            if (k > r->most[w]) r->most[w] = (int8_t)k;
+        }
+    }
+    return r;
+}
+
 static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) {
     int hit;
     eg_pack *c = pack_slot(S, region, set, leathers, &hit);
@@ -479,7 +532,19 @@ static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) 
         /* the pieces and leathers of a deferred player always fit at once (they were checked) */
         if (n <= leathers) { r = 1; break; }
         if (n <= leathers + area) {
-            int x = pack_cover(region, pieces, np, need, leathers, &steps);
+            /* pack_cover's first cut, from each patch's reach (no step): most the patches cover of the
+               window, the window's cells under none of them */
+            int most = leathers, none = 0;
+            qs_mask under = 0;
+            for (int j = 0; j < np; j++) {
+                eg_reach *x = reach_of(S, region, pieces[j]);
+                if (x->most[i] < 0) { none = 1; break; }
+                most += x->most[i];
+                under |= x->under;
+            }
+            if (none || most < n || qs_popcount(need & ~under) > leathers) continue;
+            int x = pack_cover(S, region, pieces, np, need, leathers, &steps);
+            if (x == -2) return 0;   /* stopped: the answer is not used (and not kept) */
             if (x) { r = 1; break; }   /* 1, or -1: out of steps, taken as "yes" */
         }
     }
@@ -619,6 +684,7 @@ static int check_limits(Searcher *S) {
 
 static int ab(Searcher *S, const eg_state *e, int alpha, int beta, int ply) {
     const qs_state *s = &e->s;
+    if (S->abort) return 0;   /* a packing question was stopped while this position was being made */
     S->nodes++;
     if (!(S->nodes % EG_CHECK_EVERY)) {
         int r = check_limits(S);
@@ -649,6 +715,7 @@ static int ab(Searcher *S, const eg_state *e, int alpha, int beta, int ply) {
     qs_action *acts = S->levels[ply];
     int cur = s->cur, exact = !e->dfr[cur];
     int n = exact ? endgame_children(s, acts) : d_children(S, e, acts);
+    if (S->abort) return 0;
     if (have_tt && !same_action(&acts[0], &tt)) {
         for (int i = 1; i < n; i++)
             if (same_action(&acts[i], &tt)) {
@@ -786,6 +853,7 @@ static void table_free(void *p, size_t bytes) {
 static void Searcher_dealloc(Searcher *S) {
     table_free(S->table, S->size * sizeof(eg_entry));
     free(S->pack);
+    free(S->reach);
     for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
     Py_XDECREF(S->stop);
     Py_TYPE(S)->tp_free((PyObject *)S);
@@ -808,6 +876,9 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     free(S->pack);
     S->pack = (eg_pack *)calloc(EG_PACK_CACHE, sizeof(eg_pack));
     if (!S->pack) { PyErr_NoMemory(); return -1; }
+    free(S->reach);
+    S->reach = (eg_reach *)calloc(EG_REACH_CACHE, sizeof(eg_reach));
+    if (!S->reach) { PyErr_NoMemory(); return -1; }
     S->relax = relax;
     S->size = n;
     S->mask = n - 1;
@@ -824,15 +895,44 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
 
 static PyObject *Searcher_ab(Searcher *S, PyObject *args) {
     PyObject *st;
-    int alpha, beta, ply;
-    if (!PyArg_ParseTuple(args, "Oiii", &st, &alpha, &beta, &ply)) return NULL;
+    int alpha, beta, ply, dmask = 0;
+    if (!PyArg_ParseTuple(args, "Oiii|i", &st, &alpha, &beta, &ply, &dmask)) return NULL;
     qs_state s;
     if (qs_state_from_py(&T, st, &s) < 0) return NULL;
+    eg_state e;
+    eg_from_state(&s, &e);
+    if (dmask & 1) defer(&e, 0);
+    if (dmask & 2) defer(&e, 1);
+    S->abort = 0;
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = ab(S, &e, alpha, beta, ply);
+    Py_END_ALLOW_THREADS
+    if (S->abort == EG_ERROR) return PyErr_NoMemory();
+    if (S->abort == EG_DEEP) { PyErr_SetString(PyExc_RuntimeError, "endgame search deeper than 400 plies"); return NULL; }
+    return Py_BuildValue("(ii)", S->abort, v);
+}
+
+static PyObject *Searcher_ab_after(Searcher *S, PyObject *args) {
+    PyObject *st, *act;
+    int alpha, beta, ply;
+    if (!PyArg_ParseTuple(args, "OOiii", &st, &act, &alpha, &beta, &ply)) return NULL;
+    qs_state s;
+    qs_action a;
+    if (qs_state_from_py(&T, st, &s) < 0 || qs_action_from_py(act, &a) < 0) return NULL;
+    if (s.over || (a.kind != QS_BUY && a.kind != QS_LEATHER) || (a.kind == QS_LEATHER) != (s.pending > 0)
+        || (a.kind == QS_BUY && qs_circle_index(&s, a.arg) < 0)) {
+        PyErr_SetString(PyExc_ValueError, "ab_after: a buy of a patch of the circle, or a leather placement when one "
+                        "is pending");
+        return NULL;
+    }
     eg_state e;
     eg_from_state(&s, &e);
     S->abort = 0;
     int v;
     Py_BEGIN_ALLOW_THREADS
+    if (a.kind == QS_BUY) d_buy(S, &e, a.arg);
+    else d_leather(S, &e);
     v = ab(S, &e, alpha, beta, ply);
     Py_END_ALLOW_THREADS
     if (S->abort == EG_ERROR) return PyErr_NoMemory();
@@ -856,11 +956,16 @@ static PyObject *Searcher_children(Searcher *S, PyObject *st) {
     return out;
 }
 
-static PyObject *Searcher_probe_move(Searcher *S, PyObject *st) {
+static PyObject *Searcher_probe_move(Searcher *S, PyObject *args) {
+    PyObject *st;
+    int dmask = 0;
+    if (!PyArg_ParseTuple(args, "O|i", &st, &dmask)) return NULL;
     qs_state s;
     if (qs_state_from_py(&T, st, &s) < 0) return NULL;
     eg_state es;
     eg_from_state(&s, &es);
+    if (dmask & 1) defer(&es, 0);
+    if (dmask & 2) defer(&es, 1);
     eg_key key;
     make_key(&es, &key);
     eg_entry *e = probe(S, &key, hash_key(&key));
@@ -876,9 +981,14 @@ static PyObject *Searcher_get_slots(Searcher *S, void *c) { return PyLong_FromUn
 
 static PyMethodDef Searcher_methods[] = {
     {"ab", (PyCFunction)Searcher_ab, METH_VARARGS,
-     "ab(state_tuple, alpha, beta, ply) -> (abort code, value): 0 ok, 1 time, 2 stopped, 3 horizon."},
+     "ab(state_tuple, alpha, beta, ply, defer=0) -> (abort code, value): 0 ok, 1 time, 2 stopped, 3 horizon;\n"
+     "defer: bit 0 / bit 1 = player 0 / 1 deferred at the start (rule B: the value is then that relaxation's)."},
+    {"ab_after", (PyCFunction)Searcher_ab_after, METH_VARARGS,
+     "ab_after(state_tuple, action, alpha, beta, ply) -> (abort code, value): the search of the position after\n"
+     "any move of action's group (a buy of its patch, or a leather placement) by the mover, deferred from there on."},
     {"children", (PyCFunction)Searcher_children, METH_O, "The searched actions of a state, in order."},
-    {"probe_move", (PyCFunction)Searcher_probe_move, METH_O, "The table's best move of a state, or None."},
+    {"probe_move", (PyCFunction)Searcher_probe_move, METH_VARARGS,
+     "probe_move(state_tuple, defer=0) -> the table's best move of a state, or None."},
     {NULL, NULL, 0, NULL}
 };
 
