@@ -208,8 +208,9 @@ class SearchPlayer(RootPlacement):
     # ------------------------------------------------------------- search
     def _search(self, state: GameState, stop: Stop | None = None, spent: float = 0.0) -> core.CoreSearch:
         """The core's search of ``state``; ``spent`` seconds of the move's time are already used (the proof)."""
-        if self._advisor() is not None:
-            ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
+        advisor = self._advisor()
+        if advisor is not None and advisor is not self._auto_advisor:
+            ensure_imports(True)   # a given advisor: the solver's lookahead (OR-Tools) is imported off the clock
         t0 = time.perf_counter()
         if self.time_limit is not None:      # a time budget (else iterations)
             deadline: float | None = t0 + max(0.0, self.time_limit * TIME_SHARE - spent)
