@@ -24,9 +24,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <time.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 #include "state.h"
 #include "policy.h"
 
@@ -825,33 +822,9 @@ static void eg_from_state(const qs_state *s, eg_state *e) {
     e->s = *s;
 }
 
-/* ------------------------------------------------------------------ the table's memory */
-/* Zeroed memory for the table: on Linux an anonymous mapping with transparent huge pages asked for (a probe
-   is a random access; 2 MiB pages spare most of its TLB misses), elsewhere calloc. */
-static void *table_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-    madvise(p, bytes, MADV_HUGEPAGE);
-    return p;
-#else
-    return calloc(1, bytes);
-#endif
-}
-
-static void table_free(void *p, size_t bytes) {
-    if (!p) return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    munmap(p, bytes);
-#else
-    (void)bytes;
-    free(p);
-#endif
-}
-
 /* ------------------------------------------------------------------ the Python type */
 static void Searcher_dealloc(Searcher *S) {
-    table_free(S->table, S->size * sizeof(eg_entry));
+    free(S->table);
     free(S->pack);
     free(S->reach);
     for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
@@ -869,9 +842,8 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     if (!tables_ready) { PyErr_SetString(PyExc_RuntimeError, "engine._endgame: _init_tables() was not called"); return -1; }
     uint64_t n = EG_BUCKET;
     while ((long long)(n * 2 * sizeof(eg_entry)) <= table_bytes) n *= 2;
-    table_free(S->table, S->size * sizeof(eg_entry));
-    S->table = (eg_entry *)table_alloc((size_t)n * sizeof(eg_entry));
-    S->size = 0;
+    free(S->table);
+    S->table = (eg_entry *)calloc((size_t)n, sizeof(eg_entry));
     if (!S->table) { PyErr_NoMemory(); return -1; }
     free(S->pack);
     S->pack = (eg_pack *)calloc(EG_PACK_CACHE, sizeof(eg_pack));

@@ -35,10 +35,10 @@ bench's baseline), but its iterations run in the compiled core
   and ignored.
 
 * **Exact endgames**: near the end of the game (``proven.near_end``; with a
-  time budget only from ``proven.proof_spaces`` of its proof time, 18
-  spaces left at 0.1 s and 20 at 1 s, where such a proof often finishes) a
+  time budget only from ``proven.proof_spaces`` of its proof time, 22
+  spaces left at 0.1 s and 27 at 1 s, where such a proof often finishes) a
   move first asks the exact endgame solver (:mod:`engine.endgame`, through
-  :func:`engine.players.proven.proven_moves`) with ``PROOF_SHARE`` of its
+  :func:`engine.players.proven.proven_best_move`) with ``PROOF_SHARE`` of its
   time (an iteration budget: ``PROOF_NODES_PER_ITERATION`` solver nodes per
   iteration, so the move stays reproducible); when it finishes, the move of
   perfect value is played (``last_proven``), else the search gets the rest
@@ -87,7 +87,7 @@ from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .calibration import win_chance as calibrated_chance
-from .proven import PROOF_NODES, PROOF_SHARE, near_end, proof_spaces, proven_moves, spaces_left
+from .proven import PROOF_NODES, PROOF_SHARE, near_end, proof_spaces, proven_best_move, spaces_left
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
     LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
     greedy_first_move, macro_moves,
@@ -254,7 +254,7 @@ class SearchPlayer(RootPlacement):
     def _proof_worthwhile(self, state: GameState) -> bool:
         """Near the end (:func:`~engine.players.proven.near_end`); with a time budget, whose proof time the
         search loses, only as near as a proof of ``PROOF_SHARE`` of it often finishes
-        (:func:`~engine.players.proven.proof_spaces`: 18 spaces left at 0.1 s, 20 at 1 s). An iteration
+        (:func:`~engine.players.proven.proof_spaces`: 22 spaces left at 0.1 s, 27 at 1 s). An iteration
         budget's proof costs no iterations, so it is tried from :data:`~engine.players.proven.NEAR_END_SPACES`."""
         if self.iterations is not None:
             return near_end(state)
@@ -273,8 +273,7 @@ class SearchPlayer(RootPlacement):
         else:
             nodes = None
             seconds = PROOF_SHARE * (self.time_limit or DEFAULT_TIME_LIMIT)
-        answer = proven_moves(state, time_limit=seconds, nodes=nodes, top=1)
-        return None if answer is None else answer.moves[0].action
+        return proven_best_move(state, time_limit=seconds, nodes=nodes)
 
     def search_moves(self, state: GameState, *, stop: Stop | None = None, top: int | None = None) -> list[MoveSuggestion]:
         """The root moves ranked by the search (see :func:`search_moves`)."""
