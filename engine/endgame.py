@@ -1,14 +1,17 @@
 """The exact endgame solver: the game-theoretic value of a position under perfect play.
 
-:func:`solve` searches the whole remaining game tree of a position with
-fail-soft alpha-beta (principal variation search: the first child with the
-whole window, the others with a null window first, searched again with the
-whole window when they fail high) over plain minimax on the final margin
-(player 0's score minus player 1's; player 0 maximises, player 1 minimises —
-the same player may act several plies in a row, so there is no negamax sign
-flip) and a transposition table. Every placement is generated exactly (each legal mask,
-each empty leather cell); the only placements left out are the ones the
-pruning rules below prove cannot change the value.
+:func:`solve` proves the value of a position by null-window searches of the
+whole remaining game tree, narrowing a proven interval until it closes
+(:func:`solve_progress` reports each step). Each search is fail-soft
+alpha-beta (principal variation search: the first child with the whole
+window, the others with a null window first, searched again with the whole
+window when they fail high) over plain minimax on the final margin (player
+0's score minus player 1's; player 0 maximises, player 1 minimises — the
+same player may act several plies in a row, so there is no negamax sign
+flip) and a transposition table. Every placement is generated exactly (each
+legal mask, each empty leather cell); placements are left out only where a
+rule below proves they cannot change the value, and whole groups of them
+are cut at once by a sound bound (rule B).
 
 The result is reported from the point of view of the player to move at the
 root: ``value`` = that player's final score minus the other's when both
@@ -22,14 +25,44 @@ first) decides the winner; the value does not encode it.
 >>> r.proven, r.value, r.reason in ("time", "solved")
 (False, None, True)
 
+The driver (shared by both backends)
+------------------------------------
+1. *Rule S, the static bounds* (:func:`_static_bounds`): player ``i`` can
+   always make sure of the score of advancing to the end (every space moved
+   pays a button, every income space their income; pending leather is
+   placed whatever happens), and can score at most that plus, for the patches
+   still in the circle that fit their empty cells, the most a fractional
+   knapsack of ``2·area − cost + income·payouts − time`` gains fits into
+   their spaces left (one last buy may overrun space 53: it costs one space),
+   2 per leather patch left on the track and 7 while the bonus is open. The
+   margin lies between the one's sure score minus the other's most, both
+   ways.
+2. *Rule B's two relaxations* of the whole position: player 0 deferred from
+   the root (an upper bound), then player 1 (a lower bound), each searched
+   with the interval so far as its window. Often they meet: then the value
+   is proven without an exact search of the position.
+3. *Null-window tests* of the position halve what is left: a search with
+   the window ``(g − 1, g)`` proves ``value >= g`` (fail high: its result is
+   a new lower bound) or ``value < g`` (fail low: a new upper bound).
+4. The mover's best move: the move that proved the final bound (the root
+   move of the lower bound's search — for player 1 of the upper bound's —
+   when that was a relaxed search, whose mover placed exactly), else a
+   null-window test at the value; then the principal variation
+   (:func:`_line`); with ``all_moves`` every distinct root move's value
+   (:func:`_value`: the same steps on the position after it; the buys of one
+   patch bounded first by rule B's group bound, then the placements only
+   while one may still beat the best so far).
+
 Proof policy
 ------------
 ``proven`` is True only when the search finished: a time limit, a ``stop``
 token or the ``max_plies`` horizon stop the search by an exception, the
 partial values are thrown away and the answer is ``proven=False`` with
-``value=None`` and no moves. Because of that every entry of the
-transposition table is an exact bound of the *game-theoretic* value (no
-entry ever depends on a horizon), so entries need no depth field: the
+``value=None`` and no moves (the interval reported so far stays proven).
+Because of that every entry of the transposition table is an exact bound of
+the *game-theoretic* value of its position — of the game the position
+stands for: with a deferred player, that player's relaxation (rule B) — and
+no entry ever depends on a horizon, so entries need no depth field: the
 ``max_plies`` horizon is a guard, not an evaluation — the first node reached
 at ``max_plies`` plies from the root that is not terminal ends the search
 with reason ``"horizon"``.
@@ -38,15 +71,20 @@ Transposition table
 -------------------
 A fixed array of ``table_bytes // ENTRY_BYTES`` slots (``ENTRY_BYTES`` is the
 estimated size of one stored Python entry, key included; the C table's
-entries are ``_endgame.ENTRY_BYTES`` = 112 bytes), in buckets of
+entries are ``_endgame.ENTRY_BYTES`` = 144 bytes), in buckets of
 ``BUCKET`` = 4 slots, indexed by the hash of the position's key (both boards,
 buttons, positions, income, bonus, the circle, the player to move, pending
-leather, the leather spaces left — all that the value depends on, rule R3).
+leather, the leather spaces left, and a deferred player's patches and
+leather patches — all that the value depends on, rule R3).
 The full key is stored and compared, so a hash collision can never return a
 wrong value. An entry holds a lower and an upper bound of the value and the
 best move found. A new key goes to a free slot of its bucket, else replaces
 the slot whose subtree took the fewest nodes to search (depth preference by
 work); ``table_full`` says that an entry of another position was replaced.
+Rule B's packing questions are answered once per search in a fixed cache of
+:data:`PACK_CACHE` answers (48 bytes each in C) and :data:`REACH_CACHE`
+patches' reaches: the memory of a solve is bounded by ``table_bytes`` plus
+about 3.5 MiB.
 
 Move ordering
 -------------
@@ -97,28 +135,56 @@ to place, the key holds the number of covered cells instead of the board
 and no income: by R1's argument that player never places, moves or earns
 again, so the rest of the game reads their board only through its count
 (their score) and their bonus flag (in the key). Such positions are the same
-game and share one entry.
+game and share one entry (a deferred player there is no longer relaxed: the
+entry is the exact game's).
+
+*B — the hindsight relaxation.* A player may be *deferred*: the patches they
+buy and the leather patches they take from then on are not placed, only
+known to fit into their empty cells all at once (a packing exists; it is
+looked for again at each buy, so its places may change with hindsight).
+Their score counts those cells; a buy is allowed when the patch fits with
+the others; they get the bonus tile the moment some packing of what they
+have bought, with their leather patches, completes a 7×7 window (if it is
+still open). Every move of the real game is still a move of this one
+(placed patches are a packing), their score is the same, and they get the
+bonus no later; the other player's moves and their effects do not depend on
+the deferred player's board. So the deferred game's value is a bound of the
+real one on the deferred player's side: at least it for player 0, at most
+it for player 1 (the same holds from any position, by induction over the
+game, and for both players deferred at once: each relaxation is a bound of
+the game it relaxes). A packing question that takes more than
+:data:`PACK_STEPS` steps of its depth-first search is answered "yes": more
+moves for the deferred player, still a bound. At a node where the mover
+places exactly, each group of at least :data:`MIN_GROUP` moves — all
+placements of one patch, or all leather cells — is first bounded at once by
+one null-window search of the position after it with the mover deferred
+(``ab_after``), again whenever the window moved: when the bound falls on
+the wrong side of the window, no move of the group is searched. Deferred
+players have one move per patch, so these searches are small; the
+relaxation is mostly exact (on sampled groups 6 plies from the end, every
+group's bound was its best placement's value).
 
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
 each leather cell (all of them: R1 is not applied to the root's leather),
 and each patch — root buys of the same patch are collapsed to the best
-placement of that patch (its value is the maximum over its
-placements, found by a search of its placements with that patch's own
-alpha-beta window). Without it only the best move is searched exactly and
-only it is returned.
+placement of that patch (its value is the maximum over its placements).
+Without it only the best move is proven exactly and only it is returned.
 
 Backends
 --------
-``backend="c"`` runs the alpha-beta in ``engine/_core/endgame.c`` (extension
-``quiltsolve.engine._endgame``, on the game core's ``engine/_core/state.h``),
-``"python"`` in :class:`_Search` here; the root logic, ``all_moves`` and the
-principal variation (:func:`_line`) are shared Python. Both search the same
-children in the same order with the same table semantics, so whenever
-neither table replaced an entry they give the same value, moves, line and
-node count (``tests/engine/test_endgame.py`` checks it). The C search
-releases the GIL and takes it back every ``CHECK_EVERY`` nodes only to call
-``stop.is_set()``; ``QUILTSOLVE_PURE_PYTHON=1`` makes the default the
-Python search.
+``backend="c"`` runs the alpha-beta and the packing in
+``engine/_core/endgame.c`` (extension ``quiltsolve.engine._endgame``, on the
+game core's ``engine/_core/state.h``), ``"python"`` in :class:`_Search` and
+:class:`_Packer` here; the driver, ``all_moves`` and the principal variation
+(:func:`_line`) are shared Python. Both search the same children in the same
+order with the same table semantics and ask the same packing questions with
+the same step counts (their packing caches even share their slots), so
+whenever neither table replaced an entry they give the same value, moves,
+line, reports and node count (``tests/engine/test_endgame.py`` checks it).
+A *node* is a position searched or a step of a packing question; every
+:data:`CHECK_EVERY` nodes the stop token and the clock are looked at (the C
+search releases the GIL and takes it back only to call ``stop.is_set()``);
+``QUILTSOLVE_PURE_PYTHON=1`` makes the default the Python search.
 """
 
 from __future__ import annotations

@@ -456,3 +456,10 @@ def test_relaxation_off_gives_the_same_answers(brute_set: list[tuple[GameState, 
         on = solve(s, time_limit=None, backend=backend)
         off = solve(s, time_limit=None, backend=backend, _relax=False)
         assert on.value == off.value == v
+
+
+@needs_c
+def test_the_compiled_solver_has_the_same_constants() -> None:
+    """A stale build would count other nodes: its constants are the driver's."""
+    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE) == (
+        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE)
