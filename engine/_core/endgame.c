@@ -34,6 +34,8 @@
 #define EG_MIN_GROUP 2
 #define EG_PACK_CACHE (1 << 16)
 #define EG_REACH_CACHE (1 << 12)
+#define EG_SCRATCH (1 << 20)   /* placement indices on the packing searches' stack (2 MiB: more than the 40 levels of
+                                  at most 33 patches x 448 placements a packing search can hold) */
 #define EG_GROUPS (QS_MAX_PATCHES + 1)     /* one per patch id, then the leather cells */
 #define EG_LEATHER_GROUP QS_MAX_PATCHES
 #define EG_NO_INDEX 0xFFFF                 /* a deferred buy's move: no placement */
@@ -41,6 +43,9 @@
 enum { EG_OK = 0, EG_TIME = 1, EG_STOPPED = 2, EG_HORIZON = 3, EG_ERROR = 4, EG_DEEP = 5 };
 
 static qs_tables T;
+/* CELL_MASKS[pid][cell]: the indices (ascending) of PATCH_MASKS[pid] covering the cell (set by _init_tables). */
+static uint16_t *CELL_MASKS[QS_MAX_PATCHES][QS_CELLS];
+static int N_CELL_MASKS[QS_MAX_PATCHES][QS_CELLS];
 static int tables_ready = 0;
 
 /* A search position: the rules' state and, per player, whether they are deferred (rule B) with the
@@ -96,6 +101,8 @@ typedef struct {
     int relax;
     eg_pack *pack;
     eg_reach *reach;
+    uint16_t *scratch;           /* the packing searches' placement lists */
+    size_t scratch_cap, scratch_top;
     qs_action *levels[EG_MAX_DEPTH];
     qs_action killer[EG_MAX_DEPTH];
     int has_killer[EG_MAX_DEPTH];
@@ -362,15 +369,131 @@ static int pack_step(Searcher *S, long *steps) {
     return 0;
 }
 
-static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
+/* The packing searches keep, for each patch still to place, the list of its placements inside the region
+   (indices into PATCH_MASKS[pid], ascending), filtered as patches are placed: the same choices, in the same
+   order, as scanning every placement (engine/endgame.py _fit and _cover), without the scan. The lists live
+   on a scratch stack (S->scratch); a search that would overflow it fails with -3 and is run again by the
+   scanning versions below (the same answer and steps, slower). */
+typedef struct {
+    int n;
+    int pid[QS_MAX_PATCHES];
+    const uint16_t *at[QS_MAX_PATCHES];
+    int len[QS_MAX_PATCHES];
+} eg_lists;
+
+/* lists for `pieces` inside region: 0, or -3 when the scratch is full */
+static int lists_make(Searcher *S, eg_lists *L, const int *pieces, int np, qs_mask region) {
+    L->n = np;
+    for (int i = 0; i < np; i++) {
+        int pid = pieces[i], nm = T.n_masks[pid];
+        if (S->scratch_top + (size_t)nm > S->scratch_cap) return -3;
+        uint16_t *out = S->scratch + S->scratch_top;
+        const qs_mask *ms = T.masks[pid];
+        int k = 0;
+        for (int j = 0; j < nm; j++) if (!(ms[j] & ~region)) out[k++] = (uint16_t)j;
+        S->scratch_top += (size_t)k;
+        L->pid[i] = pid; L->at[i] = out; L->len[i] = k;
+    }
+    return 0;
+}
+
+/* child lists: `from` without piece `skip` (-1: none), the placements meeting `m` removed */
+static int lists_filter(Searcher *S, eg_lists *L, const eg_lists *from, int skip, qs_mask m) {
+    L->n = 0;
+    for (int i = 0; i < from->n; i++) {
+        if (i == skip) continue;
+        int pid = from->pid[i], len = from->len[i];
+        if (S->scratch_top + (size_t)len > S->scratch_cap) return -3;
+        uint16_t *out = S->scratch + S->scratch_top;
+        const qs_mask *ms = T.masks[pid];
+        const uint16_t *in = from->at[i];
+        int k = 0;
+        for (int j = 0; j < len; j++) if (!(ms[in[j]] & m)) out[k++] = in[j];
+        S->scratch_top += (size_t)k;
+        L->pid[L->n] = pid; L->at[L->n] = out; L->len[L->n] = k; L->n++;
+    }
+    return 0;
+}
+
+static int fit_lists(Searcher *S, qs_mask region, const eg_lists *L, long *steps, qs_mask *used) {
+    if (!L->n) return 1;
+    int st = pack_step(S, steps);
+    if (st) return st;
+    int bi = -1, bn = 0;
+    for (int i = 0; i < L->n; i++) {   /* the piece with the fewest places first (ties: the lower id) */
+        if (!L->len[i]) return 0;
+        if (bi < 0 || L->len[i] < bn) { bi = i; bn = L->len[i]; }
+    }
+    const qs_mask *ms = T.masks[L->pid[bi]];
+    size_t mark = S->scratch_top;
+    for (int j = 0; j < L->len[bi]; j++) {
+        qs_mask m = ms[L->at[bi][j]];
+        eg_lists C;
+        if (lists_filter(S, &C, L, bi, m) < 0) { S->scratch_top = mark; return -3; }
+        int r = fit_lists(S, region & ~m, &C, steps, used);
+        S->scratch_top = mark;
+        if (r == 1) *used |= m;
+        if (r) return r;
+    }
+    return 0;
+}
+
+static int cover_lists(Searcher *S, qs_mask region, const eg_lists *L, qs_mask need, int leathers, long *steps) {
+    qs_mask left = need & region;
+    int n = qs_popcount(left);
+    if (n <= leathers) { qs_mask used = 0; return fit_lists(S, region, L, steps, &used); }
+    int st = pack_step(S, steps);
+    if (st) return st;
+    qs_mask under = 0;
+    int most = leathers;
+    for (int i = 0; i < L->n; i++) {
+        const qs_mask *ms = T.masks[L->pid[i]];
+        int top = -1;
+        for (int j = 0; j < L->len[i]; j++) {
+            qs_mask m = ms[L->at[i][j]];
+            under |= m;
+            int k = qs_popcount(m & left);
+            if (k > top) top = k;
+        }
+        if (top < 0) return 0;
+        most += top;
+    }
+    if (most < n || qs_popcount(left & ~under) > leathers) return 0;
+    qs_mask c = left & (~left + 1);
+    size_t mark = S->scratch_top;
+    for (int i = 0; i < L->n; i++) {
+        const qs_mask *ms = T.masks[L->pid[i]];
+        for (int j = 0; j < L->len[i]; j++) {
+            qs_mask m = ms[L->at[i][j]];
+            if (!(m & c)) continue;
+            eg_lists C;
+            if (lists_filter(S, &C, L, i, m) < 0) { S->scratch_top = mark; return -3; }
+            int r = cover_lists(S, region & ~m, &C, need, leathers, steps);
+            S->scratch_top = mark;
+            if (r) return r;
+        }
+    }
+    if (leathers) {
+        eg_lists C;
+        if (lists_filter(S, &C, L, -1, c) < 0) { S->scratch_top = mark; return -3; }
+        int r = cover_lists(S, region & ~c, &C, need, leathers - 1, steps);
+        S->scratch_top = mark;
+        return r;
+    }
+    return 0;
+}
+
+/* The scanning versions (the same answers and steps): used when the scratch stack is too small. */
+static int pack_fit_scan(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
     if (!np) return 1;
     int st = pack_step(S, steps);
     if (st) return st;
     int bi = -1, bn = 0;
-    for (int i = 0; i < np; i++) {   /* the piece with the fewest places first (ties: the lower id) */
-        int pid = pieces[i], c = 0;
+    for (int i = 0; i < np; i++) {
+        int pid = pieces[i], c = 0, nm = T.n_masks[pid];
         const qs_mask *ms = T.masks[pid];
-        for (int j = 0; j < T.n_masks[pid]; j++) if (!(ms[j] & ~region)) c++;
+        for (int j = 0; j < nm; j++)
+            if (!(ms[j] & ~region) && ++c >= bn && bi >= 0) break;   /* not fewer than the best: enough */
         if (!c) return 0;
         if (bi < 0 || c < bn) { bi = i; bn = c; }
     }
@@ -380,22 +503,18 @@ static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long
     const qs_mask *ms = T.masks[pid];
     for (int j = 0; j < T.n_masks[pid]; j++) {
         if (ms[j] & ~region) continue;
-        int r = pack_fit(S, region & ~ms[j], rest, nr, steps, used);
+        int r = pack_fit_scan(S, region & ~ms[j], rest, nr, steps, used);
         if (r == 1) *used |= ms[j];
         if (r) return r;
     }
     return 0;
 }
 
-/* Like pack_fit, leaving at most `leathers` cells of `need` uncovered (engine/endgame.py _cover): cut when a
-   piece fits nowhere, when more cells of need than leathers lie under no placement, or when the most each
-   piece can cover of them does not add up; else the lowest uncovered cell of need is covered by a placement
-   of some piece, or (if a leather patch is left) by a leather patch. */
-static int pack_cover(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
-                      long *steps) {
+static int pack_cover_scan(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
+                           long *steps) {
     qs_mask left = need & region;
     int n = qs_popcount(left);
-    if (n <= leathers) { qs_mask used = 0; return pack_fit(S, region, pieces, np, steps, &used); }
+    if (n <= leathers) { qs_mask used = 0; return pack_fit_scan(S, region, pieces, np, steps, &used); }
     int st = pack_step(S, steps);
     if (st) return st;
     qs_mask under = 0;
@@ -414,20 +533,61 @@ static int pack_cover(Searcher *S, qs_mask region, const int *pieces, int np, qs
     }
     if (most < n || qs_popcount(left & ~under) > leathers) return 0;
     qs_mask c = left & (~left + 1);
+    int cell = qs_lowbit(c);
     int rest[QS_MAX_PATCHES];
     for (int i = 0; i < np; i++) {
         int nr = 0;
         for (int j = 0; j < np; j++) if (j != i) rest[nr++] = pieces[j];
         int pid = pieces[i];
         const qs_mask *ms = T.masks[pid];
-        for (int j = 0; j < T.n_masks[pid]; j++) {
-            if (!(ms[j] & c) || (ms[j] & ~region)) continue;
-            int r = pack_cover(S, region & ~ms[j], rest, nr, need, leathers, steps);
+        const uint16_t *at = CELL_MASKS[pid][cell];   /* the placements covering the cell, in mask order */
+        for (int k = 0, nk = N_CELL_MASKS[pid][cell]; k < nk; k++) {
+            qs_mask m = ms[at[k]];
+            if (m & ~region) continue;
+            int r = pack_cover_scan(S, region & ~m, rest, nr, need, leathers, steps);
             if (r) return r;
         }
     }
-    if (leathers) return pack_cover(S, region & ~c, pieces, np, need, leathers - 1, steps);
+    if (leathers) return pack_cover_scan(S, region & ~c, pieces, np, need, leathers - 1, steps);
     return 0;
+}
+
+/* 1: all of pieces fit into region at once (*used |= the cells of one such packing); 0: they do not;
+   -1: out of steps (taken as "yes"); -2: stopped (S->abort set). */
+static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
+    long steps0 = *steps;
+    uint64_t nodes0 = S->nodes;
+    S->scratch_top = 0;
+    eg_lists L;
+    int r = lists_make(S, &L, pieces, np, region);
+    if (!r) r = fit_lists(S, region, &L, steps, used);
+    if (r == -3) {   /* the scratch is too small: again, scanning (the nodes counted so far are not kept) */
+        *steps = steps0;
+        S->nodes = nodes0;
+        *used = 0;
+        r = pack_fit_scan(S, region, pieces, np, steps, used);
+    }
+    return r;
+}
+
+/* Like pack_fit, leaving at most `leathers` cells of `need` uncovered (engine/endgame.py _cover): cut when a
+   piece fits nowhere, when more cells of need than leathers lie under no placement, or when the most each
+   piece can cover of them does not add up; else the lowest uncovered cell of need is covered by a placement
+   of some piece, or (if a leather patch is left) by a leather patch. */
+static int pack_cover(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
+                      long *steps) {
+    long steps0 = *steps;
+    uint64_t nodes0 = S->nodes;
+    S->scratch_top = 0;
+    eg_lists L;
+    int r = lists_make(S, &L, pieces, np, region);
+    if (!r) r = cover_lists(S, region, &L, need, leathers, steps);
+    if (r == -3) {
+        *steps = steps0;
+        S->nodes = nodes0;
+        r = pack_cover_scan(S, region, pieces, np, need, leathers, steps);
+    }
+    return r;
 }
 
 static int pieces_of(uint64_t set, int *out, int *area) {
@@ -827,6 +987,7 @@ static void Searcher_dealloc(Searcher *S) {
     free(S->table);
     free(S->pack);
     free(S->reach);
+    free(S->scratch);
     for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
     Py_XDECREF(S->stop);
     Py_TYPE(S)->tp_free((PyObject *)S);
@@ -851,6 +1012,11 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     free(S->reach);
     S->reach = (eg_reach *)calloc(EG_REACH_CACHE, sizeof(eg_reach));
     if (!S->reach) { PyErr_NoMemory(); return -1; }
+    free(S->scratch);
+    S->scratch_cap = EG_SCRATCH;
+    S->scratch_top = 0;
+    S->scratch = (uint16_t *)malloc(sizeof(uint16_t) * S->scratch_cap);
+    if (!S->scratch) { PyErr_NoMemory(); return -1; }
     S->relax = relax;
     S->size = n;
     S->mask = n - 1;
@@ -989,7 +1155,21 @@ static PyObject *py_init_tables(PyObject *self, PyObject *arg) {
     if (qs_tables_from_py(&t, arg) < 0) return NULL;
     if (tables_ready)
         for (int i = 0; i < t.n_patches; i++) free(t.masks[i]);
-    else { T = t; tables_ready = 1; }
+    else {
+        T = t;
+        for (int pid = 0; pid < T.n_patches; pid++)
+            for (int cell = 0; cell < T.board_cells; cell++) {
+                int n = 0;
+                for (int j = 0; j < T.n_masks[pid]; j++) if ((T.masks[pid][j] >> cell) & 1) n++;
+                CELL_MASKS[pid][cell] = (uint16_t *)malloc(sizeof(uint16_t) * (size_t)(n ? n : 1));
+                if (!CELL_MASKS[pid][cell]) return PyErr_NoMemory();
+                n = 0;
+                for (int j = 0; j < T.n_masks[pid]; j++)
+                    if ((T.masks[pid][j] >> cell) & 1) CELL_MASKS[pid][cell][n++] = (uint16_t)j;
+                N_CELL_MASKS[pid][cell] = n;
+            }
+        tables_ready = 1;
+    }
     Py_RETURN_NONE;
 }
 
