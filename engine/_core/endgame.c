@@ -84,6 +84,7 @@ typedef struct {
 
 typedef struct {
     qs_mask region, under;
+    uint64_t inside[QS_MAX_MASKS / 64];   /* bit j: PATCH_MASKS[pid][j] lies inside the region */
     int8_t most[QS_MAX_BONUS];
     uint8_t used, pid;
 } eg_reach;
@@ -369,6 +370,35 @@ static int pack_step(Searcher *S, long *steps) {
     return 0;
 }
 
+/* What one patch can do in a region (engine/endgame.py _reach): the cells under its placements there, and
+   the most cells of each 7x7 window's part of the region one placement covers (-1: none fits). */
+static eg_reach *reach_of(Searcher *S, qs_mask region, int pid) {
+    uint64_t h = (uint64_t)region ^ ((uint64_t)(region >> 64) * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)(pid + 1) * 0xBF58476D1CE4E5B9ULL);
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    eg_reach *r = &S->reach[h & (EG_REACH_CACHE - 1)];
+    if (r->used && r->region == region && r->pid == pid) return r;
+    r->used = 1;
+    r->region = region;
+    r->pid = (uint8_t)pid;
+    r->under = 0;
+    memset(r->inside, 0, sizeof r->inside);
+    qs_mask need[QS_MAX_BONUS];
+    for (int w = 0; w < T.n_bonus; w++) { need[w] = T.bonus_masks[w] & region; r->most[w] = -1; }
+    const qs_mask *ms = T.masks[pid];
+    for (int j = 0; j < T.n_masks[pid]; j++) {
+        if (ms[j] & ~region) continue;
+        r->inside[j >> 6] |= 1ULL << (j & 63);
+        r->under |= ms[j];
+        for (int w = 0; w < T.n_bonus; w++) {
+            int k = qs_popcount(ms[j] & need[w]);
+            if (k > r->most[w]) r->most[w] = (int8_t)k;
+        }
+    }
+    return r;
+}
+
 /* The packing searches keep, for each patch still to place, the list of its placements inside the region
    (indices into PATCH_MASKS[pid], ascending), filtered as patches are placed: the same choices, in the same
    order, as scanning every placement (engine/endgame.py _fit and _cover), without the scan. The lists live
@@ -388,9 +418,10 @@ static int lists_make(Searcher *S, eg_lists *L, const int *pieces, int np, qs_ma
         int pid = pieces[i], nm = T.n_masks[pid];
         if (S->scratch_top + (size_t)nm > S->scratch_cap) return -3;
         uint16_t *out = S->scratch + S->scratch_top;
-        const qs_mask *ms = T.masks[pid];
+        const eg_reach *x = reach_of(S, region, pid);   /* the placements inside, remembered per region */
         int k = 0;
-        for (int j = 0; j < nm; j++) if (!(ms[j] & ~region)) out[k++] = (uint16_t)j;
+        for (int w = 0; w < (nm + 63) / 64; w++)
+            for (uint64_t bits = x->inside[w]; bits; bits &= bits - 1) out[k++] = (uint16_t)(w * 64 + __builtin_ctzll(bits));
         S->scratch_top += (size_t)k;
         L->pid[i] = pid; L->at[i] = out; L->len[i] = k;
     }
@@ -648,33 +679,6 @@ static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
 }
 
 /* _Packer.claims: do they and `leathers` 1x1 patches fit into `region` completing a 7x7 window? */
-/* What one patch can do in a region (engine/endgame.py _reach): the cells under its placements there, and
-   the most cells of each 7x7 window's part of the region one placement covers (-1: none fits). */
-static eg_reach *reach_of(Searcher *S, qs_mask region, int pid) {
-    uint64_t h = (uint64_t)region ^ ((uint64_t)(region >> 64) * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)(pid + 1) * 0xBF58476D1CE4E5B9ULL);
-    h ^= h >> 31;
-    h *= 0x94D049BB133111EBULL;
-    h ^= h >> 29;
-    eg_reach *r = &S->reach[h & (EG_REACH_CACHE - 1)];
-    if (r->used && r->region == region && r->pid == pid) return r;
-    r->used = 1;
-    r->region = region;
-    r->pid = (uint8_t)pid;
-    r->under = 0;
-    qs_mask need[QS_MAX_BONUS];
-    for (int w = 0; w < T.n_bonus; w++) { need[w] = T.bonus_masks[w] & region; r->most[w] = -1; }
-    const qs_mask *ms = T.masks[pid];
-    for (int j = 0; j < T.n_masks[pid]; j++) {
-        if (ms[j] & ~region) continue;
-        r->under |= ms[j];
-        for (int w = 0; w < T.n_bonus; w++) {
-            int k = qs_popcount(ms[j] & need[w]);
-            if (k > r->most[w]) r->most[w] = (int8_t)k;
-        }
-    }
-    return r;
-}
-
 static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) {
     int hit;
     eg_pack *c = pack_slot(S, region, set, leathers, &hit);
