@@ -83,8 +83,8 @@ the slot whose subtree took the fewest nodes to search (depth preference by
 work); ``table_full`` says that an entry of another position was replaced.
 Rule B's packing questions are answered once per search in a fixed cache of
 :data:`PACK_CACHE` answers (48 bytes each in C) and :data:`REACH_CACHE`
-patches' reaches: the memory of a solve is bounded by ``table_bytes`` plus
-about 3.5 MiB.
+patches' reaches (with the C search's packing lists and move lists, about
+7 MiB): the memory of a solve is bounded by ``table_bytes`` plus that.
 
 Move ordering
 -------------
