@@ -18,25 +18,31 @@ ifeq ($(PY_ID),)
 $(error PYTHON=$(PYTHON) is not a working Python interpreter)
 endif
 STAMP := $(VENV)/.installed-$(PY_ID)
-# setuptools prints an "Editable installation." notice (folders named like the package may shadow
-# it) at every editable install. Here they are the package (quiltsolve/__init__.py maps them), so a
-# first-time user need not read it as a failure; every other build warning still shows.
-EDITABLE_QUIET := PYTHONWARNINGS='ignore:Editable installation:UserWarning'
 
-.PHONY: venv test serve proto bench clean
+.PHONY: venv test serve proto bench i18n clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard solver/*.c) $(wildcard engine/_core/*)
+$(STAMP): pyproject.toml constraints.txt $(wildcard setup.py) $(wildcard src/quiltsolve/solver/*.c) $(wildcard src/quiltsolve/engine/_core/*)
 	@if [ -d $(VENV) ] && [ "$$($(BIN)/python -c '$(PY_ID_CODE)' 2>/dev/null)" != "$(PY_ID)" ]; then \
 	  echo "$(VENV) was made by another python than $(PYTHON) ($(PY_ID)): rebuilding it"; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(EDITABLE_QUIET) $(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	rm -f $(VENV)/.installed $(VENV)/.installed-*
 	touch $(STAMP)
 
-test: $(STAMP)
+# axe-core, the accessibility checker of the browser tests (tests/web/package.json: a test dependency, never
+# shipped), installed when npm is here; without it tests/web/test_a11y.py's axe audit is skipped, saying so.
+AXE := tests/web/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/web/package.json tests/web/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  (cd tests/web && $$(command -v timeout >/dev/null && echo timeout 300) npm ci --no-audit --no-fund --silent) && touch $@ \
+	    || echo "warning: npm ci in tests/web failed; the axe-core audit will be skipped" >&2; \
+	else echo "npm not found: the axe-core audit of the browser tests will be skipped"; fi
+
+test: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest -q
 
 serve: $(STAMP)
@@ -45,10 +51,25 @@ serve: $(STAMP)
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
 
+# The command line's catalogues (src/quiltsolve/clients/locale, Babel): extract the messages of clients/ into the
+# template, update each language's .po from it (new messages come untranslated: translate them), compile the .mo.
+I18N_LANGS := uk ko it
+LOCALE := src/quiltsolve/clients/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --add-location=file --sort-output --no-wrap --project=quiltsolve \
+	  --copyright-holder="the quiltsolve authors" -o $(LOCALE)/quiltsolve.pot .
+	for l in $(I18N_LANGS); do \
+	  test -f $(LOCALE)/$$l/LC_MESSAGES/quiltsolve.po || \
+	    $(BIN)/pybabel -q init -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve -l $$l --no-wrap; \
+	done
+	$(BIN)/pybabel -q update -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve --no-wrap \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d $(LOCALE) -D quiltsolve --statistics
+
 bench: $(STAMP)
 	$(BIN)/python -c 'import xcover' 2>/dev/null || \
 	  $(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt xcover   # the bench extra, pinned
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tests/web/node_modules

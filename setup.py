@@ -1,9 +1,8 @@
-"""Package mapping and the optional C search (metadata lives in pyproject.toml).
+"""The optional C extensions (metadata and the package list live in pyproject.toml).
 
-One top-level name is installed, ``quiltsolve``; its subpackages are the
-repository's folders: ``quiltsolve.server`` is server/, and so on
-(``package_dir``; every subpackage with an ``__init__.py`` is found, so a new
-one needs no change here).
+One top-level name is installed, ``quiltsolve``, from ``src/quiltsolve/``
+(every subpackage with an ``__init__.py`` is found, so a new one needs no
+change here).
 
 ``optional=True``: if the compiler is missing the install still succeeds and
 ``quiltsolve.solver.puzzle`` falls back to its pure-Python search and frontier counter (same answers,
@@ -14,47 +13,39 @@ slower), and
 
 import platform
 
-from setuptools import Extension, find_packages, setup
+from setuptools import Extension, setup
 
 # popcnt is in every x86-64 CPU of the last 15 years (x86-64-v2); elsewhere the builtin's fallback.
 CORE_ARCH = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
 
-SUBPACKAGES = ("server", "solver", "engine", "clients", "web", "patchwork")
-
-package_dir = {"quiltsolve": "quiltsolve", **{f"quiltsolve.{p}": p for p in SUBPACKAGES}}
-packages = ["quiltsolve"] + sorted(
-    f"quiltsolve.{name}" for name in find_packages(include=[f"{p}" for p in SUBPACKAGES]
-                                                   + [f"{p}.*" for p in SUBPACKAGES]))
+SRC = "src/quiltsolve"
 
 setup(
-    package_dir=package_dir,
-    packages=packages,
     ext_modules=[
         Extension(
             "quiltsolve.solver._exactcover",
-            ["solver/_exactcover.c"],
+            [f"{SRC}/solver/_exactcover.c"],
             optional=True,
             extra_compile_args=["-O3"],
         ),
         Extension(
             "quiltsolve.solver._frontier",
-            ["solver/_frontier.c"],
+            [f"{SRC}/solver/_frontier.c"],
             optional=True,
             extra_compile_args=["-O3"] + CORE_ARCH,
         ),
         Extension(
             "quiltsolve.engine._core",
-            ["engine/_core/module.c"],
-            depends=["engine/_core/state.h", "engine/_core/policy.h", "engine/_core/search.h",
-                     "engine/_core/module_search.inc"],
+            [f"{SRC}/engine/_core/module.c"],
+            depends=[f"{SRC}/engine/_core/{name}" for name in ("state.h", "policy.h", "search.h", "module_search.inc")],
             optional=True,
             # No FMA contraction: the core's floating point must equal the pure-Python twin's bit for bit.
             extra_compile_args=["-O3", "-ffp-contract=off"] + CORE_ARCH,
         ),
         Extension(
             "quiltsolve.engine._endgame",
-            ["engine/_core/endgame.c"],
-            depends=["engine/_core/state.h", "engine/_core/policy.h"],
+            [f"{SRC}/engine/_core/endgame.c"],
+            depends=[f"{SRC}/engine/_core/{name}" for name in ("state.h", "policy.h")],
             optional=True,
             extra_compile_args=["-O3"] + CORE_ARCH,
         ),

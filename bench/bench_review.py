@@ -1,337 +1,229 @@
-"""Calibration of the review's win chances: predicted against observed, bucket by bucket (Wilson intervals).
+"""The calibration check of the shown win chance, per budget on held-out self-play games (and the model's fit).
 
-    python -m bench review                    # 400 games, 300 iterations a move, 2 processes
-    python -m bench review --games 40 --jobs 1
-    python -m bench review --iterations 1000  # the check at another budget (its own map)
-    python -m bench review --fit --games 4800 # refit the calibration's constants of a budget (other deals)
-    python -m bench review --cache /tmp/games # keep / reuse the games on disk
+    python -m bench review                                  # a small run: plays 20 held-out games at 300 it first
+    python -m bench review runs/selfplay-*-5001-*.jsonl     # the check on held-out games (bench selfplay's files)
+    python -m bench review --fit runs/selfplay-*-2000001-*.jsonl   # fit the model, write src/quiltsolve/engine/data/winchance.json
+    python -m bench review --model other.json FILES         # check another model
 
-Plays ``--games`` seeded search-vs-search games on the compiled core (``new_game(seed)`` deals, each side
-searching ``--iterations`` iterations a move, as ``engine.players.search.search_moves`` does) in ``--jobs``
-processes. At every decision it records the win chance the search shows for the player to move (the
-best move's ``win_chance``: the reward calibrated for the budget, ``engine.players.calibration.win_chance``) and whether
-that player went on to win. From each game it keeps one position per 10-point bucket of the shown chance
-(a seeded draw among the game's positions in that bucket, so positions of one game do not crowd a bucket),
-and prints for each bucket the mean predicted chance and the observed win rate with its 95% Wilson
-interval; the calibration holds when every interval contains its prediction (docs/players.md). It also
-prints the ten buckets' χ² (their squared standardised deviations summed) with its p-value: one figure for
-the table, about 10 for a calibrated map; and the chance that a calibrated map would miss no bucket on
-these very positions (each bucket's wins drawn from its positions' own predictions, exactly: about 60 %,
-so a calibrated map still misses some bucket's interval in about 40 % of runs).
+The check (docs/players.md states it, written before any fit): for each budget in the files (300it, 3000it,
+30000it, 1s), on the held-out games (deals 5,001-5,400; any other deal is refused), every searched decision's
+shown chance (the best move's, by the committed model, ``engine.players.calibration``) is put in its ten-point
+bucket; from each game one position per bucket is drawn (seeded by the deal). It prints per budget the
+buckets (positions, mean shown, observed win rate), the expected calibration error ``Σ (n_k/N)·|o_k − p_k|``
+(≤ 0.02), the Hosmer-Lemeshow χ² of the ten buckets with its p-value (≥ 0.01), the games (≥ 400, ≥ 300 at
+1 s) and **met** or **MISSED**, and writes a reliability diagram per budget (``--svg-dir``, default
+``docs/img`` when files are given: ``winchance-BUDGET.svg``). Proven decisions (shown exactly 1, 0 or the tie rule's answer) and
+forced ones are counted apart.
 
-``--fit`` plays the games on other deals (seeds from 1,000,001) and fits the coefficients of the
-``--iterations`` budget's map of ``engine.players.calibration.win_chance``
-(``σ(a + b·x + Σ c_k·max(0, x − logit(knot_k)))``,
-``x = logit(reward)``) by maximum likelihood (Fisher scoring) to the positions the check draws (one per game
-per bucket, five draws, the buckets taken from the previous round's fit, four rounds from the raw reward's
-buckets, so the answer does not depend on what is committed), printing them and each segment's slope (all
-positive: the map is increasing) to commit as ``CALIBRATION_COEFFICIENTS[iterations]``. (Fitted to every decision
-instead, the slopes come out lower: a game that stays near one chance for many moves then weighs more than
-one passing through it, and the check counts games, not decisions; docs/players.md.)
-
-``--cache DIR`` keeps each game in ``DIR/<core>-<iterations>it/<deal>.json`` (its decisions: reward, mover
-won, both tokens' positions, the best move's and all root moves' playouts) and reads it back instead of
-playing it again: a refit or a check of another map then takes seconds. Clear it when the search changes.
+``--fit`` fits the one model (``bench/winchance_fit.py``: scikit-learn, the bench extra) on training games
+(deals from 2,000,001; any other deal is refused) and writes its JSON (``--out``, default
+``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import random
 import sys
+import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Sequence
 
-from quiltsolve.engine import core, new_game
-from quiltsolve.engine.games import wilson_interval
-from quiltsolve.engine.players import calibration
-from quiltsolve.engine.players.search import SearchPlayer, ranked_moves
+from bench import bench_selfplay as selfplay
+from bench import winchance_fit as wf
 
-FIT_SEED = 1_000_001
-
-
-Decision = tuple[float, int, int, int, int, int]
-"""One decision of a game: (raw reward shown for the mover, mover won, mover's time-track position, the other
-player's position, playouts of the best move, playouts of all root moves)."""
+ECE_MAX = 0.02
+P_MIN = 0.01
+GAMES_NEEDED = {"1s": 300}
+"""Held-out games a budget needs (400 unless listed)."""
+DEFAULT_OUT = os.path.join("src", "quiltsolve", "engine", "data", "winchance.json")
 
 
-def play_game(deal: int, iterations: int) -> list[Decision]:
-    """One search-vs-search game of deal ``deal``: a :data:`Decision` per decision."""
-    state = new_game(deal)
-    sides = [SearchPlayer(iterations=iterations, seed=2 * deal), SearchPlayer(iterations=iterations, seed=2 * deal + 1)]
-    seen: list[tuple[float, int, int, int, int, int]] = []
-    while not state.is_terminal():
-        mover = state.current_player()
-        children = sides[mover]._search(state).children
-        ranked = ranked_moves(children)
-        reward, best = ranked[0]
-        seen.append((reward, mover, state.players[mover].position, state.players[1 - mover].position,
-                     best.n, sum(ch.n for ch in children)))
-        assert best.action is not None
-        state.apply_action(best.action)
-    winner = state.winner()
-    return [(reward, int(mover == winner), mine, theirs, n, total) for reward, mover, mine, theirs, n, total in seen]
+def games_needed(label: str) -> int:
+    return GAMES_NEEDED.get(label, 400)
 
 
-def _cached_game(deal: int, iterations: int, cache: str | None) -> list[Decision]:
-    """:func:`play_game`, read from / written to ``cache`` (a directory; None: no cache). A game depends only
-    on its deal, the budget and the search's code: clear the cache when the search changes."""
-    if cache is None:
-        return play_game(deal, iterations)
-    path = os.path.join(cache, f"{core.backend()}-{iterations}it", f"{deal}.json")
-    try:
-        with open(path) as f:
-            return [tuple(d) for d in json.load(f)]  # type: ignore[misc]
-    except (OSError, ValueError):
-        pass
-    game = play_game(deal, iterations)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w") as f:
-        json.dump(game, f)
-    os.replace(tmp, path)
-    return game
-
-
-def _games(first: int, games: int, iterations: int, jobs: int, cache: str | None = None) -> list[list[Decision]]:
-    deals = list(range(first, first + games))
-    if jobs <= 1:
-        return [_cached_game(d, iterations, cache) for d in deals]
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
-        return list(ex.map(_cached_game, deals, [iterations] * games, [cache] * games, chunksize=8))
-
-
-def fit(points: list[tuple[float, int]], steps: int = 50) -> tuple[float, ...]:
-    """Maximum-likelihood coefficients ``(a, b, c_1, …)`` of P(win) = σ(Σ coef · features(logit(reward)))
-    (:func:`engine.players.calibration.features`: the knots' hinges) by Fisher scoring (Newton's method: the
-    logistic's expected and observed information agree).
-
-    >>> pts = [(0.3, 0), (0.3, 0), (0.3, 1), (0.7, 1), (0.7, 1), (0.7, 0), (0.9, 1), (0.1, 0), (0.6, 0), (0.4, 1)]
-    >>> coef = fit(pts)
-    >>> len(coef) == 2 + len(calibration.CALIBRATION_KNOTS) and coef[1] > 0
-    True
-    """
-    rows = [(calibration.features(calibration.logit(min(max(r, 1e-6), 1 - 1e-6))), y) for r, y in points]
-    k = len(rows[0][0])
-    theta = [0.0, 1.0] + [0.0] * (k - 2)
-    ridge = 1e-6                     # keeps the information invertible when a segment holds no point
-    for _ in range(steps):
-        grad = [0.0] * k
-        info = [[0.0] * k for _ in range(k)]
-        for f, y in rows:
-            p = calibration.sigmoid(sum(t * v for t, v in zip(theta, f)))
-            e = y - p
-            w = p * (1.0 - p)
-            nz = [(i, v) for i, v in enumerate(f) if v]
-            for i, v in nz:
-                grad[i] += e * v
-                wv = w * v
-                row = info[i]
-                for j, u in nz:
-                    row[j] += wv * u
-        for i in range(k):
-            info[i][i] += ridge
-            grad[i] -= ridge * theta[i]
-        step = _solve(info, grad)
-        theta = [t + d for t, d in zip(theta, step)]
-        if max(abs(d) for d in step) < 1e-9:
-            break
-    return tuple(theta)
-
-
-def _solve(m: list[list[float]], v: list[float]) -> list[float]:
-    """x with m·x = v (Gaussian elimination with partial pivoting; m is small and positive definite)."""
-    n = len(v)
-    a = [row[:] + [v[i]] for i, row in enumerate(m)]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[piv] = a[piv], a[c]
-        for r in range(c + 1, n):
-            f = a[r][c] / a[c][c]
-            for j in range(c, n + 1):
-                a[r][j] -= f * a[c][j]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (a[r][n] - sum(a[r][j] * x[j] for j in range(r + 1, n))) / a[r][r]
-    return x
-
-
-def buckets(games: list[list[Decision]], seed: int, iterations: int = calibration.FIT_ITERATIONS,
-            coefficients: tuple[float, ...] | None = None, *, raw: bool = False) -> list[list[tuple[float, int]]]:
-    """(shown chance, won) of one position per game per 10-point bucket of the chance shown after a search
-    of ``iterations`` (by the committed maps, or by ``coefficients``; ``raw``: the position's reward instead
-    of its shown chance)."""
-    out: list[list[tuple[float, int]]] = [[] for _ in range(10)]
-    for g, positions in enumerate(games):
-        rng = random.Random(seed * 1_000_003 + g)
-        by_bucket: list[list[tuple[float, int]]] = [[] for _ in range(10)]
-        for reward, won, *_ in positions:
-            p = round(calibration.win_chance(reward, iterations, coefficients), 4)     # what search_moves shows
-            by_bucket[min(9, int(p * 10))].append((reward if raw else p, won))
-        for k, items in enumerate(by_bucket):
-            if items:
-                out[k].append(rng.choice(items))
+def shown_chances(records: Sequence[dict[str, Any]], model: Any) -> list[tuple[float, int, int]]:
+    """(shown chance, mover won, deal) of every searched decision, as the search shows it (rounded to 4 places)."""
+    out = []
+    for rec in records:
+        for d in rec["decisions"]:
+            if d["kind"] == "search":
+                p = round(model.chance(float(d["v"]), int(d["it"]), int(d["left"])), 4)
+                out.append((p, int(d["mover"] == rec["winner"]), rec["deal"]))
     return out
 
 
-def chi2_sf(x: float, dof: int) -> float:
-    """P(χ² > x) for ``dof`` degrees of freedom (the exact closed forms for whole ``dof``: a Poisson tail for
-    even ``dof``, with an erfc term for odd).
-
-    >>> [round(chi2_sf(q, k), 4) for q, k in ((3.8415, 1), (7.8147, 3), (18.307, 10), (10.0, 10))]
-    [0.05, 0.05, 0.05, 0.4405]
-    """
-    if x <= 0:
-        return 1.0
-    h = x / 2.0
-    if dof % 2 == 0:
-        term, total = 1.0, 1.0
-        for i in range(1, dof // 2):
-            term *= h / i
-            total += term
-        return math.exp(-h) * total
-    # odd: erfc(√h) + e^-h · Σ_{i=1}^{(dof-1)/2} h^(i-1/2) / Γ(i+1/2)
-    term, total = math.sqrt(h) / math.gamma(1.5), 0.0
-    for i in range(1, (dof - 1) // 2 + 1):
-        total += term
-        term *= h / (i + 0.5)
-    return math.erfc(math.sqrt(h)) + math.exp(-h) * total
-
-
-def bucket_summary(items: list[tuple[float, int]]) -> tuple[int, float, int]:
-    """A non-empty bucket's positions, mean prediction and wins."""
-    n = len(items)
-    return n, sum(p for p, _ in items) / n, sum(w for _, w in items)
-
-
-def interval_contains(wins: int, n: int, pred: float) -> bool:
-    """Whether the 95% Wilson interval of ``wins`` in ``n`` contains the prediction ``pred``: the check's
-    test of one bucket."""
-    lo, hi = wilson_interval(wins, n)
-    return lo <= pred <= hi
-
-
-def calibration_chi2(rows: list[list[tuple[float, int]]]) -> tuple[float, int]:
-    """The sum over the non-empty buckets of ``(wins − n·p̄)² / (n·p̄·(1 − p̄))`` (``p̄`` the bucket's mean
-    prediction), and how many buckets it sums: about χ²-distributed with one degree of freedom a bucket
-    when the predictions are calibrated (a Hosmer-Lemeshow statistic for a map fitted on other games).
-
-    >>> calibration_chi2([[(0.5, 1), (0.5, 0)], [], [(0.2, 1)]])
-    (4.0, 2)
-    """
-    total, used = 0.0, 0
-    for items in rows:
+def check_budget(label: str, records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None) -> bool:
+    """Print the check of one budget's held-out games; True when it is met."""
+    shown = shown_chances(records, model)
+    rows = wf.draw(shown)
+    kinds: dict[str, int] = {}
+    proven_right = proven = 0
+    its = []
+    for rec in records:
+        for d in rec["decisions"]:
+            kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
+            if d["kind"] == "proven":
+                proven += 1
+                won = int(d["mover"] == rec["winner"])
+                proven_right += (d["chance"] == won) or d["chance"] == 0.5
+            elif d["kind"] == "search":
+                its.append(int(d["it"]))
+    games = len(records)
+    deals = [r["deal"] for r in records]
+    its.sort()
+    med = its[len(its) // 2] if its else 0
+    print(f"\n{label}: {games} held-out games (deals {min(deals)}-{max(deals)}), {kinds.get('search', 0)} searched "
+          f"decisions (iterations reached: median {med:,}, {its[0] if its else 0:,}-{its[-1] if its else 0:,}), "
+          f"{proven} proven apart ({proven_right} of them ended as shown), {kinds.get('forced', 0)} forced")
+    print("| shown win chance | positions | mean shown | observed win rate | 95% CI (Wilson) |")
+    print("| --- | --- | --- | --- | --- |")
+    for k, items in enumerate(rows):
         if not items:
+            print(f"| {10 * k}-{10 * k + 10}% | 0 | - | - | - |")
             continue
-        n, pred, wins = bucket_summary(items)
-        if 0.0 < pred < 1.0:
-            total += (wins - n * pred) ** 2 / (n * pred * (1.0 - pred))
-            used += 1
-    return total, used
+        n, pred, wins = wf.summary(items)
+        lo, hi = wf.wilson(wins, n)
+        print(f"| {10 * k}-{10 * k + 10}% | {n} | {pred:.1%} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} |")
+    e = wf.ece(rows)
+    chi2, dof, p = wf.hosmer_lemeshow(rows)
+    need = games_needed(label)
+    ok_e, ok_p, ok_n = e <= ECE_MAX, p >= P_MIN, games >= need
+    met = ok_e and ok_p and ok_n
+    print(f"{label}: ECE {e:.4f} (≤ {ECE_MAX}: {'yes' if ok_e else 'NO'}); Hosmer-Lemeshow χ² {chi2:.2f}, "
+          f"{dof} df, p = {p:.3f} (≥ {P_MIN}: {'yes' if ok_p else 'NO'}); games {games} (≥ {need}: "
+          f"{'yes' if ok_n else 'NO'}) → {'met' if met else 'MISSED'}")
+    if svg_dir:
+        path = os.path.join(svg_dir, f"winchance-{label}.svg")
+        note = f"{games} held-out games, {sum(map(len, rows))} positions; ECE {e:.3f}, HL χ² {chi2:.1f} (p {p:.2f})"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(wf.reliability_svg(rows, f"Win chance shown at {label} a move, held-out games", note))
+        print(f"reliability diagram: {path}")
+    return met
 
 
-def coverage_chance(items: list[tuple[float, int]]) -> float:
-    """The chance that the bucket's 95% Wilson interval contains its mean prediction when every position's
-    outcome is drawn from its own prediction (a calibrated map): the exact Poisson-binomial law of the
-    bucket's wins, summed over the counts whose interval contains the mean. Below 0.95 and above it by
-    turns, as the interval's coverage goes for a fixed number of positions.
-
-    >>> round(coverage_chance([(0.5, 0)] * 400), 4)       # n = 400 at one half: the binomial's coverage
-    0.949
-    >>> coverage_chance([(1.0, 1)] * 3)                    # certain wins: an interval reaching 1 contains 1
-    1.0
-    """
-    n, pred, _ = bucket_summary(items)
-    law = [1.0]                                     # law[k] = P(k wins among the positions so far)
-    for p, _ in items:
-        q = 1.0 - p
-        law = [a * q + b * p for a, b in zip(law + [0.0], [0.0] + law)]
-    return sum(chance for k, chance in enumerate(law) if interval_contains(k, n, pred))
+def run_check(records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None) -> bool:
+    """The check of every budget in ``records``; True when every one is met."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for rec in records:
+        by.setdefault(rec["budget"], []).append(rec)
+    fitted = model.fitted
+    print(f"model: {fitted.get('games', '?')} training games, {fitted.get('decisions', '?')} decisions, "
+          f"deals {fitted.get('deals', '?')}; budgets {len(by)}")
+    results = {label: check_budget(label, recs, model, svg_dir) for label, recs in by.items()}
+    print("\n| budget | result |\n| --- | --- |")
+    for label, met in results.items():
+        print(f"| {label} | {'met' if met else 'MISSED'} |")
+    return all(results.values())
 
 
-def pass_chance(rows: list[list[tuple[float, int]]]) -> float:
-    """The chance that a calibrated map's check on these positions misses no bucket: the buckets'
-    :func:`coverage_chance` multiplied (as if the buckets were independent; one game's positions in two
-    buckets share its winner, which the product ignores).
+def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
+            terms: Sequence[str] = ("budget", "phase")) -> int:
+    import sklearn
 
-    >>> round(pass_chance([[(0.5, 0)] * 400, [], [(0.5, 1)] * 400]), 4)
-    0.9005
-    """
-    chance = 1.0
-    for items in rows:
-        if items:
-            chance *= coverage_chance(items)
-    return chance
+    from quiltsolve.engine.players.calibration import is_increasing
 
-
-def _coefficients(coef: tuple[float, ...]) -> str:
-    return "(" + ", ".join(f"{c:.4f}" for c in coef) + ")"
-
-
-def _maps(iterations: int) -> str:
-    """The committed map(s) a search of ``iterations`` shows its chances by, and their weights."""
-    return " + ".join(f"{w:.3g} × {b} it {_coefficients(calibration.CALIBRATION_COEFFICIENTS[b])}"
-                      for b, w in calibration.budget_weights(iterations))
+    pts = wf.points(records)
+    games: dict[str, int] = {}
+    for rec in records:
+        games[rec["budget"]] = games.get(rec["budget"], 0) + 1
+    deals = [r["deal"] for r in records]
+    t0 = time.perf_counter()
+    result = wf.fit(pts, knots=knots, terms=terms, fitted={
+        "games": games, "decisions": len(pts), "deals": f"{min(deals)}-{max(deals)}",
+        "by": f"python -m bench review --fit (scikit-learn {sklearn.__version__}: SplineTransformer, "
+              f"{knots} quantile knots, degree {wf.DEGREE}; LogisticRegression C={wf.C}, {wf.ROUNDS} rounds "
+              f"weighted as the check draws; terms: {', '.join(terms) or 'none'})"})
+    model = result.model
+    weights = wf.check_weights(pts, [model.chance(p.reward, p.iterations, p.left) for p in pts])
+    print(f"fit on {len(pts)} searched decisions of {len(records)} games ({games}) in "
+          f"{time.perf_counter() - t0:.1f} s: budget range 10^{model.log_iterations[0]:.2f}-"
+          f"10^{model.log_iterations[1]:.2f} iterations, {sum(result.mask)} of {len(result.mask)} terms kept, "
+          f"weighted log loss {wf.log_loss(model, pts, weights):.4f}, increasing: {is_increasing(model)}")
+    print("shows, for rewards 0.1 / 0.3 / 0.5 / 0.7 / 0.9 (30 spaces left):")
+    for it in sorted({10 ** round(model.log_iterations[0], 1), 10 ** round(model.log_iterations[1], 1),
+                      3000, 30000}):
+        row = " / ".join(f"{model.chance(r, int(it), 30):.1%}" for r in (0.1, 0.3, 0.5, 0.7, 0.9))
+        print(f"  {int(it):,} iterations: {row}")
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(model.to_json(), f, indent=1)
+        f.write("\n")
+    print(f"written: {out}")
+    return 0 if is_increasing(model) else 1
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench_review", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=400, help="search-vs-search games (default 400)")
-    ap.add_argument("--iterations", type=int, default=calibration.FIT_ITERATIONS,
-                    help=f"search iterations a move (default {calibration.FIT_ITERATIONS})")
-    ap.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
-    ap.add_argument("--seed", type=int, default=1, help="first deal (default 1)")
-    ap.add_argument("--fit", action="store_true", help="fit the calibration's constants instead (other deals)")
-    ap.add_argument("--cache", metavar="DIR", help="keep the games in DIR (one JSON file a game) and reuse them")
+    ap.add_argument("files", nargs="*", help="bench selfplay JSONL files (.jsonl or .jsonl.gz)")
+    ap.add_argument("--fit", action="store_true", help="fit the model on the files (training deals) instead")
+    ap.add_argument("--out", default=DEFAULT_OUT, help=f"--fit: where to write the model (default {DEFAULT_OUT})")
+    ap.add_argument("--knots", type=int, default=wf.KNOTS, help=f"--fit: spline knots (default {wf.KNOTS})")
+    ap.add_argument("--terms", default="budget,phase",
+                    help="--fit: the inputs beside the reward, from budget,phase (default both; '' for none)")
+    ap.add_argument("--model", metavar="JSON", help="check this model instead of the committed one")
+    ap.add_argument("--svg-dir", default=None,
+                    help="where the reliability diagrams go (default docs/img with files, none without; '' for none)")
+    ap.add_argument("--games", type=int, default=20, help="without files: held-out games to play first (default 20)")
+    ap.add_argument("--budget", default="300it", help="without files: their budget (default 300it)")
+    ap.add_argument("--workers", type=int, default=2, help="without files: processes (default 2)")
     try:
         args = ap.parse_args(argv if argv is not None else [])
     except SystemExit as e:
         return int(e.code or 0)
-    if args.games < 1 or args.iterations < 1 or args.jobs < 1:
-        print("bench_review: --games, --iterations and --jobs must be at least 1", file=sys.stderr)
+    from quiltsolve.engine.players.calibration import MODEL, load_model
+
+    try:
+        if args.knots < 2:
+            raise ValueError("--knots must be at least 2")
+        terms = tuple(t for t in (x.strip() for x in args.terms.split(",")) if t)
+        if not set(terms) <= {"budget", "phase"}:
+            raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
+        if args.games < 1 or args.workers < 1:
+            raise ValueError("--games and --workers must be at least 1")
+        budget = selfplay.parse_budget(args.budget)
+        model = MODEL
+        if args.model:
+            try:
+                with open(args.model, encoding="utf-8") as f:
+                    model = load_model(f.read())
+            except OSError as e:
+                raise ValueError(f"--model: cannot read {args.model} ({e.strerror or e})") from None
+            except ValueError as e:
+                raise ValueError(f"--model: {args.model}: {e}") from None
+        files = list(args.files)
+        if args.svg_dir is None:
+            args.svg_dir = os.path.join("docs", "img") if files else ""
+        if args.fit and not files:
+            raise ValueError("--fit needs the training files (bench selfplay's JSONL)")
+        if not files:
+            tmp = tempfile.mkdtemp(prefix="review-")
+            first = selfplay.HELDOUT[0]
+            print(f"playing {args.games} held-out games at {budget.label} (deals {first}-{first + args.games - 1}) "
+                  f"in {tmp}", flush=True)
+            if selfplay.main(["--games", f"{budget.label}:{first}-{first + args.games - 1}", "--out", tmp,
+                              "--workers", str(args.workers)]) != 0:
+                return 3
+            files = [os.path.join(tmp, name) for name in sorted(os.listdir(tmp))]
+        records = selfplay.read_records(files)
+        if not records:
+            raise ValueError("the files hold no game")
+        for rec in records:
+            if args.fit and rec["deal"] < selfplay.TRAIN_FIRST:
+                raise ValueError(f"deal {rec['deal']} ({rec['budget']}) is not a training deal (from "
+                                 f"{selfplay.TRAIN_FIRST:,}): the fit reads no held-out game")
+            if not args.fit and not selfplay.HELDOUT[0] <= rec["deal"] <= selfplay.HELDOUT[1]:
+                raise ValueError(f"deal {rec['deal']} ({rec['budget']}) is not a held-out deal "
+                                 f"({selfplay.HELDOUT[0]:,}-{selfplay.HELDOUT[1]:,})")
+        if args.svg_dir and not args.fit:
+            os.makedirs(args.svg_dir, exist_ok=True)
+    except (ValueError, OSError) as e:
+        print(f"bench_review: {e}", file=sys.stderr)
         return 2
-    t0 = time.perf_counter()
     if args.fit:
-        games = _games(FIT_SEED + args.seed - 1, args.games, args.iterations, args.jobs, args.cache)
-        coef = (0.0, 1.0) + (0.0,) * len(calibration.CALIBRATION_KNOTS)     # first buckets: the raw reward
-        for _ in range(4):
-            points = [p for draw in range(5) for rows in buckets(games, draw, args.iterations, coef, raw=True)
-                      for p in rows]
-            coef = fit(points)
-        slopes = calibration.segment_slopes(coef)
-        print(f"fit on {len(points)} positions of {args.games} games ({args.iterations} iterations a move, "
-              f"core {core.backend()}, {time.perf_counter() - t0:.0f} s): coefficients = {_coefficients(coef)}, "
-              f"segment slopes {_coefficients(tuple(slopes))}{'' if min(slopes) > 0 else ' NOT INCREASING'} "
-              f"(committed for {args.iterations}: "
-              f"{_coefficients(calibration.CALIBRATION_COEFFICIENTS.get(args.iterations, ()))})")
-        return 0
-    games = _games(args.seed, args.games, args.iterations, args.jobs, args.cache)
-    rows = buckets(games, args.seed, args.iterations)
-    print(f"{args.games} search-vs-search games, {args.iterations} iterations a move, core {core.backend()}, "
-          f"deals {args.seed}-{args.seed + args.games - 1}, {time.perf_counter() - t0:.0f} s; "
-          f"calibration maps {_maps(args.iterations)}, knots {calibration.CALIBRATION_KNOTS}")
-    print("| shown win chance | positions | mean predicted | observed win rate | 95% CI (Wilson) | contains |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    misses = 0
-    for k, items in enumerate(rows):
-        if not items:
-            print(f"| {10 * k}-{10 * k + 10}% | 0 | - | - | - | - |")
-            continue
-        n, pred, wins = bucket_summary(items)
-        lo, hi = wilson_interval(wins, n)
-        ok = interval_contains(wins, n, pred)
-        misses += not ok
-        print(f"| {10 * k}-{10 * k + 10}% | {n} | {pred:.1%} | {wins / n:.1%} | {lo:.1%}-{hi:.1%} "
-              f"| {'yes' if ok else 'NO'} |")
-    print(f"buckets whose interval misses the prediction: {misses}")
-    chi2, used = calibration_chi2(rows)
-    print(f"χ² of the {used} buckets' standardised deviations: {chi2:.1f} (p = {chi2_sf(chi2, used):.2f}; "
-          f"a calibrated map gives {used} on average)")
-    print(f"chance that a calibrated map misses no bucket on these positions: {pass_chance(rows):.0%} "
-          f"(each bucket's exact Poisson-binomial coverage, multiplied)")
+        return run_fit(records, args.out, args.knots, terms)
+    run_check(records, model, args.svg_dir or None)   # met / MISSED is printed; a miss is no error
     return 0
 
 

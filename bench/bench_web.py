@@ -59,7 +59,7 @@ def _start(workers: int) -> tuple[subprocess.Popen, str]:
 
 def _budget() -> int:
     """The analysis board's default budget (iterations), read from the page's module."""
-    text = (ROOT / "web" / "static" / "js" / "analysis.js").read_text()
+    text = (ROOT / "src" / "quiltsolve" / "web" / "static" / "js" / "analysis.js").read_text()
     return int(re.search(r"DEFAULT_BUDGET = (\d+)", text).group(1))
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Regenerate the committed protobuf / gRPC Python stubs from ``proto/``.
 
-    python scripts/gen_proto.py           # write patchwork/**/*_pb2*.py(i)
+    python scripts/gen_proto.py           # write src/quiltsolve/patchwork/**/*_pb2*.py(i)
     python scripts/gen_proto.py --check   # exit 1 if the committed stubs differ
 
 Every ``.proto`` under ``proto/`` is compiled with ``grpc_tools.protoc``
 (``-Iproto --python_out --pyi_out --grpc_python_out``) into the ``patchwork``
-package at the repository root. The output only depends on the ``.proto``
+package, ``src/quiltsolve/patchwork/``. The output only depends on the ``.proto``
 files and the pinned grpcio-tools version, so ``--check`` can compare it byte
 for byte: it generates into a temporary directory and diffs.
 """
@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
+OUT = ROOT / "src" / "quiltsolve"   # the stubs package is OUT / "patchwork"
 GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
 # The import path of the stubs package is IMPORT_PREFIX + "patchwork" (the
 # proto package, ``patchwork.v1`` on the wire, never changes). protoc derives
@@ -61,7 +62,7 @@ def generate(out: Path) -> None:
         if fixed != text:
             path.write_text(fixed)
     # Every directory that holds generated modules becomes a regular package
-    # (only those: ``out`` may be the repository root).
+    # (only those: ``out`` is the package folder, which has its own).
     for path in sorted(p for p in out.rglob("*") if p.name.endswith(GENERATED_SUFFIXES)):
         for parent in path.relative_to(out).parents:
             if parent == Path("."):
@@ -105,14 +106,14 @@ def check() -> int:
         tmp_path = Path(tmp)
         generate(tmp_path)
         want = generated_files(tmp_path)
-        have = generated_files(ROOT)
+        have = generated_files(OUT)
         problems = []
         for rel in sorted(want - have):
             problems.append(f"missing: {rel}")
         for rel in sorted(have - want):
             problems.append(f"stale (no .proto generates it): {rel}")
         for rel in sorted(want & have):
-            if not filecmp.cmp(tmp_path / rel, ROOT / rel, shallow=False):
+            if not filecmp.cmp(tmp_path / rel, OUT / rel, shallow=False):
                 problems.append(f"differs: {rel}")
     if problems:
         print("generated stubs are out of date; run `make proto`:", file=sys.stderr)
@@ -130,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.check:
         return check()
-    generate(ROOT)
-    for rel in sorted(generated_files(ROOT)):
+    generate(OUT)
+    for rel in sorted(generated_files(OUT)):
         print(rel)
     return 0
 

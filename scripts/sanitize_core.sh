@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the compiled game core (engine/_core) and the C search (solver/_exactcover) with AddressSanitizer and
+# Build the compiled game core (src/quiltsolve/engine/_core) and the C search (solver/_exactcover) with AddressSanitizer and
 # UBSan in a temporary copy of the source tree, and run the core's tests against that build.
 #
 #   scripts/sanitize_core.sh [PYTEST ARGS...]     default: tests/engine/test_core.py tests/puzzle
@@ -32,11 +32,12 @@ cd "$tmp"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
 echo "sanitize_core: building in $tmp with $flags"
 CC="$CC" CFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined" "$PYTHON" setup.py -q build_ext --inplace
-for ext in engine/_core solver/_exactcover; do
+for ext in src/quiltsolve/engine/_core src/quiltsolve/solver/_exactcover; do
     ls "$ext".*.so >/dev/null 2>&1 || { echo "sanitize_core: $ext did not build" >&2; exit 1; }
 done
 [ $# -gt 0 ] || set -- tests/engine/test_core.py tests/puzzle
-# the tests must load this build (the copy's own quiltsolve/ package, from the current directory)
+# the tests must load this build (the copy's own src/quiltsolve/, ahead of the venv's editable install)
+export PYTHONPATH="$tmp/src"
 loaded=$(ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$asan" "$PYTHON" -c \
     'from quiltsolve.engine import core; m = core.c_module(); print(m.__file__ if m else "")')
 case "$loaded" in

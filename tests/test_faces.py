@@ -38,12 +38,14 @@ REGION = ["....."] * 3
 PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
 PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
         "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game",
+        "AnalyzePosition": "analyze-position",
         "GeneratePuzzle": "generate-puzzle",
         # GameService: the browser app's paths, generated from the same messages
         "NewGame": "game/new", "ViewPosition": "game/view", "LegalMoves": "game/legal", "ApplyMove": "game/apply",
         "EngineMove": "game/engine-move", "ReplayGame": "game/replay", "LoadPosition": "game/load",
         "PositionNotation": "game/notation"}
 GAME_METHODS = set(pb.DESCRIPTOR.services_by_name["GameService"].methods_by_name)
+STREAMS = {"AnalyzeGame", "AnalyzePosition"}
 
 
 def finished(seed: int = 4) -> engine.GameState:
@@ -77,6 +79,8 @@ def mutated(state: engine.GameState, change) -> pb.GameState:
 
 
 MID = play(11, 14)
+# A circle as a person lays it out at a table: patch 0 last, the rest in an order no seed deals here.
+TABLE = list(range(32, 16, -1)) + list(range(1, 17)) + [0]
 MID2 = play(3, 30)
 OVER = finished()
 REC = record(5, 4)
@@ -107,6 +111,13 @@ def _review(**kw) -> pb.AnalyzeGameRequest:
     base = {"record": REC, "iterations": 20, "seed": 1}
     base.update(kw)
     return pb.AnalyzeGameRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+def _analyze(**kw) -> pb.AnalyzePositionRequest:
+    base = {"state": positions.to_message(MID), "top": 3, "seed": 2, "iterations": 60,
+            "report_interval": {"nanos": 50_000_000}}
+    base.update(kw)
+    return pb.AnalyzePositionRequest(**{k: v for k, v in base.items() if v is not None})
 
 
 def _puzzle(**kw) -> pb.SolvePuzzleRequest:
@@ -167,6 +178,24 @@ GAME_CASES = [
     ("new-game-seed-0", "NewGame", pb.NewGameRequest(seed=0), OK, None),     # 0 is a deal, not "unset"
     ("new-game-edition", "NewGame", pb.NewGameRequest(seed=1, edition="deluxe"), "INVALID_ARGUMENT", "edition"),
     ("new-game-seed", "NewGame", pb.NewGameRequest(seed=-1), "INVALID_ARGUMENT", "seed"),
+    # a circle as it lies on a table (issue 32): the position codec's one check of it, no seed
+    ("new-game-circle", "NewGame", pb.NewGameRequest(circle=TABLE), OK, None),
+    ("new-game-circle-original", "NewGame", pb.NewGameRequest(circle=TABLE, edition="original"), OK, None),
+    ("new-game-circle-short", "NewGame", pb.NewGameRequest(circle=TABLE[:5] + TABLE[6:]), "INVALID_ARGUMENT",
+     "circle"),
+    ("new-game-circle-long", "NewGame", pb.NewGameRequest(circle=TABLE + [TABLE[0]]), "INVALID_ARGUMENT",
+     "circle[33]"),
+    ("new-game-circle-twice", "NewGame", pb.NewGameRequest(circle=TABLE[:7] + [TABLE[2]] + TABLE[8:]),
+     "INVALID_ARGUMENT", "circle[7]"),
+    ("new-game-circle-unknown", "NewGame", pb.NewGameRequest(circle=TABLE[:3] + [33] + TABLE[4:]),
+     "INVALID_ARGUMENT", "circle[3]"),
+    ("new-game-circle-negative", "NewGame", pb.NewGameRequest(circle=[-1] + TABLE[1:]), "INVALID_ARGUMENT",
+     "circle[0]"),
+    ("new-game-circle-end", "NewGame", pb.NewGameRequest(circle=TABLE[-1:] + TABLE[:-1]), "INVALID_ARGUMENT",
+     "circle[32]"),
+    ("new-game-circle-and-seed", "NewGame", pb.NewGameRequest(seed=3, circle=TABLE), "INVALID_ARGUMENT", "seed"),
+    ("new-game-circle-edition", "NewGame", pb.NewGameRequest(circle=TABLE, edition="deluxe"), "INVALID_ARGUMENT",
+     "edition"),
     # ------------------------------------------------------------ ViewPosition
     ("view", "ViewPosition", pb.ViewPositionRequest(state=_state()), OK, None),
     ("view-late", "ViewPosition", pb.ViewPositionRequest(state=_state(MID2)), OK, None),
@@ -216,6 +245,16 @@ GAME_CASES = [
     ("engine-seed", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="greedy", seed=-1),
      "INVALID_ARGUMENT", "seed"),
     ("engine-no-state", "EngineMove", pb.EngineMoveRequest(strength="greedy"), "INVALID_ARGUMENT", "state"),
+    ("engine-level", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:3", seed=5), OK, None),
+    ("engine-level-end", "EngineMove", pb.EngineMoveRequest(state=_state(END), strength="level:7", seed=1), OK, None),
+    ("engine-level-0", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:0"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-level-9", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level:9"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-level-bare", "EngineMove", pb.EngineMoveRequest(state=_state(), strength="level"), "INVALID_ARGUMENT",
+     "strength"),
+    ("engine-over-level", "EngineMove", pb.EngineMoveRequest(state=_state(OVER), strength="level:2"),
+     "FAILED_PRECONDITION", "state"),
     # ------------------------------------------------------------ ReplayGame
     ("replay", "ReplayGame", pb.ReplayGameRequest(record=REC), OK, None),
     ("replay-one", "ReplayGame", pb.ReplayGameRequest(record=record(2, 1)), OK, None),
@@ -328,6 +367,30 @@ CASES = [
     ("move-top", "SuggestMove", _move(top=-1), "INVALID_ARGUMENT", "top"),
     ("move-time", "SuggestMove", _move(time_limit=d(61)), "INVALID_ARGUMENT", "time_limit"),
     ("move-seed", "SuggestMove", _move(seed=-5), "INVALID_ARGUMENT", "seed"),
+    # ------------------------------------------------------------ AnalyzePosition (the final update compared)
+    ("analyze", "AnalyzePosition", _analyze(), OK, None),
+    ("analyze-late", "AnalyzePosition", _analyze(state=positions.to_message(MID2), top=0, iterations=300), OK, None),
+    ("analyze-proven", "AnalyzePosition", _analyze(state=positions.to_message(END), top=None), OK, None),
+    ("analyze-state-json", "AnalyzePosition", _analyze(state=None, state_json=json.dumps(MID.to_json())), OK, None),
+    ("analyze-notation-interval", "AnalyzePosition", _analyze(report_interval=None, iterations=30), OK, None),
+    ("analyze-over", "AnalyzePosition", _analyze(state=positions.to_message(OVER)), "FAILED_PRECONDITION", "state"),
+    ("analyze-no-state", "AnalyzePosition", _analyze(state=None), "INVALID_ARGUMENT", "state"),
+    ("analyze-buttons", "AnalyzePosition", _analyze(state=mutated(MID, _rich)), "INVALID_ARGUMENT",
+     "state.players[0].buttons"),
+    ("analyze-json-syntax", "AnalyzePosition", _analyze(state=None, state_json="{oops"), "INVALID_ARGUMENT",
+     "state_json"),
+    ("analyze-until-iterations", "AnalyzePosition", _analyze(until_cancelled=True), "INVALID_ARGUMENT",
+     "until_cancelled"),
+    ("analyze-until-time", "AnalyzePosition", _analyze(until_cancelled=True, iterations=None, time_limit=d(1)),
+     "INVALID_ARGUMENT", "until_cancelled"),
+    ("analyze-interval-short", "AnalyzePosition", _analyze(report_interval={"nanos": 49_000_000}),
+     "INVALID_ARGUMENT", "report_interval"),
+    ("analyze-interval-long", "AnalyzePosition", _analyze(report_interval=d(61)), "INVALID_ARGUMENT",
+     "report_interval"),
+    ("analyze-iterations", "AnalyzePosition", _analyze(iterations=10**9), "INVALID_ARGUMENT", "iterations"),
+    ("analyze-top", "AnalyzePosition", _analyze(top=-1), "INVALID_ARGUMENT", "top"),
+    ("analyze-time", "AnalyzePosition", _analyze(time_limit=d(61)), "INVALID_ARGUMENT", "time_limit"),
+    ("analyze-seed", "AnalyzePosition", _analyze(seed=-5), "INVALID_ARGUMENT", "seed"),
     # ------------------------------------------------------------ AnalyzeGame
     ("review", "AnalyzeGame", _review(), OK, None),
     ("review-one", "AnalyzeGame", _review(record=record(2, 1), iterations=15), OK, None),
@@ -435,13 +498,24 @@ def _answer(message) -> object:
     """A response as comparable data: its JSON mapping without the wall-clock time it took."""
     data = protojson.to_dict(message)
     data.pop("solve_time", None)
+    data.pop("elapsed", None)
     return data
+
+
+def _answers(method: str, messages) -> object:
+    """A stream's answers as comparable data: every one of AnalyzeGame's; AnalyzePosition's final update
+    (how many come before it depends on the clock), checked to be the last and the only final one."""
+    out = [_answer(m) for m in messages]
+    if method == "AnalyzePosition":
+        assert out and [bool(x.get("final")) for x in out] == [False] * (len(out) - 1) + [True], out
+        return out[-1]
+    return out
 
 
 def via_grpc(stub, method: str, request):
     try:
-        if method == "AnalyzeGame":
-            return "OK", [_answer(r) for r in stub.AnalyzeGame(request, timeout=120)]
+        if method in STREAMS:
+            return "OK", _answers(method, getattr(stub, method)(request, timeout=120))
         return "OK", _answer(getattr(stub, method)(request, timeout=120))
     except grpc.RpcError as e:
         return e.code().name, field_of(e.details() or "")
@@ -451,21 +525,21 @@ def via_http(http: httpx.Client, method: str, request):
     if method == "ListPatches":
         r = http.get("/api/v1/patches")
     else:
-        params = {"format": "json"} if method == "AnalyzeGame" else None
+        params = {"format": "json"} if method in STREAMS else None
         r = http.post(f"/api/v1/{PATH[method]}", json=protojson.to_dict(request), params=params)
     body = r.json()
     if r.status_code != 200:
         return body["error"]["code"], body["error"]["field"]
-    response_type = getattr(pb, f"{method}Response")
-    if method == "AnalyzeGame":
-        return "OK", [_answer(json_format.ParseDict(item, response_type())) for item in body["items"]]
+    response_type = pb.AnalyzePositionUpdate if method == "AnalyzePosition" else getattr(pb, f"{method}Response")
+    if method in STREAMS:
+        return "OK", _answers(method, [json_format.ParseDict(item, response_type()) for item in body["items"]])
     return "OK", _answer(json_format.ParseDict(body, response_type()))
 
 
 def via_embedded(client: EmbeddedClient, method: str, request):
     try:
-        if method == "AnalyzeGame":
-            return "OK", [_answer(r) for r in client.stream(method, request)]
+        if method in STREAMS:
+            return "OK", _answers(method, client.stream(method, request))
         return "OK", _answer(client.call(method, request))
     except ClientError as e:
         return e.code, e.field
@@ -515,7 +589,8 @@ def test_a_count_of_any_size_is_exact_on_every_face(faces, side, want):
 def test_enough_cases_of_every_kind():
     methods = {c[1] for c in CASES}
     assert len(CASES) >= 60 and methods == {"SolvePlacement", "SuggestPlacement", "SuggestMove", "AnalyzeGame",
-                                            "SolvePuzzle", "ListPatches", "GeneratePuzzle"} | GAME_METHODS
+                                            "AnalyzePosition", "SolvePuzzle", "ListPatches",
+                                            "GeneratePuzzle"} | GAME_METHODS
     assert sum(c[3] is OK for c in CASES) >= 20 and sum(c[3] is not OK for c in CASES) >= 40
     # issue 35: the game RPCs joined with 30 cases or more, answers and refusals, every RPC both ways
     assert len(GAME_CASES) >= 30
@@ -573,6 +648,72 @@ def test_a_bad_position_names_the_same_field_in_every_python_client(faces):
 def test_patch_table_is_the_same(faces):
     stub, http, embedded, _ = faces
     assert len(embedded.list_patches()) == len(PATCHES) == len(stub.ListPatches(pb.ListPatchesRequest()).patches)
+
+
+# ---------------------------------------------------------------- AnalyzePosition: SuggestMove's answer, every client
+
+@pytest.mark.parametrize("state", [MID, MID2, END], ids=["mid", "late", "proven"])
+def test_an_analysis_ends_with_suggest_moves_answer_on_every_face(faces, state):
+    stub, http, embedded, _ = faces
+    request = _analyze(state=positions.to_message(state), iterations=200, seed=3, top=3)
+    finals = {"grpc": via_grpc(stub, "AnalyzePosition", request), "http": via_http(http, "AnalyzePosition", request),
+              "embedded": via_embedded(embedded, "AnalyzePosition", request)}
+    move = via_grpc(stub, "SuggestMove", _move(state=positions.to_message(state), iterations=200, seed=3, top=3))
+    assert {face: code for face, (code, _) in finals.items()} == dict.fromkeys(finals, "OK") and move[0] == "OK"
+    want = move[1]
+    for face, (_, final) in finals.items():
+        got = [{k: m.get(k) for k in ("move", "win_chance", "reason", "proven_margin")} for m in final["moves"]]
+        assert got == [{k: m.get(k) for k in ("move", "win_chance", "reason", "proven_margin")}
+                       for m in want["suggestions"]], face
+        assert (final.get("iterations", 0), final.get("searched", False), final.get("proven", False)) == \
+            (want.get("iterations", 0), want.get("searched", False), want.get("proven", False)), face
+
+
+def test_every_python_client_streams_an_analysis_alike(faces):
+    """analyze_position in the gRPC, asyncio and embedded clients: engine.analysis.Analysis updates, the last
+    one final and equal everywhere (and to suggest_move's answer); close() cancels; a finished game is one
+    final update with no moves; bad input raises at the call."""
+    import asyncio
+
+    from quiltsolve.clients import AsyncPlacementClient
+    from quiltsolve.engine.analysis import Analysis
+
+    _, _, embedded, port = faces
+
+    def final(updates) -> Analysis:
+        updates = list(updates)
+        assert updates and all(isinstance(u, Analysis) for u in updates) and updates[-1].final
+        return updates[-1]
+
+    async def via_async() -> tuple:
+        async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as client:
+            last = [u async for u in client.analyze_position(MID, iterations=150, top=2)][-1]
+            over = [u async for u in client.analyze_position(OVER)]
+            stream = client.analyze_position(MID, until_cancelled=True, report_interval=0.05)
+            first = await stream.__anext__()
+            await stream.aclose()
+            with pytest.raises(ClientError) as err:
+                async for _ in client.analyze_position(MID, report_interval=0.01):
+                    pass
+            return last, over, first, (err.value.code, err.value.field)
+
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        answers = [final(c.analyze_position(MID, iterations=150, top=2)) for c in (embedded, remote)]
+        for client in (embedded, remote):
+            stream = client.analyze_position(MID, until_cancelled=True, report_interval=0.05)
+            assert not next(stream).final
+            stream.close()
+            over = list(client.analyze_position(positions.to_notation(OVER)))
+            assert len(over) == 1 and over[0].final and over[0].moves == ()
+            with pytest.raises(ClientError) as err:
+                client.analyze_position(MID, iterations=10, until_cancelled=True)
+            assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "until_cancelled")
+        suggested = remote.suggest_move(MID, iterations=150, top=2)
+    last, over, first, refused = asyncio.run(via_async())
+    assert answers[0] == answers[1] == last
+    assert last.suggestions() == list(suggested) and last.iterations == suggested.iterations == 150
+    assert len(over) == 1 and over[0].final and not first.final
+    assert refused == ("INVALID_ARGUMENT", "report_interval")
 
 
 # ---------------------------------------------------------------- proven endgame answers, every face
@@ -665,7 +806,7 @@ def test_every_python_client_plays_a_game_alike(faces):
     def play(client) -> list:
         dealt = client.new_game(9)
         state, out = dealt.state, [protojson.to_dict(dealt)]
-        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2)):
+        for strength, seed in (("greedy", 0), ("search:20it", 4), ("random", 2), ("level:2", 6)):
             moved = client.engine_move(state, strength, seed=seed)
             out.append(protojson.to_dict(moved))
             state = moved.state
@@ -702,6 +843,26 @@ def test_a_new_game_without_a_seed_gets_a_random_one_it_returns(faces):
         assert answer.record.HasField("seed")
         again = embedded.new_game(answer.record.seed)
         assert again.state == answer.state and list(answer.record.circle) == list(again.record.circle)
+
+
+def test_a_game_set_up_from_a_circle_is_the_engine_s_start_with_no_seed(faces):
+    """NewGame with a circle: every face and Python client sets up the engine's own start of that circle
+    (GameState.from_circle), and its record has the circle and no seed."""
+    stub, http, embedded, port = faces
+    want = engine.GameState.from_circle(TABLE, "original")
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        answers = [stub.NewGame(pb.NewGameRequest(circle=TABLE, edition="original")),
+                   embedded.new_game(circle=TABLE, edition="original"),
+                   remote.new_game(circle=",".join(map(str, TABLE)), edition="original"),
+                   json_format.ParseDict(http.post("/api/v1/game/new", json={"circle": TABLE, "edition": "original"})
+                                         .json(), pb.NewGameResponse())]
+    for answer in answers:
+        assert positions.from_message(answer.state) == want
+        assert not answer.record.HasField("seed") and list(answer.record.circle) == TABLE
+        assert answer.view.notation == want.to_notation() and list(answer.view.circle) == TABLE
+    with pytest.raises(ClientError) as err:
+        embedded.new_game(circle="12,5,x")         # not a list of ids: refused before it is sent
+    assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "circle[2]")
 
 
 def test_the_game_paths_keep_the_browser_s_json(faces):

@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = ROOT / "src" / "quiltsolve"   # the src layout: the package's folders live here
 PACKAGES = ("solver", "engine", "server", "clients", "web", "patchwork")
 
 # Packages whose checks (a) and (c) are not switched on yet (none: every
@@ -43,8 +44,8 @@ FUNCTION_LEVEL_BUDGET = {"solver": 0, "engine": 0, "server": 1, "clients": 6, "w
 
 
 def module_name(path: Path) -> str:
-    """The dotted name of a project file, from its folder path (``server/app.py`` → ``server.app``)."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The dotted name of a project file inside the package (``src/quiltsolve/server/app.py`` → ``server.app``)."""
+    parts = list(path.relative_to(PACKAGE_DIR).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -59,7 +60,7 @@ def short_name(module: str) -> str:
 def _files() -> dict[str, Path]:
     out = {}
     for pkg in PACKAGES:
-        for path in sorted((ROOT / pkg).rglob("*.py")):
+        for path in sorted((PACKAGE_DIR / pkg).rglob("*.py")):
             if "__pycache__" not in path.parts:
                 out[module_name(path)] = path
     return out

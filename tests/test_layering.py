@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_imports import module_name, short_name
+from .test_imports import PACKAGE_DIR, module_name, short_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("solver", "engine", "server", "web", "clients", "patchwork")
@@ -38,7 +38,7 @@ FORBIDDEN_MODULES = {
 
 
 def _files(package: str) -> list[Path]:
-    return sorted(p for p in (ROOT / package).rglob("*.py") if "_pb2" not in p.name)
+    return sorted(p for p in (PACKAGE_DIR / package).rglob("*.py") if "_pb2" not in p.name)
 
 
 def _join(module: str, name: str) -> str:

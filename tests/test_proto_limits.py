@@ -17,7 +17,8 @@ from quiltsolve import solver
 from quiltsolve.engine.state_json import MAX_BUTTONS, MAX_INCOME, MAX_LEATHER
 from quiltsolve.engine.track import END
 from quiltsolve.server.convert import MAX_GRID
-from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
+from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
+from quiltsolve.solver.limits import (CIRCLE_PATCHES, DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT,
                            DEFAULT_SUGGEST_LIMIT, MAX_COUNT, MAX_ITERATIONS, MAX_LARGE_LOSS, MAX_PATCH_REFS,
                            MAX_LOAD_TEXT, MAX_MOVE_TEXT, MAX_PIECES, MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
@@ -76,6 +77,9 @@ RANGES = {
     "GameRecord.actions": (1, MAX_RECORD_ACTIONS),
     "SuggestMoveRequest.iterations": (1, MAX_ITERATIONS),
     "AnalyzeGameRequest.iterations": (1, MAX_ITERATIONS),
+    "AnalyzePositionRequest.iterations": (1, MAX_ITERATIONS),   # SuggestMove's budgets
+    "AnalyzePositionRequest.top": (0, MAX_TOP),
+    "AnalyzedMove.win_chance": (0, 1),
     "SolvePuzzleRequest.pieces": (0, MAX_PIECES),  # with unlimited_pieces, 1-64 shapes in both together
     "SolvePuzzleRequest.max_tilings": (0, MAX_TILINGS),
     "GeneratePuzzleRequest.height": (1, MAX_GRID),
@@ -83,6 +87,7 @@ RANGES = {
     "GeneratePuzzleRequest.pieces": (1, MAX_PIECES),
     # GameService: one seed rule and SuggestMove's limits for every move-choosing call
     "NewGameRequest.seed": (0, MAX_SEED),
+    "NewGameRequest.circle": (0, CIRCLE_PATCHES - 1),   # a starting circle: its ids (server.positions.from_circle)
     "LegalMovesRequest.patch_id": (0, LAST_ID),
     "EngineMoveRequest.strength": (1, MAX_ITERATIONS),
     "EngineMoveResponse.win_chance": (0, 1),
@@ -93,6 +98,7 @@ TIME_LIMITS = {
     "SolvePlacementRequest.time_limit": DEFAULT_SOLVE_LIMIT,
     "SuggestPlacementRequest.time_limit": DEFAULT_SUGGEST_LIMIT,
     "SuggestMoveRequest.time_limit": DEFAULT_SUGGEST_LIMIT,
+    "AnalyzePositionRequest.time_limit": DEFAULT_SUGGEST_LIMIT,
     "AnalyzeGameRequest.time_per_move": DEFAULT_REVIEW_LIMIT,
     "SolvePuzzleRequest.time_limit": DEFAULT_SOLVE_LIMIT,
     "GeneratePuzzleRequest.time_limit": DEFAULT_SOLVE_LIMIT,
@@ -123,7 +129,7 @@ def test_stated_time_limits_are_the_enforced_ones(name):
     text = COMMENTS[name]
     assert f"at most {MAX_TIME_LIMIT:g} s" in text, text
     assert f"unset means {TIME_LIMITS[name]:g} s" in text, text
-    if name.startswith(("SuggestMove", "AnalyzeGame")):  # a fixed budget runs longer by default
+    if name.startswith(("SuggestMove", "AnalyzeGame", "AnalyzePosition")):  # a fixed budget runs longer by default
         assert f"{DEFAULT_ITERATIONS_LIMIT:g} s with `iterations`" in text, text
 
 
@@ -140,6 +146,11 @@ def test_other_stated_limits():
     assert f"at most {MAX_TIME_LIMIT:g} s" in strength and f"means {DEFAULT_SUGGEST_LIMIT:g} s" in strength
     assert f"at most {MAX_MOVE_TEXT} characters" in COMMENTS["ApplyMoveRequest.move"]
     assert f"at most {MAX_LOAD_TEXT} characters" in COMMENTS["LoadPositionRequest.text"]
+    assert f"At most {MAX_STATE_JSON} characters" in COMMENTS["AnalyzePositionRequest.state_json"]
+    assert f"at most {MAX_ANALYSIS_TIME:g} s" in COMMENTS["AnalyzePositionRequest.until_cancelled"]
+    interval = COMMENTS["AnalyzePositionRequest.report_interval"]
+    assert f"at least {MIN_REPORT_INTERVAL * 1000:g} ms, at most {MAX_REPORT_INTERVAL:g} s" in interval, interval
+    assert f"unset means {DEFAULT_REPORT_INTERVAL:g} s" in interval, interval
 
 
 def test_stated_difficulty_bands_are_the_generator_s():

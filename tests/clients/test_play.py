@@ -279,11 +279,35 @@ def test_a_finished_game_saves_a_record_with_its_result(in_tmp):
     (["--line", "2"], "--line needs --load"),
     (["--load", "/nonexistent/game.jsonl"], "No such file"),
     (["--side", "2"], "invalid choice"),
+    # a circle by ids (issue 32): the service's one check of a circle names the entry at fault
+    (["--follow", "--circle", "1,2,3"], "circle: 3 patches; a circle holds all 33"),
+    (["--follow", "--circle", "12,5,x"], "circle[2]: 'x' is not an integer"),
+    (["--follow", "--circle", ",".join(map(str, [*range(1, 8), 3, *range(9, 33), 0]))], "circle[7]: patch 3 is listed twice"),
+    (["--follow", "--circle", ",".join(map(str, [0, *range(1, 33)]))], "circle[32]: must be patch 0"),
+    (["--follow", "--circle", ",".join(map(str, [*range(1, 33), 40]))], "circle[32]: unknown patch id 40"),
+    (["--follow", "--circle", "3", "--position", "r 0,5,-,0 0,5,-,0 tak 0 -"], "not allowed with argument"),
 ])
 def test_bad_start_is_one_line_exit_2(cli, argv, needle):
     r = cli("play", *argv, stdin="quit\n")
     assert r.code == 2 and r.out == "", (r.code, r.out, r.err)
     assert len(r.err.strip().splitlines()) == 1 and needle in r.err and "Traceback" not in r.err, r.err
+
+
+def test_follow_a_game_from_a_circle_given_by_ids(cli, in_tmp):
+    """``--follow --circle``: the game set up from the circle as it lies on a table (the engine's own start of
+    it), both sides entered, saved as a record of that circle with no seed."""
+    circle = [*range(32, 0, -1), 0]       # not a seeded deal: as a person laid it out
+    r = cli("play", "--follow", "--circle", ",".join(map(str, circle)), "--edition", "original",
+            stdin="advance\nadvance\nnotation\nsave table.jsonl\nquit\n")
+    assert r.code == 0, r.err
+    s = engine.GameState.from_circle(circle, "original")
+    assert s.available_patches() == circle[:3]
+    for _ in range(2):
+        s.apply_action(engine.ADVANCE)
+    assert any(line.endswith(f"> {s.to_notation()}") for line in r.out.splitlines()), r.out
+    record = json.loads((in_tmp / "table.jsonl").read_text())
+    assert record["circle"] == circle and record["seed"] is None and record["edition"] == "original"
+    assert record["players"] == ["human", "human"] and engine.replay(record, check_result=False) == s
 
 
 def test_hints_show_one_win_chance_per_move_and_the_playout_share_with_verbose(cli, monkeypatch):

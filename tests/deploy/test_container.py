@@ -129,7 +129,7 @@ def test_container_serves_read_only_and_drains_on_sigterm(config):
         assert (status, kind, json.loads(body)["status"]) == (200, "application/json", "SERVING")
         status, kind, page = get(f"http://127.0.0.1:{http_port}/")
         assert (status, kind) == (200, "text/html")
-        assert page == (REPO / "web" / "static" / "index.html").read_bytes()
+        assert page == (REPO / "src" / "quiltsolve" / "web" / "static" / "index.html").read_bytes()
         status, kind, body = get(f"http://127.0.0.1:{http_port}/api/v1/patches")
         assert (status, kind) == (200, "application/json") and len(json.loads(body)["patches"]) == 33
 

@@ -96,8 +96,9 @@ def installed(tmp_path_factory, dockerfile) -> dict:
 def test_the_build_context_holds_the_source_and_nothing_else(installed):
     copied = set(installed["copied"])
     assert "CHANGELOG.md" not in copied  # a changelog edit must not rebuild the wheels
-    for needed in ("pyproject.toml", "setup.py", "README.md", "constraints.txt", "solver/_exactcover.c",
-                   "server/__main__.py", "web/__main__.py", "web/static/index.html",
+    for needed in ("pyproject.toml", "setup.py", "README.md", "constraints.txt", "src/quiltsolve/solver/_exactcover.c",
+                   "src/quiltsolve/server/__main__.py", "src/quiltsolve/web/__main__.py",
+                   "src/quiltsolve/web/static/index.html",
                    "deploy/build-image-steps.sh", "deploy/healthcheck.py",
                    "deploy/Dockerfile"):
         assert needed in copied, needed
@@ -228,7 +229,7 @@ def test_the_installed_server_serves_checks_healthy_and_drains_on_sigterm(instal
             assert (r.status, json.load(r)["status"]) == (200, "SERVING")
         with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/", timeout=10) as r:
             assert r.status == 200 and r.headers.get_content_type() == "text/html"
-            assert r.read() == (REPO / "web" / "static" / "index.html").read_bytes()
+            assert r.read() == (REPO / "src" / "quiltsolve" / "web" / "static" / "index.html").read_bytes()
 
         # SIGTERM with a call in flight: the call is answered, the process ends within grace + 1 s
         in_flight = stub.SuggestMove.future(long_move_request(20), timeout=60)

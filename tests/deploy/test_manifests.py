@@ -24,7 +24,8 @@ SCHEMA_VERSIONS = ["1.27.0", "latest"]
 OVERLAYS = {"base": BASE, "production": PRODUCTION, "ingress-tls": INGRESS_TLS}
 # what the image and the pods run (its flags: python -m quiltsolve.server's plus --http-port / --no-http)
 PROGRAM = "quiltsolve-web"
-READ_ENV = (REPO / "server" / "__main__.py", REPO / "web" / "__main__.py", REPO / "deploy" / "healthcheck.py")
+PACKAGE = REPO / "src" / "quiltsolve"
+READ_ENV = (PACKAGE / "server" / "__main__.py", PACKAGE / "web" / "__main__.py", REPO / "deploy" / "healthcheck.py")
 
 
 @pytest.fixture(scope="module", params=sorted(OVERLAYS))
@@ -247,7 +248,7 @@ def test_entrypoint_healthcheck_and_env_of_the_image(dockerfile):
     env = dockerfile.env()
     assert env["QUILTSOLVE_HOST"] == "0.0.0.0"
     assert "QUILTSOLVE_WORKERS" not in env, "a fixed worker count would ignore the container's cores"
-    read = env_names_read(REPO / "server" / "__main__.py", REPO / "web" / "__main__.py")
+    read = env_names_read(PACKAGE / "server" / "__main__.py", PACKAGE / "web" / "__main__.py")
     assert {k for k in env if k.startswith("QUILTSOLVE_")} <= read
     # the image's defaults parse as the program's flags: every face on all interfaces
     from deploy_helpers import environment

@@ -1,29 +1,33 @@
-"""The calibration check (``python -m bench review``): its statistics, its fit and a tiny run (figures not checked)."""
+"""The calibration check (``python -m bench review``) and self-play (``python -m bench selfplay``): the
+statistics on known cases, the record format, tiny runs (figures not checked)."""
 
 from __future__ import annotations
 
 import doctest
+import json
 import math
+import os
 import random
-from itertools import product
 
-from bench import bench_review
-from quiltsolve.engine.players import calibration
+import pytest
+
+from bench import bench_review, bench_selfplay, winchance_fit
+
+pytest.importorskip("sklearn", reason="the fit needs scikit-learn (the dev extra)")
 
 
 def test_doctests():
-    failed, tried = doctest.testmod(bench_review)
-    assert tried >= 5 and failed == 0
+    for module, least in ((winchance_fit, 3), (bench_selfplay, 2)):
+        failed, tried = doctest.testmod(module)
+        assert tried >= least and failed == 0
 
 
-def test_chi2_tail_against_its_series_and_its_known_quantiles():
-    # the 95th and 99th percentiles of χ² for 1-10 degrees of freedom (printed tables)
+def test_chi2_tail_against_its_known_quantiles_and_its_series():
     q95 = [3.841, 5.991, 7.815, 9.488, 11.070, 12.592, 14.067, 15.507, 16.919, 18.307]
     q99 = [6.635, 9.210, 11.345, 13.277, 15.086, 16.812, 18.475, 20.090, 21.666, 23.209]
     for k in range(1, 11):
-        assert abs(bench_review.chi2_sf(q95[k - 1], k) - 0.05) < 2e-4
-        assert abs(bench_review.chi2_sf(q99[k - 1], k) - 0.01) < 1e-4
-    # the regularised upper gamma Q(k/2, x/2) by its power series, at other points
+        assert abs(winchance_fit.chi2_sf(q95[k - 1], k) - 0.05) < 2e-4
+        assert abs(winchance_fit.chi2_sf(q99[k - 1], k) - 0.01) < 1e-4
     for k in (1, 2, 5, 9, 10):
         for x in (0.3, 2.0, 9.7, 25.0):
             s, h = k / 2, x / 2
@@ -34,72 +38,157 @@ def test_chi2_tail_against_its_series_and_its_known_quantiles():
                 total += term
                 n += 1
             lower = math.exp(-h + s * math.log(h) - math.lgamma(s)) * total
-            assert abs(bench_review.chi2_sf(x, k) - (1 - lower)) < 1e-12
-    assert bench_review.chi2_sf(0.0, 10) == 1.0
+            assert abs(winchance_fit.chi2_sf(x, k) - (1 - lower)) < 1e-12
 
 
-def test_fit_recovers_a_known_map():
-    # positions whose win chance is the committed 300 map of their reward: the fit finds about those constants
-    truth = calibration.CALIBRATION_COEFFICIENTS[300]
-    rng = random.Random(7)
-    points = []
-    for _ in range(6000):
-        r = rng.uniform(0.03, 0.97)
-        points.append((r, int(rng.random() < calibration.win_chance(r, coefficients=truth))))
-    coef = bench_review.fit(points)
-    for r in (0.1, 0.3, 0.5, 0.7, 0.9):
-        assert abs(calibration.win_chance(r, coefficients=coef) - calibration.win_chance(r, coefficients=truth)) < 0.04
+def test_ece_and_hosmer_lemeshow_on_a_known_case():
+    # bucket 1: 100 positions at 0.15, 20 won (o − p = 0.05); bucket 7: 50 at 0.75, 35 won (−0.05);
+    # bucket 9: 50 at 0.95, 50 won (+0.05)
+    rows = [[] for _ in range(10)]
+    rows[1] = [(0.15, int(i < 20)) for i in range(100)]
+    rows[7] = [(0.75, int(i < 35)) for i in range(50)]
+    rows[9] = [(0.95, 1) for _ in range(50)]
+    assert winchance_fit.ece(rows) == pytest.approx(0.05)
+    chi2, dof, p = winchance_fit.hosmer_lemeshow(rows)
+    want = (20 - 15) ** 2 / (100 * 0.15 * 0.85) + (35 - 37.5) ** 2 / (50 * 0.75 * 0.25) + (50 - 47.5) ** 2 / (50 * 0.95 * 0.05)
+    assert dof == 3 and chi2 == pytest.approx(want)
+    assert p == pytest.approx(winchance_fit.chi2_sf(want, 3))
+    # exactly calibrated buckets: no error, χ² 0, p 1
+    exact = [[(0.3, int(i < 3)) for i in range(10)], [(0.5, i % 2) for i in range(8)]]
+    assert winchance_fit.ece(exact) == pytest.approx(0.0, abs=1e-12)
+    assert winchance_fit.hosmer_lemeshow(exact)[0] == pytest.approx(0.0, abs=1e-12)
 
 
-def test_coverage_chance_against_every_outcome_and_the_binomial():
-    # a small bucket of mixed predictions: sum the chance of each of the 2^9 outcomes whose interval contains
-    # the mean prediction
-    preds = [0.05, 0.2, 0.31, 0.33, 0.5, 0.62, 0.7, 0.9, 0.97]
-    mean = sum(preds) / len(preds)
-    brute = 0.0
-    for outcome in product((0, 1), repeat=len(preds)):
-        chance = math.prod(p if won else 1 - p for p, won in zip(preds, outcome))
-        brute += chance if bench_review.interval_contains(sum(outcome), len(preds), mean) else 0.0
-    assert abs(bench_review.coverage_chance([(p, 0) for p in preds]) - brute) < 1e-12
-    # equal predictions: the binomial's coverage of the Wilson interval, by its own terms
-    for n, p in ((37, 0.14), (400, 0.35), (250, 0.965)):
-        binom = sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
-                    if bench_review.interval_contains(k, n, p))
-        assert abs(bench_review.coverage_chance([(p, 1)] * n) - binom) < 1e-9
-        assert 0.9 < binom < 0.99                   # near the interval's 95 %
+def test_hosmer_lemeshow_of_calibrated_draws_is_chi2():
+    # outcomes drawn from their own chances: the statistic's mean is about its degrees of freedom, and
+    # p < 0.01 about one run in a hundred
+    rng = random.Random(9)
+    stats, low = [], 0
+    for _ in range(300):
+        rows = [[(p, int(rng.random() < p)) for p in (rng.uniform(k / 10, (k + 1) / 10) for _ in range(200))]
+                for k in range(10)]
+        chi2, dof, p = winchance_fit.hosmer_lemeshow(rows)
+        stats.append(chi2)
+        low += p < 0.01
+    assert dof == 10
+    assert 8.5 < sum(stats) / len(stats) < 11.5
+    assert low <= 10
 
 
-def test_pass_chance_is_what_simulated_calibrated_checks_show():
-    # ten buckets of a calibrated map (wins drawn from the predictions): the share of runs missing no bucket
-    # is the pass chance, within the simulation's error
-    rng = random.Random(11)
-    rows = [[(min(0.999, max(0.001, (k + rng.random()) / 10)), 0) for _ in range(120)] for k in range(10)]
-    chance = bench_review.pass_chance(rows)
-
-    def no_miss(drawn):
-        return all(bench_review.interval_contains(wins, n, pred)
-                   for n, pred, wins in map(bench_review.bucket_summary, drawn))
-
-    runs = 2000
-    passed = sum(no_miss([[(p, int(rng.random() < p)) for p, _ in items] for items in rows]) for _ in range(runs))
-    assert 0.45 < chance < 0.75
-    assert abs(passed / runs - chance) < 4 * math.sqrt(chance * (1 - chance) / runs)
+def test_the_draw_takes_one_position_per_game_per_bucket():
+    shown = [(0.12, 1, 7), (0.14, 0, 7), (0.18, 1, 7), (0.55, 1, 7), (0.13, 0, 8), (0.95, 1, 8), (1.0, 1, 8)]
+    rows = winchance_fit.draw(shown)
+    assert [len(r) for r in rows] == [0, 2, 0, 0, 0, 1, 0, 0, 0, 1]
+    assert winchance_fit.draw(shown) == rows                 # seeded by the deal
 
 
-def test_a_tiny_check_prints_its_table_and_chi2(capsys):
-    assert bench_review.main(["--games", "3", "--iterations", "8", "--jobs", "1"]) == 0
+def test_a_game_record_round_trips(tmp_path):
+    rec = bench_selfplay.play_game(5001, "6it")
+    assert rec["format"] == bench_selfplay.FORMAT and rec["deal"] == 5001 and rec["budget"] == "6it"
+    assert rec["winner"] in (0, 1) and rec["plies"] == len(rec["decisions"]) > 10
+    kinds = {d["kind"] for d in rec["decisions"]}
+    assert "search" in kinds and kinds <= {"search", "proven", "forced"}
+    for d in rec["decisions"]:
+        if d["kind"] == "search":
+            assert d["it"] == 6 and 0 < d["v"] < 1 and d["n"] <= d["root_n"] == 6
+        if d["kind"] == "proven":
+            assert d["chance"] in (0.0, 0.5, 1.0) and isinstance(d["margin"], int)
+    again = bench_selfplay.play_game(5001, "6it")
+    strip = ("wall", "cpu")
+    assert {k: v for k, v in again.items() if k not in strip} == {k: v for k, v in rec.items() if k not in strip}
+    path = tmp_path / "g.jsonl"
+    with open(path, "w") as f:
+        bench_selfplay.write_record(f, rec)
+    assert bench_selfplay.read_records([str(path)]) == [json.loads(json.dumps(rec))]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("[1]", "must be a JSON object"),
+    ('{"format": "x"}', "format: expected"),
+    ('{"format": "quiltsolve-selfplay/1", "deal": 1, "budget": "3x", "winner": 0, "decisions": []}', "budget:"),
+    ('{"format": "quiltsolve-selfplay/1", "deal": 1, "budget": "3it", "winner": 2, "decisions": []}', "winner:"),
+    ('{"format": "quiltsolve-selfplay/1", "deal": 1, "budget": "3it", "winner": 0, '
+     '"decisions": [{"kind": "search", "mover": 0, "it": 3}]}', r"decisions\[0\]\.v"),
+    ("{", "not JSON"),
+])
+def test_bad_records_name_the_file_line_and_field(tmp_path, line, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line + "\n")
+    with pytest.raises(bench_selfplay.RecordError, match=message) as e:
+        bench_selfplay.read_records([str(path)])
+    assert str(e.value).startswith(f"{path}:1")
+
+
+def test_selfplay_writes_resumes_and_reads_back(tmp_path, capsys):
+    out = str(tmp_path)
+    assert bench_selfplay.main(["--games", "5it:5001-5002", "--games", "4it:2000001", "--out", out,
+                                "--workers", "1"]) == 0
+    names = sorted(os.listdir(out))
+    assert names == ["selfplay-4it-2000001-2000001.jsonl", "selfplay-5it-5001-5002.jsonl"]
+    first = bench_selfplay.read_records([os.path.join(out, n) for n in names])
+    assert [(r["budget"], r["deal"]) for r in first] == [("4it", 2000001), ("5it", 5001), ("5it", 5002)]
+    capsys.readouterr()
+    assert bench_selfplay.main(["--games", "5it:5001-5003", "--out", out, "--workers", "1"]) == 0
+    assert "1 games to play (2 already in" in capsys.readouterr().out
+    assert [r["deal"] for r in bench_selfplay.read_records([os.path.join(out, "selfplay-5it-5001-5003.jsonl")])] == [5003]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "300"], "write BUDGET:FIRST-LAST"),
+    (["--games", "300x:1-2"], "budget '300x'"),
+    (["--games", "300it:5-1"], "FIRST <= LAST"),
+    (["--workers", "0"], "--workers"),
+    (["--deadline", "nan"], "--deadline"),
+])
+def test_selfplay_bad_options_exit_2(args, message, capsys):
+    assert bench_selfplay.main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def tiny_runs(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("selfplay"))
+    assert bench_selfplay.main(["--games", "8it:2000001-2000006", "--games", "40it:2000001-2000004",
+                                "--games", "8it:5001-5003", "--out", out, "--workers", "1"]) == 0
+    return out
+
+
+def test_a_tiny_fit_writes_a_model_the_engine_reads(tiny_runs, tmp_path, capsys):
+    from quiltsolve.engine.players.calibration import is_increasing, load_model
+
+    train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
+    out = tmp_path / "m.json"
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--knots", "4"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("fit on ") and "increasing: True" in text
+    model = load_model(out.read_text())
+    assert is_increasing(model) and model.fitted["games"] == {"8it": 6, "40it": 4}
+
+
+def test_a_tiny_check_prints_its_figures_and_a_diagram(tiny_runs, tmp_path, capsys):
+    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
+    assert bench_review.main([*held, "--svg-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "| shown win chance | positions |" in out and "buckets whose interval misses the prediction:" in out
-    assert "χ² of the" in out and "p = " in out
-    assert "chance that a calibrated map misses no bucket on these positions: " in out
+    assert "| shown win chance | positions | mean shown | observed win rate |" in out
+    assert "8it: ECE " in out and "Hosmer-Lemeshow χ²" in out and "games 3 (≥ 400: NO) → MISSED" in out
+    svg = (tmp_path / "winchance-8it.svg").read_text()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>") and "<circle" in svg
 
 
-def test_bad_options_exit_2(capsys):
-    assert bench_review.main(["--games", "0"]) == 2
-    assert "at least 1" in capsys.readouterr().err
+def test_held_out_and_training_deals_stay_apart(tiny_runs, capsys):
+    train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
+    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
+    assert bench_review.main(["--fit", *held, "--out", os.devnull]) == 2
+    assert "not a training deal" in capsys.readouterr().err
+    assert bench_review.main([*train, "--svg-dir", ""]) == 2
+    assert "not a held-out deal" in capsys.readouterr().err
 
 
-def test_a_tiny_fit_prints_coefficients(capsys):
-    assert bench_review.main(["--fit", "--games", "3", "--iterations", "8", "--jobs", "1"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("fit on ") and "coefficients = (" in out and "segment slopes" in out
+def test_review_bad_options_exit_2(capsys, tmp_path):
+    assert bench_review.main(["--fit"]) == 2
+    assert "--fit needs" in capsys.readouterr().err
+    assert bench_review.main([str(tmp_path / "none.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert bench_review.main(["--model", str(tmp_path / "none.json"), str(tmp_path / "x")]) == 2
+    assert "--model" in capsys.readouterr().err

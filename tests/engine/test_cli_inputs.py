@@ -1,5 +1,8 @@
 """``python -m quiltsolve.engine`` conventions: --version, help for every option, main() -> int, shell
-completion, review, and one line on stderr (exit 2) for any bad input, checked by a seeded fuzz."""
+completion, review, and one line on stderr (exit 2) for any bad input, checked by a seeded fuzz.
+
+``state`` and ``review`` run ``suggest state`` / ``suggest review`` (issue 35): the cases here hold for
+the old names too, with suggest's words."""
 
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ def test_version(capsys):
 def test_every_option_has_help():
     parser = cli._parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(sub.choices) == {"match", "replay", "state", "review"}
+    assert set(sub.choices) == {"match", "replay"}      # state and review: suggest's parsers
     for name, p in [("", parser)] + list(sub.choices.items()):
         for action in p._actions:
             if isinstance(action, argparse._SubParsersAction):
@@ -51,7 +54,7 @@ def test_every_option_has_help():
 
 @pytest.mark.parametrize("command,words", [
     ("match", ["--games N", "games to play", "--seed N", "seed of the deals"]),
-    ("state", ["--format {json,notation}", "--notation TEXT", "--plies K"]),
+    ("state", ["--format {json,notation}", "--position STATE", "--plies K"]),
     ("review", ["--iterations N", "--time-limit S", "--large-loss F", "--json"]),
     ("replay", ["FILE.jsonl", "stdin"]),
 ])
@@ -80,8 +83,8 @@ def test_argcomplete_marker_and_completion(monkeypatch, capsys):
     class Finder(argcomplete.CompletionFinder):
         def _init_debug_stream(self):       # not fd 9: pytest uses it
             argcomplete.io.debug_stream = io.StringIO()
-    for line, want in [("quiltsolve-engine st", "state"), ("quiltsolve-engine match --a gr", "greedy"),
-                       ("quiltsolve-engine state --format n", "notation")]:
+    for line, want in [("quiltsolve-engine rep", "replay"), ("quiltsolve-engine match --a gr", "greedy"),
+                       ("quiltsolve-engine match --edition o", "original")]:
         monkeypatch.setenv("_ARGCOMPLETE", "1")
         monkeypatch.setenv("COMP_LINE", line)
         monkeypatch.setenv("COMP_POINT", str(len(line)))
@@ -133,11 +136,12 @@ def deep_json(n=100_000) -> str:
 @pytest.fixture
 def bad_files(tmp_path):
     files = {
-        "missing": (tmp_path / "missing.jsonl", "cannot read"),
-        "directory": (tmp_path, "Is a directory"),
-        "binary": (tmp_path / "bin.jsonl", "not a UTF-8 text file"),
-        "huge": (tmp_path / "huge.jsonl", "larger than 16 MiB"),
-        "nul in name": (str(tmp_path / "a") + "\0b", "not a usable file name"),
+        # (path, what replay says, what suggest says for state and review)
+        "missing": (tmp_path / "missing.jsonl", "cannot read", "cannot read"),
+        "directory": (tmp_path, "Is a directory", "it is a directory"),
+        "binary": (tmp_path / "bin.jsonl", "not a UTF-8 text file", "a binary file, not text"),
+        "huge": (tmp_path / "huge.jsonl", "larger than 16 MiB", "longer than 1 MiB"),
+        "nul in name": (str(tmp_path / "a") + "\0b", "not a usable file name", "embedded null byte"),
     }
     rng = random.Random(1)
     files["binary"][0].write_bytes(bytes(rng.randrange(256) for _ in range(5000)))
@@ -149,19 +153,19 @@ def bad_files(tmp_path):
 @pytest.mark.parametrize("which", ["missing", "directory", "binary", "huge", "nul in name"])
 @pytest.mark.parametrize("command", [["replay"], ["state", "--record"], ["review", "--iterations", "5"]])
 def test_unreadable_files_give_one_line_and_exit_2(bad_files, which, command, capsys):
-    path, message = bad_files[which]
+    path, replay_message, suggest_message = bad_files[which]
     argv = ["state", "--record", path] if command[0] == "state" else [command[0], path] + command[1:]
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     one_error_line(err)
-    assert message in err
+    assert (replay_message if command[0] == "replay" else suggest_message) in err
 
 
 @pytest.mark.parametrize("content,message", [
     (deep_json(), "nested too deeply"),
     ("{not json", "not JSON"),
     ('{"seed": ' + "9" * 5000 + "}", "too many digits"),
-    ("[1, 2]", "a record is a JSON object"),
+    ("[1, 2]", "must be a JSON object"),
     ('{"circle": [' + deep_json(100_000) + "]}", "nested too deeply"),
 ])
 @pytest.mark.parametrize("command", ["state", "review"])
@@ -199,7 +203,8 @@ def test_state_record_prefix_and_bad_numbers(capsys):
 def test_review_lines_and_summary(capsys):
     code, out, err = run(["review", GOLDEN, "--line", "3", "--iterations", "30", "--plies", "4"], capsys)
     assert code == 0 and err == ""
-    lines = out.splitlines()
+    head, *lines = out.splitlines()
+    assert head.endswith("line 3: 4 moves, 30 iterations per position, seed 0"), head
     assert len(lines) == 6
     actions = record(2)["actions"]
     for i, line in enumerate(lines[:4]):
@@ -233,18 +238,17 @@ def test_review_reviews_unfinished_games_but_not_illegal_ones(tmp_path, capsys):
     f = tmp_path / "r.jsonl"
     f.write_text(json.dumps(r))
     code, out, _ = run(["review", f, "--iterations", "10"], capsys)
-    assert code == 0 and len(out.splitlines()) == 4
+    assert code == 0 and len(out.splitlines()) == 5     # a heading, two moves, two summaries
     r["actions"].append("jump")
     f.write_text(json.dumps(r))
     code, out, err = run(["review", f, "--iterations", "10"], capsys)
     assert code == 2 and out == ""
     one_error_line(err)
-    assert 'actions[2]: "jump": unknown action' in err
+    assert 'record.actions[2]: unknown action "jump"' in err
 
 
 @pytest.mark.parametrize("argv", [
     ["review", GOLDEN, "--iterations", "0"],
-    ["review", GOLDEN, "--iterations", "5", "--time-limit", "1"],
     ["review", GOLDEN, "--time-limit", "-1"],
     ["review", GOLDEN, "--large-loss", "2"],
     ["review", GOLDEN, "--line", "999"],

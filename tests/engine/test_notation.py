@@ -75,11 +75,11 @@ def test_board_digits_are_three_cells_each():
 
 
 def documented_examples():
-    """`$ python -m quiltsolve.engine state ... --format notation` lines of docs/engine.md and the line after each."""
+    """`$ suggest state ... --format notation` lines of docs/engine.md and the line after each."""
     lines = DOCS.read_text().splitlines()
     out = []
     for i, line in enumerate(lines):
-        m = re.match(r"\$ python -m quiltsolve.engine (state .*--format notation)$", line.strip())
+        m = re.match(r"\$ suggest (state .*--format notation)$", line.strip())
         if m:
             out.append((m[1].split(), lines[i + 1].strip()))
     return out
@@ -177,4 +177,4 @@ def test_state_command_formats(capsys):
     assert later == want
     assert main(["state", "--notation", "r 0,5,-,0"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m quiltsolve.engine: error: --notation: notation: must have 6 fields") and err.count("\n") == 1
+    assert err.startswith("suggest: error: position: notation: must have 6 fields") and err.count("\n") == 1

@@ -13,8 +13,7 @@ from engine_helpers import build
 from quiltsolve.engine import ADVANCE, Buy, GameState, RecordError, new_game, parse_action
 from quiltsolve.engine.match import play_game
 from quiltsolve.engine.players import RandomPlayer, make_player
-from quiltsolve.engine.players.calibration import (CALIBRATION_BUDGETS, CALIBRATION_COEFFICIENTS, CALIBRATION_KNOTS,
-                                                   segment_slopes, win_chance)
+from quiltsolve.engine.players.calibration import win_chance
 from quiltsolve.engine.review import (
     MoveReview, PlayerSummary, ReviewError, action_between, label_of, move_accuracy, player_accuracy, review_game,
     review_move, summarize,
@@ -44,8 +43,15 @@ def test_random_loses_far_more_than_search(reviewed):
     # (3x, not 4x, since the win chances are calibrated: the search's own small losses are stretched too)
     assert s[1].mean_loss >= 3 * s[0].mean_loss
     assert s[1].accuracy is not None and s[0].accuracy is not None and s[1].accuracy <= s[0].accuracy - 5
-    assert s[1].mistakes + s[1].blunders >= 2
-    assert s[1].large_mistakes >= 2 and s[1].large_mistakes > s[0].large_mistakes
+    # The labels count moves past a fixed loss in win chance. The fitted model (1,005 self-play games)
+    # keeps an opening's chances near the middle, so few opening moves cross them: here random 2, the
+    # search 1. The losses above (3x the mean, 5 points of accuracy) carry "far more"; the labels still rank.
+    labelled = [s[i].inaccuracies + s[i].mistakes + s[i].blunders for i in (0, 1)]
+    assert labelled[1] >= 2 and labelled[1] > labelled[0], labelled
+    # No single move of this 41-ply game loses 0.1 (a large mistake) under the fitted model: random's worst
+    # loses 0.092, and the 150-iteration search itself once 0.089 by the review's own search (noise at this
+    # budget). "Far more" rests on the mean loss and the accuracy above.
+    assert s[1].large_mistakes >= s[0].large_mistakes
 
 
 def test_reviews_are_consistent(reviewed, search_vs_random):
@@ -194,32 +200,16 @@ def test_labels_and_accuracy_formula():
     assert all(a > b or a == b == 0.0 for a, b in zip(accs, accs[1:]))     # strictly falling until clamped
 
 
-@pytest.mark.parametrize("iterations", [1, 200, 250, 300, 400, 500, 700, 1000, 60_000])
-def test_calibration_is_monotone_and_a_chance(iterations):
+@pytest.mark.parametrize("iterations", [1, 200, 300, 3000, 30_000, 60_000, 300_000, 10**7])
+@pytest.mark.parametrize("left", [None, 0, 12, 53, 106])
+def test_calibration_is_monotone_and_a_chance(iterations, left):
     rewards = [x / 1000 for x in range(1001)]
-    chances = [win_chance(r, iterations) for r in rewards]
+    chances = [win_chance(r, iterations, left) for r in rewards]
     assert chances[0] == 0.0 and chances[-1] == 1.0
     assert all(0.0 <= c <= 1.0 for c in chances)
-    # the map never changes the search's ranking, only its scale
-    assert all(a < b for a, b in zip(chances, chances[1:]))
-
-
-def test_every_budget_map_is_increasing_and_interpolated_between_budgets():
-    assert list(CALIBRATION_BUDGETS) == sorted(CALIBRATION_BUDGETS) == sorted(CALIBRATION_COEFFICIENTS)
-    for budget, coefficients in CALIBRATION_COEFFICIENTS.items():
-        # increasing on every segment of the hinged map, not only at the points walked above
-        assert len(coefficients) == 2 + len(CALIBRATION_KNOTS)
-        assert all(slope > 0 for slope in segment_slopes(coefficients)), budget
-        assert win_chance(0.7, budget) == win_chance(0.7, coefficients=coefficients)
-    assert list(CALIBRATION_KNOTS) == sorted(CALIBRATION_KNOTS) and 0 < CALIBRATION_KNOTS[0] < CALIBRATION_KNOTS[-1] < 1
-    lo, hi = CALIBRATION_BUDGETS[0], CALIBRATION_BUDGETS[-1]
-    assert win_chance(0.8, 1) == win_chance(0.8, lo) and win_chance(0.8, 10**6) == win_chance(0.8, hi)
-    # between two fitted budgets the chance lies between theirs
-    for a, b in zip(CALIBRATION_BUDGETS, CALIBRATION_BUDGETS[1:]):
-        mid = int((a * b) ** 0.5)
-        for r in (0.1, 0.3, 0.6, 0.9):
-            ends = sorted((win_chance(r, a), win_chance(r, b)))
-            assert ends[0] - 1e-12 <= win_chance(r, mid) <= ends[1] + 1e-12
+    # the model never reverses the search's ranking, only its scale
+    assert all(a <= b for a, b in zip(chances, chances[1:]))
+    assert chances[100] < chances[500] < chances[900]
 
 
 def test_search_shows_calibrated_chances():

@@ -40,3 +40,19 @@ def test_state_bad_input_is_one_line_exit_2(capsys, data_dir, tmp_path):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_state_and_review_run_suggests_commands(capsys):
+    """The engine's state and review gave way to suggest's (issue 35): the old names run them, found by the
+    ``quiltsolve.programs`` entry point, and ``--notation`` is suggest's ``--position``."""
+    from quiltsolve.clients.cli import main as suggest
+
+    assert suggest(["state", "--seed", "4", "--plies", "6", "--format", "notation"]) == 0
+    text = capsys.readouterr().out.strip()
+    for argv in (["state", "--notation", text, "--plies", "2"], ["state", f"--notation={text}", "--plies", "2"]):
+        assert main(argv) == 0
+        old = capsys.readouterr()
+        assert suggest(["state", "--position", text, "--plies", "2"]) == 0
+        assert old.out == capsys.readouterr().out and old.err == ""    # no note when stderr is not a terminal
+    assert main(["--help"]) == 0
+    assert "now `suggest state` and `suggest review`" in " ".join(capsys.readouterr().out.split())

@@ -59,6 +59,14 @@ def test_nested_json_is_invalid_argument(stub):
     assert len(err.details()) <= MAX_DETAILS
 
 
+def test_a_number_too_long_for_int_is_invalid_argument_naming_it(stub):
+    """json.loads raises a plain ValueError (not a JSONDecodeError) for more digits than
+    sys.get_int_max_str_digits(): the codecs name it like any other bad JSON."""
+    err = _call_state(stub, '{"seed": ' + "9" * 5000 + "}")
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.details() == "state_json: not valid JSON: a number has too many digits"
+
+
 def test_long_shape_text_is_quoted_short(stub):
     req = pb.SolvePlacementRequest(board=pb.Board(rows=["." * 9] * 9), objective=pb.OBJECTIVE_COVER,
                                    patches=[pb.PatchRef(shape="#" * 5000)])

@@ -57,6 +57,28 @@ def test_the_table_answers_as_plan_job_answer(name):
     assert isinstance(logged, dict)
 
 
+def test_a_stream_is_a_plan_then_an_answer_per_update_of_its_job():
+    """STREAMS: the plan is pure, its job a StreamJob; the servicer's updates are the answer function's,
+    applied to the job's updates (the last one compared: how many come before it depends on the clock)."""
+    from quiltsolve.server.jobs import StreamJob
+    from quiltsolve.server.service import STREAMS
+
+    assert set(STREAMS) <= {m.name for m in pb.DESCRIPTOR.services_by_name["PlacementService"].methods
+                             if m.server_streaming}
+    request = pb.AnalyzePositionRequest(state=positions.to_message(engine.new_game(3)), iterations=300, top=2,
+                                        seed=1, report_interval={"nanos": 50_000_000})
+    rpc = STREAMS["AnalyzePosition"]
+    plan = rpc.plan(request, Bounds())
+    assert plan == rpc.plan(request, Bounds()) and isinstance(plan.job, StreamJob)
+    assert job_fingerprint(plan.job) == job_fingerprint(rpc.plan(request, Bounds()).job)
+    direct = [rpc.answer(request, plan, u) for u in plan.job.stream(plan.limit, solver.StopToken())]
+    via = list(PlacementServicer(InProcessCore()).handler("AnalyzePosition")(request, _call("AnalyzePosition")))
+    for answer in (direct[-1][0], via[-1]):
+        answer.ClearField("elapsed")
+    assert via[-1] == direct[-1][0] and via[-1].final and direct[-1][1]["iterations"] == 300
+    assert plan.job.run(plan.limit, solver.StopToken()).iterations == 300     # run: the last update
+
+
 def test_a_bad_request_is_refused_by_the_plan_before_any_job():
     with pytest.raises(BadRequest) as e:
         RPCS["SolvePlacement"].plan(pb.SolvePlacementRequest(), Bounds())

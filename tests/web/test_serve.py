@@ -58,7 +58,7 @@ def test_ready_line_shows_the_url_then_sigterm():
         assert url.endswith("/")
         assert httpx.get(url + "api/v1/healthz", timeout=10).json()["status"] == "SERVING"
         page = httpx.get(url, timeout=10)
-        assert page.status_code == 200 and "<title>" in page.text
+        assert page.status_code == 200 and "<title" in page.text and "quiltsolve" in page.text
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
         assert proc.stdout.read() == ""

@@ -1,0 +1,331 @@
+"""The win-chance model's fit (scikit-learn) and the calibration check's statistics, for ``python -m bench review``.
+
+:func:`fit` fits :class:`engine.players.calibration.WinChanceModel` to self-play decisions
+(``bench/bench_selfplay.py``'s records): scikit-learn's ``SplineTransformer`` (cubic B-splines of
+``x = logit(reward)``, knots at quantiles of the decisions' ``x``, continued linearly) and a
+``LogisticRegression`` without intercept on ``[B(x), B(x)·t, B(x)·s]`` (``t`` the budget, ``s`` the phase:
+see the model's docstring). Why this form: a logistic model on spline features is one model for every
+budget (isotonic regression would need one fit per budget band and cannot take the budget or the phase as
+inputs), smooth, and cheap to evaluate without scikit-learn; the spline's coefficients give a plain test of
+monotonicity (:func:`engine.players.calibration.is_increasing`).
+
+Each decision is weighted as the check draws it: the check keeps one position per game per ten-point bucket
+of the shown chance, so a decision weighs ``1 / (that game's decisions in its bucket)``; the buckets come
+from the previous round's fit (the first round: of the raw reward), :data:`ROUNDS` rounds. (Unweighted, a
+game that stays near one chance for many moves would count many times where the check counts it once.)
+
+The statistics: :func:`draw` (the check's positions), :func:`ece`, :func:`hosmer_lemeshow`,
+:func:`chi2_sf`, and :func:`reliability_svg` (the diagram, plain SVG).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from quiltsolve.engine.players import calibration
+from quiltsolve.engine.players.calibration import SPACES, WinChanceModel
+
+KNOTS = 6
+"""Knots of the spline in x (their quantiles), the outer two included: ``KNOTS + 2`` B-splines of degree 3."""
+DEGREE = 3
+C = 100.0
+"""Inverse L2 strength of the logistic regression (scikit-learn's ``C``: weak, the weighted data dwarf it; the
+penalty falls on the spline's steps, so it pulls towards a flatter curve, never a decreasing one)."""
+ROUNDS = 3
+BUCKETS = 10
+
+
+@dataclass(frozen=True)
+class Point:
+    """One searched decision: the best move's reward, the iterations reached, the spaces left, whether the mover
+    won, and its game (budget, deal)."""
+
+    reward: float
+    iterations: int
+    left: int
+    won: int
+    game: tuple[str, int]
+
+
+def points(records: Iterable[dict[str, Any]]) -> list[Point]:
+    """The searched decisions of self-play ``records`` (forced and proven ones left out)."""
+    out = []
+    for rec in records:
+        for d in rec["decisions"]:
+            if d["kind"] == "search":
+                out.append(Point(float(d["v"]), int(d["it"]), int(d["left"]), int(d["mover"] == rec["winner"]),
+                                 (rec["budget"], rec["deal"])))
+    return out
+
+
+def bucket(p: float) -> int:
+    """The ten-point bucket of a chance: [0, 0.1) → 0, …, [0.9, 1] → 9."""
+    return min(BUCKETS - 1, max(0, int(p * BUCKETS)))
+
+
+def check_weights(pts: Sequence[Point], shown: Sequence[float]) -> list[float]:
+    """Each point's expected weight in the check: 1 / (its game's points in its bucket of ``shown``)."""
+    counts: dict[tuple[tuple[str, int], int], int] = {}
+    keys = [(p.game, bucket(s)) for p, s in zip(pts, shown)]
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    return [1.0 / counts[k] for k in keys]
+
+
+def _x(p: Point) -> float:
+    return calibration.logit(min(1 - calibration.REWARD_EPS, max(calibration.REWARD_EPS, p.reward)))
+
+
+def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Sequence[bool] | None = None) -> Any:
+    """The regression's inputs: ``[D(x), D(x)·t, D(x)·s]`` where ``D_0 = 1`` and ``D_j = Σ_{i≥j} B_i(x)``
+    (scikit-learn's spline basis ``B``), so that a coefficient of ``D_j`` is the step from the spline's
+    coefficient ``j − 1`` to ``j``: all steps positive is an increasing model. ``mask`` keeps some columns."""
+    import numpy as np
+
+    basis = spline.transform(np.array([[_x(p)] for p in pts]))
+    steps = np.cumsum(basis[:, ::-1], axis=1)[:, ::-1]          # D_j = sum of B_i for i >= j (D_0 = 1)
+    ts = np.array([model.inputs(p.iterations, p.left) for p in pts])
+    full = np.hstack([steps, steps * ts[:, :1], steps * ts[:, 1:2]])
+    return full if mask is None else full[:, np.asarray(mask, dtype=bool)]
+
+
+@dataclass
+class Fit:
+    """A fitted model and the scikit-learn objects behind it (``spline``, ``regression``, the columns kept
+    ``mask``), to compare."""
+
+    model: WinChanceModel
+    spline: Any
+    regression: Any
+    mask: list[bool]
+
+    def predict(self, pts: Sequence[Point]) -> list[float]:
+        """scikit-learn's own prediction for ``pts``."""
+        return [float(p) for p in self.regression.predict_proba(design(self.spline, self.model, pts, self.mask))[:, 1]]
+
+
+def _model(base: WinChanceModel, steps: Sequence[float], n: int) -> WinChanceModel:
+    """The model whose spline coefficients are the cumulative sums of the fitted steps (base, × t, × s)."""
+    def cum(v: Sequence[float]) -> tuple[float, ...]:
+        out, total = [], 0.0
+        for x in v:
+            total += x
+            out.append(total)
+        return tuple(out)
+    return WinChanceModel(base.knots, base.degree, base.log_iterations, cum(steps[:n]), cum(steps[n:2 * n]),
+                          cum(steps[2 * n:]), base.fitted)
+
+
+def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int = ROUNDS,
+        fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase")) -> Fit:
+    """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
+    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0).
+
+    Monotone by construction: a step whose budget or phase term would make it negative at a corner of the
+    (t, s) square loses those terms, and a step still negative is dropped (the spline is flat there), and
+    the regression is fitted again, until every step is at least 0 at every corner."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import SplineTransformer
+
+    if len({p.won for p in pts}) < 2:
+        raise ValueError("the fit needs decisions of both outcomes")
+    xs = np.array([[_x(p)] for p in pts])
+    spline = SplineTransformer(n_knots=knots, degree=DEGREE, knots="quantile", extrapolation="linear",
+                               include_bias=True).fit(xs)
+    logs = [math.log10(max(1, p.iterations)) for p in pts]
+    lo, hi = min(logs), max(logs)
+    if hi - lo < 1e-9:
+        hi = lo + 1.0                     # one budget only: t is 0 throughout
+    n = spline.n_features_out_
+    zero = (0.0,) * n
+    model = WinChanceModel(tuple(float(k) for k in spline.bsplines_[0].t), DEGREE, (lo, hi), zero, zero, zero,
+                           dict(fitted or {}))
+    y = np.array([p.won for p in pts])
+    shown = [p.reward for p in pts]
+    mask = [True] * n + [("budget" in terms)] * n + [("phase" in terms)] * n
+    reg = None
+    for _ in range(max(1, rounds)):
+        w = np.array(check_weights(pts, shown))
+        X = design(spline, model, pts)
+        while True:
+            reg = LogisticRegression(fit_intercept=False, C=c, solver="newton-cholesky", max_iter=200, tol=1e-9)
+            reg.fit(X[:, np.asarray(mask)], y, sample_weight=w)
+            steps = [0.0] * (3 * n)
+            for k, v in zip([i for i, m in enumerate(mask) if m], reg.coef_[0]):
+                steps[k] = float(v)
+            bad = [j for j in range(1, n) if min(steps[j] + steps[n + j] * t + steps[2 * n + j] * s
+                                                 for t in (0, 1) for s in (0, 1)) < 0]
+            if not bad:
+                break
+            for j in bad:
+                if mask[n + j] or mask[2 * n + j]:
+                    mask[n + j] = mask[2 * n + j] = False
+                else:
+                    mask[j] = False
+        model = _model(model, steps, n)
+        shown = [model.chance(p.reward, p.iterations, p.left) for p in pts]
+    assert reg is not None
+    return Fit(model, spline, reg, mask)
+
+
+def log_loss(model: WinChanceModel, pts: Sequence[Point], weights: Sequence[float] | None = None) -> float:
+    """Mean (weighted) negative log-likelihood of ``pts`` under ``model``."""
+    total = wsum = 0.0
+    for i, p in enumerate(pts):
+        q = min(1 - 1e-12, max(1e-12, model.chance(p.reward, p.iterations, p.left)))
+        w = 1.0 if weights is None else weights[i]
+        total -= w * (math.log(q) if p.won else math.log(1 - q))
+        wsum += w
+    return total / wsum
+
+
+# ------------------------------------------------------------------------------------------- the check
+def draw(shown: Sequence[tuple[float, int, int]]) -> list[list[tuple[float, int]]]:
+    """The check's positions: from ``shown`` = (chance, won, deal) triples, one per deal per bucket, a draw
+    seeded by the deal among that deal's positions in the bucket (in their order); ten lists of (chance, won)."""
+    by: dict[tuple[int, int], list[tuple[float, int]]] = {}
+    for p, won, deal in shown:
+        by.setdefault((deal, bucket(p)), []).append((p, won))
+    rows: list[list[tuple[float, int]]] = [[] for _ in range(BUCKETS)]
+    for (deal, k) in sorted(by):
+        rng = random.Random(deal * 1_000_003 + k)
+        rows[k].append(rng.choice(by[(deal, k)]))
+    return rows
+
+
+def summary(items: Sequence[tuple[float, int]]) -> tuple[int, float, int]:
+    """A non-empty bucket's positions, mean shown chance and wins."""
+    n = len(items)
+    return n, sum(p for p, _ in items) / n, sum(w for _, w in items)
+
+
+def ece(rows: Sequence[Sequence[tuple[float, int]]]) -> float:
+    """Expected calibration error: Σ_k (n_k / N)·|o_k − p_k| over the non-empty buckets.
+
+    >>> round(ece([[(0.05, 0)] * 10, [], [(0.25, 1)] + [(0.25, 0)] * 3]), 4)
+    0.0357
+    """
+    total = sum(len(r) for r in rows)
+    if not total:
+        return 0.0
+    out = 0.0
+    for items in rows:
+        if items:
+            n, pred, wins = summary(items)
+            out += n / total * abs(wins / n - pred)
+    return out
+
+
+def hosmer_lemeshow(rows: Sequence[Sequence[tuple[float, int]]]) -> tuple[float, int, float]:
+    """(χ², degrees of freedom, p): Σ (O_k − n_k·p_k)² / (n_k·p_k·(1 − p_k)) over the non-empty buckets whose
+    mean is strictly between 0 and 1, one degree each (a model fitted on other games loses none).
+
+    >>> chi2, dof, p = hosmer_lemeshow([[(0.5, 1), (0.5, 0)], [], [(0.2, 1)]]); (chi2, dof, round(p, 4))
+    (4.0, 2, 0.1353)
+    """
+    total, used = 0.0, 0
+    for items in rows:
+        if not items:
+            continue
+        n, pred, wins = summary(items)
+        if 0.0 < pred < 1.0:
+            total += (wins - n * pred) ** 2 / (n * pred * (1.0 - pred))
+            used += 1
+    return total, used, chi2_sf(total, used) if used else 1.0
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(χ² > x) for ``dof`` degrees of freedom (the exact closed forms for whole ``dof``: a Poisson tail for
+    even ``dof``, with an erfc term for odd).
+
+    >>> [round(chi2_sf(q, k), 4) for q, k in ((3.8415, 1), (7.8147, 3), (18.307, 10), (10.0, 10))]
+    [0.05, 0.05, 0.05, 0.4405]
+    """
+    if x <= 0:
+        return 1.0
+    h = x / 2.0
+    if dof % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, dof // 2):
+            term *= h / i
+            total += term
+        return math.exp(-h) * total
+    term, total = math.sqrt(h) / math.gamma(1.5), 0.0
+    for i in range(1, (dof - 1) // 2 + 1):
+        total += term
+        term *= h / (i + 0.5)
+    return math.erfc(math.sqrt(h)) + math.exp(-h) * total
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson interval of ``wins`` in ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def reliability_svg(rows: Sequence[Sequence[tuple[float, int]]], title: str, note: str = "") -> str:
+    """A reliability diagram: per bucket the mean shown chance (x) against the observed win rate (y), a dot
+    whose area follows the bucket's positions, its 95 % Wilson interval, and the diagonal of perfect
+    calibration; plain SVG text."""
+    size, pad = 360, 48
+    w, h = size + 2 * pad, size + 2 * pad + 24
+
+    def px(v: float) -> float:
+        return pad + v * size
+
+    def py(v: float) -> float:
+        return pad + 24 + (1 - v) * size
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{w}" height="{h}" fill="#fff"/>',
+           f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{_esc(title)}</text>']
+    if note:
+        out.append(f'<text x="{w / 2}" y="38" text-anchor="middle" fill="#444">{_esc(note)}</text>')
+    for i in range(11):
+        v = i / 10
+        out.append(f'<line x1="{px(v):.1f}" y1="{py(0):.1f}" x2="{px(v):.1f}" y2="{py(1):.1f}" stroke="#eee"/>')
+        out.append(f'<line x1="{px(0):.1f}" y1="{py(v):.1f}" x2="{px(1):.1f}" y2="{py(v):.1f}" stroke="#eee"/>')
+        if i % 2 == 0:
+            out.append(f'<text x="{px(v):.1f}" y="{py(0) + 16:.1f}" text-anchor="middle">{i * 10}%</text>')
+            out.append(f'<text x="{px(0) - 6:.1f}" y="{py(v) + 4:.1f}" text-anchor="end">{i * 10}%</text>')
+    out.append(f'<rect x="{px(0)}" y="{py(1)}" width="{size}" height="{size}" fill="none" stroke="#888"/>')
+    out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#999" stroke-dasharray="4 3"/>')
+    out.append(f'<text x="{w / 2}" y="{h - 6}" text-anchor="middle">shown win chance (bucket mean)</text>')
+    out.append(f'<text x="14" y="{py(0.5):.1f}" text-anchor="middle" transform="rotate(-90 14 {py(0.5):.1f})">'
+               f'observed win rate</text>')
+    biggest = max((len(r) for r in rows), default=1) or 1
+    line = []
+    for items in rows:
+        if not items:
+            continue
+        n, pred, wins = summary(items)
+        lo, hi = wilson(wins, n)
+        x, y = px(pred), py(wins / n)
+        line.append(f"{x:.1f},{y:.1f}")
+        out.append(f'<line x1="{x:.1f}" y1="{py(lo):.1f}" x2="{x:.1f}" y2="{py(hi):.1f}" stroke="#1f5fa8"/>')
+        r = 2.5 + 4.5 * math.sqrt(n / biggest)
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="#1f5fa8" fill-opacity="0.8">'
+                   f'<title>{pred:.1%} shown, {wins / n:.1%} won of {n}</title></circle>')
+    if len(line) > 1:
+        out.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="#1f5fa8" stroke-width="1.2"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+__all__ = ["BUCKETS", "C", "DEGREE", "Fit", "KNOTS", "Point", "ROUNDS", "SPACES", "bucket", "check_weights",
+           "chi2_sf", "design", "draw", "ece", "fit", "hosmer_lemeshow", "log_loss", "points", "reliability_svg",
+           "summary", "wilson"]

@@ -1,0 +1,224 @@
+"""The search's win chance: one model of a move's search statistics and the search's budget, fitted on self-play.
+
+The search's mean playout reward (``0.75 × win + 0.25 × a margin term``,
+shrunk towards the root's mean for rarely visited moves) ranks moves well
+but is not a probability, and what it means depends on how deep the search
+went and how near the end the game is. :func:`win_chance` maps it through
+one logistic model (``engine/data/winchance.json``), for every budget:
+
+    x = logit(reward)                         (the reward clipped to [1e-6, 1 - 1e-6])
+    t = (log10(iterations) - lo) / (hi - lo)  clamped to [0, 1]  (the budget: iterations reached)
+    s = spaces_left / 106                     clamped to [0, 1]  (both players' time-track spaces still to go)
+    P(win) = σ( Σ_j (a_j + b_j·t + c_j·s) · B_j(x) )
+
+``B_j`` are cubic B-splines of ``x`` on the fitted knots, continued
+linearly beyond the outer knots (scikit-learn's
+``SplineTransformer(extrapolation="linear")``, evaluated here in plain
+Python: scikit-learn is needed only to fit). ``lo`` and ``hi`` are the
+budgets the model was fitted between (300 iterations to what 1 s reached);
+beyond them the nearest holds. The B-splines sum to 1, so the model needs no
+intercept. At every corner of the ``(t, s)`` square the coefficients
+``a_j + b_j·t + c_j·s`` never decrease with ``j`` (the fit makes them so),
+so the chance never decreases as the reward grows, at any budget and phase
+(:func:`is_increasing`; the coefficients are affine in ``t`` and ``s``):
+the model never reverses a ranking. It is
+fitted by ``python -m bench review --fit`` (scikit-learn's logistic
+regression) on self-play games of ``python -m bench selfplay``, and checked
+on held-out games by ``python -m bench review`` (docs/players.md).
+
+A reward of 0 or 1 (a result only a certain outcome gives) stays 0 or 1, and
+proven moves never come here: the endgame solver's answers show exactly 1, 0
+or the tie rule's answer (:func:`engine.players.proven.proof_chance`).
+
+>>> win_chance(0.4, 3000) < win_chance(0.5, 3000) < win_chance(0.6, 3000)
+True
+>>> win_chance(0.0, 300), win_chance(1.0, 300)
+(0.0, 1.0)
+>>> is_increasing(MODEL)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+FORMAT = "quiltsolve-winchance/1"
+REWARD_EPS = 1e-6
+"""Rewards are clipped to [REWARD_EPS, 1 - REWARD_EPS] before their logit."""
+SPACES = 106
+"""Time-track spaces both players have to go at the start (53 each): ``s = spaces_left / SPACES``."""
+
+
+def logit(p: float) -> float:
+    """log(p / (1 - p)) for 0 < p < 1."""
+    return math.log(p / (1.0 - p))
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + e^-x), without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _levels(knots: tuple[float, ...], degree: int, x: float) -> list[list[float]]:
+    """The B-spline bases of degree 0…``degree`` at ``x`` (Cox-de Boor), level d holding len(knots) - d - 1."""
+    m = len(knots) - 1
+    level = [1.0 if knots[i] <= x < knots[i + 1] else 0.0 for i in range(m)]
+    out = [level]
+    for d in range(1, degree + 1):
+        nxt = []
+        for i in range(m - d):
+            v = 0.0
+            if level[i]:
+                v += (x - knots[i]) / (knots[i + d] - knots[i]) * level[i]
+            if level[i + 1]:
+                v += (knots[i + d + 1] - x) / (knots[i + d + 1] - knots[i + 1]) * level[i + 1]
+            nxt.append(v)
+        level = nxt
+        out.append(level)
+    return out
+
+
+def bspline_basis(knots: tuple[float, ...], degree: int, x: float) -> list[float]:
+    """The ``len(knots) - degree - 1`` B-splines of ``degree`` on ``knots`` at ``x``, continued linearly
+    (value and slope at the nearer outer knot) beyond ``knots[degree]`` and ``knots[-degree - 1]``: what
+    scikit-learn's ``SplineTransformer(extrapolation="linear")`` gives.
+
+    >>> k = (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0)
+    >>> [round(v, 6) for v in bspline_basis(k, 3, 0.5)], round(sum(bspline_basis(k, 3, 9.0)), 12)
+    ([0.020833, 0.479167, 0.479167, 0.020833], 1.0)
+    """
+    lo, hi = knots[degree], knots[-degree - 1]
+    if lo <= x < hi:
+        return _levels(knots, degree, x)[degree]
+    edge = lo if x < lo else hi
+    # at the right end evaluate on the last interval (scipy's convention), nudging below hi
+    at = edge if edge == lo else math.nextafter(hi, -math.inf)
+    levels = _levels(knots, degree, at)
+    value = levels[degree]
+    if x == hi:
+        return value
+    lower = levels[degree - 1]
+    n = len(value)
+    slope = []
+    for j in range(n):
+        d = 0.0
+        if knots[j + degree] != knots[j]:
+            d += lower[j] / (knots[j + degree] - knots[j])
+        if knots[j + degree + 1] != knots[j + 1]:
+            d -= lower[j + 1] / (knots[j + degree + 1] - knots[j + 1])
+        slope.append(degree * d)
+    return [v + (x - edge) * g for v, g in zip(value, slope)]
+
+
+@dataclass(frozen=True)
+class WinChanceModel:
+    """The fitted model (``engine/data/winchance.json``): the spline's knots and degree, the budget's range in
+    log10(iterations), and the coefficients ``a`` (base), ``b`` (× t, the budget) and ``c`` (× s, the phase)."""
+
+    knots: tuple[float, ...]
+    degree: int
+    log_iterations: tuple[float, float]
+    a: tuple[float, ...]
+    b: tuple[float, ...]
+    c: tuple[float, ...]
+    fitted: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "WinChanceModel":
+        """The model of a JSON object; ``ValueError`` naming the field when it is not one."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format: expected {FORMAT!r}, not {data.get('format')!r}")
+        try:
+            knots = tuple(float(k) for k in data["spline"]["knots"])
+            degree = int(data["spline"]["degree"])
+            lo, hi = (float(v) for v in data["budget"]["log10_iterations"])
+            coef = data["coefficients"]
+            a, b, c = (tuple(float(v) for v in coef[k]) for k in ("base", "budget", "phase"))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"a win-chance model needs spline.knots, spline.degree, budget.log10_iterations and "
+                             f"coefficients.base/budget/phase ({e!r})") from None
+        n = len(knots) - degree - 1
+        if degree < 1 or n < 1 or any(len(v) != n for v in (a, b, c)) or not hi > lo:
+            raise ValueError(f"coefficients: {n} a kind for {len(knots)} knots of degree {degree}, "
+                             f"and log10_iterations rising")
+        return cls(knots, degree, (lo, hi), a, b, c, dict(data.get("fitted", {})))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object :meth:`from_json` reads."""
+        return {"format": FORMAT,
+                "model": "P(win) = sigmoid(sum_j (base_j + budget_j*t + phase_j*s) * B_j(logit(reward))); "
+                         "t = (log10(iterations) - lo) / (hi - lo) clamped to [0, 1]; s = spaces_left / 106 "
+                         "clamped to [0, 1]; B_j cubic B-splines continued linearly (engine/players/calibration.py)",
+                "spline": {"knots": list(self.knots), "degree": self.degree},
+                "budget": {"log10_iterations": list(self.log_iterations)},
+                "coefficients": {"base": list(self.a), "budget": list(self.b), "phase": list(self.c)},
+                "fitted": self.fitted}
+
+    def inputs(self, iterations: int, spaces_left: int | None) -> tuple[float, float]:
+        """(t, s): the budget and the phase, each in [0, 1] (an unknown phase: the middle, 0.5)."""
+        lo, hi = self.log_iterations
+        t = (math.log10(max(1, iterations)) - lo) / (hi - lo)
+        s = 0.5 if spaces_left is None else spaces_left / SPACES
+        return min(1.0, max(0.0, t)), min(1.0, max(0.0, s))
+
+    def coefficients_at(self, t: float, s: float) -> list[float]:
+        """The spline's coefficients for budget ``t`` and phase ``s`` (both in [0, 1])."""
+        return [a + b * t + c * s for a, b, c in zip(self.a, self.b, self.c)]
+
+    def z(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
+        """The model's log-odds for a reward in (0, 1)."""
+        r = min(1.0 - REWARD_EPS, max(REWARD_EPS, reward))
+        t, s = self.inputs(iterations, spaces_left)
+        basis = bspline_basis(self.knots, self.degree, logit(r))
+        return sum(c * f for c, f in zip(self.coefficients_at(t, s), basis))
+
+    def chance(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
+        """The calibrated win chance (see :func:`win_chance`)."""
+        if reward <= 0.0:
+            return 0.0
+        if reward >= 1.0:
+            return 1.0
+        return sigmoid(self.z(reward, iterations, spaces_left))
+
+
+def is_increasing(model: WinChanceModel) -> bool:
+    """Whether the model's chance never decreases as the reward grows, for every budget and phase, and
+    rises somewhere: at each corner of the (t, s) square its spline coefficients never decrease and do rise
+    (they are affine in t and s, so then everywhere inside; a spline whose coefficients never decrease never
+    decreases, nor does its linear continuation). The fit makes every model so."""
+    for t in (0.0, 1.0):
+        for s in (0.0, 1.0):
+            c = model.coefficients_at(t, s)
+            if any(hi < lo for lo, hi in zip(c, c[1:])) or not c[-1] > c[0]:
+                return False
+    return True
+
+
+def load_model(text: str | None = None) -> WinChanceModel:
+    """The committed model (``engine/data/winchance.json``), or the one in ``text`` (JSON)."""
+    if text is None:
+        text = resources.files("quiltsolve.engine").joinpath("data/winchance.json").read_text(encoding="utf-8")
+    return WinChanceModel.from_json(json.loads(text))
+
+
+MODEL = load_model()
+"""The committed model, loaded once."""
+
+
+def win_chance(reward: float, iterations: int, spaces_left: int | None = None,
+               model: WinChanceModel | None = None) -> float:
+    """The calibrated chance (0-1) that the player to move wins after a move whose shrunk mean reward (0-1) is
+    ``reward``, found by a search of ``iterations`` iterations with ``spaces_left`` time-track spaces to go
+    (both players; None: mid-game), by the committed model (or ``model``). 0 and 1 stay 0 and 1."""
+    return (model or MODEL).chance(reward, iterations, spaces_left)
+
+
+__all__ = ["FORMAT", "MODEL", "WinChanceModel", "bspline_basis", "is_increasing", "load_model", "logit", "sigmoid",
+           "win_chance"]
