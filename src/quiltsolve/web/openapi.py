@@ -48,6 +48,8 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
 
 from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
+from quiltsolve.solver.limits import (DEFAULT_SOLVE_POSITION_LIMIT, DEFAULT_SOLVE_TABLE_BYTES, MAX_SOLVE_POSITION_TIME,
+                                      MIN_SOLVE_TABLE_BYTES)
 
 from .calls import MAX_DEADLINE_MS
 
@@ -270,6 +272,30 @@ def field_rules() -> dict[str, dict]:
         "AnalyzePositionUpdate.proven_margin": {"description": "present only when proven: the position's value "
                                                                "for the player to move (the best move's margin)"},
         "AnalyzePositionUpdate.final": {"description": "true on the last update of the stream"},
+        "SolvePositionRequest.state_json": {
+            "minLength": 1, "maxLength": MAX_STATE_JSON,
+            "description": f"the engine's state JSON as text (at most {MAX_STATE_JSON} characters; docs/engine.md), "
+                           "as SuggestMove takes it; used only when state is unset"},
+        "SolvePositionRequest.time_limit": {"replace": time_limit_schema(
+            DEFAULT_SOLVE_POSITION_LIMIT, most=MAX_SOLVE_POSITION_TIME,
+            also="; X-Deadline-Ms stops it earlier (the final update comes just before it)")},
+        "SolvePositionRequest.report_interval": {"replace": {
+            "type": "string", "pattern": f"^{seconds_between(MIN_REPORT_INTERVAL, MAX_REPORT_INTERVAL)}s$",
+            "examples": ["0.2s", "1s"],
+            "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
+                           f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
+                           f"{DEFAULT_REPORT_INTERVAL:g} s"}},
+        "SolvePositionRequest.table_bytes": {
+            "description": f"the solver's transposition table in bytes (an int64: a JSON number or a decimal "
+                           f"string), at least {MIN_SOLVE_TABLE_BYTES} and at most the server's --table-bytes; "
+                           f"0 or unset means {DEFAULT_SOLVE_TABLE_BYTES} (or the server's bound when lower)"},
+        "SolvePositionUpdate.lower": {"description": "the value (the mover's final margin under perfect play) is "
+                                                     "proven to be at least this"},
+        "SolvePositionUpdate.upper": {"description": "the value is proven to be at most this"},
+        "SolvePositionUpdate.value": {"description": "present only when lower == upper: the exact value"},
+        "SolvePositionUpdate.line": {"description": "the best line so far (the move proving lower first); with "
+                                                    "value, a principal variation to the end of the game"},
+        "SolvePositionUpdate.final": {"description": "true on the last update of the stream"},
         "SuggestMoveResponse.proven": {"description": "true when the endgame solver proved the value of every "
                                                       "returned move (each then has proven_margin)"},
         "MoveSuggestion.proven_margin": {"description": PROVEN_MARGIN},
@@ -383,6 +409,10 @@ MESSAGE_RULES = {
                                    {"required": ["iterations"], "properties": {"iterations": {"minimum": 1}}}]}},
         "description": "state is required (or state_json). One budget: iterations, time_limit (the default, "
                        "1 s) or until_cancelled. A finished game is FAILED_PRECONDITION (409)."},
+    "SolvePositionRequest": {
+        "anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
+        "description": "state is required (or state_json). A finished game is answered at once with its margin "
+                       "(reason SOLVE_REASON_GAME_OVER)."},
     "GeneratePuzzleRequest": {"description": "Not expressible here, also checked: a region, or height and width "
                                              "(both set or both 0), not both; a family or pieces, not both; the "
                                              "box or region holds at least one piece (a region: some choice of "
@@ -585,6 +615,7 @@ def request_examples() -> dict[str, dict | None]:
                            "time_limit": "2s"},
         "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
         "AnalyzePosition": {"state": state, "top": 3, "iterations": 200, "seed": 0, "report_interval": "0.05s"},
+        "SolvePosition": {"state": state, "time_limit": "0.3s", "report_interval": "0.1s"},
         "NewGame": {"seed": EXAMPLE_SEED},
         "LoadPosition": {"text": start.to_notation()},
         "ViewPosition": {"state": state},
