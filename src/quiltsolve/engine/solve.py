@@ -45,14 +45,15 @@ tasks too, dispatched to idle workers in that order; a task whose node
 (or whose parent) is decided meanwhile is cancelled. Each worker keeps its
 own table and gets the nodes it searched before when it can.
 
->>> from quiltsolve.engine import new_game
->>> s = new_game(3)
->>> while s.players[0].position < 45 or s.players[1].position < 45:   # a position near the end
-...     s.apply_action(s.legal_actions()[0])
+>>> from quiltsolve.engine import GameState
+>>> s = GameState.from_notation("r 47,37,tirvpmf2w3g,777577557557777077077005005 "
+...                             "46,12,l97aq0u6k8n,777777777743741740770774770 j4he1odbsc5 1 -")  # 8 plies left
 >>> updates = list(solve_position(s, time_limit=30, report_interval=None))
 >>> last = updates[-1]
->>> last.final, last.exact, last.reason, last.value == solve(s, time_limit=30).value
-(True, True, 'solved', True)
+>>> last.final, last.exact, last.reason, last.value, last.value == solve(s, time_limit=30).value
+(True, True, 'solved', 3, True)
+>>> last.best.to_str(), len(last.line)
+('buy 17 3,4;3,5;3,6;4,4', 7)
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def score_bounds(state: GameState, i: int) -> tuple[int, int]:
 
     >>> from quiltsolve.engine import new_game
     >>> score_bounds(new_game(1), 0)
-    (-100, 330)
+    (-104, 296)
     """
     p = state.players[i]
     pos = p.position
@@ -184,7 +185,7 @@ def margin_bounds(state: GameState) -> tuple[int, int]:
 
     >>> from quiltsolve.engine import new_game
     >>> margin_bounds(new_game(1))
-    (-430, 430)
+    (-400, 400)
     """
     if state.is_terminal():
         a, b = state.players
@@ -364,8 +365,10 @@ class Worker(Protocol):
 
     workers: int
 
-    def submit(self, node: Node, g: int) -> None:
-        """Start "``node`` >= ``g``?" on an idle worker (``node.owner`` first if idle)."""
+    def submit(self, batch: list[Node], g: int) -> None:
+        """Start "``node`` >= ``g``?" for each node of ``batch`` (siblings, searched in that order) on an idle
+        worker (the first node's ``owner`` if idle); the search of a batch ends at the first answer that
+        decides their parent."""
 
     def idle(self) -> int:
         """Workers free for :meth:`submit`."""
@@ -378,7 +381,7 @@ class Worker(Protocol):
         when it was cancelled or stopped. Raises :class:`_Abort` when the solve must end (time, stop)."""
 
     def cancel(self, node: Node) -> None:
-        """Stop the search of ``node`` (its answer comes back through :meth:`wait`, perhaps with a bound)."""
+        """Stop the search of ``node``'s batch (the answers come back through :meth:`wait`, perhaps bounds)."""
 
     def nodes(self) -> int:
         """Nodes searched so far, all workers (read from any thread)."""
@@ -391,6 +394,37 @@ class Worker(Protocol):
 
     def table_line(self, node: Node, depth: int) -> list[Action]:
         """The table's best moves from ``node``, at most ``depth`` (empty where no table is at hand)."""
+
+
+def batches(front: list[Node], free: int, workers: int) -> list[list[Node]]:
+    """The tasks for ``free`` idle workers (of ``workers``) from the frontier, most useful first: a move of the
+    root alone (a large search); the children of a split move in groups, about two per worker, each group
+    taking every so many of them in order so that each starts with the likeliest to decide.
+
+    >>> class N:
+    ...     def __init__(self, ply, parent=None): self.ply, self.parent = ply, parent
+    >>> root_kid = N(1); split = N(1); kids = [N(2, split) for _ in range(9)]
+    >>> [len(b) for b in batches(kids + [root_kid], 2, 2)]   # 9 children in 4 groups: the first two now
+    [3, 2]
+    >>> [len(b) for b in batches([root_kid] + kids, 1, 1)]
+    [1]
+    """
+    out: list[list[Node]] = []
+    i = 0
+    while i < len(front) and len(out) < free:
+        node = front[i]
+        if node.ply < 2 or workers == 1:
+            out.append([node])
+            i += 1
+            continue
+        j = i
+        while j < len(front) and front[j].parent is node.parent:
+            j += 1
+        group = front[i:j]
+        n = min(len(group), max(1, 2 * workers))
+        out.extend([group[k::n] for k in range(n)][:free - len(out)])
+        i = j
+    return out
 
 
 class Control:
@@ -450,13 +484,14 @@ class LocalWorker:
     def children(self, state: GameState) -> list[Action]:
         return list(self.search.children(state))
 
-    def submit(self, node: Node, g: int) -> None:
-        try:
-            v = self.search.ab(node.state, g - 1, g, node.ply)
-        except endgame._Abort:
-            raise _Abort(self.control.reason or "stopped") from None
-        node.owner = 0
-        self._done.append((node, g, v))
+    def submit(self, batch: list[Node], g: int) -> None:
+        for node in batch:
+            try:
+                v = self.search.ab(node.state, g - 1, g, node.ply)
+            except endgame._Abort:
+                raise _Abort(self.control.reason or "stopped") from None
+            node.owner = 0
+            self._done.append((node, g, v))
 
     def idle(self) -> int:
         return 0 if self._done else 1
@@ -562,9 +597,12 @@ class Driver:
             with self.lock:
                 self.probes += 1
             while not tree.decided(tree.root, g):
-                for node in tree.frontier(g, split)[:worker.idle()]:
-                    node.busy = True
-                    worker.submit(node, g)
+                free = worker.idle()
+                if free:
+                    for batch in batches(tree.frontier(g, split), free, worker.workers):
+                        for node in batch:
+                            node.busy = True
+                        worker.submit(batch, g)
                 if not worker.running():  # pragma: no cover - a bug: nothing to search, nothing decided
                     raise AssertionError(f"the probe at {g} is stuck: {tree.root}")
                 self._take(worker.wait(), g)
