@@ -395,7 +395,7 @@ CASES = [
     ("analyze-seed", "AnalyzePosition", _analyze(seed=-5), "INVALID_ARGUMENT", "seed"),
     # ------------------------------------------------------------ SolvePosition (the final update compared)
     ("exact", "SolvePosition", _exact(), OK, None),
-    ("exact-proven", "SolvePosition", _exact(state=positions.to_message(END), table_bytes=2**20), OK, None),
+    ("exact-proven", "SolvePosition", _exact(state=positions.to_message(END), table_mb=1), OK, None),
     ("exact-over", "SolvePosition", _exact(state=positions.to_message(OVER)), OK, None),
     ("exact-state-json", "SolvePosition", _exact(state=None, state_json=json.dumps(END.to_json())), OK, None),
     ("exact-no-state", "SolvePosition", _exact(state=None), "INVALID_ARGUMENT", "state"),
@@ -405,8 +405,8 @@ CASES = [
     ("exact-time-zero", "SolvePosition", _exact(time_limit=d(0)), "INVALID_ARGUMENT", "time_limit"),
     ("exact-interval", "SolvePosition", _exact(report_interval={"nanos": 10_000_000}), "INVALID_ARGUMENT",
      "report_interval"),
-    ("exact-table-small", "SolvePosition", _exact(table_bytes=4096), "INVALID_ARGUMENT", "table_bytes"),
-    ("exact-table-large", "SolvePosition", _exact(table_bytes=2**40), "INVALID_ARGUMENT", "table_bytes"),
+    ("exact-table-small", "SolvePosition", _exact(table_mb=-5), "INVALID_ARGUMENT", "table_mb"),
+    ("exact-table-large", "SolvePosition", _exact(table_mb=2**20), "RESOURCE_EXHAUSTED", None),
     # ------------------------------------------------------------ AnalyzeGame
     ("review", "AnalyzeGame", _review(), OK, None),
     ("review-one", "AnalyzeGame", _review(record=record(2, 1), iterations=15), OK, None),
@@ -758,7 +758,7 @@ def test_every_python_client_streams_a_solve_alike(faces):
             first = await stream.__anext__()
             await stream.aclose()
             with pytest.raises(ClientError) as err:
-                async for _ in client.solve_position(EIGHT, table_bytes=10):
+                async for _ in client.solve_position(EIGHT, table_mb=-1):
                     pass
             return last, first, (err.value.code, err.value.field)
 
@@ -776,7 +776,7 @@ def test_every_python_client_streams_a_solve_alike(faces):
     for got in (*answers, last):
         assert (got.value, got.line, got.nodes, got.probes, got.reason) == \
             (local.value, local.line, local.nodes, local.probes, "solved")
-    assert not first.final and refused == ("INVALID_ARGUMENT", "table_bytes")
+    assert not first.final and refused == ("INVALID_ARGUMENT", "table_mb")
 
 
 # ---------------------------------------------------------------- proven endgame answers, every face

@@ -319,7 +319,7 @@ def _cap_cost(path: str, body: dict, headers: dict, rnd: random.Random) -> None:
     the generated ones as they are under a short X-Deadline-Ms (then a 504 is a fair answer)."""
     limit = "time_per_move" if path == "analyze-game" else "time_limit"
     if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game",
-                    "generate-puzzle", "analyze-position"):
+                    "generate-puzzle", "analyze-position", "solve-position"):
         return
     if rnd.random() < 0.5 and not body.get("until_cancelled"):   # until cancelled: only the deadline ends it
         body[limit] = _small_time(rnd) if path != "analyze-game" else "0.01s"  # unset means 0.2-10 s
@@ -352,7 +352,7 @@ def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
             ref["count"] = min(ref.get("count", 0), 2)  # at most 128 copies in all (documented)
         if "upcoming" in body:
             body["upcoming"] = _distinct(ups)
-    if path in ("suggest-move", "analyze-position"):
+    if path in ("suggest-move", "analyze-position", "solve-position"):
         position = _position(rnd)
         if "state" in body:
             body["state"] = web_positions.to_mapping(position)
@@ -483,7 +483,7 @@ def _check_answer(e, r, position, deadline, size: int) -> None:
     # 507 RESOURCE_EXHAUSTED without Retry-After: a frontier count whose table would pass the server's
     # --table-bytes (documented for solve-puzzle); it depends on the server's bound, not on the schema.
     if status == 507:
-        assert path == "solve-puzzle" and err.get("code") == "RESOURCE_EXHAUSTED", (path, r.text)
+        assert path in ("solve-puzzle", "solve-position") and err.get("code") == "RESOURCE_EXHAUSTED", (path, r.text)
         assert "retry-after" not in r.headers and "--table-bytes" in err.get("message", ""), r.text
         return
     # 504 DEADLINE_EXCEEDED: only when the request set X-Deadline-Ms (it may be 0.001 ms).

@@ -175,11 +175,11 @@ class AsyncPlacementClient:
             await stream.aclose()
 
     def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
-                       table_bytes: int | None = None) -> AsyncIterator[SolveUpdate]:
+                       table_mb: int | None = None) -> AsyncIterator[SolveUpdate]:
         """As :meth:`clients.PlacementClient.solve_position`, as an async iterator (``async for update in
         client.solve_position(state)``): what the service refuses raises at the first ``__anext__``;
         ``aclose()`` (or leaving the loop early) cancels the call and the service stops the solver."""
-        call = wire.solve_position_call(state, time_limit, report_interval, table_bytes)
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
         return self._solves(call)
 
     async def _solves(self, call: wire.Call) -> AsyncIterator[SolveUpdate]:

@@ -172,11 +172,11 @@ class EmbeddedClient:
         return wire.Analyses(self._stream(call), call.context)
 
     def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
-                       table_bytes: int | None = None) -> wire.Solves:
+                       table_mb: int | None = None) -> wire.Solves:
         """As :meth:`clients.PlacementClient.solve_position`, solved in this process (the solver in a helper
         thread) as the iterator is read; ``close()`` ends the solve. The table is at most the client's
         ``table_bytes``."""
-        call = wire.solve_position_call(state, time_limit, report_interval, table_bytes)
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
         return wire.Solves(self._stream(call))
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,

@@ -90,28 +90,6 @@ def int32(value: Any, field: str) -> int:
     return number
 
 
-def int64(value: Any, field: str) -> int:
-    """``value`` as the int64 request field ``field``: an integer (not a bool) within the int64 range; the
-    range the field allows is the service's check.
-
-    >>> int64(2**30, "table_bytes")
-    1073741824
-    >>> int64("1 GiB", "table_bytes")
-    Traceback (most recent call last):
-    ...
-    quiltsolve.clients.errors.InvalidArgument: table_bytes: '1 GiB' is not an integer
-    """
-    if isinstance(value, bool):
-        raise _bad(field, f"{value!r} is not an integer")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise _bad(field, f"{_short(value)} is not an integer") from None
-    if not -(2**63) <= number < 2**63:
-        raise _bad(field, f"{_short(number)} does not fit the request (an int64 field)")
-    return number
-
-
 def optional_int32(value: Any, field: str, unset: str) -> int:
     """An optional int32 field whose wire value 0 means "unset" (``iterations``): None → 0.
 

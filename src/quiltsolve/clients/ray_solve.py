@@ -27,7 +27,7 @@ from . import errors, wire
 
 
 def ray_solve(state: Any, *, address: str, workers: int | None = None, time_limit: float | None = None,
-              report_interval: float | None = None, table_bytes: int | None = None,
+              report_interval: float | None = None, table_mb: int | None = None,
               server: str | None = None) -> Iterator[SolveUpdate]:
     """The updates of the solve of ``state`` on the Ray cluster at ``address`` (``workers`` actors, by default
     one per CPU of the cluster), checked first as the service checks a SolvePosition request; closing the
@@ -36,7 +36,7 @@ def ray_solve(state: Any, *, address: str, workers: int | None = None, time_limi
         raise ValueError("--ray and --server cannot be combined: the solve runs on the Ray cluster")
     if workers is not None and workers < 1:
         raise errors.InvalidArgument(f"workers: must be at least 1, got {workers}", field="workers")
-    call = wire.solve_position_call(state, time_limit, report_interval, table_bytes)
+    call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
     try:
         plan = plan_solve_position(call.request, Bounds())
     except ServiceError as e:

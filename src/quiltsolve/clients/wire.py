@@ -43,7 +43,7 @@ from quiltsolve.solver.types import (
 
 from . import errors
 from .inputs import (
-    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, flag, fraction, game_state, int32, int64, int_list,
+    DEFAULT_TIME_PER_MOVE, PatchKey, PatchSpec, board_rows, flag, fraction, game_state, int32, int_list,
     objective_of,
     optional_int32, patch_counts, patch_key, patch_keys, piece_texts, puzzle_method, read_bytes, record_message,
     region_rows, seconds,
@@ -325,20 +325,20 @@ def analyze_position_call(state: Any, iterations: int | None, time_limit: float 
 
 
 def solve_position_call(state: Any, time_limit: float | None, report_interval: float | None,
-                        table_bytes: int | None) -> Call:
+                        table_mb: int | None) -> Call:
     """The ``SolvePosition`` call for :meth:`PlacementClient.solve_position`. Its ``time_limit`` is the whole
     stream's budget (60 s unset); the deadline adds :data:`DEADLINE_SLACK`.
 
-    >>> c = solve_position_call("r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -", 600, 1, 2**24)
-    >>> c.method, c.request.time_limit.seconds, c.request.report_interval.seconds, c.request.table_bytes, c.time_limit
-    ('SolvePosition', 600, 1, 16777216, 600.0)
+    >>> c = solve_position_call("r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -", 600, 1, 64)
+    >>> c.method, c.request.time_limit.seconds, c.request.report_interval.seconds, c.request.table_mb, c.time_limit
+    ('SolvePosition', 600, 1, 64, 600.0)
     """
     game = game_state(state)
     tl = seconds(time_limit, "time_limit")
     interval = seconds(report_interval, "report_interval")
-    table = 0 if table_bytes is None else int64(table_bytes, "table_bytes")
+    table = 0 if table_mb is None else int32(table_mb, "table_mb")
     req = pb.SolvePositionRequest(state=positions.to_message(game), time_limit=_duration(tl),
-                                  report_interval=_duration(interval), table_bytes=table)
+                                  report_interval=_duration(interval), table_mb=table)
     return Call("SolvePosition", req, tl if tl is not None else DEFAULT_SOLVE_POSITION_LIMIT, game)
 
 

@@ -38,7 +38,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ANALYSIS_TIME,
                            MAX_LARGE_LOSS, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
 from quiltsolve.solver.limits import (DEFAULT_SOLVE_POSITION_LIMIT, DEFAULT_SOLVE_TABLE_BYTES, MAX_SOLVE_POSITION_TIME,
-                                      MIN_SOLVE_TABLE_BYTES)
+                                      MIN_SOLVE_TABLE_MB)
 
 from quiltsolve.engine.analysis import Analysis, AnalyzedMove
 from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
@@ -301,35 +301,37 @@ def answer_analyze_position(request: pb.AnalyzePositionRequest, plan: Plan[Analy
     return out, {"iterations": update.iterations, "searched": update.searched, "proven": update.proven}
 
 
-def solve_table_bytes(value: int, bounds: Bounds) -> int:
-    """A SolvePosition's table size: 0 → the default (:data:`~solver.limits.DEFAULT_SOLVE_TABLE_BYTES`, or
-    the server's bound when lower), else at least :data:`~solver.limits.MIN_SOLVE_TABLE_BYTES` and at most
-    the server's bound (``bounds``: its ``--table-bytes``).
+def solve_table_bytes(table_mb: int, bounds: Bounds) -> int:
+    """A SolvePosition's table in bytes from its ``table_mb``: 0 → the default
+    (:data:`~solver.limits.DEFAULT_SOLVE_TABLE_BYTES`, or the server's bound when lower); below
+    :data:`~solver.limits.MIN_SOLVE_TABLE_MB`, INVALID_ARGUMENT; more than the server's bound (``bounds``: its
+    ``--table-bytes``), RESOURCE_EXHAUSTED (the client cannot raise the bound; a smaller table can do).
 
     >>> solve_table_bytes(0, Bounds(2**30)) == DEFAULT_SOLVE_TABLE_BYTES, solve_table_bytes(0, Bounds(2**21))
     (True, 2097152)
-    >>> solve_table_bytes(2**31, Bounds(2**30))
+    >>> solve_table_bytes(2048, Bounds(2**30))
     Traceback (most recent call last):
     ...
-    quiltsolve.server.errors.BadRequest: table_bytes: 2147483648 is more than the bound of 1073741824 bytes (1024 MiB, the server's --table-bytes)
+    quiltsolve.server.errors.TooLarge: a table of 2048 MiB (table_mb) is more than the bound of 1024 MiB (the server's --table-bytes); ask for less, or 0 for the default
     """
-    if value == 0:
+    if table_mb == 0:
         return min(DEFAULT_SOLVE_TABLE_BYTES, bounds.table_bytes)
-    if value < MIN_SOLVE_TABLE_BYTES:
-        raise BadRequest("table_bytes", f"{value}; must be at least {MIN_SOLVE_TABLE_BYTES} (1 MiB; 0 means "
-                                        f"{DEFAULT_SOLVE_TABLE_BYTES // 2**20} MiB)")
-    if value > bounds.table_bytes:
-        raise BadRequest("table_bytes", f"{value} is more than the bound of {bounds.table_bytes} bytes "
-                                        f"({bounds.table_bytes / 2**20:g} MiB, {bounds.table_bytes_setting})")
-    return value
+    if table_mb < MIN_SOLVE_TABLE_MB:
+        raise BadRequest("table_mb", f"{table_mb}; must be at least {MIN_SOLVE_TABLE_MB} (0 means "
+                                     f"{DEFAULT_SOLVE_TABLE_BYTES // 2**20})")
+    if table_mb * 2**20 > bounds.table_bytes:
+        raise TooLarge(f"a table of {table_mb} MiB (table_mb) is more than the bound of "
+                       f"{bounds.table_bytes / 2**20:g} MiB ({bounds.table_bytes_setting}); ask for less, or 0 for "
+                       f"the default")
+    return table_mb * 2**20
 
 
 def plan_solve_position(request: pb.SolvePositionRequest, bounds: Bounds) -> Plan[SolveUpdate]:
     """A position's exact solve: its time limit (at most :data:`~solver.limits.MAX_SOLVE_POSITION_TIME`), the
-    report interval (AnalyzePosition's rule), the table's bytes (:func:`solve_table_bytes`), the position."""
+    report interval (AnalyzePosition's rule), the table's size (:func:`solve_table_bytes`), the position."""
     limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_POSITION_LIMIT, MAX_SOLVE_POSITION_TIME)
     interval = convert.report_interval(request, "report_interval", DEFAULT_REPORT_INTERVAL)
-    table = solve_table_bytes(request.table_bytes, bounds)
+    table = solve_table_bytes(request.table_mb, bounds)
     state, field = request_state(request)
     return Plan(SolvePositionJob(state=state, table_bytes=table, report_interval=interval), limit, field)
 

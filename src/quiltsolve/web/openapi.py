@@ -49,7 +49,7 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
 
 from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
 from quiltsolve.solver.limits import (DEFAULT_SOLVE_POSITION_LIMIT, DEFAULT_SOLVE_TABLE_BYTES, MAX_SOLVE_POSITION_TIME,
-                                      MIN_SOLVE_TABLE_BYTES)
+                                      MIN_SOLVE_TABLE_MB)
 
 from .calls import MAX_DEADLINE_MS
 
@@ -285,10 +285,11 @@ def field_rules() -> dict[str, dict]:
             "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
                            f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
                            f"{DEFAULT_REPORT_INTERVAL:g} s"}},
-        "SolvePositionRequest.table_bytes": {
-            "description": f"the solver's transposition table in bytes (an int64: a JSON number or a decimal "
-                           f"string), at least {MIN_SOLVE_TABLE_BYTES} and at most the server's --table-bytes; "
-                           f"0 or unset means {DEFAULT_SOLVE_TABLE_BYTES} (or the server's bound when lower)"},
+        "SolvePositionRequest.table_mb": {
+            "minimum": 0, "description": f"the solver's transposition table in MiB, at least "
+                                         f"{MIN_SOLVE_TABLE_MB}; more than the server's --table-bytes is answered "
+                                         f"507; 0 or unset means {DEFAULT_SOLVE_TABLE_BYTES >> 20} (or the server's "
+                                         f"bound when lower)"},
         "SolvePositionUpdate.lower": {"description": "the value (the mover's final margin under perfect play) is "
                                                      "proven to be at least this"},
         "SolvePositionUpdate.upper": {"description": "the value is proven to be at most this"},

@@ -77,17 +77,16 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest solve``: the exact solve of a position, streamed."""
     state: Any = read_position(args.state)
     notation = positions.to_notation(state)
-    table = None if args.table_mb is None else args.table_mb * 2**20
     if args.ray is not None:
         from ..ray_solve import ray_solve
 
         updates: Any = ray_solve(state, address=args.ray, workers=args.workers, time_limit=args.time_limit,
-                                 report_interval=args.report_interval, table_bytes=table, server=args.server)
+                                 report_interval=args.report_interval, table_mb=args.table_mb, server=args.server)
     else:
         if args.workers is not None:
             raise ValueError("--workers is the number of Ray actors: use it with --ray")
         updates = client.solve_position(state, time_limit=args.time_limit, report_interval=args.report_interval,
-                                        table_bytes=table)
+                                        table_mb=args.table_mb)
     player = state.current_player()
     if not args.json:
         p = state.players[player]

@@ -480,18 +480,18 @@ class AnalyzePositionUpdate(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[AnalyzedMove, _Mapping]]] = ..., player: _Optional[int] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ..., proven: _Optional[bool] = ..., proven_margin: _Optional[int] = ..., final: _Optional[bool] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class SolvePositionRequest(_message.Message):
-    __slots__ = ("state", "state_json", "time_limit", "report_interval", "table_bytes")
+    __slots__ = ("state", "state_json", "time_limit", "report_interval", "table_mb")
     STATE_FIELD_NUMBER: _ClassVar[int]
     STATE_JSON_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     REPORT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
-    TABLE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_MB_FIELD_NUMBER: _ClassVar[int]
     state: GameState
     state_json: str
     time_limit: _duration_pb2.Duration
     report_interval: _duration_pb2.Duration
-    table_bytes: int
-    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., state_json: _Optional[str] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., report_interval: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., table_bytes: _Optional[int] = ...) -> None: ...
+    table_mb: int
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., state_json: _Optional[str] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., report_interval: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., table_mb: _Optional[int] = ...) -> None: ...
 
 class SolvePositionUpdate(_message.Message):
     __slots__ = ("player", "lower", "upper", "value", "line", "nodes", "elapsed", "final", "reason", "probes", "table_full", "table_bytes")
