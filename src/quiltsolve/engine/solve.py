@@ -597,6 +597,8 @@ class Driver:
             with self.lock:
                 self.probes += 1
             while not tree.decided(tree.root, g):
+                if self.control.is_set():   # the solver looks every 1,024 nodes; many searches take fewer
+                    raise _Abort(self.control.reason or "stopped")
                 free = worker.idle()
                 if free:
                     for batch in batches(tree.frontier(g, split), free, worker.workers):
