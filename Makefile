@@ -19,7 +19,7 @@ $(error PYTHON=$(PYTHON) is not a working Python interpreter)
 endif
 STAMP := $(VENV)/.installed-$(PY_ID)
 
-.PHONY: venv test serve proto bench clean
+.PHONY: venv test serve proto bench i18n clean
 
 venv: $(STAMP)
 
@@ -40,6 +40,21 @@ serve: $(STAMP)
 
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
+
+# The command line's catalogues (src/quiltsolve/clients/locale, Babel): extract the messages of clients/ into the
+# template, update each language's .po from it (new messages come untranslated: translate them), compile the .mo.
+I18N_LANGS := uk ko it
+LOCALE := src/quiltsolve/clients/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --add-location=file --sort-output --no-wrap --project=quiltsolve \
+	  --copyright-holder="the quiltsolve authors" -o $(LOCALE)/quiltsolve.pot .
+	for l in $(I18N_LANGS); do \
+	  test -f $(LOCALE)/$$l/LC_MESSAGES/quiltsolve.po || \
+	    $(BIN)/pybabel -q init -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve -l $$l --no-wrap; \
+	done
+	$(BIN)/pybabel -q update -i $(LOCALE)/quiltsolve.pot -d $(LOCALE) -D quiltsolve --no-wrap \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d $(LOCALE) -D quiltsolve --statistics
 
 bench: $(STAMP)
 	$(BIN)/python -c 'import xcover' 2>/dev/null || \

@@ -1,9 +1,16 @@
 """Shared fixtures. Area-specific fixtures live in each tests/<area>/conftest.py."""
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
+
+# The suite checks English output (the README's examples, the doctests, the web app's English pages): whatever
+# the developer's locale, gettext (quiltsolve.clients.i18n) and the browsers it starts speak English here,
+# unless a test asks for a language in the environment it passes on. (Collected first, tests/ sets it for the
+# package's doctests too.)
+os.environ["LANGUAGE"] = "en"
 
 DATA = Path(__file__).parent / "data"
 

@@ -13,9 +13,9 @@ import os
 import signal
 import time
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Iterator
 
-from quiltsolve.server.jobs import Job
+from quiltsolve.server.jobs import Job, StreamJob
 from quiltsolve.solver import StopToken
 
 
@@ -64,3 +64,36 @@ class DieJob(Job):
                 return "survived"
         os.kill(os.getpid(), signal.SIGKILL)
         return "unreachable"  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class CountJob(StreamJob):
+    """Test streaming job: yields 0, 1, 2, ... every ``every`` seconds, ``count`` of them (None: until stopped;
+    a stop yields -1 last, unless ``honour`` is False: then it goes on regardless). With ``die_after`` it
+    SIGKILLs its process before update ``die_after`` (with ``marker``: only while that file is absent, which
+    the first run creates: a death from outside, once)."""
+
+    kind: ClassVar[str] = "_count"
+    count: int | None = 3
+    every: float = 0.01
+    die_after: int | None = None
+    marker: str | None = None
+    honour: bool = True
+
+    def stream(self, time_limit: float, stop: StopToken) -> Iterator[int]:
+        i = 0
+        while self.count is None or i < self.count:
+            if self.die_after is not None and i == self.die_after:
+                if self.marker is None:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                try:
+                    os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                    os.kill(os.getpid(), signal.SIGKILL)
+                except FileExistsError:
+                    pass
+            if self.honour and stop.is_set():
+                yield -1
+                return
+            yield i
+            i += 1
+            time.sleep(self.every)

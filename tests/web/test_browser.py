@@ -51,6 +51,7 @@ if (location.protocol.startsWith('http')) {
 def test_the_shipped_app_has_no_debug_global():
     """The inspector is the tests' to install (INSPECTORS): no module of the app sets a window global."""
     static = Path(__file__).resolve().parents[2] / "src" / "quiltsolve" / "web" / "static" / "js"
+    assert sorted(static.glob("*.js")), static
     for js in sorted(static.glob("*.js")):
         assert not re.search(r"window\.quiltsolve\w*\s*=", js.read_text()), js.name
 
@@ -59,8 +60,10 @@ def page_factory(browser, base_url, **context):
     """Generator body of ``pages`` for the server at ``base_url`` (``context``: more browser context options)."""
     made = []
 
-    def make(viewport=DESKTOP, touch=False):
-        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch, **context)
+    def make(viewport=DESKTOP, touch=False, **more):
+        # English unless a test asks for another language: the page follows the browser's (i18n.js).
+        options = {"locale": "en-US", **context, **more}
+        ctx = browser.new_context(viewport=viewport, accept_downloads=True, has_touch=touch, **options)
         ctx.add_init_script(INSPECTORS)
         page = ctx.new_page()
         page.set_default_timeout(30_000)

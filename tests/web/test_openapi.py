@@ -1,44 +1,28 @@
 """The OpenAPI document: valid, and it says exactly what the service accepts.
 
 * the served ``/api/openapi.json`` passes openapi-spec-validator;
+* every request body is ``type: object``; exclusive fields are ``oneOf``/``not``
+  in schema terms, and the service refuses what they exclude, naming the field;
 * real positions, records and the requests the other tests send fit its schemas;
-* a property test: requests Schemathesis makes from each endpoint's schemas
-  (body and headers, X-Deadline-Ms included) are never refused with 400, and
-  never answered with a 5xx other than a 504 to a deadline that was asked
-  for; the answers fit the document's response schemas.
+* every operation's example answers 200; the links feed one answer into the next request.
 
-Some constraints cannot be said in JSON Schema (a patch listed twice, a
-shape's cells 4-connected, region rows of one length, the rules of the
-game); the document says each in a ``description``, and the strategy here
-repairs exactly those in the generated bodies (see ``_repair``) — everything
-else is as generated. Time limits and search budgets are made small so the
-whole run stays short: that changes cost, not validity.
+Schemathesis runs every phase over every operation in ``test_api_contract.py``.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 from quiltsolve import engine
 import jsonschema
 import pytest
-import schemathesis
-from quiltsolve import solver
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from openapi_spec_validator import validate as validate_spec
-from quiltsolve.server.core import CoreConfig
-from quiltsolve.solver import Shape
-from quiltsolve.solver.limits import MAX_PIECES
 
 from quiltsolve.server import positions as web_positions
-from quiltsolve.server.game_service import parse_strength
 from quiltsolve.web.app import ENDPOINTS
 from quiltsolve.web.calls import MAX_DEADLINE_MS
-from quiltsolve.web.openapi import (EXAMPLES_COMMAND, MAX_GRID as convert_grid, document, examples_markdown,
-                                   request_examples)
+from quiltsolve.web.openapi import EXAMPLES_COMMAND, document, examples_markdown, links, request_examples
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 
 from ..server.conftest import play
@@ -260,261 +244,117 @@ def test_whole_numbers_written_with_a_fraction_are_integers(http):
     assert r.status_code == 400 and r.json()["error"]["field"] == "seed"
 
 
-# ---------------------------------------------------------------- the property test
+# ---------------------------------------------------------------- bodies, exclusive fields, text forms (issue 34)
 
-def polyomino(rnd: random.Random, most_cells: int, side: int) -> str:
-    """A random 4-connected shape of 1..most_cells cells within side x side, written with holes as '.'."""
-    cells = {(0, 0)}
-    for _ in range(rnd.randrange(most_cells)):
-        r, c = rnd.choice(sorted(cells))
-        dr, dc = rnd.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
-        cand = (r + dr, c + dc)
-        rows = [x for x, _ in cells | {cand}]
-        cols = [y for _, y in cells | {cand}]
-        if max(rows) - min(rows) < side and max(cols) - min(cols) < side:
-            cells.add(cand)
-    return Shape.from_cells(cells).to_str()
+def test_every_request_body_is_an_object(http):
+    for endpoint in ENDPOINTS:
+        if endpoint.request:
+            body = DOC["paths"][endpoint.path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+            assert body["type"] == "object" and body["$ref"].endswith(f"/{endpoint.request}"), endpoint.name
+            assert SCHEMAS[endpoint.request]["type"] == "object"
+    r = http.post("/api/v1/suggest-placement", json=0)       # issue 34: the document gave no type: object
+    assert r.status_code == 400 and r.json()["error"]["field"] == "body", r.text
 
 
-def _key(ref: dict):
-    """(key, canonical shape, is a shape) of a PatchRef, as the service compares them."""
-    if "id" in ref:
-        pid = int(ref["id"])  # JSON Schema's integers include 7.0
-        shape = solver.LEATHER_SHAPE if pid == solver.LEATHER_PATCH_ID else solver.PATCHES[pid].shape
-        return pid, shape.canonical(), False
-    shape = Shape.parse(ref["shape"])
-    return shape.to_str(), shape.canonical(), True
+SMALL_STATE = EXAMPLES["SuggestMove"]["state"]
 
 
-def _distinct(refs: list[dict]) -> list[dict]:
-    """Drop a PatchRef that repeats an earlier one (documented: the same patch may not be listed twice)."""
-    out, keys, shapes = [], set(), {}
-    for ref in refs:
-        key, canon, is_shape = _key(ref)
-        if key in keys or (canon in shapes and (is_shape or shapes[canon])):
-            continue
-        keys.add(key)
-        shapes[canon] = shapes.get(canon, False) or is_shape
-        out.append(ref)
-    return out
+@pytest.mark.parametrize("op, body, field", [
+    # a family or pieces, not both; a region or a box, not both; a box has both sides
+    ("GeneratePuzzle", {"family": "PIECE_FAMILY_TETROMINOES", "pieces": ["##"], "time_limit": "0.5s"}, "pieces"),
+    ("GeneratePuzzle", {"region": {"rows": ["...."]}, "height": 2, "width": 2, "pieces": ["##"]}, "region"),
+    ("GeneratePuzzle", {"height": 5, "family": "PIECE_FAMILY_TETROMINOES"}, "width"),
+    ("SolvePuzzle", {"region": {"rows": [".."]}, "pieces": ["##"], "mode": "PUZZLE_MODE_FIND",
+                     "method": "PUZZLE_METHOD_FRONTIER"}, "method"),
+    ("SolvePlacement", {"board": {"rows": ["." * 9] * 9}, "patches": [{"id": 1, "shape": "###"}],
+                        "objective": "OBJECTIVE_COVER"}, "patches[0].shape"),
+    # the position's forms: state, or text that holds a JSON object (issue 34: "0" was allowed)
+    ("SuggestMove", {"top": 1}, "state"),
+    ("SuggestMove", {"state_json": "0", "iterations": 10}, "state_json"),
+    ("SuggestMove", {"state_json": "[1, 2]", "iterations": 10}, "state_json"),
+    ("LoadPosition", {"text": "advance"}, "text"),
+    ("ApplyMove", {"state": SMALL_STATE, "move": "jump 5"}, "move"),
+    ("ApplyMove", {"state": SMALL_STATE, "move": "buy 5 0,0;0,9"}, "move"),
+    ("NewGame", {"seed": 3, "circle": engine.new_game(3).circle}, "seed"),     # a seed or a circle
+    ("NewGame", {"circle": engine.new_game(3).circle[:-1]}, "circle"),         # all 33 when any
+    ("GeneratePuzzle", {"pieces": ["#./.#"]}, "pieces[0]"),     # disconnected: stated in words, refused too
+])
+def test_what_the_schemas_exclude_is_refused_naming_the_field(http, op, body, field):
+    endpoint = next(e for e in ENDPOINTS if e.name == op)
+    schema = validator(endpoint.request)
+    disconnected = field == "pieces[0]"
+    assert schema.is_valid(body) == disconnected, body      # a schema can say all but connectivity
+    r = http.post(endpoint.path, json=body)
+    assert r.status_code == 400 and r.json()["error"]["field"] == field, r.text
 
 
-def _small_time(rnd: random.Random) -> str:
-    return f"{rnd.choice([0.01, 0.05, 0.1, 0.2])}s"
+@pytest.mark.parametrize("op, body", [
+    ("GeneratePuzzle", {"region": {"rows": ["....", "...."]}, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
+                        "time_limit": "2s"}),
+    ("GeneratePuzzle", {"region": {"rows": ["....", "...."]}, "height": 0, "width": 0, "pieces": ["##", "##", "##",
+                                                                                                  "##"]}),
+    ("SuggestMove", {"state_json": json.dumps(engine.new_game(3).to_json()), "iterations": 20}),
+    ("SuggestMove", {"state": SMALL_STATE, "state_json": "{}", "iterations": 20}),     # state_json unread
+    ("LoadPosition", {"text": " " + engine.new_game(3).to_notation() + "\n"}),
+    ("LoadPosition", {"text": json.dumps(engine.new_game(3).to_json())}),
+    ("ApplyMove", {"state": SMALL_STATE, "move": " advance "}),
+    ("NewGame", {"circle": engine.new_game(3).circle, "edition": "original"}),
+    ("NewGame", {"seed": 3, "circle": []}),
+])
+def test_what_the_schemas_allow_is_taken(http, op, body):
+    endpoint = next(e for e in ENDPOINTS if e.name == op)
+    validator(endpoint.request).validate(body)
+    r = http.post(endpoint.path, json=body)
+    assert r.status_code == 200, r.text
 
 
-def _position(rnd: random.Random):
-    return rnd.choice(POSITIONS)
+def test_state_json_says_it_holds_a_json_object_in_schema_terms():
+    prop = SCHEMAS["SuggestMoveRequest"]["properties"]["state_json"]
+    assert prop["contentMediaType"] == "application/json"
+    assert prop["contentSchema"] == {"$ref": "#/components/schemas/EngineState"}
+    assert "must hold a JSON object" in prop["description"]
+    engine_state = validator("EngineState")
+    for state in POSITIONS:
+        engine_state.validate(state.to_json())
+    assert not engine_state.is_valid(web_positions.to_mapping(POSITIONS[0]))   # the mapping is not the engine form
+    text = jsonschema.Draft202012Validator(prop)
+    assert [text.is_valid(t) for t in ["0", "[]", '"x"', "{}", ' \n{"edition": "revised"}']] == [
+        False, False, False, True, True]
 
 
-def _record(rnd: random.Random, edition_name: str) -> tuple[list[int], list[str]]:
-    edition = edition_name if edition_name in engine.EDITIONS else \
-        {v: k for k, v in EDITION_ENUM.items()}[edition_name]
-    circle, actions = rnd.choice(GAMES[edition])
-    return circle, actions[:rnd.randint(1, 3)]
+def test_the_patterns_take_what_the_engine_writes():
+    import re
+
+    move = re.compile(SCHEMAS["ApplyMoveRequest"]["properties"]["move"]["pattern"])
+    for state in POSITIONS[:-1]:
+        for action in state.legal_actions():
+            assert move.match(action.to_str()), action.to_str()
+    text = SCHEMAS["LoadPositionRequest"]["properties"]["text"]
+    notation = re.compile(text["oneOf"][0]["pattern"])
+    for state in POSITIONS:
+        assert notation.match(state.to_notation()), state.to_notation()
+        assert jsonschema.Draft202012Validator(text).is_valid(state.to_notation())
+    for edition, games in GAMES.items():
+        for circle, actions in games:
+            assert all(move.match(a) for a in actions)
 
 
-def _cap_cost(path: str, body: dict, headers: dict, rnd: random.Random) -> None:
-    """Keep a search short: either small time limits and budgets in the body, or (half the time)
-    the generated ones as they are under a short X-Deadline-Ms (then a 504 is a fair answer)."""
-    limit = "time_per_move" if path == "analyze-game" else "time_limit"
-    if path not in ("solve-placement", "suggest-placement", "suggest-move", "solve-puzzle", "analyze-game",
-                    "generate-puzzle", "analyze-position", "solve-position"):
-        return
-    if rnd.random() < 0.5 and not body.get("until_cancelled"):   # until cancelled: only the deadline ends it
-        body[limit] = _small_time(rnd) if path != "analyze-game" else "0.01s"  # unset means 0.2-10 s
-        if body.get("iterations"):
-            body["iterations"] = min(body["iterations"], 20 if path == "analyze-game" else 200)
-    else:
-        ms = min(float(headers.get("X-Deadline-Ms", 300)), 300)
-        headers["X-Deadline-Ms"] = f"{ms:g}" if ms > 0 else "300"
-
-
-def _repair(path: str, body: dict, rnd: random.Random) -> tuple[dict, object]:
-    """The body with the constraints the document states only in words made true.
-
-    Returns (body, the engine position it carries or None).
-    """
-    body = json.loads(json.dumps(body))
-    position = None
-    if "patches" in body and path == "solve-placement":
-        for ref in body["patches"]:
-            if "shape" in ref:
-                ref["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
-        body["patches"] = _distinct(body["patches"])
-    if path == "suggest-placement":
-        if "shape" in body["patch"]:
-            body["patch"]["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
-        ups = body.get("upcoming") or []
-        for ref in ups:
-            if "shape" in ref:
-                ref["shape"] = polyomino(rnd, 8, solver.BOARD_SIZE)
-            ref["count"] = min(ref.get("count", 0), 2)  # at most 128 copies in all (documented)
-        if "upcoming" in body:
-            body["upcoming"] = _distinct(ups)
-    if path in ("suggest-move", "analyze-position", "solve-position"):
-        position = _position(rnd)
-        if "state" in body:
-            body["state"] = web_positions.to_mapping(position)
-        else:
-            body["state_json"] = json.dumps(position.to_json())
-    if path == "analyze-game":
-        circle, actions = _record(rnd, body["record"]["edition"])
-        body["record"].update(circle=circle, actions=actions)
-    if path == "solve-puzzle":
-        rows = body["region"]["rows"]
-        width = len(rows[0])
-        rows = [(row + "." * width)[:width] for row in rows]  # every row as long as row 0 (documented)
-        if not any("." in row for row in rows):
-            rows[0] = "." + rows[0][1:]
-        body["region"]["rows"] = rows
-        if "pieces" in body:
-            body["pieces"] = [polyomino(rnd, 5, convert_grid) for _ in body["pieces"]]
-        if "unlimited_pieces" in body:
-            # documented in words: at most 64 shapes in both lists; no unlimited shape twice, nor in pieces
-            mirror = not body.get("no_mirror", False)
-            taken = {Shape.parse(t).canonical(mirror) for t in body.get("pieces") or ()}
-            endless = []
-            for _ in body["unlimited_pieces"][: MAX_PIECES - len(body.get("pieces") or ())]:
-                shape = Shape.parse(polyomino(rnd, 5, convert_grid))
-                if shape.canonical(mirror) not in taken:
-                    taken.add(shape.canonical(mirror))
-                    endless.append(shape.to_str())
-            body["unlimited_pieces"] = endless
-            if not endless and not body.get("pieces"):
-                body["pieces"] = ["#"]
-        if body.get("method") in ("PUZZLE_METHOD_FRONTIER", 3) and body.get("mode") in ("PUZZLE_MODE_FIND", 1):
-            body["method"] = "PUZZLE_METHOD_AUTO"  # documented: the frontier only counts
-    if path == "generate-puzzle":
-        # documented in words: a region or a box (height and width both set or both 0), a family or
-        # pieces, and room for at least one piece (a region: some choice of the pieces covers it)
-        if "pieces" in body and body.get("family", "PIECE_FAMILY_UNSPECIFIED") != "PIECE_FAMILY_UNSPECIFIED":
-            del body["pieces"]
-        if body.get("pieces"):
-            body["pieces"] = ["#"] + [polyomino(rnd, 5, convert_grid) for _ in body["pieces"][1:]]
-        if "region" in body:
-            body.pop("height", None), body.pop("width", None)
-            rows = [row[:8] for row in body["region"]["rows"][:8]]
-            width = len(rows[0])
-            rows = [(row + "." * width)[:width] for row in rows]
-            if not any("." in row for row in rows):
-                rows[0] = "." + rows[0][1:]
-            body["region"]["rows"] = rows
-            # monominoes, one per cell, cover any region (at most 64 cells, the most pieces)
-            body["pieces"] = ["#"] * sum(row.count(".") for row in rows)
-            body.pop("family", None)
-        elif body.get("height") or body.get("width"):
-            body["height"] = max(5, min(int(body.get("height") or 5), convert_grid))
-            body["width"] = max(5, min(int(body.get("width") or 5), convert_grid))
-    if path.startswith("game/") and "state" in body:
-        position = _position(rnd)
-        body["state"] = web_positions.to_mapping(position)
-    if path == "game/apply" and not position.is_terminal():
-        body["move"] = rnd.choice(position.legal_actions()).to_str()
-    if path == "game/engine-move":
-        strength = parse_strength(body["strength"])
-        if strength.time_limit is not None:
-            body["strength"] = "search:0.05"
-        elif strength.iterations is not None:
-            body["strength"] = f"search:{min(strength.iterations, 50)}it"
-        elif strength.name == "search":
-            body["strength"] = "search:0.05"
-    if path == "game/load":
-        state = _position(rnd)
-        circle, actions = _record(rnd, rnd.choice(engine.EDITIONS))
-        kind = rnd.choice(["notation", "state_json", "state", "record"])
-        body["text"] = {"notation": lambda: state.to_notation(), "state_json": lambda: json.dumps(state.to_json()),
-                        "state": lambda: json.dumps(web_positions.to_mapping(state)),
-                        "record": lambda: json.dumps({"edition": "revised", "circle": circle,
-                                                      "actions": actions})}[kind]()
-        if "plies" in body:
-            body["plies"] = min(body["plies"], len(actions))  # at most the record's moves (documented)
-    if path == "game/new" and body.get("circle"):
-        # a circle is all 33 ids, patch 0 last, and never with a seed (documented)
-        body["circle"], _ = _record(rnd, "revised")
-        body.pop("seed", None)
-    if path == "game/replay":
-        circle, actions = _record(rnd, body["record"]["edition"])
-        body["record"].update(circle=circle, actions=actions)
-    return body, position
-
-
-POSTS = [e for e in ENDPOINTS if e.method == "POST" and e.request]
-API = schemathesis.openapi.from_dict(DOC)
-
-
-def _case(e):
-    cases = API.find_operation_by_id(e.name).as_strategy()
-    return st.tuples(cases, st.randoms(use_true_random=False))
-
-
-def _check_answer(e, r, position, deadline, size: int) -> None:
-    path = e.path.removeprefix("/api/v1/")
-    status = r.status_code
-    if status == 200:
-        if e.streaming and r.headers["content-type"].startswith("application/json"):
-            lines = r.json()["items"]  # ?format=json
-            items = validator(e.response)
-            for line in lines:
-                items.validate(line)
-        elif e.streaming:
-            lines = [json.loads(line) for line in r.text.splitlines() if line.strip()]
-            item = validator(e.response)
-            for line in lines:
-                if "error" in line:
-                    # A deadline the client asked for may end the stream early; nothing else may.
-                    assert deadline is not None and line["error"]["code"] == "DEADLINE_EXCEEDED", line
-                else:
-                    item.validate(line)
-        else:
-            validator(e.response).validate(r.json())  # the answer fits the document too
-        return
-    err = r.json().get("error", {})
-    # 409 FAILED_PRECONDITION: the position is a finished game (no move to suggest or play); the
-    # document says so. The strategy hands in real positions, one of them finished.
-    if status == 409:
-        assert position is not None and position.is_terminal(), (path, r.text)
-        return
-    # 429 RESOURCE_EXHAUSTED: admission control refuses when every worker is busy; it depends on load,
-    # not on the body (documented with Retry-After), so it is never a contract violation.
-    if status == 429:
-        assert err.get("code") == "RESOURCE_EXHAUSTED" and "retry-after" in r.headers, r.text
-        return
-    # 507 RESOURCE_EXHAUSTED without Retry-After: a frontier count whose table would pass the server's
-    # --table-bytes (documented for solve-puzzle); it depends on the server's bound, not on the schema.
-    if status == 507:
-        assert path in ("solve-puzzle", "solve-position") and err.get("code") == "RESOURCE_EXHAUSTED", (path, r.text)
-        assert "retry-after" not in r.headers and "--table-bytes" in err.get("message", ""), r.text
-        return
-    # 504 DEADLINE_EXCEEDED: only when the request set X-Deadline-Ms (it may be 0.001 ms).
-    if status == 504:
-        assert deadline is not None and err.get("code") == "DEADLINE_EXCEEDED", (path, deadline, r.text)
-        return
-    # 413: a schema-valid body can still be larger than the documented body limit.
-    if status == 413:
-        assert size > CoreConfig.max_receive_bytes, (path, size, r.text)
-        return
-    raise AssertionError(f"{path}: a schema-valid request answered {status}: {r.text[:500]}")
-
-
-@pytest.mark.parametrize("e", POSTS, ids=[e.path.removeprefix("/api/v1/") for e in POSTS])
-def test_schema_valid_requests_are_accepted(http, e):
-    request_schema = validator(e.request)
-
-    @settings(max_examples=15, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(_case(e))
-    def run(args):
-        case, rnd = args
-        path = e.path.removeprefix("/api/v1/")
-        body, position = _repair(path, case.body, rnd)
-        headers = {k: v for k, v in (case.headers or {}).items() if k in ("X-Deadline-Ms", "X-Request-Id")}
-        _cap_cost(path, body, headers, rnd)
-        request_schema.validate(body)  # the repaired body is still schema-valid
-        deadline = headers.get("X-Deadline-Ms")
-        content = json.dumps(body).encode()
-        r = http.post(e.path, content=content, params=case.query or None,
-                      headers={"Content-Type": "application/json", **headers})
-        _check_answer(e, r, position, deadline, len(content))
-
-    run()
+def test_links_feed_one_answer_into_the_next_request(http):
+    table = links(ENDPOINTS)
+    op = DOC["paths"]["/api/v1/game/new"]["post"]
+    assert op["responses"]["200"]["links"] == table["NewGame"]
+    targets = {e.name: e for e in ENDPOINTS}
+    new = http.post("/api/v1/game/new", json={"seed": 5}).json()
+    for name, link in table["NewGame"].items():
+        body = {**EXAMPLES[name]} if EXAMPLES[name] else {}
+        for key, expression in link["requestBody"].items():
+            assert expression == f"$response.body#/{key}"
+            body[key] = new[key]
+        if name == "LegalMoves":
+            body.pop("patch_id", None)
+        r = http.post(targets[name].path, json=body)
+        assert r.status_code == 200, (name, r.text)
+    puzzle = http.post("/api/v1/generate-puzzle", json=EXAMPLES["GeneratePuzzle"]).json()
+    body = {"mode": "PUZZLE_MODE_COUNT", **{k: puzzle[k] for k in table["GeneratePuzzle"]["SolvePuzzle"]["requestBody"]}}
+    r = http.post("/api/v1/solve-puzzle", json=body)
+    assert r.status_code == 200 and r.json()["count_decimal"] != "0", r.text

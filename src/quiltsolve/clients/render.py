@@ -22,6 +22,8 @@ from quiltsolve.engine.actions import Buy, PlaceLeather
 from quiltsolve.engine.record import replay_steps
 from quiltsolve.engine.review import summarize
 
+from .i18n import _, ngettext
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 # Distinct background colours; text is black on all of them.
 COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
@@ -288,15 +290,18 @@ def search_line(moves: Any) -> str:
     """
     n = getattr(moves, "iterations", None)
     wall = getattr(moves, "wall_time", None)
-    took = f" in {wall:.2f} s" if isinstance(wall, (int, float)) else ""
+    took = _(" in {s:.2f} s").format(s=wall) if isinstance(wall, (int, float)) else ""
     if getattr(moves, "proven", False):
-        return f"proven: the endgame solver found the exact value of every move{took}"
+        return _("proven: the endgame solver found the exact value of every move{took}").format(took=took)
     if not getattr(moves, "searched", True):
-        return (f"search: NOT SEARCHED ({n if n is not None else 'no'} iterations{took}): the moves are "
-                f"ranked by the greedy rule only; give more --time-limit or --iterations")
+        if n is None:
+            return _("search: NOT SEARCHED (no iterations{took}): the moves are ranked by the greedy rule only; "
+                     "give more --time-limit or --iterations").format(took=took)
+        return _("search: NOT SEARCHED ({n} iterations{took}): the moves are ranked by the greedy rule only; "
+                 "give more --time-limit or --iterations").format(n=n, took=took)
     if n is None:
-        return f"search: searched{took} (the engine did not count the iterations)"
-    return f"search: {n} iteration{'s' if n != 1 else ''}{took}"
+        return _("search: searched{took} (the engine did not count the iterations)").format(took=took)
+    return ngettext("search: {n} iteration{took}", "search: {n} iterations{took}", n).format(n=n, took=took)
 
 
 _PLAYOUT_RATE = re.compile(r": won \d+% of (\d+) playouts")
@@ -323,7 +328,7 @@ def player_name(index: int) -> str:
     >>> player_name(0), player_name(1)
     ('player 1', 'player 2')
     """
-    return f"player {index + 1}"
+    return _("player {n}").format(n=index + 1)
 
 
 _PLAYER_COLOURS = ("#1f5fbf", "#c2410c")

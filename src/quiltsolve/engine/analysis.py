@@ -208,8 +208,11 @@ def analyze(state: GameState, *, time_limit: float | None = None, iterations: in
 
     def update(**kw: Any) -> Analysis:
         nonlocal last
-        last = replace(last, **kw, elapsed=now() - t0)
-        clock["next"] = max(clock["next"] + (report_interval or 0.0), now())
+        t = now()
+        last = replace(last, **kw, elapsed=t - t0)
+        step = report_interval or 0.0
+        # The next one an interval on, on the same beat; after a late one, an interval after it.
+        clock["next"] = clock["next"] + step if clock["next"] + step > t else t + step
         return last
 
     def waiting(fn: Callable[[], Any]) -> Generator[Analysis, None, Any]:
@@ -267,17 +270,17 @@ def analyze(state: GameState, *, time_limit: float | None = None, iterations: in
             left = max(0.0, _search.DEFAULT_TIME_LIMIT - spent)
         if left is not None and left <= 0:
             left = 1e-3
+        deadline: float | None
         if iterations is None and not until_stopped:
             assert left is not None
             searcher_player = _search.SearchPlayer(time_limit=left, seed=seed, advisor=advisor, reuse=False)
+            ts = now()
+            deadline = ts + max(0.0, left * _search.TIME_SHARE)
         else:
             # until stopped: the player's time limit is only the lookahead's measure (LOOKAHEAD_HORIZON)
             searcher_player = _search.SearchPlayer(time_limit=LOOKAHEAD_HORIZON, iterations=iterations, seed=seed,
                                                    advisor=advisor, reuse=False, time_cap=left)
-        ts = now()
-        if iterations is None and not until_stopped:
-            deadline: float | None = ts + max(0.0, left * _search.TIME_SHARE)  # type: ignore[operator]
-        else:
+            ts = now()
             deadline = None if left is None else ts + left
         look_until: float | None = ts + LOOKAHEAD_HORIZON if deadline is None else min(deadline, ts + LOOKAHEAD_HORIZON)
         if iterations is not None:

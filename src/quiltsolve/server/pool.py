@@ -276,10 +276,15 @@ class WorkerPool:
         token = StopToken()
         token.set()             # the job is being cancelled: the watch gives it stop_grace, then gives up
         try:
-            while watch.receive(w, token, lambda: None)[0] == "update":
-                pass
+            reply = watch.receive(w, token, lambda: None)
+            while reply[0] == "update":
+                reply = watch.receive(w, token, lambda: None)
         except WorkerLost as e:
             self._replace(slot, w, e.reason)
+            return False
+        w.rss = reply[-1]
+        if self.max_rss is not None and w.rss > self.max_rss:
+            self._replace(slot, w, "max_rss")
             return False
         return True
 

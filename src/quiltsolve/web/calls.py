@@ -134,7 +134,8 @@ def deadline_of(request: Request) -> float | None:
     except ValueError:
         ms = math.nan
     if not (math.isfinite(ms) and 0 < ms <= MAX_DEADLINE_MS):
-        raise BadRequest("X-Deadline-Ms", f"{cut(raw, 40)!r}; expected milliseconds, 1-{MAX_DEADLINE_MS}")
+        raise BadRequest("X-Deadline-Ms", f"{cut(raw, 40)!r}; expected milliseconds, more than 0 and at most "
+                                            f"{MAX_DEADLINE_MS}")
     return time.monotonic() + ms / 1000.0
 
 

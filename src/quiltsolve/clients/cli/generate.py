@@ -8,6 +8,7 @@ from typing import Any
 from quiltsolve.solver.geometry import Shape
 from quiltsolve.solver.patches import PATCHES
 
+from ..i18n import _
 from ..inputs import piece_texts, read_text, region_rows
 from ..render import LegendEntry, grid_text, svg
 from .options import AddCommand, complete_patches, size, whole
@@ -60,9 +61,12 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
 
     def label(i: int) -> str:
         shape = Shape.parse(res.pieces[i])
-        return f"patch {ids[shape.canonical()]}" if quilt else f"piece {i}"
+        return _("patch {id}").format(id=ids[shape.canonical()]) if quilt else _("piece {n}").format(n=i)
 
     difficulty = f"{res.difficulty} ({res.nodes} search nodes to solve it without hints)"
+    bands = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    human_difficulty = _("{band} ({nodes} search nodes to solve it without hints)").format(
+        band=bands.get(res.difficulty, res.difficulty), nodes=res.nodes)
     title = f"{res.status.value}: one solution, {difficulty}" if found else res.status.value
     if found:       # the puzzle, or with --solution its solution (a spoiler only when asked for)
         out.svg(lambda: svg(height, width, pieces=pieces if args.solution else (), title=title,
@@ -78,21 +82,21 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             "wall_time": round(res.wall_time, 4)}
         out.json(obj)
         return EXIT_OK if found else EXIT_NONE
-    status = {"OPTIMAL": "OPTIMAL (one solution, proven)",
-              "FEASIBLE": "FEASIBLE (one solution, proven; not of the difficulty asked: the closest found)",
-              "UNKNOWN": "UNKNOWN (time ran out before a puzzle with one solution was found)"}[res.status.value]
-    out.console.print(f"status: {status}")
+    status = {"OPTIMAL": _("OPTIMAL (one solution, proven)"),
+              "FEASIBLE": _("FEASIBLE (one solution, proven; not of the difficulty asked: the closest found)"),
+              "UNKNOWN": _("UNKNOWN (time ran out before a puzzle with one solution was found)")}[res.status.value]
+    out.console.print(_("status: {status}").format(status=status))
     if not found:
-        out.console.print(f"random tilings tried: {res.attempts}")
+        out.console.print(_("random tilings tried: {n}").format(n=res.attempts))
         return EXIT_NONE
     count = sum(row.count(".") for row in res.rows)
-    out.console.print(f"puzzle: tile the {count} '.' cells with these {len(res.pieces)} pieces"
-                      + (" ('#' cells are pre-filled)" if quilt else ""))
+    out.console.print(_("puzzle: tile the {cells} '.' cells with these {n} pieces").format(cells=count, n=len(res.pieces))
+                      + (_(" ('#' cells are pre-filled)") if quilt else ""))
     out.console.print(grid_text(height, width, **cut))
     out.legend([f"{label(i)} {t}" for i, t in enumerate(res.pieces)])
     if args.solution:
-        out.console.print("solution:")
+        out.console.print(_("solution:"))
         out.console.print(grid_text(height, width, pieces=pieces, **cut))
-    out.console.print(f"tilings: {res.distinct} up to the region's symmetries ({res.count} in all); "
-                      f"difficulty: {difficulty}")
+    out.console.print(_("tilings: {distinct} up to the region's symmetries ({count} in all); difficulty: {difficulty}")
+                      .format(distinct=res.distinct, count=res.count, difficulty=human_difficulty))
     return EXIT_OK

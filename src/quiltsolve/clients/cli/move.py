@@ -10,6 +10,7 @@ from quiltsolve.server import positions
 from quiltsolve.solver import limits
 from quiltsolve.solver.patches import LEATHER_PATCH_ID
 
+from ..i18n import _, ngettext
 from ..inputs import read_position
 from ..render import grid_text, player_name, reason_text, search_line, svg
 from .options import AddCommand, whole
@@ -99,21 +100,25 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
                   "wall_time": None if wall is None else round(wall, 4),
                   "moves": [move_json(m) for m in moves]})
     else:
-        out.console.print(f"position: {notation}")
+        out.console.print(_("position: {notation}").format(notation=notation))
         if best is None:
-            out.console.print("game over: no move to suggest")
+            out.console.print(_("game over: no move to suggest"))
             return EXIT_NONE
         p = state.players[player]
-        out.console.print(f"{player_name(player)} to move: space {p.position}, {p.buttons} buttons, "
-                          f"income {p.income}")
+        out.console.print(ngettext("{player} to move: space {space}, {n} button, income {income}",
+                                   "{player} to move: space {space}, {n} buttons, income {income}",
+                                   p.buttons).format(player=player_name(player), space=p.position, n=p.buttons,
+                                                     income=p.income))
         out.console.print(search_line(moves))
-        out.console.print(f"best: {best.action.to_str()}")
-        out.console.print(f"empty cells: {81 - board.bit_count()} → {81 - (board | mask).bit_count()}")
+        out.console.print(_("best: {move}").format(move=best.action.to_str()))
+        out.console.print(_("empty cells: {before} → {after}").format(before=81 - board.bit_count(),
+                                                                       after=81 - (board | mask).bit_count()))
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces))
-        title = ("moves, best first (value = chance of winning; proven = exact final margin in points, "
-                 "perfect play)" if proven else "moves, best first (value = estimated chance of winning)")
+        title = (_("moves, best first (value = chance of winning; proven = exact final margin in points, "
+                   "perfect play)") if proven else _("moves, best first (value = estimated chance of winning)"))
         t = Table(title=title)     # (the search line is printed once, above)
-        cols = ("#", "move", "value", "proven", "reason") if proven else ("#", "move", "value", "reason")
+        cols = (("#", _("move"), _("value"), _("proven"), _("reason")) if proven
+                else ("#", _("move"), _("value"), _("reason")))
         for col in cols:
             t.add_column(col)
         for i, m in enumerate(moves, 1):
@@ -156,20 +161,25 @@ def watch_view(update: Any, state: Any, notation: str, verbose: bool) -> Any:
 
     player = state.current_player()
     p = state.players[player]
+    elapsed = f"{update.elapsed:.1f}"
     if update.proven:
-        how = (f"proven: the endgame solver found the exact value of every move ({update.elapsed:.1f} s)")
+        how = _("proven: the endgame solver found the exact value of every move ({elapsed} s)").format(elapsed=elapsed)
     elif update.searched:
-        how = f"search: {update.iterations:,} iterations in {update.elapsed:.1f} s"
+        how = ngettext("search: {n} iteration in {elapsed} s", "search: {n} iterations in {elapsed} s",
+                       update.iterations).format(n=update.iterations, elapsed=elapsed)
     else:
-        how = f"starting: {update.elapsed:.1f} s (the endgame solver and the root's placements first)"
-    how += " — final" if update.final else " — running (Ctrl-C stops)"
-    head = [f"position: {notation}",
-            f"{player_name(player)} to move: space {p.position}, {p.buttons} buttons, income {p.income}", how]
-    t = Table(title="moves, best first (value = chance of winning" +
-              ("; proven = exact final margin in points)" if update.proven else ")"))
-    cols = ["#", "move", "value"] + (["proven"] if update.proven else ["visits", "margin", "line"])
+        how = _("starting: {elapsed} s (the endgame solver and the root's placements first)").format(elapsed=elapsed)
+    how += _(" — final") if update.final else _(" — running (Ctrl-C stops)")
+    head = [_("position: {notation}").format(notation=notation),
+            ngettext("{player} to move: space {space}, {n} button, income {income}",
+                     "{player} to move: space {space}, {n} buttons, income {income}",
+                     p.buttons).format(player=player_name(player), space=p.position, n=p.buttons, income=p.income),
+            how]
+    t = Table(title=_("moves, best first (value = chance of winning; proven = exact final margin in points, "
+                      "perfect play)") if update.proven else _("moves, best first (value = estimated chance of winning)"))
+    cols = ["#", _("move"), _("value")] + ([_("proven")] if update.proven else [_("visits"), _("margin"), _("line")])
     if verbose:
-        cols.append("reason")
+        cols.append(_("reason"))
     for col in cols:
         t.add_column(col)
     for i, m in enumerate(update.moves, 1):
@@ -177,7 +187,7 @@ def watch_view(update: Any, state: Any, notation: str, verbose: bool) -> Any:
         if update.proven:
             row.append("-" if m.proven_margin is None else f"{m.proven_margin:+d}")
         else:
-            row += [f"{m.visits:,}", "-" if m.mean_margin is None else f"{m.mean_margin:+.1f}",
+            row += [str(m.visits), "-" if m.mean_margin is None else f"{m.mean_margin:+.1f}",
                     " → ".join(short_move(a) for a in m.line[:LINE_SHOWN]) + (" …" if len(m.line) > LINE_SHOWN else "")]
         if verbose:
             row.append(reason_text(m.reason, True))
@@ -211,6 +221,7 @@ def watch(args: argparse.Namespace, client: Any, out: Out, state: Any, notation:
         updates.close()     # cancels the analysis (its worker is free at once)
     if last is None or not last.moves:
         if not args.json:
-            out.console.print(f"position: {notation}\ngame over: no move to suggest")
+            out.console.print(_("position: {notation}").format(notation=notation))
+            out.console.print(_("game over: no move to suggest"))
         return EXIT_NONE
     return EXIT_OK

@@ -8,6 +8,7 @@ from typing import Any
 from quiltsolve.solver.geometry import board_from_rows
 
 from .. import errors
+from ..i18n import _
 from ..inputs import patch_key, patch_keys, read_board
 from ..render import grid_text, svg
 from .options import BOARD_HELP, PATCH_HELP, AddCommand, complete_patches, whole
@@ -60,19 +61,20 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             "wall_time": round(res.wall_time, 4),
         })
     else:
-        out.console.print(f"status: {status_line(res.status)}")
+        out.console.print(_("status: {status}").format(status=status_line(res.status)))
         if best is not None:
-            out.console.print(f"empty cells: {81 - board.bit_count()} → {after}")
+            out.console.print(_("empty cells: {before} → {after}").format(before=81 - board.bit_count(), after=after))
             out.console.print(window_line(window))
             out.console.print(grid_text(9, 9, fixed=board, pieces=pieces, window=window))
             out.legend([key_label(key)])
-            t = Table(title=f"placements of {key_label(key)}, best first (value = upcoming cells that still fit)")
-            for col in ("#", "cells", "value", "bound", "proven"):
+            t = Table(title=_("placements of {patch}, best first (value = upcoming cells that still fit)").format(
+                patch=key_label(key)))
+            for col in ("#", _("cells"), _("value"), _("bound"), _("proven")):
                 t.add_column(col)
             for i, r in enumerate(ranked, 1):
                 t.add_row(str(i), ";".join(f"{a},{b}" for a, b in r.placement.cells), str(r.value), str(r.bound),
-                          "yes" if r.proven else "no")
+                          _("yes") if r.proven else _("no"))
             out.console.print(t)
         else:
-            out.console.print("no placement possible")
+            out.console.print(_("no placement possible"))
     return EXIT_OK if best is not None else EXIT_NONE

@@ -1,6 +1,7 @@
 """What every ``suggest`` command shares to write its answer: the exit codes, :class:`Out` (stdout as
 rich text or one JSON line, and the ``--svg`` file), and the words and JSON pieces that several
-commands print the same way (a solve status, a patch's label, a 7×7 window, cells).
+commands print the same way (a solve status, a patch's label, a 7×7 window, cells). The words are in the
+language of the environment (``clients/i18n.py``); JSON stays English.
 
 >>> status_line(type("S", (), {"value": "FEASIBLE"})())
 'FEASIBLE (not proven optimal)'
@@ -19,6 +20,7 @@ from quiltsolve.solver.geometry import cells_of
 from quiltsolve.solver.patches import LEATHER_PATCH_ID, PATCHES
 
 from .. import errors
+from ..i18n import _
 from ..render import LegendEntry, colour, console, letter
 
 EXIT_OK, EXIT_NONE, EXIT_BAD_INPUT, EXIT_SERVICE, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -68,10 +70,10 @@ def cells(mask: int, width: int = 9) -> list[list[int]]:
 def status_line(status: Any) -> str:
     """A solve status with what it means."""
     return {
-        "OPTIMAL": "OPTIMAL (proven optimal)",
-        "FEASIBLE": "FEASIBLE (not proven optimal)",
-        "INFEASIBLE": "INFEASIBLE (proven impossible)",
-        "UNKNOWN": "UNKNOWN (time ran out before any answer)",
+        "OPTIMAL": _("OPTIMAL (proven optimal)"),
+        "FEASIBLE": _("FEASIBLE (not proven optimal)"),
+        "INFEASIBLE": _("INFEASIBLE (proven impossible)"),
+        "UNKNOWN": _("UNKNOWN (time ran out before any answer)"),
     }[status.value]
 
 
@@ -79,9 +81,9 @@ def key_label(key: Any) -> str:
     """A patch key in a text legend: ``patch 5 ##/##``, ``leather #`` or ``shape ##.``."""
     if isinstance(key, int):
         if key == LEATHER_PATCH_ID:
-            return "leather #"
-        return f"patch {key} {PATCHES[key].shape.to_str()}"
-    return f"shape {key}"
+            return _("leather #")
+        return _("patch {id} {shape}").format(id=key, shape=PATCHES[key].shape.to_str())
+    return _("shape {shape}").format(shape=key)
 
 
 def legend_entry(key: Any) -> LegendEntry:
@@ -98,9 +100,10 @@ def legend_entry(key: Any) -> LegendEntry:
 def window_line(window: tuple[int, int] | None) -> str:
     """The 7×7 bonus window a placement completes, in words."""
     if window is None:
-        return "7×7 window: none completed"
+        return _("7×7 window: none completed")
     r, c = window
-    return f"7×7 window: completed at rows {r}-{r + 6}, cols {c}-{c + 6} (underlined)"
+    return _("7×7 window: completed at rows {first}-{last}, cols {left}-{right} (underlined)").format(
+        first=r, last=r + 6, left=c, right=c + 6)
 
 
 def window_json(window: tuple[int, int] | None) -> dict[str, int] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..i18n import _, ngettext
 from ..render import grid_text, patch_sheet
 from .options import AddCommand
 from .output import EXIT_OK, Out
@@ -29,7 +30,11 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
         return EXIT_OK
     cards = []
     for p in patches:
-        t = Text(f"patch {p.id}\n{p.buttons} buttons, {p.time} time\nincome {p.income}, {p.area} cells\n")
+        t = Text(_("patch {id}").format(id=p.id) + "\n"
+                 + ngettext("{n} button, {time} time", "{n} buttons, {time} time", p.buttons).format(
+                     n=p.buttons, time=p.time) + "\n"
+                 + ngettext("income {income}, {n} cell", "income {income}, {n} cells", p.area).format(
+                     income=p.income, n=p.area) + "\n")
         mask = sum(1 << (r * p.shape.width + c) for r, c in p.shape.cells)
         t.append_text(grid_text(p.shape.height, p.shape.width, pieces=[(mask, p.id)],
                                 outside=((1 << (p.shape.width * p.shape.height)) - 1) & ~mask))

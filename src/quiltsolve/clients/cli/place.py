@@ -7,6 +7,7 @@ from typing import Any
 
 from quiltsolve.solver.geometry import board_from_rows
 
+from ..i18n import _
 from ..inputs import patch_keys, read_board
 from ..render import grid_text, svg
 from .options import BOARD_HELP, PATCH_HELP, AddCommand, complete_patches
@@ -46,12 +47,12 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             "wall_time": round(res.wall_time, 4),
         })
     else:
-        out.console.print(f"status: {status_line(res.status)}")
-        out.console.print(f"empty cells: {res.empty_before} → {res.empty_after} "
-                          f"(covered {res.objective}, bound {res.bound})")
+        out.console.print(_("status: {status}").format(status=status_line(res.status)))
+        out.console.print(_("empty cells: {before} → {after} (covered {covered}, bound {bound})").format(
+            before=res.empty_before, after=res.empty_after, covered=res.objective, bound=res.bound))
         out.console.print(window_line(res.square7))
         out.console.print(grid_text(9, 9, fixed=board, pieces=pieces, window=res.square7))
         out.legend([key_label(p.key) for p in res.placements])
         if not found:
-            out.console.print("no placement possible")
+            out.console.print(_("no placement possible"))
     return EXIT_OK if found else EXIT_NONE

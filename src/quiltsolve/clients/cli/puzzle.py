@@ -9,6 +9,7 @@ from quiltsolve.solver import limits
 from quiltsolve.solver.geometry import Shape
 
 from .. import errors
+from ..i18n import _
 from ..inputs import piece_texts, read_text, region_rows
 from ..render import LegendEntry, grid_text, svg
 from .options import AddCommand, complete_patches
@@ -93,14 +94,16 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
         obj["wall_time"] = round(res.wall_time, 4)
         out.json(obj)
     else:
-        out.console.print(f"status: {status_line(res.status)}")
+        out.console.print(_("status: {status}").format(status=status_line(res.status)))
         if args.count:
-            exact = "" if res.status.value in ("OPTIMAL", "INFEASIBLE") else " (at least: the count did not finish)"
-            out.console.print(f"tilings: {res.count}{exact}; distinct up to the region's symmetries: {res.distinct}"
-                              + (f" (counted by the {res.method})" if res.method else ""))
+            exact = "" if res.status.value in ("OPTIMAL", "INFEASIBLE") else _(" (at least: the count did not finish)")
+            how = {"search": _(" (counted by the search)"), "frontier": _(" (counted by the frontier)")}
+            out.console.print(_("tilings: {count}{exact}; distinct up to the region's symmetries: {distinct}").format(
+                count=res.count, exact=exact, distinct=res.distinct)
+                + (how.get(res.method, f" ({res.method})") if res.method else ""))
         elif tiling:
             out.console.print(grid_text(height, width, outside=outside, pieces=pieces))
-            out.legend([f"piece {p.key} {shape_of(p)}" for p in tiling])
+            out.legend([_("piece {key} {shape}").format(key=p.key, shape=shape_of(p)) for p in tiling])
         else:
-            out.console.print("no tiling")
+            out.console.print(_("no tiling"))
     return EXIT_OK if found else EXIT_NONE

@@ -9,6 +9,7 @@ from typing import Any
 from quiltsolve.engine.review import BLUNDER, summarize, with_evaluations
 from quiltsolve.solver import limits
 
+from ..i18n import _, ngettext
 from ..inputs import DEFAULT_LARGE_LOSS, read_record, record_json
 from ..links import DEFAULT_WEB, review_link
 from ..render import player_name, review_svg
@@ -63,13 +64,16 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     stream = client.analyze_game(record, iterations=iterations, time_per_move=args.time_limit, seed=args.seed,
                                  large_loss=args.large_loss)
     if not args.json:
-        budget = f"{iterations} iterations per position" if iterations else f"{args.time_limit:g} s per move"
+        budget = (ngettext("{n} iteration per position", "{n} iterations per position", iterations).format(n=iterations)
+                  if iterations else _("{s:g} s per move").format(s=args.time_limit))
         if iterations and args.time_limit:
-            budget += f" (at most {args.time_limit:g} s)"
+            budget += _(" (at most {s:g} s)").format(s=args.time_limit)
         who = "" if not players else (f"; {player_name(0)} = {short_name(players[0])}, "
                                       f"{player_name(1)} = {short_name(players[1])}")
-        out.console.print(f"review of {short_name(args.record)} line {args.line}: {len(record['actions'])} moves, "
-                          f"{budget}, seed {args.seed}{who}")
+        n = len(record["actions"])
+        out.console.print(ngettext("review of {record} line {line}: {n} move, {budget}, seed {seed}{who}",
+                                   "review of {record} line {line}: {n} moves, {budget}, seed {seed}{who}", n).format(
+            record=short_name(args.record), line=args.line, n=n, budget=budget, seed=args.seed, who=who))
         out.stream.flush()
     for r in stream:                    # each move printed as soon as it is reviewed
         reviews.append(r)
@@ -97,5 +101,5 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             label = player_name(i) + (f" ({short_name(players[i])})" if players else "")
             out.console.print(f"{label}: {sm.to_str()}")
         if link is not None:
-            out.console.print(f"web: {link}", soft_wrap=True, markup=False, highlight=False)
+            out.console.print(_("web: {link}").format(link=link), soft_wrap=True, markup=False, highlight=False)
     return EXIT_OK

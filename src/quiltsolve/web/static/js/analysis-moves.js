@@ -4,8 +4,9 @@
 import { clear } from './draw.js';
 import { cellsOfMoveText } from './hand.js';
 import { pathOf } from './analysis-tree.js';
+import { formatPercent, t } from './i18n.js';
 
-const pct = (x) => `${Math.round(x * 100)}%`;
+const pct = formatPercent;
 
 // A move's text form in words: 'buy 10 at 1,4' (its top-left cell, rows and columns from 1), 'leather at 5,5'.
 export function moveName(text) {
@@ -13,10 +14,10 @@ export function moveName(text) {
   if (w[0] === 'buy') {
     const cells = cellsOfMoveText(text);
     const r = Math.min(...cells.map((c) => c[0])), c = Math.min(...cells.map((x) => x[1]));
-    return `buy ${w[1]} at ${r + 1},${c + 1}`;
+    return t('moves.buyAt', { id: w[1], at: `${r + 1},${c + 1}` });
   }
-  if (w[0] === 'leather') { const [[r, c]] = cellsOfMoveText(text); return `leather at ${r + 1},${c + 1}`; }
-  return 'advance';
+  if (w[0] === 'leather') { const [[r, c]] = cellsOfMoveText(text); return t('moves.leatherAt', { at: `${r + 1},${c + 1}` }); }
+  return t('moves.advance');
 }
 
 function moveItem(node, cur, go) {
@@ -30,10 +31,11 @@ function moveItem(node, cur, go) {
   const name = moveName(node.move);
   b.innerHTML = '<span class="mv-num"></span> <span class="mv-p"></span> <span class="mv-name"></span>';
   b.querySelector('.mv-num').textContent = `${node.ply}.`;
-  b.querySelector('.mv-p').textContent = `P${node.player + 1}`;
+  b.querySelector('.mv-p').textContent = t('analysis.pShort', { n: node.player + 1 });
   b.querySelector('.mv-name').textContent = name;
   b.classList.add(`p${node.player}`);
-  b.setAttribute('aria-label', `Move ${node.ply}, player ${node.player + 1}: ${name}${node.eval ? `, ${pct(node.eval.best[0].win)} for the player to move after it` : ''}`);
+  b.setAttribute('aria-label', node.eval ? t('analysis.moveAriaEval', { n: node.ply, p: node.player + 1, move: name, pct: pct(node.eval.best[0].win) })
+    : t('analysis.moveAria', { n: node.ply, p: node.player + 1, move: name }));
   if (node === cur) { b.setAttribute('aria-current', 'step'); li.classList.add('current'); }
   b.addEventListener('click', () => go(node));
   li.appendChild(b);
@@ -50,7 +52,7 @@ function renderLine(ol, first, depth, cur, go) {
         li.className = 'var-item';
         const sub = document.createElement('ol');
         sub.className = 'variation';
-        sub.setAttribute('aria-label', `Variation at move ${alt.ply}: ${moveName(alt.move)}`);
+        sub.setAttribute('aria-label', t('analysis.variation', { n: alt.ply, move: moveName(alt.move) }));
         sub.dataset.depth = String(depth + 1);
         renderLine(sub, alt, depth + 1, cur, go);
         li.appendChild(sub);
@@ -66,7 +68,7 @@ export function renderMoves(ol, root, cur, go) {
   if (!root.children.length) {
     const li = document.createElement('li');
     li.className = 'empty';
-    li.textContent = 'No moves yet: make one on the board.';
+    li.textContent = t('analysis.noMoves');
     ol.appendChild(li);
     return;
   }

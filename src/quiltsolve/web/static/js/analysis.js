@@ -7,7 +7,6 @@
 // and the line live in the URL (links.js); the tree in localStorage (store.js).
 
 import { describe, post, showMessage, stream } from './api.js';
-import { translatePage } from './i18n.js';
 import * as S from './shapes.js';
 import { clear, drawQuilt, drawTrack, markCells } from './draw.js';
 import {
@@ -24,6 +23,7 @@ import { moveName, renderMoves } from './analysis-moves.js';
 import { ANALYSIS_IDS, renderEvaluation } from './analysis-eval.js';
 import { renderSolve, solving, startSolve, stopSolve } from './analysis-solve.js';
 import { renderRecent } from './recent-list.js';
+import { formatPercent, onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 export const DEFAULT_BUDGET = 1000;   // iterations: bench_web measures the evaluation drawn at this budget
@@ -39,7 +39,7 @@ let cur = null;         // the node on the board
 const hand = holdFlow({
   get P() { return P; }, view: () => cur.view, player: () => mover(), canAct,
   quilt: () => quilts[mover()], pointer: () => pointers[mover()],
-  get whose() { return [`player ${mover() + 1}'s quilt`, `player ${mover() + 1}`]; }, where: 'the quilt',
+  who: () => mover(),
   say: (text) => showMessage(msg, text, 'info'), play: (text) => { hand.drop(); playMove(text); },
   leatherFirst: () => { hand.holdLeather(); render(); },
   render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
@@ -62,21 +62,21 @@ const mover = () => (cur && cur.view ? cur.view.current_player : 0);
 
 export async function init() {
   msg = $('an-msg');
-  translatePage(section());
   $('an-budget').value = String(DEFAULT_BUDGET);
   P = await patchTable();
   bind();
+  onLanguageChange(() => { circleFor = null; render(); renderRecent($('an-recent'), openStored); });
   await openFromHash(location.hash);
 }
 
 function bind() {
   $('an-copy').addEventListener('click', async () => {
-    flash($('an-copy'), await copyText($('an-notation').value) ? 'Copied' : 'Copy failed');
+    flash($('an-copy'), t(await copyText($('an-notation').value) ? 'common.copied' : 'common.copyFailed'));
   });
   $('an-notation').addEventListener('focus', (e) => e.target.select());
   $('an-copy-link').addEventListener('click', async () => {
     if (!root) return;
-    flash($('an-copy-link'), await copyText(analysisLink(root.notation, lineOf(cur))) ? 'Copied' : 'Copy failed');
+    flash($('an-copy-link'), t(await copyText(analysisLink(root.notation, lineOf(cur))) ? 'common.copied' : 'common.copyFailed'));
   });
   const toggle = $('an-paste-toggle');
   toggle.addEventListener('click', () => {
@@ -199,16 +199,16 @@ async function openStored(id) {
 // same position, if any, comes back with it.
 async function openText(text, line, field = 'text') {
   showMessage(msg, null);
-  setBusy(true, 'Loading the position…');
+  setBusy(true, t('common.loadingPosition'));
   let r;
   try {
     r = await post('game/load', { text });
   } catch (e) {
     setBusy(false);
-    const where = field === 'pos' ? 'The link’s position (pos) is not valid: ' : '';
+    const where = field === 'pos' ? `${t('analysis.badLink')} ` : '';
     showMessage(msg, `${where}${describe(e)}`);
     if (e.field) msg.dataset.field = e.field;
-    if (!root) $('an-status').textContent = 'Load a position (Load position) or start a new deal.';
+    if (!root) $('an-status').textContent = t('analysis.loadOrDeal');
     return false;
   }
   setBusy(false);
@@ -229,11 +229,11 @@ async function start(state, view, line) {
   root.owners = unknownOwners(view);
   // Walk the line, playing the moves the tree does not have yet.
   let node = root;
-  if (line.length) setBusy(true, `Playing the line (${line.length} moves)…`);
+  if (line.length) setBusy(true, tn('analysis.playingLine', line.length));
   for (let i = 0; i < line.length; i++) {
     const next = await child(node, line[i]);
     if (!next) {
-      showMessage(msg, `line: move ${i + 1} (${line[i]}) cannot be played here; the board shows the position before it.`);
+      showMessage(msg, t('analysis.badLine', { n: i + 1, move: line[i] }));
       break;
     }
     node = next;
@@ -295,19 +295,20 @@ function save() {
   // A board merely opened (no move made on it) is not work to come back to: Recent lists it from the first
   // move on. One already listed is kept up to date (its moves deleted, its current line moved).
   if (!n && !loadRecent(treeId(root.notation))) return;
-  const title = `Analysis: ${root.notation.slice(0, 40)}${root.notation.length > 40 ? '…' : ''} (${n} move${n === 1 ? '' : 's'})`;
-  saveRecent('analysis', treeId(root.notation), title, { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) });
+  const label = { key: 'recent.analysis', n, vars: { notation: `${root.notation.slice(0, 40)}${root.notation.length > 40 ? '…' : ''}` } };
+  saveRecent('analysis', treeId(root.notation), tn(label.key, n, label.vars),
+    { format: TREE_FORMAT, tree: serialize(root), line: lineOf(cur) }, label);
 }
 
 async function playMove(text) {
   if (!canAct()) return;
   showMessage(msg, null);
-  setBusy(true, 'Playing the move…');
+  setBusy(true, t('analysis.playing'));
   const node = cur;
   const next = await child(node, text);
   setBusy(false);
   if (cur !== node) return;
-  if (!next) { showMessage(msg, `move: “${text}” is not legal here.`); render(); return; }
+  if (!next) { showMessage(msg, t('analysis.illegal', { move: text })); render(); return; }
   await go(next);
 }
 
@@ -413,8 +414,6 @@ async function evaluateLive(node) {
   if (cur === node) renderEval();
 }
 
-const pct = (x) => `${Math.round(x * 100)}%`;
-
 function renderEval() { renderEvaluation(cur, $('an-budget').value, playMove, ANALYSIS_IDS, liveState()); }
 
 // ------------------------------------------------------------------ drawing
@@ -435,17 +434,18 @@ function ownersAt(node) {
 
 function statusText() {
   const v = cur.view;
-  const after = cur.parent ? `After move ${cur.ply} (player ${cur.player + 1}: ${moveName(cur.move)}${onMainLine(cur) ? '' : ', a variation'}). ` : '';
-  if (v.terminal) return `${after}Game over: player ${v.winner + 1} wins, ${v.scores[0]} to ${v.scores[1]}.`;
-  const who = `${after}Player ${v.current_player + 1}`;
+  const vars = { n: cur.ply, p: cur.player + 1, move: cur.parent ? moveName(cur.move) : '' };
+  const after = cur.parent ? `${t(onMainLine(cur) ? 'analysis.after' : 'analysis.afterVariation', vars)} ` : '';
+  if (v.terminal) return `${after}${t('analysis.over', { p: v.winner + 1, a: v.scores[0], b: v.scores[1] })}`;
+  const p = { p: v.current_player + 1 };
   if (!keyHints()) {
-    if (v.leather_to_place > 0) return `${who} places a leather patch on an empty cell.`;
-    if (hand.held) return `${who}: tap where the patch goes on the quilt, then tap it again to place it.`;
-    return `${who} to move: pick up a patch, or advance.`;
+    if (v.leather_to_place > 0) return `${after}${t('analysis.status.leatherTouch', p)}`;
+    if (hand.held) return `${after}${t('analysis.status.heldTouch', p)}`;
+    return `${after}${t('analysis.status.toMoveTouch', p)}`;
   }
-  if (v.leather_to_place > 0) return `${who} places a leather patch: press 1 to pick it up, or click a numbered ghost.`;
-  if (hand.held) return `${who}: move the patch over the quilt (R rotates, F flips), then click or press Enter; Esc puts it back.`;
-  return `${who} to move: pick up a patch (1–3), or advance (A). ← → step through the moves.`;
+  if (v.leather_to_place > 0) return `${after}${t('analysis.status.leather', p)}`;
+  if (hand.held) return `${after}${t('analysis.status.held', p)}`;
+  return `${after}${t('analysis.status.toMove', p)}`;
 }
 
 function render() {
@@ -467,24 +467,24 @@ function render() {
     if (mine) {
       svg.setAttribute('tabindex', '0');
       svg.setAttribute('role', 'application');
-      svg.setAttribute('aria-label', `Player ${i + 1}'s quilt (to move). With a patch held: arrow keys move it, R rotates, F flips, Enter places.`);
+      svg.setAttribute('aria-label', t('analysis.quiltToMove', { n: i + 1 }));
     } else {
       svg.removeAttribute('tabindex');
       svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', `Player ${i + 1}'s quilt`);
+      svg.setAttribute('aria-label', t('quilt.player', { n: i + 1 }));
     }
     quilts[i] = drawQuilt(svg, v.players[i].rows, owners[i], P);
-    statsInto($(`an-stats-${i}`), v.players[i], `Player ${i + 1}`, v.terminal);
+    statsInto($(`an-stats-${i}`), v.players[i], t('player.n', { n: i + 1 }), v.terminal);
     $(`an-side-${i}`).classList.toggle('to-move', mine);
   }
-  drawTrack($('an-track'), v, ['1', '2']);
+  drawTrack($('an-track'), v, [t('track.p1'), t('track.p2')]);
   if (circleFor !== v) {
     circleFor = v;
     drawCircle($('an-circle'), v, P, !v.terminal, { pick: hand.pick, ...hand.drag });
   }
   markHeldCard($('an-circle'), hand.held);
   const adv = $('an-advance');
-  adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
+  adv.textContent = v.advance ? t('common.advanceTo', { to: v.advance.to, n: v.advance.buttons }) : t('common.advance');
   adv.disabled = !v.advance || v.terminal || v.leather_to_place > 0;
   $('an-held').hidden = !hand.held;
   if (hand.held) heldControls($('an-held-label'), $('an-rotate'), $('an-flip'), hand.held);
@@ -526,7 +526,7 @@ function drawOverlay() {
     const best = cur.eval.best;
     const g = best.map((s) => S.fromMessage(s.move.cells));
     drawGhosts(q.overlay, g, (cells, i) => playMove(best[i].move.text),
-      (i) => `Engine choice ${i + 1}: ${moveName(best[i].move.text)}, ${pct(best[i].win)}; play it`);
+      (i) => t('analysis.ghost', { n: i + 1, move: moveName(best[i].move.text), pct: formatPercent(best[i].win) }));
     for (const el of q.overlay.querySelectorAll('.ghost')) {
       el.classList.add('engine-ghost');
       el.dataset.move = best[Number(el.dataset.rank) - 1].move.text;

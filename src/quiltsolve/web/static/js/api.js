@@ -1,6 +1,10 @@
 // The HTTP API: JSON in, JSON out; every failure becomes an ApiError with the server's code and field.
+// A failure is explained to the reader from its stable code and field, in their language (i18n.js); the
+// server's own message (English) is shown after it only as a detail.
 // Every request goes through send(): when the server asks for a bearer token (401), the token dialog asks the
 // user once, the token is kept in sessionStorage (this tab only) and sent as Authorization: Bearer from then on.
+
+import { has, t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, code, field, message, retryAfter = null) {
@@ -54,7 +58,7 @@ function askToken(rejected) {
     const input = document.getElementById('token-input');
     const msg = document.getElementById('token-msg');
     msg.hidden = !rejected;
-    msg.textContent = rejected ? 'That token was not accepted; check it and try again.' : '';
+    msg.textContent = rejected ? t('token.rejected') : '';
     input.value = '';
     const done = (token) => {
       form.removeEventListener('submit', onSubmit);
@@ -166,27 +170,57 @@ export async function stream(path, body, onItem, opts = {}) {
   return null;
 }
 
-const CODES = {
-  INVALID_ARGUMENT: 'Bad input', FAILED_PRECONDITION: 'Not possible here', RESOURCE_EXHAUSTED: 'The server is busy',
-  DEADLINE_EXCEEDED: 'Out of time', UNAVAILABLE: 'The server is unavailable', CANCELLED: 'Cancelled',
-  INTERNAL: 'Server error', NOT_FOUND: 'Not found', UNIMPLEMENTED: 'Not available',
-  UNAUTHENTICATED: 'An access token is needed',
-};
-
-export function describe(err) {
-  if (err instanceof ApiError) {
-    let s = `${CODES[err.code] || err.code}${err.status ? ` (${err.status} ${err.code})` : ''}: ${err.message}`;
-    if (err.retryAfter) s += ` — retry in ${err.retryAfter} s`;
-    return s;
+// The error's parts in words: {title, text, status, detail}. title names the kind of failure (its code), text
+// explains it (the field at fault, named as the reader knows it, or what the code means), status is the HTTP
+// status and code, detail the server's own message.
+export function explain(err) {
+  if (!(err instanceof ApiError)) {
+    return { title: t('error.wrong', { message: err && err.message ? err.message : String(err) }), text: '', status: '', detail: '' };
   }
-  return `Something went wrong: ${err && err.message ? err.message : err}`;
+  const code = err.code || '';
+  const title = has(`error.code.${code}`) ? t(`error.code.${code}`) : t('error.code.other', { code });
+  let text = '';
+  if (err.field) {
+    const root = String(err.field).split(/[.[]/)[0];
+    const name = has(`error.fieldName.${root}`) ? t(`error.fieldName.${root}`) : root;
+    const what = name === err.field ? name : `${name} (${err.field})`;
+    text = code === 'INVALID_ARGUMENT' ? t('error.badField', { field: what }) : t('error.atField', { field: what });
+  } else if (has(`error.explain.${code}`)) {
+    text = t(`error.explain.${code}`);
+  }
+  if (err.retryAfter) text = `${text ? `${text} ` : ''}${t('error.retry', { seconds: Number(err.retryAfter) })}`;
+  return { title, text, status: err.status ? `${err.status} ${code}` : code, detail: err.message || '' };
 }
 
-// Show an error (or a plain message with kind 'info') in a message box; null hides it.
+export function describe(err) {
+  const e = explain(err);
+  if (!(err instanceof ApiError)) return e.title;
+  let s = `${e.title}${e.text ? `: ${e.text}` : ''} (${e.status})`;
+  if (e.detail) s += ` — ${t('error.detail', { message: e.detail })}`;
+  return s;
+}
+
+// Show an error (or a plain message with kind 'info') in a message box; null hides it. An API error shows its
+// explanation, then the server's message as a smaller detail.
 export function showMessage(box, what, kind = 'error') {
   if (!box) return;
   if (what === null || what === undefined) { box.hidden = true; box.textContent = ''; return; }
-  box.textContent = typeof what === 'string' ? what : describe(what);
+  if (what instanceof ApiError) {
+    const e = explain(what);
+    box.textContent = '';
+    const main = document.createElement('span');
+    main.className = 'msg-text';
+    main.textContent = `${e.title}${e.text ? `: ${e.text}` : ''} (${e.status})`;
+    box.appendChild(main);
+    if (e.detail) {
+      const detail = document.createElement('small');
+      detail.className = 'msg-detail';
+      detail.textContent = t('error.detail', { message: e.detail });
+      box.append(' ', detail);
+    }
+  } else {
+    box.textContent = typeof what === 'string' ? what : describe(what);
+  }
   box.classList.toggle('info', kind === 'info');
   box.dataset.kind = kind;
   if (what instanceof ApiError) { box.dataset.code = what.code; box.dataset.field = what.field || ''; }

@@ -7,6 +7,7 @@ import { post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { clear, drawCells, markCells, pieceColor, shapeIcon } from './draw.js';
 import { dragCancel, dragEnd, dragMove, dragging, startCardDrag } from './drag.js';
+import { onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 let puzzle = null;        // {rows, pieces: [cells], solution: [[cells] by piece], h, w, quilt}
@@ -14,6 +15,8 @@ let placed = new Map();   // piece index → its cells on the board
 let held = null;          // {i, orient, pos}
 let board = null;         // drawCells handle
 let msg = null;
+let about = null;         // the status line's facts, worded again when the language changes
+let verdict = null;       // what the verdict line says: 'check', 'solution' or null
 
 export function init() {
   msg = $('gen-msg');
@@ -47,6 +50,18 @@ export function init() {
     else if (k === 'escape') { e.preventDefault(); held = null; render(); }
     else if (k === 'enter' || k === ' ') { e.preventDefault(); put(); }
   });
+  onLanguageChange(() => {
+    if (about) $('gen-status').textContent = statusText(about);
+    if (puzzle) renderTray();
+    if (puzzle && verdict === 'check') check();
+    if (puzzle && verdict === 'solution') $('gen-verdict').textContent = t('gen.theSolution');
+  });
+}
+
+function statusText(a) {
+  const text = tn('gen.made', a.pieces, { seed: String(a.seed), cells: a.cells,
+    difficulty: a.band ? t(`gen.${a.band}`) : '', nodes: a.nodes });
+  return a.closest ? `${text} ${t('gen.closest')}` : `${text}.`;
 }
 
 async function newPuzzle() {
@@ -56,7 +71,8 @@ async function newPuzzle() {
   const btn = $('gen-new');
   btn.disabled = true;
   const status = $('gen-status');
-  status.textContent = 'making a puzzle with one solution…';
+  status.textContent = t('gen.making');
+  about = null;
   status.classList.add('busy');
   delete status.dataset.status;
   try {
@@ -65,7 +81,7 @@ async function newPuzzle() {
     showMessage($('pz-msg'), null);
     status.dataset.status = r.status;
     if (!r.region || !r.region.rows) {
-      status.textContent = 'No puzzle with one solution was found within the time limit: try another seed.';
+      status.textContent = t('gen.noneFound');
       $('gen-play').hidden = true;
       return;
     }
@@ -77,12 +93,13 @@ async function newPuzzle() {
     held = null;
     const band = r.difficulty ? r.difficulty.replace('PUZZLE_DIFFICULTY_', '').toLowerCase() : '';
     const cells = r.region.rows.join('').split('').filter((ch) => ch === '.').length;
-    status.textContent = `Seed ${seed}: ${r.pieces.length} pieces, ${cells} cells, one solution (proven); `
-      + `difficulty ${band} (${r.difficulty_nodes} search nodes)`
-      + (r.status === 'SOLVE_STATUS_FEASIBLE' ? ' — not the difficulty asked: the closest found.' : '.');
+    about = { seed, pieces: r.pieces.length, cells, band, nodes: r.difficulty_nodes || 0,
+      closest: r.status === 'SOLVE_STATUS_FEASIBLE' };
+    status.textContent = statusText(about);
     $('gen-seed').value = String(seed + 1);   // the next click makes another puzzle
     $('gen-play').hidden = false;
     $('gen-verdict').textContent = '';
+    verdict = null;
     delete $('gen-verdict').dataset.complete;
     render();
   } catch (e) {
@@ -133,8 +150,8 @@ function fits(cells) {
 
 function put() {
   const cells = heldCells();
-  if (!cells) { showMessage(msg, 'Move the piece over the board first.', 'info'); return; }
-  if (!fits(cells)) { showMessage(msg, 'That spot is not free: a piece must lie on empty cells of the region.', 'info'); return; }
+  if (!cells) { showMessage(msg, t('gen.moveFirst'), 'info'); return; }
+  if (!fits(cells)) { showMessage(msg, t('gen.notFree'), 'info'); return; }
   showMessage(msg, null);
   placed.set(held.i, cells);
   held = null;
@@ -147,8 +164,9 @@ function check() {
   const empty = puzzle.rows.join('').split('').filter((ch) => ch === '.').length - taken().size;
   const complete = empty === 0 && placed.size === puzzle.pieces.length;
   v.dataset.complete = String(complete);
-  v.textContent = complete ? 'Complete: every cell is covered, every piece used. Solved!'
-    : `Not complete yet: ${empty} cell${empty === 1 ? '' : 's'} empty, ${puzzle.pieces.length - placed.size} piece${puzzle.pieces.length - placed.size === 1 ? '' : 's'} left.`;
+  verdict = 'check';
+  v.textContent = complete ? t('gen.complete')
+    : t('gen.notComplete', { cells: tn('gen.cellsEmpty', empty), pieces: tn('gen.piecesLeft', puzzle.pieces.length - placed.size) });
 }
 
 function showSolution() {
@@ -156,7 +174,8 @@ function showSolution() {
   placed = new Map(puzzle.solution.map((cells, i) => [i, cells]));
   held = null;
   render();
-  $('gen-verdict').textContent = 'The solution (the only one).';
+  $('gen-verdict').textContent = t('gen.theSolution');
+  verdict = 'solution';
   delete $('gen-verdict').dataset.complete;
 }
 
@@ -195,7 +214,7 @@ function renderTray() {
     f.dataset.piece = String(i);
     f.tabIndex = 0;
     f.setAttribute('role', 'button');
-    f.setAttribute('aria-label', `Pick up piece ${i + 1}`);
+    f.setAttribute('aria-label', t('gen.pickUp', { n: i + 1 }));
     if (held && held.i === i) f.classList.add('held');
     f.appendChild(shapeIcon(held && held.i === i ? held.orient : cells, pieceColor(i), { minSide: 3 }));
     const cap = document.createElement('figcaption');

@@ -7,6 +7,7 @@ import { patches as loadPatches, post } from './api.js';
 import * as S from './shapes.js';
 import { clear, icon, markCells, patchColor, shapeIcon } from './draw.js';
 import { dragCancel, dragEnd, dragMove, startCardDrag } from './drag.js';
+import { formatNumber, t, tn } from './i18n.js';
 
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
 export const GHOSTS = 3;
@@ -103,12 +104,23 @@ async function fetchGhosts(view, player, h, opts = {}) {
   return r.ranked.map((x) => S.fromMessage(x.placement.cells));
 }
 
+// Whose quilt a page's hand goes on: 'you', or a player's index (0, 1). A page written before the languages
+// passed whose: [quilt, buyer] in English ("your quilt", "you" / "player 2's quilt", "player 2").
+function whoOf(page) {
+  if (typeof page.who === 'function') return page.who();
+  if (page.who !== undefined) return page.who;
+  const w = page.whose && page.whose[1];
+  const m = /(\d+)/.exec(String(w || ''));
+  return w === 'you' || !m ? 'you' : Number(m[1]) - 1;
+}
+
 // Why the patch `a` (an entry of a view's `available`) cannot be bought, in words; null when it can.
-// `quilt` and `buyer` name whose it is ("your quilt" / "you", or "player 2's quilt" / "player 2").
-export function buyRefusal(a, quilt, buyer, buttons) {
+// `who`: 'you', or the buyer's player index (0, 1); buttons: what the buyer has.
+export function buyRefusal(a, who, buttons) {
   if (a.buyable) return null;
-  if (a.affordable) return `Patch ${a.id} does not fit anywhere on ${quilt}.`;
-  return `Patch ${a.id} costs ${a.buttons} buttons; ${buyer} ${buyer === 'you' ? 'have' : 'has'} ${buttons}.`;
+  const you = who === 'you';
+  if (a.affordable) return you ? t('hand.noFit.you', { id: a.id }) : t('hand.noFit.player', { id: a.id, n: who + 1 });
+  return tn(you ? 'hand.tooDear.you' : 'hand.tooDear.player', a.buttons, { id: a.id, buttons, p: you ? '' : who + 1 });
 }
 
 // The ghosts of the hand being held, one request at a time: a new request (or abort()) aborts the one
@@ -137,7 +149,7 @@ function ghostRequester(isHeld, onGhosts, onError) {
 
 // Numbered ghosts (a click or Enter places the patch there), drawn last-ranked first so that the best is on
 // top where they overlap. ghosts: cell lists; onPlace(cells).
-export function drawGhosts(ov, ghosts, onPlace, label = (i) => `Place it on the solver's choice ${i + 1}`) {
+export function drawGhosts(ov, ghosts, onPlace, label = (i) => t('hand.ghost', { n: i + 1 })) {
   const taken = new Set();
   const labelAt = ghosts.map((cells) => {
     const free = cells.find(([r, c]) => !taken.has(r * 9 + c));
@@ -231,15 +243,16 @@ export function statsInto(box, p, who, over = false) {
     s.dataset.stat = key;
     box.appendChild(s);
   };
-  add('buttons', p.buttons, 'buttons');
-  add('income', `+${p.income}`, 'income');
-  add('space', p.position, 'position');
-  const scoreLabel = over ? 'score' : 'score if the game ended now';
-  add(scoreLabel, p.score, 'score');
+  add(t('stats.buttons'), formatNumber(p.buttons), 'buttons');
+  add(t('stats.income'), `+${formatNumber(p.income)}`, 'income');
+  add(t('stats.space'), formatNumber(p.position), 'position');
+  const scoreLabel = over ? t('stats.score') : t('stats.scoreNow');
+  add(scoreLabel, formatNumber(p.score), 'score');
   if (p.bonus) add('7×7', '★', 'bonus');
   box.dataset.score = p.score;
   box.dataset.buttons = p.buttons;
-  box.setAttribute('aria-label', `${who}: ${p.buttons} buttons, income ${p.income}, space ${p.position}, ${scoreLabel} ${p.score}`);
+  box.setAttribute('aria-label', tn('stats.aria', p.buttons, { who, income: p.income, space: p.position, scoreLabel,
+    score: p.score }));
 }
 
 // The patch circle from the token: the first three are cards that can be picked up (keys 1-3) when
@@ -248,7 +261,7 @@ export function drawCircle(box, view, P, canBuy, on) {
   clear(box);
   const mark = document.createElement('span');
   mark.className = 'token-mark';
-  mark.textContent = 'token ▸';
+  mark.textContent = t('hand.token');
   box.appendChild(mark);
   view.circle.forEach((pid, i) => {
     const p = P[pid];
@@ -280,8 +293,8 @@ export function drawCircle(box, view, P, canBuy, on) {
       cost.append(inc);
     }
     card.appendChild(cost);
-    let label = `Patch ${pid}: ${p.buttons} buttons, ${p.time} time, income ${p.income}, ${p.area} cells`;
-    if (front) label += buyable ? `. Press ${i + 1} to pick it up.` : info.affordable ? '. It does not fit.' : '. Too expensive.';
+    let label = tn('hand.card', p.buttons, { id: pid, time: p.time, income: p.income, cells: p.area });
+    if (front) label += ` ${buyable ? t('hand.cardPress', { n: i + 1 }) : info.affordable ? t('hand.cardNoFit') : t('hand.cardTooDear')}`;
     card.setAttribute('aria-label', label);
     card.title = label;
     if (!front) { card.tabIndex = -1; card.setAttribute('aria-disabled', 'true'); }
@@ -309,7 +322,7 @@ export function markHeldCard(box, h) {
 //   P: the patches (patchTable), view(): the position, player(): whose quilt the patch goes on,
 //   canAct(): may the hand be picked up, moved and put down now, quilt(): that quilt's drawQuilt handle,
 //   pointer(): its bindQuiltPointer handle (a card drag says which pointer it was),
-//   whose: [quilt, buyer] for buyRefusal ('your quilt', 'you'), where: the quilt in "move the patch over ...",
+//   who(): whose quilt, in words: 'you', or the player's index (0, 1) (an older page's whose: [quilt, buyer]),
 //   say(text): a refusal in words (null: the last one is done with), play(text, cells): put down as this move,
 //   leatherFirst(): a pick while a leather patch waits, render(): the page after the hand changed,
 //   redraw(): the quilt after the hand moved, ghosts: fetch the solver's spots (error(e) when that fails) }.
@@ -339,7 +352,7 @@ export function holdFlow(page) {
       if (v.leather_to_place > 0) { page.leatherFirst(); return; }
       const a = v.available[slot - 1];
       if (!a) return;
-      const refusal = buyRefusal(a, page.whose[0], page.whose[1], v.players[page.player()].buttons);
+      const refusal = buyRefusal(a, whoOf(page), v.players[page.player()].buttons);
       if (refusal) { page.say(refusal); return; }
       page.say(null);
       if (held && held.slot === slot) return;
@@ -357,9 +370,9 @@ export function holdFlow(page) {
     place(cells = null) {
       if (!held || !page.canAct()) return;
       const at = cells || handCells(held);
-      if (!at) { page.say(`Move the patch over ${page.where} first (pointer or arrow keys).`); return; }
+      if (!at) { page.say(whoOf(page) === 'you' ? t('hand.moveFirst.you') : t('hand.moveFirst.quilt')); return; }
       if (!fitsRows(page.view().players[page.player()].rows, at)) {
-        page.say('That spot is not free: the patch must lie on empty cells.');
+        page.say(t('hand.notFree'));
         return;
       }
       page.play(handMoveText(held, at), at);
@@ -421,7 +434,7 @@ export function holdFlow(page) {
 
 // The held-patch bar's label and turn buttons (a leather patch does not turn).
 export function heldControls(label, rotate, flip, h) {
-  label.textContent = h.pid === -1 ? 'Leather patch:' : `Patch #${h.pid}:`;
+  label.textContent = h.pid === -1 ? t('hand.heldLeather') : t('hand.heldPatch', { id: h.pid });
   rotate.disabled = h.pid === -1;
   flip.disabled = h.pid === -1;
 }

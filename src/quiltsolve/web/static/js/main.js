@@ -1,8 +1,9 @@
-// The single page: hash routing between Play, Review, Place, Puzzles, Analysis and the table (Setup, Follow);
-// errors never leave a blank page.
+// The single page: hash routing between Play, Review, Place, Puzzles, Analysis, Rules and the table (Setup,
+// Follow); errors never leave a blank page. The language switcher (i18n.js) lives here: a switch re-translates the page and each page
+// module re-renders what it wrote (its onLanguageChange listener).
 
 import { actionSucceeded, beginAction, describe, latestAction, onActionSucceeded, showMessage } from './api.js';
-import { translatePage } from './i18n.js';
+import { language, onLanguageChange, setLanguage, t, translatePage } from './i18n.js';
 
 const PAGES = {
   play: () => import('./play.js'),
@@ -12,6 +13,7 @@ const PAGES = {
   analysis: () => import('./analysis.js'),
   setup: () => import('./setup.js'),
   follow: () => import('./follow.js'),
+  rules: async () => ({ init() {} }),   // the Rules page is the HTML and the catalogues alone
 };
 const started = {};
 const globalMsg = document.getElementById('global-msg');
@@ -24,8 +26,11 @@ function raise(what) {
 }
 onActionSucceeded((id) => { if (id > raisedAfter && !globalMsg.hidden) showMessage(globalMsg, null); });
 
-window.addEventListener('error', (e) => raise(`Something went wrong: ${e.message}`));
+window.addEventListener('error', (e) => raise(t('error.wrong', { message: e.message })));
 window.addEventListener('unhandledrejection', (e) => raise(describe(e.reason)));
+
+let current = 'play';
+function setTitle() { document.title = t('app.pageTitle', { page: t(`nav.${current}`) }); }
 
 async function show() {
   let name = (location.hash || '#play').slice(1).split('?')[0];
@@ -36,7 +41,8 @@ async function show() {
     const here = a.dataset.page === name || (a.dataset.also || '').split(' ').includes(name);
     if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
-  document.title = `${name[0].toUpperCase()}${name.slice(1)} — quiltsolve`;
+  current = name;
+  setTitle();
   const action = beginAction();
   if (!started[name]) {
     started[name] = (async () => {
@@ -57,5 +63,10 @@ document.addEventListener('keydown', (e) => {
     if (!d.open) d.showModal();
   }
 });
+// The switcher shows the language in use; a choice is kept (i18n.js: localStorage) and the page follows it.
+const picker = document.getElementById('lang-select');
 translatePage(document);
+picker.value = language();
+picker.addEventListener('change', () => { setLanguage(picker.value).catch((e) => raise(describe(e))); });
+onLanguageChange((lang) => { picker.value = lang; setTitle(); });
 show();

@@ -4,6 +4,7 @@ import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { drawCells, drawQuilt, el, LEATHER, patchColor, pieceColor, shapeIcon } from './draw.js';
 import { bindPainter } from './paint.js';
+import { onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const MIDGAME = ['.........', '.........', '.........', '###......', '#.##...#.',
@@ -14,6 +15,7 @@ let selected = new Set([5, 14, 26]);
 let cursor = [0, 0];
 let handle = null;
 let msg = null;
+let shown = null;     // the answer on the page, {r, body}: worded again when the language changes
 
 export async function init() {
   msg = $('place-msg');
@@ -30,6 +32,7 @@ export async function init() {
   $('place-random').addEventListener('click', randomBoard);
   $('place-none').addEventListener('click', () => { selected.clear(); palette(); });
   $('place-solve').addEventListener('click', solve);
+  onLanguageChange(() => { palette(); if (shown) show(shown.r, shown.body); });
 }
 
 function set([r, c], ch) {
@@ -72,12 +75,12 @@ function palette() {
     b.type = 'button';
     b.dataset.id = p.id;
     b.setAttribute('aria-pressed', String(selected.has(p.id)));
-    b.setAttribute('aria-label', `patch ${p.id} (${p.area} cells)`);
-    b.title = `patch ${p.id}: ${p.shape}`;
+    b.setAttribute('aria-label', tn('place.paletteItem', p.area, { id: p.id }));
+    b.title = t('place.paletteTitle', { id: p.id, shape: p.shape });
     b.appendChild(shapeIcon(p.cells, patchColor(p.id), { minSide: 5 }));
-    const t = document.createElement('span');
-    t.textContent = `#${p.id}`;
-    b.appendChild(t);
+    const num = document.createElement('span');
+    num.textContent = `#${p.id}`;
+    b.appendChild(num);
     b.addEventListener('click', () => {
       if (selected.has(p.id)) selected.delete(p.id); else selected.add(p.id);
       b.setAttribute('aria-pressed', String(selected.has(p.id)));
@@ -108,7 +111,7 @@ async function solve() {
   const body = { board: { rows: rows() }, patches, objective, time_limit: $('place-limit').value, seed: 0 };
   const btn = $('place-solve');
   btn.disabled = true;
-  $('place-status').textContent = 'solving…';
+  $('place-status').textContent = t('common.solving');
   try {
     const r = await post('solve-placement', body, { deadlineMs: 65000 });
     show(r, body);
@@ -118,20 +121,17 @@ async function solve() {
   } finally { btn.disabled = false; }
 }
 
-const STATUS = {
-  SOLVE_STATUS_OPTIMAL: 'Optimal (proven)',
-  SOLVE_STATUS_FEASIBLE: 'Best found in the time limit (not proven optimal)',
-  SOLVE_STATUS_INFEASIBLE: 'Impossible (proven)',
-  SOLVE_STATUS_UNKNOWN: 'No answer within the time limit',
-};
+const STATUS = ['SOLVE_STATUS_OPTIMAL', 'SOLVE_STATUS_FEASIBLE', 'SOLVE_STATUS_INFEASIBLE', 'SOLVE_STATUS_UNKNOWN'];
 
 function show(r, body) {
+  shown = { r, body };
   $('place-result').hidden = false;
   const status = $('place-status');
   status.dataset.status = r.status;
-  let text = `${STATUS[r.status] || r.status}. Empty cells ${r.empty_before} → ${r.empty_after}; covered ${r.covered}`;
-  if (r.status !== 'SOLVE_STATUS_OPTIMAL' && r.status !== 'SOLVE_STATUS_INFEASIBLE') text += ` (at most ${r.bound} possible)`;
-  if (r.square7) text += `; 7×7 square completed at row ${(r.square7.row || 0) + 1}, column ${(r.square7.col || 0) + 1}`;
+  const name = STATUS.includes(r.status) ? t(`place.status.${r.status.replace('SOLVE_STATUS_', '').toLowerCase()}`) : r.status;
+  let text = t('place.summary', { status: name, before: r.empty_before, after: r.empty_after, covered: r.covered || 0 });
+  if (r.status !== 'SOLVE_STATUS_OPTIMAL' && r.status !== 'SOLVE_STATUS_INFEASIBLE') text += ` ${t('place.bound', { bound: r.bound || 0 })}`;
+  if (r.square7) text += t('place.square7At', { row: (r.square7.row || 0) + 1, col: (r.square7.col || 0) + 1 });
   status.textContent = `${text}.`;
   const owner = Array(81).fill(null);
   const fill = {};
@@ -147,13 +147,14 @@ function show(r, body) {
     const sw = document.createElement('i');
     sw.style.background = color;
     li.appendChild(sw);
-    li.appendChild(document.createTextNode(p.id === -1 ? 'leather patch' : ref.id !== undefined ? `patch ${p.id}` : `shape ${p.shape}`));
+    li.appendChild(document.createTextNode(p.id === -1 ? t('place.legendLeather') : ref.id !== undefined ? t('place.legendPatch', { id: p.id })
+      : t('place.legendShape', { shape: p.shape })));
     li.dataset.cells = S.cellsText(S.fromMessage(p.cells));
     legend.appendChild(li);
   });
   if (!r.placements.length) {
     const li = document.createElement('li');
-    li.textContent = 'No patch placed.';
+    li.textContent = t('place.nonePlaced');
     legend.appendChild(li);
   }
   const before = body.board.rows;

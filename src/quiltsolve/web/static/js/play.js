@@ -10,8 +10,9 @@ import {
 } from './hand.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
 import { hintHeading, renderHintList } from './play-hint.js';
-import { applyMove, gameRecord, snapshot } from './play-game.js';
+import { applyMove, gameRecord, logText, snapshot, strengthName } from './play-game.js';
 import { analysisHash, analysisLink, copyText, flash } from './links.js';
+import { onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 export const HINT = { top: 5, iterations: 300, seed: 0 };
@@ -26,9 +27,9 @@ let game = null;         // the game being played (see newGameFrom)
 // (The functions it calls are hoisted; msg is set before any of them runs.)
 const hand = holdFlow({
   get P() { return P; }, view: () => game.view, player: () => game.human, canAct,
-  quilt: () => quilt, pointer: () => pointer, whose: ['your quilt', 'you'], where: 'your quilt',
+  quilt: () => quilt, pointer: () => pointer, who: () => 'you',
   say: (text) => showMessage(msg, text, 'info'), play: (text) => humanMove(text),
-  leatherFirst: () => showMessage(msg, 'Place your leather patch first.', 'info'),
+  leatherFirst: () => showMessage(msg, t('play.leatherFirst'), 'info'),
   render: () => render(), redraw: () => drawOverlay(), ghosts: true, error: (e) => showMessage(msg, e),
 });
 let hint = null;         // {suggestions, selected}
@@ -51,6 +52,7 @@ export async function init() {
     P = await patchTable();
   } catch (e) { showMessage(msg, e); return; }
   bind();
+  onLanguageChange(() => { circleDrawnFor = null; render(); });
   const asked = resumeId(location.hash);
   if (resume(asked) || (!asked && resume(latestUnfinished()))) await engineTurns();
   else await newGame();
@@ -65,9 +67,10 @@ function save() {
   const { history: undoHistory, ...rest } = game;   // the undo history is not kept
   void undoHistory;
   const n = game.record.actions.length;
-  const what = game.start ? 'from a position' : `deal ${game.record.seed}`;
-  const title = `Game v ${game.strength}, ${what}, ${n} move${n === 1 ? '' : 's'}${game.view.terminal ? ', over' : ''}`;
-  saveRecent('play', game.id, title, rest);
+  // The title in words as a catalogue key (Recent shows it in the language of the moment).
+  const key = `recent.game${game.start ? 'Position' : 'Deal'}${game.view.terminal ? 'Over' : ''}`;
+  const label = { key, n, vars: { strength: game.strength, deal: String(game.record.seed) } };
+  saveRecent('play', game.id, tn(key, n, { ...label.vars, strength: strengthName(game.strength) }), rest, label);
 }
 
 function latestUnfinished() {
@@ -90,7 +93,7 @@ function resume(id) {
   $('play-strength').value = game.strength;
   if (game.record.seed !== undefined) $('play-seed').value = String(game.record.seed);
   hand.drop(); hint = null; stuck = false; circleDrawnFor = null;
-  showMessage(msg, game.view.terminal ? null : 'Your unfinished game is back where you left it.', 'info');
+  showMessage(msg, game.view.terminal ? null : t('play.resumed'), 'info');
   render();
   return true;
 }
@@ -103,7 +106,7 @@ function bind() {
   $('play-setup').addEventListener('submit', (e) => {
     e.preventDefault();
     // The old game stays under Recent (Analysis page); still, a click should not end it unasked.
-    if (unfinished() && !window.confirm('Start a new game? The unfinished one stays under Recent on the Analysis page.')) return;
+    if (unfinished() && !window.confirm(t('play.confirmNew'))) return;
     newGame();
   });
   // The board gets the whole game: its first position, and the moves as the main line up to now.
@@ -116,7 +119,7 @@ function bind() {
   $('play-review-game').addEventListener('click', () => reviewGame());
   $('play-copy-link').addEventListener('click', async () => {
     if (!game) return;
-    flash($('play-copy-link'), await copyText(analysisLink(game.view.notation)) ? 'Copied' : 'Copy failed');
+    flash($('play-copy-link'), t(await copyText(analysisLink(game.view.notation)) ? 'common.copied' : 'common.copyFailed'));
   });
   window.addEventListener('hashchange', () => {
     const id = resumeId(location.hash);
@@ -171,10 +174,10 @@ async function newGame() {
   const seedText = $('play-seed').value.trim();
   const seed = seedText === '' ? Math.floor(Math.random() * (MAX_DEAL + 1)) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_DEAL) {
-    showMessage(msg, `Deal: ${seedText} is not a deal number; use a whole number from 0 to ${MAX_DEAL}, or leave it empty.`);
+    showMessage(msg, t('play.badDeal', { text: seedText, max: String(MAX_DEAL) }));
     return;
   }
-  setBusy(true, 'Dealing…');
+  setBusy(true, t('play.dealing'));
   try {
     const r = await post('game/new', { seed });
     $('play-seed').value = String(r.record.seed);
@@ -200,7 +203,7 @@ function start(g) {
 
 async function loadPosition(text) {
   showMessage(msg, null);
-  setBusy(true, 'Loading the position…');
+  setBusy(true, t('common.loadingPosition'));
   try {
     const r = await post('game/load', { text });
     let owners = blankOwners();
@@ -233,7 +236,7 @@ async function humanMove(text) {
   if (!canAct()) return;
   showMessage(msg, null);
   const snap = snapshot(game);
-  setBusy(true, 'Playing your move…');
+  setBusy(true, t('play.playing'));
   try {
     const r = await post('game/apply', { state: game.state, move: text });
     game.history.push(snap);
@@ -252,7 +255,7 @@ async function engineTurns() {
   const g = game;
   stuck = false;
   while (game === g && !g.view.terminal && g.view.current_player !== g.human) {
-    setBusy(true, 'The engine is thinking…');
+    setBusy(true, t('play.thinking'));
     try {
       const r = await post('game/engine-move', { state: g.state, strength: g.strength, seed: g.engineSeed++ },
         { deadlineMs: 90000 });
@@ -309,26 +312,25 @@ function download() {
 function moveLabel(m) {
   if (m.kind === 'MOVE_KIND_BUY') {
     const p = P[m.patch_id];
-    return `Buy patch ${p.id} (${p.buttons} buttons, ${p.time} time)`;
+    return tn('play.hintBuy', p.buttons, { id: p.id, time: p.time });
   }
   if (m.kind === 'MOVE_KIND_LEATHER') {
     const [[r, c]] = S.fromMessage(m.cells);
-    return `Leather on row ${r + 1}, column ${c + 1}`;
+    return t('play.hintLeather', { row: r + 1, col: c + 1 });
   }
-  return `Advance to space ${game.view.advance ? game.view.advance.to : ''}`;
+  return t('play.hintAdvance', { to: game.view.advance ? game.view.advance.to : '' });
 }
 
 async function showHint() {
   if (!canAct()) return;
   const g = game;
   $('play-hint-panel').hidden = false;
-  $('play-hint-info').textContent = 'thinking…';
+  $('play-hint-info').textContent = t('common.thinking');
   clear($('play-hint-list'));
   try {
     const r = await post('suggest-move', { state: g.state, ...HINT }, { deadlineMs: 30000 });
     if (game !== g) return;
-    hint = { suggestions: r.suggestions, selected: 0 };
-    $('play-hint-info').textContent = hintHeading(r.proven);
+    hint = { suggestions: r.suggestions, selected: 0, proven: r.proven };
   } catch (e) {
     $('play-hint-info').textContent = '';
     showMessage(msg, e);
@@ -341,6 +343,7 @@ function renderHint() {
   const panel = $('play-hint-panel');
   if (!hint) { panel.hidden = true; return; }
   panel.hidden = false;
+  $('play-hint-info').textContent = hintHeading(hint.proven);
   renderHintList($('play-hint-list'), hint.suggestions, hint.selected, {
     name: moveLabel, select: (i) => { hint.selected = i; render(); }, play: (text) => humanMove(text),
   });
@@ -365,19 +368,19 @@ function statusText() {
   if (v.terminal) {
     const [a, b] = [v.scores[me], v.scores[1 - me]];
     const won = v.winner === me;
-    return `Game over: ${won ? 'you win' : 'the engine wins'}, ${Math.max(a, b)} to ${Math.min(a, b)}${a === b ? ' (tie: first to reach the end wins)' : ''}.`;
+    return t(`play.status.${won ? 'won' : 'lost'}${a === b ? 'Tie' : ''}`, { high: Math.max(a, b), low: Math.min(a, b) });
   }
-  if (stuck) return 'The engine could not move. Retry with “New game”, or undo.';
-  if (v.current_player !== me) return 'The engine is to move…';
-  if (v.leather_to_place > 0) return 'You won a leather patch: put it on an empty cell (click, or a ghost).';
+  if (stuck) return t('play.status.stuck');
+  if (v.current_player !== me) return t('play.status.engineToMove');
+  if (v.leather_to_place > 0) return t('play.status.leather');
   const held = hand.held;
   if (held) {
-    const what = held.pid === -1 ? 'The leather patch' : `Patch #${held.pid}`;
-    if (!keyHints()) return `${what}: tap where it goes on your quilt, then tap it again to place it; or tap a numbered ghost (the solver's best spots).`;
-    return `${what}: move it over your quilt${held.pid === -1 ? '' : ' (R rotates, F flips)'}, then click or press Enter; or click a numbered ghost (the solver's best spots). Esc puts it back.`;
+    const what = held.pid === -1 ? t('play.status.theLeather') : t('play.status.patchNo', { id: held.pid });
+    if (!keyHints()) return t('play.status.heldTouch', { what });
+    return t(held.pid === -1 ? 'play.status.heldKeysLeather' : 'play.status.heldKeys', { what });
   }
   const adv = v.advance;
-  return `Your turn: pick up a patch${keyHints() ? ' (1–3)' : ''} and place it, or advance to space ${adv.to} for ${adv.buttons} button${adv.buttons === 1 ? '' : 's'}.`;
+  return tn(keyHints() ? 'play.status.yourTurnKeys' : 'play.status.yourTurn', adv.buttons, { to: adv.to });
 }
 
 function renderCircle() {
@@ -401,7 +404,10 @@ function showTarget(on) {
   drawTrack($('play-track'), v, names(), on && v.advance && canAct() ? v.advance.to : null);
 }
 
-function names() { return game.human === 0 ? ['You', 'AI'] : ['AI', 'You']; }
+function names() {
+  const [you, ai] = [t('play.token.you'), t('play.token.ai')];
+  return game.human === 0 ? [you, ai] : [ai, you];
+}
 
 function drawOverlay() {
   if (!quilt) return;
@@ -413,7 +419,7 @@ function drawOverlay() {
     const m = hint.suggestions[hint.selected].move;
     const cells = S.fromMessage(m.cells);
     const g = markCells(ov, cells, 'hint-mark', { move: m.text, cells: S.cellsText(cells) }, cells.length ? '★' : null);
-    g.setAttribute('aria-label', `Hint: ${moveLabel(m)}`);
+    g.setAttribute('aria-label', t('play.hintMark', { move: moveLabel(m) }));
   }
   $('play-advance').classList.toggle('primary', !!hint && hint.suggestions[hint.selected]
     && hint.suggestions[hint.selected].move.kind === 'MOVE_KIND_ADVANCE');
@@ -433,10 +439,10 @@ function render() {
   const sec = section();
   sec.dataset.turn = v.terminal ? 'over' : v.current_player === me ? 'human' : 'engine';
   sec.dataset.plies = String(game.record.actions.length);
-  $('play-human-name').textContent = `You (player ${me + 1})`;
-  $('play-engine-name').textContent = `Engine (player ${ai + 1}, ${game.strength})`;
-  statsHtml($('play-human-stats'), v.players[me], 'You');
-  statsHtml($('play-engine-stats'), v.players[ai], 'Engine');
+  $('play-human-name').textContent = t('play.youName', { n: me + 1 });
+  $('play-engine-name').textContent = t('play.engineName', { n: ai + 1, strength: strengthName(game.strength) });
+  statsHtml($('play-human-stats'), v.players[me], t('play.you'));
+  statsHtml($('play-engine-stats'), v.players[ai], t('play.engine'));
   $('play-side-human').classList.toggle('to-move', !v.terminal && v.current_player === me);
   $('play-side-engine').classList.toggle('to-move', !v.terminal && v.current_player === ai);
   quilt = drawQuilt($('play-quilt-human'), v.players[me].rows, game.owners[me], P);
@@ -446,7 +452,7 @@ function render() {
     markCells(eq.overlay, S.fromMessage(lastAi.cells), 'last', { move: lastAi.text });
   }
   const lastLog = [...game.log].reverse().find((x) => x.player === ai);
-  $('play-engine-last').textContent = lastLog ? `Last: ${lastLog.text}` : '';
+  $('play-engine-last').textContent = lastLog ? t('play.last', { move: logText(lastLog, P) }) : '';
   $('play-engine-last').dataset.move = lastAi ? lastAi.text : '';
   drawTrack($('play-track'), v, names());
   renderCircle();
@@ -456,13 +462,12 @@ function render() {
   over.hidden = !v.terminal;
   // A game from a pasted position has no deal to replay from: the Review page needs the whole game.
   $('play-review-game').disabled = !!game.start;
-  $('play-review-game').title = game.start ? 'Only a game from a deal can be reviewed (this one began at a pasted position)'
-    : 'Open the Review page on this game and review it';
+  $('play-review-game').title = t(game.start ? 'play.over.reviewOff' : 'play.over.reviewTitle');
   const heldBox = $('play-held');
   heldBox.hidden = !hand.held || !canActIgnoringBusy();
   if (hand.held) heldControls($('play-held-label'), $('play-rotate'), $('play-flip'), hand.held);
   const adv = $('play-advance');
-  adv.textContent = v.advance ? `Advance to ${v.advance.to} (+${v.advance.buttons})` : 'Advance';
+  adv.textContent = v.advance ? t('common.advanceTo', { to: v.advance.to, n: v.advance.buttons }) : t('common.advance');
   adv.disabled = busy || !canActIgnoringBusy() || v.leather_to_place > 0;
   $('play-hint').disabled = busy || !canActIgnoringBusy();
   $('play-undo').disabled = busy || !game.history.length;
@@ -476,7 +481,7 @@ function render() {
   clear(log);
   for (const item of game.log) {
     const li = document.createElement('li');
-    li.textContent = `${item.player === me ? 'You' : 'Engine'}: ${item.text}`;
+    li.textContent = `${item.player === me ? t('play.you') : t('play.engine')}: ${logText(item, P)}`;
     li.dataset.move = item.move;
     log.appendChild(li);
   }

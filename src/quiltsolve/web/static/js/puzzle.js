@@ -4,6 +4,7 @@ import { patches as loadPatches, post, showMessage } from './api.js';
 import * as S from './shapes.js';
 import { copyColor, drawCells, el, isDark, pieceColor, shapeIcon } from './draw.js';
 import * as Generate from './generate.js';
+import { formatNumber, onLanguageChange, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 export const PENTOMINOES = [
@@ -65,6 +66,7 @@ export async function init() {
   svg.addEventListener('focus', () => drawRegion());
   svg.addEventListener('blur', () => drawRegion());
   Generate.init();
+  onLanguageChange(() => { area(); if (result) { report(result, result.mode); showTiling(shown); } });
 }
 
 function resize(nh, nw, reset = false) {
@@ -127,9 +129,9 @@ function drawRegion() {
 
 function useRows() {
   const lines = $('pz-rows').value.trim().split(/[\/\n]/).map((x) => x.trim()).filter((x) => x);
-  if (!lines.length) { showMessage(msg, 'Paste rows of "." and "#" first.', 'info'); return; }
+  if (!lines.length) { showMessage(msg, t('puzzles.pasteFirst'), 'info'); return; }
   const width = Math.max(...lines.map((x) => x.length));
-  if (lines.length > 20 || width > 20) { showMessage(msg, `That region is ${lines.length} × ${width}; at most 20 × 20.`); return; }
+  if (lines.length > 20 || width > 20) { showMessage(msg, t('puzzles.tooBig', { h: lines.length, w: width })); return; }
   h = lines.length; w = width;
   region = lines.map((line) => Array.from({ length: width }, (_, c) => line[c] === '.'));
   $('pz-h').value = String(h);
@@ -182,14 +184,15 @@ function piecesChanged() {
 function area() {
   const cells = region.flat().filter(Boolean).length;
   const sum = pieces.reduce((s, p) => s + S.parseShape(p.shape).length, 0);
-  const more = unlimited.length ? ` + ${unlimited.length} shape${unlimited.length > 1 ? 's' : ''} as needed` : '';
-  $('pz-area').textContent = `region ${cells} cells · pieces ${sum} cells${more}`;
+  const more = unlimited.length ? ` ${tn('puzzles.areaMore', unlimited.length)}` : '';
+  $('pz-area').textContent = `${tn('puzzles.areaRegion', cells)} · ${tn('puzzles.areaPieces', sum)}${more}`;
 }
 
-// An exact decimal count of any size, its digits grouped in threes: "258584046368" → "258,584,046,368".
+// An exact decimal count of any size, its digits grouped as the reader's language groups them (a BigInt:
+// exact beyond 2^53): "258584046368" → "258,584,046,368" in English, "258.584.046.368" in Italian.
 export function groupDigits(decimal) {
   const d = String(decimal);
-  return /^[0-9]+$/.test(d) ? d.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : d;
+  return /^[0-9]+$/.test(d) ? formatNumber(BigInt(d)) : d;
 }
 
 async function solve() {
@@ -203,13 +206,14 @@ async function solve() {
   };
   const btn = $('pz-solve');
   btn.disabled = true;
-  $('pz-status').textContent = 'solving…';
+  $('pz-status').textContent = t('common.solving');
   try {
     result = await post('solve-puzzle', body, { deadlineMs: 25000 });
     // A success ends every earlier complaint on this page, the new-puzzle card's included.
     showMessage($('gen-msg'), null);
     result.labels = pieces.concat(unlimited).map((p) => p.label);  // by patch_index
     result.rows = body.region.rows;
+    result.mode = mode;
     $('pz-result').hidden = false;
     report(result, mode);
     showTiling(0);
@@ -219,8 +223,10 @@ async function solve() {
   } finally { btn.disabled = false; }
 }
 
-const PROVEN = { SOLVE_STATUS_OPTIMAL: 'search completed', SOLVE_STATUS_FEASIBLE: 'time ran out: a lower bound', SOLVE_STATUS_UNKNOWN: 'time ran out' };
-const METHOD = { PUZZLE_METHOD_SEARCH: 'the search', PUZZLE_METHOD_FRONTIER: 'the frontier count' };
+const PROVEN = { SOLVE_STATUS_OPTIMAL: 'puzzles.proven.optimal', SOLVE_STATUS_FEASIBLE: 'puzzles.proven.feasible',
+  SOLVE_STATUS_UNKNOWN: 'puzzles.proven.unknown' };
+const METHOD = { PUZZLE_METHOD_SEARCH: 'puzzles.countedBy.search', PUZZLE_METHOD_FRONTIER: 'puzzles.countedBy.frontier' };
+const proven = (status) => (PROVEN[status] ? t(PROVEN[status]) : status);
 
 function report(r, mode) {
   const s = $('pz-status');
@@ -232,14 +238,17 @@ function report(r, mode) {
     const distinct = r.distinct_decimal || '0';
     s.dataset.count = count;
     s.dataset.distinct = distinct;
-    const how = METHOD[r.method] ? `; counted by ${METHOD[r.method]}` : '';
-    const proven = r.status === 'SOLVE_STATUS_OPTIMAL' && r.method === 'PUZZLE_METHOD_FRONTIER' ? 'exact' : (PROVEN[r.status] || r.status);
-    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).'
-      : `${groupDigits(count)} tilings; ${groupDigits(distinct)} distinct up to the region's symmetries (${proven}${how}).`;
+    const how = METHOD[r.method] ? t(METHOD[r.method]) : '';
+    const sure = r.status === 'SOLVE_STATUS_OPTIMAL' && r.method === 'PUZZLE_METHOD_FRONTIER' ? t('puzzles.proven.exact') : proven(r.status);
+    // the plural follows the count's last digits (exact for any size)
+    const nForm = Number(count.length > 15 ? count.slice(-6) : count);
+    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? t('puzzles.noTiling')
+      : tn('puzzles.counted', nForm, { count: groupDigits(count), distinct: groupDigits(distinct), proven: sure,
+        how: how ? `; ${how}` : '' });
   } else if (!r.tilings.length) {
-    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? 'No tiling exists (proven).' : 'No tiling found within the time limit.';
+    s.textContent = r.status === 'SOLVE_STATUS_INFEASIBLE' ? t('puzzles.noTiling') : t('puzzles.noneInTime');
   } else {
-    s.textContent = `${r.tilings.length} tiling${r.tilings.length > 1 ? 's' : ''} found (${PROVEN[r.status] || r.status}).`;
+    s.textContent = tn('puzzles.found', r.tilings.length, { proven: proven(r.status) });
   }
 }
 
@@ -251,7 +260,7 @@ function showTiling(i) {
   if (!n) { drawCells(svg, r.height || h, r.width || w, () => ({ cls: 'region-in' })); svg.hidden = true; return; }
   svg.hidden = false;
   shown = ((i % n) + n) % n;
-  $('pz-which').textContent = `tiling ${shown + 1} of ${n}`;
+  $('pz-which').textContent = t('puzzles.which', { n: shown + 1, of: n });
   const tiling = r.tilings[shown];
   // Each placement is its own copy: the seams follow copies (not piece kinds), so the copies of an
   // unlimited piece (or of `xN` pieces) show their outlines, and each copy of one kind gets its own shade.

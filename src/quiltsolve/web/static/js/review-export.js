@@ -5,6 +5,7 @@
 import * as S from './shapes.js';
 import { el, markCells } from './draw.js';
 import { GLYPH, isMistake, label, labelOf, pct } from './review-words.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -56,7 +57,7 @@ function picture(reviews, drawAt, redraw) {
   root.setAttribute('xmlns', NS);
   const add = (tag, attrs, parent = root) => el(tag, attrs, parent);
   add('rect', { x: 0, y: 0, width: W, height: 10, fill: '#fffdf8' }).id = 'bg';
-  add('text', { x: 12, y: 28, 'font-size': 18, 'font-weight': 700, fill: '#2b2620', 'font-family': 'sans-serif', text: 'Game review' });
+  add('text', { x: 12, y: 28, 'font-size': 18, 'font-weight': 700, fill: '#2b2620', 'font-family': 'sans-serif', text: t('review.pictureTitle') });
   [0, 1].forEach((i) => add('text', { x: 12, y: 52 + 18 * i, 'font-size': 14, fill: i ? '#c0582f' : '#2f6f8f',
     'font-family': 'sans-serif', text: $(`review-accuracy-${i}`).textContent }));
   const plotSvg = standalone($('review-plot'));
@@ -75,9 +76,9 @@ function picture(reviews, drawAt, redraw) {
     root.appendChild(q);
     const lab = labelOf(r);
     add('text', { x: bx, y: 318, 'font-size': 12, 'font-weight': 700, fill: '#2b2620', 'font-family': 'sans-serif',
-      text: `Move ${r.ply + 1}, player ${r.player + 1} ${GLYPH[lab]} −${pct(r.loss)}` });
-    add('text', { x: bx, y: 333, 'font-size': 11, fill: '#b3261e', 'font-family': 'sans-serif', text: `played ${label(r.played, r.best)}` });
-    add('text', { x: bx, y: 346, 'font-size': 11, fill: '#2e7d4f', 'font-family': 'sans-serif', text: `best ${label(r.best, r.played)}` });
+      text: `${t('review.moveBy', { n: r.ply + 1, p: r.player + 1 }).replace(/:$/, '')} ${GLYPH[lab]} −${pct(r.loss)}` });
+    add('text', { x: bx, y: 333, 'font-size': 11, fill: '#b3261e', 'font-family': 'sans-serif', text: t('review.picturePlayed', { move: label(r.played, r.best) }) });
+    add('text', { x: bx, y: 346, 'font-size': 11, fill: '#2e7d4f', 'font-family': 'sans-serif', text: t('review.pictureBest', { move: label(r.best, r.played) }) });
   });
   redraw();
   const H = worst.length ? 530 : 305;
@@ -93,7 +94,7 @@ export async function downloadPicture(kind, reviews, drawAt, redraw) {
   const img = new Image();
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {
-    await new Promise((ok, fail) => { img.onload = ok; img.onerror = () => fail(new Error('the picture did not render')); img.src = url; });
+    await new Promise((ok, fail) => { img.onload = ok; img.onerror = () => fail(new Error(t('review.pictureFailed'))); img.src = url; });
     const canvas = document.createElement('canvas');
     canvas.width = img.width * 2; canvas.height = img.height * 2;
     const ctx = canvas.getContext('2d');

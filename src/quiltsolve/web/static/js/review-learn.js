@@ -7,7 +7,8 @@ import { post } from './api.js';
 import * as S from './shapes.js';
 import { clear, icon, markCells, patchColor, shapeIcon } from './draw.js';
 import { bindQuiltPointer, buyRefusal, clearHandMarks, holdFlow } from './hand.js';
-import { GLYPH, isMistake, label, labelOf, pct } from './review-words.js';
+import { GLYPH, isMistake, label, labelName, labelOf, pct } from './review-words.js';
+import { formatNumber, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 let page = null;       // the Review page (initDrill)
@@ -20,7 +21,7 @@ const tryChances = new Map();
 const hand = holdFlow({
   get P() { return page.P; }, view: () => learn.view, player: () => learn.player,
   canAct: () => Boolean(learn && learn.view),
-  get whose() { return [`player ${learn.player + 1}'s quilt`, `player ${learn.player + 1}`]; }, where: 'the quilt',
+  who: () => learn.player,
   say: (text) => { if (text !== null) $('learn-result').textContent = text; },
   play: (text, cells) => tryMove(text, cells), leatherFirst: () => {},
   render: () => { markPicked(); overlay(); }, redraw: () => overlay(),
@@ -51,7 +52,7 @@ export function learning() { return learn !== null; }
 function startLearning() {
   const player = Number($('learn-player').value);
   const queue = page.reviews().filter((r) => r && r.player === player && isMistake(r));
-  if (!queue.length) { page.say(`Player ${player + 1} made no mistake or blunder in this review.`, 'info'); return; }
+  if (!queue.length) { page.say(t('learn.none', { p: player + 1 }), 'info'); return; }
   page.say(null);
   learn = { player, queue, at: 0, seq: 0 };
   $('learn-box').hidden = false;
@@ -73,7 +74,7 @@ async function exercise(k) {
   if (!learn) return;
   hand.drop();
   if (k >= learn.queue.length) {
-    $('learn-text').textContent = `That was the last of them (${learn.queue.length}). Well done!`;
+    $('learn-text').textContent = tn('learn.done', learn.queue.length);
     $('learn-moves').hidden = true;
     $('learn-answer').hidden = true;
     $('learn-next').hidden = true;
@@ -96,10 +97,9 @@ async function exercise(k) {
   delete $('learn-result').dataset.chance;
   $('page-review').dataset.learnAt = String(k);
   delete $('page-review').dataset.learnDone;
-  $('learn-text').textContent = `${k + 1} of ${learn.queue.length} · Move ${r.ply + 1}: ${label(r.played, r.best)} `
-    + `lost ${pct(r.loss)} (${GLYPH[labelOf(r)]} ${labelOf(r)}). Find a better move for player ${r.player + 1}: `
-    + 'advance (A), or pick a patch (click it or press 1-3) and put it on the quilt: move it with the pointer or the '
-    + 'arrow keys, R rotates, F flips, a click or Enter puts it down, Esc puts it back.';
+  $('learn-text').textContent = t('learn.exercise', { k: k + 1, of: learn.queue.length, n: r.ply + 1,
+    move: label(r.played, r.best), loss: pct(r.loss), glyph: GLYPH[labelOf(r)], label: labelName(labelOf(r)),
+    p: r.player + 1 });
   try {
     const bare = { ...page.record() };
     delete bare.evaluations;
@@ -121,7 +121,7 @@ function choices() {
   $('learn-advance').disabled = !v.advance;
   if (v.leather_to_place > 0) {
     hand.holdLeather();
-    box.textContent = 'Place the leather patch: click a free cell, or move it with the arrow keys and press Enter.';
+    box.textContent = t('learn.placeLeather');
   } else {
     v.available.forEach((a, i) => {
       const p = page.P[a.id];
@@ -132,10 +132,11 @@ function choices() {
       b.dataset.slot = i + 1;
       const shape = shapeIcon(p.cells, patchColor(a.id), { minSide: 3 });
       shape.classList.add('learn-shape');
-      b.append(shape, `${i + 1}: patch ${a.id} `, icon('button'), `${a.buttons} `, icon('time'), `${a.time}`);
+      b.append(shape, `${t('learn.patchChoice', { n: i + 1, id: a.id })} `, icon('button'), `${formatNumber(a.buttons)} `, icon('time'),
+        `${formatNumber(a.time)}`);
       b.disabled = !a.buyable;
-      b.title = buyRefusal(a, `player ${me + 1}'s quilt`, `player ${me + 1}`, v.players[me].buttons)
-        || `Patch ${a.id}: ${a.buttons} buttons, ${a.time} time. Press ${i + 1} to pick it up.`;
+      b.title = buyRefusal(a, me, v.players[me].buttons)
+        || tn('learn.patchTitle', a.buttons, { id: a.id, time: a.time, key: i + 1 });
       b.setAttribute('aria-label', b.title);
       b.addEventListener('click', () => hand.pick(i + 1));
       box.appendChild(b);
@@ -212,7 +213,7 @@ async function tryMove(text, cells = []) {
   const mine = ++learn.seq;
   const current = () => learn && learn.queue[learn.at] === r && learn.seq === mine;
   const out = $('learn-result');
-  out.textContent = 'thinking…';
+  out.textContent = t('common.thinking');
   delete out.dataset.chance;
   try {
     const after = await post('game/apply', { state: learn.state, move: text });
@@ -223,13 +224,12 @@ async function tryMove(text, cells = []) {
     const { chance, source } = await tryChance(r, move, after);
     if (!current()) return;
     let verdict;
-    if (source === 'best') verdict = 'Good: that is the engine\'s best move.';
-    else if (source === 'played') verdict = 'That is the move played in the game. Try again, or show the answer.';
-    else if (chance >= r.value_best - 0.05) verdict = 'Good: as good as the engine\'s best (within 5%).';
-    else if (chance > r.value_played + 0.02) verdict = 'Better than the game\'s move, but there is better still.';
-    else verdict = 'Not better than the game\'s move. Try again, or show the answer.';
-    out.textContent = `Your try ${move}: win chance ${pct(chance)} (the game's move ${pct(r.value_played)}, `
-      + `the engine's best ${pct(r.value_best)}). ${verdict}`;
+    if (source === 'best') verdict = t('learn.verdict.best');
+    else if (source === 'played') verdict = t('learn.verdict.played');
+    else if (chance >= r.value_best - 0.05) verdict = t('learn.verdict.asGood');
+    else if (chance > r.value_played + 0.02) verdict = t('learn.verdict.better');
+    else verdict = t('learn.verdict.notBetter');
+    out.textContent = `${t('learn.try', { move, chance: pct(chance), played: pct(r.value_played), best: pct(r.value_best) })} ${verdict}`;
     out.dataset.chance = chance.toFixed(4);
     out.dataset.source = source;
     out.dataset.move = move;
@@ -247,8 +247,7 @@ function showAnswer() {
   if (!learn) return;
   const r = learn.queue[learn.at];
   learn.shown = true;
-  $('learn-result').textContent = `${$('learn-result').textContent} The engine's answer: ${label(r.best, r.played)} `
-    + `(${pct(r.value_best)}).`.trimStart();
+  $('learn-result').textContent = `${$('learn-result').textContent} ${t('learn.answerIs', { move: label(r.best, r.played), pct: pct(r.value_best) })}`.trimStart();
   $('learn-next').hidden = false;
   overlay();
 }

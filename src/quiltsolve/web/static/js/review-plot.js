@@ -2,7 +2,8 @@
 // point is the clickable one, a move's label sits above it as a glyph, a large mistake has a ring.
 
 import { clear, el } from './draw.js';
-import { GLYPH, label, labelOf, pct } from './review-words.js';
+import { GLYPH, label, labelName, labelOf, pct } from './review-words.js';
+import { t } from './i18n.js';
 
 const RING = 8;            // a large mistake's ring around its point (px of the plot's viewBox)
 const GLYPH_GAP = 13;      // from the point to a glyph's baseline above it: the ring, its stroke, the descent
@@ -22,7 +23,7 @@ export function drawPlot(svg, n, reviews, step, go) {
   for (const v of [0, 0.5, 1]) el('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', text: pct(v) }, svg);
   const every = n > 60 ? 20 : 10;
   for (let i = every; i <= n; i += every) el('text', { x: x(i - 1), y: H - 8, 'text-anchor': 'middle', text: i }, svg);
-  el('text', { x: L, y: H - 8, 'text-anchor': 'start', text: 'move →' }, svg);
+  el('text', { x: L, y: H - 8, 'text-anchor': 'start', text: t('review.plotAxis') }, svg);
   const pts = [];
   for (let i = 0; i < n; i++) {
     const r = reviews[i];
@@ -42,8 +43,8 @@ export function drawPlot(svg, n, reviews, step, go) {
     const lab = labelOf(r);
     const c = el('circle', { cx: x(i), cy: y(mine), r: n > 80 ? 3 : 4, class: `pt${r.player === 1 ? ' p1' : ''}`,
       'data-ply': i, 'data-value': v.toFixed(4), 'data-label': lab || '', tabindex: -1 }, svg);
-    el('title', { text: `move ${i + 1} (player ${r.player + 1}): ${label(r.played, r.best)}${lab ? ` ${GLYPH[lab]} ${lab}` : ''}; `
-      + `player ${r.player + 1}'s chance ${pct(mine)}` }, c);
+    el('title', { text: t('review.pointTitle', { n: i + 1, p: r.player + 1, move: label(r.played, r.best),
+      glyph: lab ? ` ${GLYPH[lab]} ${labelName(lab)}` : '', pct: pct(mine) }) }, c);
     c.addEventListener('click', () => go(i + 1));
     if (r.large) el('circle', { cx: x(i), cy: y(mine), r: RING, class: 'mistake', 'data-ply': i }, svg);
     if (lab) {

@@ -13,8 +13,10 @@ import { initDrill, learnKey, learning, stopLearning } from './review-learn.js';
 import { downloadPicture, saveRecord } from './review-export.js';
 import { reviewLink, reviewParams, unpackRecord } from './review-links.js';
 import { drawPlot } from './review-plot.js';
-import { GLYPH, isMistake, label, labelOf, pct, points } from './review-words.js';
+import { GLYPH, isMistake, label, labelName, labelOf, pct, points } from './review-words.js';
 import { listRecent, loadRecent, saveRecent } from './store.js';
+import { formatNumber, onLanguageChange, t, tn } from './i18n.js';
+import { playersText, strengthName } from './play-game.js';
 
 const $ = (id) => document.getElementById(id);
 let P = null;
@@ -60,6 +62,7 @@ export async function init() {
     if (e.key in moves) { e.preventDefault(); go(moves[e.key]); }
   });
   window.addEventListener('hashchange', () => { openLink(); });
+  onLanguageChange(() => { if (data) { go(step); summary(); mistakes(); progressText(); } });
   await openLink();
   hookRecentAndAnalysis();   // after a link's review started: Recent only fills an empty page
 }
@@ -74,7 +77,7 @@ async function openLink() {
   openedRec = q.get('rec');
   let rec;
   try { rec = await unpackRecord(openedRec); } catch (e) {
-    showMessage(msg, `This link's game record does not decode (${e.message}).`);
+    showMessage(msg, t('review.badLink', { message: e.message }));
     return;
   }
   const it = Number(q.get('it'));
@@ -84,7 +87,9 @@ async function openLink() {
     const value = `it:${it}`;
     if (![...sel.options].some((o) => o.value === value)) {
       const o = document.createElement('option');
-      o.value = value; o.textContent = `${it} iterations / move (from the link)`;
+      o.value = value; o.textContent = tn('review.depth.link', it);
+      o.dataset.i18n = 'review.depth.link';
+      o.dataset.i18nN = String(it);
       sel.appendChild(o);
     }
     sel.value = value;
@@ -116,10 +121,10 @@ async function copyLink() {
   $('review-link').hidden = false;
   try {
     await navigator.clipboard.writeText(url);
-    showMessage(msg, 'Link copied: it holds the game (never sent to the server) and this move.', 'info');
+    showMessage(msg, t('review.linkCopied'), 'info');
   } catch {
     $('review-link').select();
-    showMessage(msg, 'Copy the link from the box below.', 'info');
+    showMessage(msg, t('review.copyFromBox'), 'info');
   }
 }
 
@@ -134,11 +139,11 @@ async function readFile() {
   clear(sel);
   if (lines.length > 1 && lines.every((x) => x.startsWith('{'))) {
     lines.forEach((line, i) => {
-      let label = `game ${i + 1}`;
+      let label = t('review.gameN', { n: i + 1 });
       try {
         const r = JSON.parse(line);
-        if (r.seed !== undefined) label += ` (seed ${r.seed})`;
-        if (r.players) label += ` ${r.players.join(' v ')}`;
+        if (r.seed !== undefined) label += ` ${t('review.seedN', { seed: String(r.seed) })}`;
+        if (Array.isArray(r.players)) label += ` ${playersText(r.players)}`;
       } catch { /* shown when reviewed */ }
       const o = document.createElement('option');
       o.value = String(i); o.textContent = label;
@@ -155,7 +160,7 @@ async function readFile() {
 
 async function sample() {
   showMessage(msg, null);
-  $('review-progress').textContent = 'playing a sample game (greedy v random)…';
+  $('review-progress').textContent = t('review.playingSample');
   try {
     const g = await post('game/new', { seed: 11 });
     let state = g.state, view = g.view;
@@ -172,14 +177,14 @@ async function sample() {
 }
 
 function parseRecord(text) {
-  const t = text.trim();
-  if (!t) throw new Error('paste a game record (JSON) or choose a file');
-  const first = t.split(/\r?\n/).find((x) => x.trim());
+  const txt = text.trim();
+  if (!txt) throw new Error(t('review.noRecord'));
+  const first = txt.split(/\r?\n/).find((x) => x.trim());
   let obj;
-  try { obj = JSON.parse(t); } catch {
-    try { obj = JSON.parse(first); } catch (e) { throw new Error(`the record is not valid JSON (${e.message})`); }
+  try { obj = JSON.parse(txt); } catch {
+    try { obj = JSON.parse(first); } catch (e) { throw new Error(t('review.notJson', { message: e.message })); }
   }
-  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.actions)) throw new Error('a game record is a JSON object with "circle" and "actions"');
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.actions)) throw new Error(t('review.notRecord'));
   return obj;
 }
 
@@ -224,7 +229,8 @@ async function analyze(mine) {
   if (budget.iterations) body.iterations = budget.iterations; else body.time_per_move = `${budget.seconds}s`;
   const n = data.plies.length;
   const progress = $('review-progress');
-  progress.textContent = `reviewing: 0 of ${n} moves`;
+  reviewedCount = 0;
+  progressText();
   $('page-review').dataset.reviewed = '0';
   const t0 = performance.now();
   abort = new AbortController();
@@ -234,7 +240,8 @@ async function analyze(mine) {
       reviews[item.ply] = item;
       accuracy[item.player] = item.player_accuracy;
       const done = reviews.filter(Boolean).length;
-      progress.textContent = done < n ? `reviewing: ${done} of ${n} moves` : `reviewed all ${n} moves`;
+      reviewedCount = done;
+      progressText();
       plot();
       if (done === 1) $('page-review').dataset.firstPointMs = String(Math.round(performance.now() - t0));
       $('page-review').dataset.reviewed = String(done);
@@ -246,8 +253,17 @@ async function analyze(mine) {
   } catch (e) {
     if (e.name === 'AbortError' || mine !== run) return;
     showMessage(msg, e);
+    reviewedCount = null;
     progress.textContent = '';
   }
+}
+
+let reviewedCount = null;   // moves reviewed so far (null: no review running or done)
+function progressText() {
+  if (!data || reviewedCount === null) return;
+  const n = data.plies.length;
+  $('review-progress').textContent = reviewedCount < n ? tn('review.reviewing', n, { done: reviewedCount })
+    : tn('review.reviewed', n);
 }
 
 // ------------------------------------------------------------------ stepping
@@ -256,7 +272,7 @@ function go(k) {
   if (!data) return;
   step = Math.max(0, Math.min(data.plies.length, k));
   $('review-slider').value = String(step);
-  $('review-where').textContent = `move ${step} of ${data.plies.length}`;
+  $('review-where').textContent = t('review.where', { n: step, of: data.plies.length });
   $('page-review').dataset.step = String(step);
   drawBoards();
   info();
@@ -280,11 +296,12 @@ function drawBoards(extra = null) {
       if (ply.move.cells.length) markCells(q.overlay, S.fromMessage(ply.move.cells), 'last', { move: ply.move.text });
     }
     const p = v.players[i];
-    const scoreLabel = v.terminal ? 'score' : 'score if the game ended now';     // as on Play (hand.statsInto)
-    $(`review-stats-${i}`).textContent = `buttons ${p.buttons} · income +${p.income} · space ${p.position} · ${scoreLabel} ${p.score}${p.bonus ? ' · 7×7 ★' : ''}`;
+    const scoreLabel = v.terminal ? t('stats.score') : t('stats.scoreNow');     // as on Play (hand.statsInto)
+    $(`review-stats-${i}`).textContent = `${t('stats.buttons')} ${formatNumber(p.buttons)} · ${t('stats.income')} +${formatNumber(p.income)} · `
+      + `${t('stats.space')} ${formatNumber(p.position)} · ${scoreLabel} ${formatNumber(p.score)}${p.bonus ? ' · 7×7 ★' : ''}`;
   }
   if (extra) extra(quilts);
-  drawTrack($('review-track'), v, ['1', '2']);
+  drawTrack($('review-track'), v, [t('track.p1'), t('track.p2')]);
   return quilts;
 }
 
@@ -309,33 +326,35 @@ function info() {
   clear(box);
   if (!data) return;
   if (step === 0) {
-    box.textContent = data.plies.length ? 'The start of the game. Step forward with › or →.' : 'No moves.';
+    box.textContent = data.plies.length ? t('review.start') : t('review.noMoves');
     return;
   }
   const ply = data.plies[step - 1];
   const r = reviews[step - 1];
-  box.append(`Move ${step}, player ${ply.player + 1}: `, moveSpan(ply.move, r && r.best, ply.player, 'played'), '. ');
-  if (!r) { box.append('(being reviewed…)'); return; }
+  box.append(`${t('review.moveBy', { n: step, p: ply.player + 1 })} `, moveSpan(ply.move, r && r.best, ply.player, 'played'), '. ');
+  if (!r) { box.append(t('review.beingReviewed')); return; }
   const lab = labelOf(r);
   if (lab) {
     const g = document.createElement('span');
     g.className = `glyph ${lab}`;
-    g.textContent = `${GLYPH[lab]} ${lab[0].toUpperCase()}${lab.slice(1)}. `;
+    g.textContent = `${GLYPH[lab]} ${labelName(lab, true)}. `;
     box.appendChild(g);
   }
-  box.append(`Win chance after it ${pct(r.value_played)}; best was `, moveSpan(r.best, ply.move, ply.player, 'best'),
-    ` (${pct(r.value_best)}), loss ${pct(r.loss)}${points(r)}. `);
+  // "Win chance after it 40%; best was <move> (55%), loss 15%." with the best move a hoverable span
+  const [before, after] = t('review.chanceLine', { played: pct(r.value_played), best: pct(r.value_best),
+    loss: pct(r.loss), points: points(r) }).split('{move}');
+  box.append(before, moveSpan(r.best, ply.move, ply.player, 'best'), after ?? '', ' ');
   if (r.large) {
     const bad = document.createElement('span');
     bad.className = 'bad';
-    bad.textContent = 'A large mistake.';
+    bad.textContent = t('review.large');
     box.appendChild(bad);
   }
 }
 
 function names() {
   const ps = record && Array.isArray(record.players) ? record.players : null;
-  return [0, 1].map((i) => `Player ${i + 1}${ps ? ` (${ps[i]})` : ''}`);
+  return [0, 1].map((i) => `${t('player.n', { n: i + 1 })}${ps ? ` (${strengthName(ps[i])})` : ''}`);
 }
 
 // Each player's accuracy (the server's player_accuracy, engine.review.player_accuracy) and label counts.
@@ -349,8 +368,9 @@ function summary() {
     box.dataset.inaccuracies = count('inaccuracy');
     box.dataset.mistakes = count('mistake');
     box.dataset.blunders = count('blunder');
-    box.textContent = `${names()[i]}: accuracy ${acc === null ? '–' : acc.toFixed(1)} · ${count('inaccuracy')} ?! · `
-      + `${count('mistake')} ? · ${count('blunder')} ?? · ${mine.length} moves`;
+    const accText = acc === null ? '–' : formatNumber(acc, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    box.textContent = `${names()[i]}: ${t('review.accuracy', { acc: accText })} · ${count('inaccuracy')} ?! · `
+      + `${count('mistake')} ? · ${count('blunder')} ?? · ${tn('review.moves', mine.length)}`;
   }
   const bad = reviews.filter((r) => r && isMistake(r));
   $('review-learn').disabled = !bad.length;
@@ -371,7 +391,7 @@ function moveList() {
       const g = document.createElement('span');
       g.className = `glyph ${lab}`;
       g.textContent = ` ${GLYPH[lab]}`;
-      g.title = lab;
+      g.title = labelName(lab);
       li.appendChild(g);
       li.dataset.label = lab;
     }
@@ -388,16 +408,21 @@ function mistakes() {
   const bad = reviews.filter((r) => r && (r.large || isMistake(r)));
   if (!bad.length) {
     const li = document.createElement('li');
-    li.textContent = reviews.filter(Boolean).length ? 'None so far.' : 'Waiting for the review…';
+    li.textContent = reviews.filter(Boolean).length ? t('review.noneSoFar') : t('review.waiting');
     list.appendChild(li);
     return;
   }
   for (const r of bad) {
     const li = document.createElement('li');
     const lab = labelOf(r);
-    li.append(`Move ${r.ply + 1} (player ${r.player + 1}) ${lab ? GLYPH[lab] : ''}: `);
-    li.append(moveSpan(r.played, r.best, r.player, 'played'), ` lost ${pct(r.loss)}${points(r)}; best was `,
-      moveSpan(r.best, r.played, r.player, 'best'));
+    li.append(`${t('review.mistakeHead', { n: r.ply + 1, p: r.player + 1, glyph: lab ? GLYPH[lab] : '' })} `);
+    // "<move> lost 15%; best was <move>": the two moves are hoverable spans
+    const parts = t('review.mistakeLine', { loss: pct(r.loss), points: points(r) }).split(/\{(played|best)\}/);
+    for (const part of parts) {
+      if (part === 'played') li.append(moveSpan(r.played, r.best, r.player, 'played'));
+      else if (part === 'best') li.append(moveSpan(r.best, r.played, r.player, 'best'));
+      else li.append(part);
+    }
     li.tabIndex = 0;
     li.dataset.ply = r.ply;
     li.addEventListener('click', () => go(r.ply + 1));
@@ -432,9 +457,11 @@ function hookRecentAndAnalysis() {
 
 function remember(record) {
   const n = (record.actions || []).length;
-  const who = Array.isArray(record.players) ? ` ${record.players.join(' v ')}` : '';
+  const who = Array.isArray(record.players) ? record.players.map(String) : null;
   const id = `review:${record.seed ?? ''}:${(record.circle || []).join(',')}:${n}:${(record.actions || []).slice(-1)[0] || ''}`;
-  saveRecent('review', id, `Review${who}${record.seed !== undefined ? `, deal ${record.seed}` : ''}, ${n} moves`, { record });
+  const key = `recent.review${who ? 'Players' : ''}${record.seed !== undefined ? 'Deal' : ''}`;
+  const label = { key, n, vars: { players: who || '', deal: String(record.seed) } };
+  saveRecent('review', id, tn(key, n, { ...label.vars, players: who ? playersText(who) : '' }), { record }, label);
 }
 
 // ------------------------------------------------------------------ the picture

@@ -2,10 +2,15 @@
 // One key holds a versioned list, newest first; it is bounded in items and in characters, the oldest
 // dropped first. Storage refused or full (private windows, quota): the page goes on without it.
 //
-//   saveRecent(kind, id, title, data)  → true if kept (an item with the same id is replaced, moved to the front)
-//   listRecent(kind?)                  → [{id, kind, title, date}] newest first (no data)
+//   saveRecent(kind, id, title, data, label?)  → true if kept (an item with the same id is replaced, moved to
+//                                       the front); label {key, vars, n?}: the title as a catalogue key (i18n.js),
+//                                       so that Recent shows it in the language of the moment
+//   listRecent(kind?)                  → [{id, kind, title, label, date}] newest first (no data)
 //   loadRecent(id)                     → {id, kind, title, date, data} or null
 //   removeRecent(id)
+//
+// Settings (the language, i18n.js) are single keys of their own beside the list: readSetting(key) → the
+// text kept or null, writeSetting(key, text) → true if kept.
 
 export const STORE_KEY = 'quiltsolve.recent';
 export const STORE_VERSION = 1;
@@ -42,9 +47,13 @@ function write(items) {
   }
 }
 
-export function saveRecent(kind, id, title, data) {
+export function saveRecent(kind, id, title, data, label = null) {
   if (!KINDS.includes(kind)) throw new Error(`unknown kind of recent item: ${kind}`);
   const item = { id: String(id), kind, title: String(title).slice(0, 200), date: new Date().toISOString(), data };
+  if (label && typeof label.key === 'string') {
+    item.label = { key: label.key, vars: label.vars || {} };
+    if (Number.isFinite(label.n)) item.label.n = label.n;
+  }
   const items = [item, ...read().filter((it) => it.id !== item.id)];
   const kept = write(items);
   return kept && read().some((it) => it.id === item.id);
@@ -52,7 +61,7 @@ export function saveRecent(kind, id, title, data) {
 
 export function listRecent(kind = null) {
   return read().filter((it) => !kind || it.kind === kind)
-    .map(({ id, kind: k, title, date }) => ({ id, kind: k, title, date }));
+    .map(({ id, kind: k, title, label, date }) => ({ id, kind: k, title, label: label || null, date }));
 }
 
 export function loadRecent(id) {
@@ -65,8 +74,13 @@ export function removeRecent(id) {
   if (rest.length !== items.length) write(rest);
 }
 
-// A date as the Recent list shows it: "2 Dec 2026, 11:20" in the reader's locale.
-export function shortDate(iso) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export function readSetting(key) {
+  const s = storage();
+  try { return s ? s.getItem(key) : null; } catch { return null; }
+}
+
+export function writeSetting(key, value) {
+  const s = storage();
+  try { if (s) { s.setItem(key, String(value)); return true; } } catch { /* refused or full */ }
+  return false;
 }
