@@ -9,6 +9,7 @@ from quiltsolve.engine.actions import Buy
 from quiltsolve.server import positions
 from quiltsolve.solver import limits
 
+from ..i18n import _, ngettext
 from ..inputs import read_position
 from ..render import player_name
 from .options import AddCommand, number, whole
@@ -58,19 +59,32 @@ def update_json(u: Any, notation: str) -> dict[str, Any]:
 
 
 def progress_line(u: Any) -> str:
-    """One progress line: the time, the nodes, the interval, the best line so far."""
+    """One progress line: the time, the positions searched, the interval, the best line so far."""
     line = " → ".join(short(a) for a in u.line[:LINE_SHOWN]) + (" …" if len(u.line) > LINE_SHOWN else "")
-    return f"{u.elapsed:7.1f} s {u.nodes:>14,} nodes  [{signed(u.lower)}, {signed(u.upper)}]  {line}"
+    return ngettext("{elapsed} s, {n} position: [{lower}, {upper}]  {line}",
+                    "{elapsed} s, {n} positions: [{lower}, {upper}]  {line}", u.nodes).format(
+        elapsed=f"{u.elapsed:6.1f}", n=f"{u.nodes:,}", lower=signed(u.lower), upper=signed(u.upper), line=line)
 
 
 def verdict(value: int, player: int) -> str:
     """What an exact value means for the player to move."""
     who = player_name(player)
     if value > 0:
-        return f"{who} wins by {value} points with perfect play"
+        return ngettext("{player} wins by {n} point with perfect play", "{player} wins by {n} points with perfect play",
+                        value).format(player=who, n=value)
     if value < 0:
-        return f"{who} loses by {-value} points with perfect play"
-    return "a tie on points with perfect play (the tie rule: who reached space 53 first wins)"
+        return ngettext("{player} loses by {n} point with perfect play",
+                        "{player} loses by {n} points with perfect play", -value).format(player=who, n=-value)
+    return _("a tie on points with perfect play (the tie rule: who reached space 53 first wins)")
+
+
+def work(u: Any) -> str:
+    """The time, the positions and the workers of a solve, in words."""
+    took = ngettext("{elapsed} s, {n} position", "{elapsed} s, {n} positions", u.nodes).format(
+        elapsed=f"{u.elapsed:.1f}", n=f"{u.nodes:,}")
+    if u.workers > 1:
+        took += ngettext(", {n} worker", ", {n} workers", u.workers).format(n=u.workers)
+    return took
 
 
 def run(args: argparse.Namespace, client: Any, out: Out) -> int:
@@ -90,9 +104,12 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     player = state.current_player()
     if not args.json:
         p = state.players[player]
-        out.console.print(f"position: {notation}")
-        out.console.print(f"{player_name(player)} to move: space {p.position}, {p.buttons} buttons, "
-                          f"income {p.income}; values are {player_name(player)}'s final margin")
+        out.console.print(_("position: {notation}").format(notation=notation), highlight=False)
+        out.console.print(ngettext("{player} to move: space {space}, {n} button, income {income}",
+                                   "{player} to move: space {space}, {n} buttons, income {income}", p.buttons).format(
+            player=player_name(player), space=p.position, n=p.buttons, income=p.income), highlight=False)
+        out.console.print(_("values are {player}'s final margin: their score minus the other's, both playing "
+                            "perfectly").format(player=player_name(player)), highlight=False)
     last = None
     try:
         for last in updates:
@@ -103,7 +120,7 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
             out.stream.flush()
     except KeyboardInterrupt:
         if not args.json:
-            out.console.print("stopped (Ctrl-C)")
+            out.console.print(_("stopped (Ctrl-C)"))
     finally:
         close = getattr(updates, "close", None)
         if close is not None:
@@ -111,15 +128,14 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     if last is None:
         return EXIT_NONE
     if not args.json:
-        workers = f", {last.workers} workers" if last.workers > 1 else ""
-        took = f"{last.elapsed:.1f} s, {last.nodes:,} nodes{workers}"
         if last.exact:
-            out.console.print(f"exact value: {signed(last.value)}: {verdict(last.value, player)} ({took})",
-                              highlight=False)
+            out.console.print(_("exact value: {value}: {verdict} ({work})").format(
+                value=signed(last.value), verdict=verdict(last.value, player), work=work(last)), highlight=False)
             if last.line:
-                out.console.print("line: " + ", ".join(a.to_str() for a in last.line), highlight=False)
+                out.console.print(_("line: {moves}").format(moves=", ".join(a.to_str() for a in last.line)),
+                                  highlight=False)
         else:
-            why = {"time": "the time limit passed", "stopped": "stopped"}.get(last.reason, last.reason)
-            out.console.print(f"not solved ({why}): the value is proven to lie in "
-                              f"[{signed(last.lower)}, {signed(last.upper)}] ({took})", highlight=False)
+            why = _("the time limit passed") if last.reason == "time" else _("stopped")
+            out.console.print(_("not solved ({why}): the value is proven to lie in [{lower}, {upper}] ({work})").format(
+                why=why, lower=signed(last.lower), upper=signed(last.upper), work=work(last)), highlight=False)
     return EXIT_OK if last.exact else EXIT_NONE
