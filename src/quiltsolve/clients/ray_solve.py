@@ -1,10 +1,12 @@
 """``suggest solve POSITION --ray auto|local|ADDRESS [--workers N]``: the exact solve on a Ray cluster.
 
-:func:`ray_solve` checks the request as the service would (its own
-validation: the same limits, the same messages naming the field), then runs
-:func:`engine.ray_solve.solve_position_ray` and yields its updates, the
-same :class:`engine.solve.SolveUpdate` values every client yields. Ray is
-imported only here, only with ``--ray``.
+:class:`RaySolveClient` wraps the command's client so that ``solve_position``
+runs :func:`engine.ray_solve.solve_position_ray` (the root's moves and their
+replies as tasks on solver actors) after checking the request as the service
+would (its own validation: the same limits, the same messages naming the
+field); it yields the same :class:`engine.solve.SolveUpdate` values every
+client yields. Everything else goes to the wrapped (embedded) client. Ray is
+imported only when a solve runs (``solver.ray_count.ray_session``).
 
 Errors: ``--ray`` with ``--server``, malformed, or Ray not installed —
 ``ValueError`` (the command's exit 2); a bad time limit, report interval or
@@ -17,42 +19,47 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from quiltsolve.engine.ray_solve import solve_position_ray
 from quiltsolve.engine.solve import SolveUpdate
 from quiltsolve.server.errors import ServiceError
-from quiltsolve.server.service import Bounds, plan_solve_position
 from quiltsolve.server.jobs import SolvePositionJob
-from quiltsolve.solver.ray_count import RayUnavailableError, check_address, require_ray
+from quiltsolve.server.service import Bounds, plan_solve_position
+from quiltsolve.solver.ray_count import RayUnavailableError
 
 from . import errors, wire
 
 
-def ray_solve(state: Any, *, address: str, workers: int | None = None, time_limit: float | None = None,
-              report_interval: float | None = None, table_mb: int | None = None,
-              server: str | None = None) -> Iterator[SolveUpdate]:
-    """The updates of the solve of ``state`` on the Ray cluster at ``address`` (``workers`` actors, by default
-    one per CPU of the cluster), checked first as the service checks a SolvePosition request; closing the
-    iterator stops the solve."""
-    if server:
-        raise ValueError("--ray and --server cannot be combined: the solve runs on the Ray cluster")
-    if workers is not None and workers < 1:
-        raise errors.InvalidArgument(f"workers: must be at least 1, got {workers}", field="workers")
-    call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
-    try:
-        plan = plan_solve_position(call.request, Bounds())
-    except ServiceError as e:
-        raise wire.error_from_status(e.code, e.details, "ray") from None
-    job = plan.job
-    assert isinstance(job, SolvePositionJob)
-    target = check_address(address)
-    require_ray(target)
-    return _updates(job, target, workers, plan.limit)
+class RaySolveClient:
+    """A client whose position solves run on Ray (``workers`` actors; None: one per CPU of the cluster); other
+    calls go to ``inner``."""
 
+    def __init__(self, inner: Any, address: str, workers: int | None = None) -> None:
+        if workers is not None and workers < 1:
+            raise errors.InvalidArgument(f"workers: must be at least 1, got {workers}", field="workers")
+        self._inner = inner
+        self.address = address
+        self.workers = workers
 
-def _updates(job: SolvePositionJob, address: str, workers: int | None, limit: float) -> Iterator[SolveUpdate]:
-    from quiltsolve.engine.ray_solve import solve_position_ray
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
-    try:
-        yield from solve_position_ray(job.state, address=address, workers=workers, time_limit=limit,
-                                      table_bytes=job.table_bytes, report_interval=job.report_interval)
-    except RayUnavailableError as e:
-        raise errors.ServiceUnavailable(str(e)) from None
+    def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
+                       table_mb: int | None = None) -> Iterator[SolveUpdate]:
+        """As ``EmbeddedClient.solve_position``, on the Ray cluster: the request is checked first (bad input
+        raises at once, naming the field), then the updates come as the solve runs; closing the iterator stops
+        it."""
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
+        try:
+            plan = plan_solve_position(call.request, Bounds())
+        except ServiceError as e:
+            raise wire.error_from_status(e.code, e.details, "ray") from None
+        job = plan.job
+        assert isinstance(job, SolvePositionJob)
+        return self._updates(job, plan.limit)
+
+    def _updates(self, job: SolvePositionJob, limit: float) -> Iterator[SolveUpdate]:
+        try:
+            yield from solve_position_ray(job.state, address=self.address, workers=self.workers, time_limit=limit,
+                                          table_bytes=job.table_bytes, report_interval=job.report_interval)
+        except RayUnavailableError as e:
+            raise errors.ServiceUnavailable(str(e)) from None

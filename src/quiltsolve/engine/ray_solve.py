@@ -34,7 +34,7 @@ from . import endgame
 from .actions import Action
 from .endgame import EndgameArgumentError
 from .solve import (LINE_DEPTH, Control, Driver, Node, SolveUpdate, Stop, _Abort, _check, make_search, run_driver,
-                    table_moves)
+                    solve_position, table_moves)
 from .state import GameState
 
 __all__ = ["SolveActor", "solve_position_ray"]
@@ -58,6 +58,7 @@ class SolveActor:
         self.search = make_search(backend, table_bytes, self)
 
     def ready(self) -> bool:
+        """True: the actor is up (its solver and table made)."""
         return True
 
     def is_set(self) -> bool:
@@ -84,10 +85,12 @@ class SolveActor:
         return task, out, self.nodes(), bool(self.search.table_full)
 
     def cancel(self, task: int) -> None:
+        """Stop the search of ``task`` if it is the one running (a cancel that comes late does nothing)."""
         if self.current == task:
             self.flag.set()
 
     def nodes(self) -> int:
+        """The nodes this actor's solver searched so far."""
         return int(self.search.nodes)
 
     def line(self, state: GameState, value: int, ply: int, seconds: float) -> list[Action]:
@@ -119,10 +122,12 @@ class RayWorker:
         self._asked_at = 0.0
 
     def seconds_left(self) -> float:
+        """The time the solve has left (a task's own limit: the actors' clocks may be other machines')."""
         deadline = self.control.deadline
         return 1e9 if deadline is None else max(0.001, deadline - time.monotonic())
 
     def submit(self, batch: list[Node], g: int) -> None:
+        """Start ``batch`` on an idle actor, the one that searched its first node before if it is free."""
         first = batch[0]
         at = first.owner if first.owner in self.free else self.free[0]
         self.free.remove(at)
@@ -136,12 +141,16 @@ class RayWorker:
             node.owner = at
 
     def idle(self) -> int:
+        """Actors without a task."""
         return len(self.free)
 
     def running(self) -> int:
+        """Tasks under way."""
         return len(self.tasks)
 
     def wait(self) -> list[tuple[Node, int, int | None]]:
+        """The answers of the tasks that ended (at least one), looking at the clock and the stop token every
+        :data:`POLL` seconds meanwhile."""
         ray = self.ray
         while True:
             self._poll_nodes()
@@ -185,17 +194,21 @@ class RayWorker:
         self._asked_at = now
 
     def cancel(self, node: Node) -> None:
+        """Cancel the task searching ``node`` (its actor's search stops within 1,024 nodes)."""
         hit = self.by_node.get(id(node))
         if hit is not None:
             self.actors[hit[1]].cancel.remote(hit[0])
 
     def nodes(self) -> int:
+        """The nodes of every actor, as last heard."""
         return sum(self.live_nodes)
 
     def table_full(self) -> bool:
+        """Whether an actor's table replaced an entry of another position."""
         return self.full
 
     def line(self, node: Node, value: int) -> list[Action]:
+        """A principal variation from ``node``, from the table of the actor that searched it last."""
         if node.state.is_terminal():
             return []
         at = node.owner if node.owner is not None else 0
@@ -206,7 +219,8 @@ class RayWorker:
             return []
 
     def table_line(self, node: Node, depth: int) -> list[Action]:
-        return []   # the tables are the actors': the best line so far is the tree's
+        """Nothing: the tables are the actors' (the best line so far is the tree's)."""
+        return []
 
 
 def solve_position_ray(state: GameState, *, address: str = "auto", workers: int | None = None,
@@ -222,7 +236,7 @@ def solve_position_ray(state: GameState, *, address: str = "auto", workers: int 
     if workers is not None and (type(workers) is not int or workers < 1):
         raise EndgameArgumentError(f"workers: must be None or an integer >= 1, got {workers!r}")
     if state.is_terminal():
-        yield from _terminal(state, table_bytes)
+        yield from solve_position(state, table_bytes=table_bytes, report_interval=None)
         return
     with ray_session(address, num_cpus=workers) as ray:
         n = workers or cluster_cpus(ray)
@@ -244,9 +258,3 @@ def solve_position_ray(state: GameState, *, address: str = "auto", workers: int 
         finally:
             for a in actors:
                 ray.kill(a)
-
-
-def _terminal(state: GameState, table_bytes: int) -> Iterator[SolveUpdate]:
-    from .solve import solve_position
-
-    yield from solve_position(state, table_bytes=table_bytes, report_interval=None)

@@ -84,7 +84,9 @@ LINE_EVERY = 0.05
 class Stop(Protocol):
     """Anything with ``is_set()`` (e.g. ``quiltsolve.solver.StopToken``)."""
 
-    def is_set(self) -> bool: ...
+    def is_set(self) -> bool:
+        """True once the solve should end."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ class Node:
         self.action = action
         self.parent = parent
         self.index = index                     # its place in the solver's order among its siblings
-        self.ply = 0 if parent is None else parent.ply + 1
+        self.ply: int = 0 if parent is None else parent.ply + 1
         self.maxing = state.current_player() == 0
         self.kids: list[Node] | None = None    # None: searched whole (not split)
         self.busy = False                      # a task is searching it
@@ -334,10 +336,11 @@ class Tree:
         out = []
         node = self.root
         while node.kids:
+            kids = node.kids
             if node.maxing:
-                node = max(node.kids, key=lambda k: (k.lo, k.hi, -k.index))
+                node = max(kids, key=lambda k: (k.lo, k.hi, -k.index))
             else:
-                node = min(node.kids, key=lambda k: (k.hi, k.lo, k.index))
+                node = min(kids, key=lambda k: (k.hi, k.lo, k.index))
             out.append(node)
         return out
 
@@ -386,7 +389,8 @@ class Worker(Protocol):
     def nodes(self) -> int:
         """Nodes searched so far, all workers (read from any thread)."""
 
-    def table_full(self) -> bool: ...
+    def table_full(self) -> bool:
+        """Whether a table replaced an entry of another position."""
 
     def line(self, node: Node, value: int) -> list[Action]:
         """A principal variation from ``node`` (exact, ``value``), from the table of the worker that searched
@@ -438,6 +442,7 @@ class Control:
         self.reason: str | None = None
 
     def is_set(self) -> bool:
+        """True once the solve must end (``reason`` then says why: ``stopped`` or ``time``)."""
         if self.reason is not None:
             return True
         if self.cancelled.is_set() or (self.stop is not None and self.stop.is_set()):
@@ -482,9 +487,11 @@ class LocalWorker:
         self._done: list[tuple[Node, int, int | None]] = []
 
     def children(self, state: GameState) -> list[Action]:
+        """The moves the solver searches at ``state``, in its order (rule R1 applied)."""
         return list(self.search.children(state))
 
     def submit(self, batch: list[Node], g: int) -> None:
+        """Search each node of ``batch`` now (see :meth:`Worker.submit`)."""
         for node in batch:
             try:
                 v = self.search.ab(node.state, g - 1, g, node.ply)
@@ -494,25 +501,31 @@ class LocalWorker:
             self._done.append((node, g, v))
 
     def idle(self) -> int:
+        """1 while no answer waits to be read, else 0."""
         return 0 if self._done else 1
 
     def running(self) -> int:
+        """The answers not read yet (the searches ran at :meth:`submit`)."""
         return len(self._done)
 
     def wait(self) -> list[tuple[Node, int, int | None]]:
+        """The answers of the last :meth:`submit`."""
         done, self._done = self._done, []
         return done
 
     def cancel(self, node: Node) -> None:
-        pass  # nothing runs while the driver decides
+        """Nothing to do: nothing runs while the driver decides."""
 
     def nodes(self) -> int:
+        """The solver's nodes so far."""
         return int(self.search.nodes)
 
     def table_full(self) -> bool:
+        """Whether the table replaced an entry of another position."""
         return bool(self.search.table_full)
 
     def line(self, node: Node, value: int) -> list[Action]:
+        """A principal variation from ``node`` (see :meth:`Worker.line`)."""
         if node.state.is_terminal():
             return []
         try:
@@ -521,6 +534,7 @@ class LocalWorker:
             return self.table_line(node, LINE_DEPTH)
 
     def table_line(self, node: Node, depth: int) -> list[Action]:
+        """The table's best moves from ``node`` (:func:`table_moves`)."""
         return table_moves(self.search, node.state, depth)
 
 
@@ -554,6 +568,7 @@ class Driver:
         return (lo, hi) if self.sign > 0 else (-hi, -lo)
 
     def snapshot(self, final: bool = False) -> SolveUpdate:
+        """The solve so far as an update (``final``: the last one)."""
         with self.lock:
             lower, upper = self.interval()
             line, probes = self.line, self.probes

@@ -105,8 +105,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     client = None
     try:
         client = connect(args.server, deadline=args.deadline, **remote_options(args))
-        if getattr(args, "ray", None) is not None and args.command != "solve":  # puzzle --count --ray
-            # (clients/ray_puzzle.py; solve --ray runs its own way: clients/ray_solve.py)
+        if getattr(args, "ray", None) is not None:  # puzzle --count --ray, solve --ray (clients/ray_puzzle.py)
             # start-up time: only --ray needs it; solver.ray_count pulls in the puzzle search and split (~20 ms)
             from ..ray_puzzle import ray_client
 

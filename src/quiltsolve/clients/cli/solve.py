@@ -91,16 +91,11 @@ def run(args: argparse.Namespace, client: Any, out: Out) -> int:
     """``suggest solve``: the exact solve of a position, streamed."""
     state: Any = read_position(args.state)
     notation = positions.to_notation(state)
-    if args.ray is not None:
-        from ..ray_solve import ray_solve
-
-        updates: Any = ray_solve(state, address=args.ray, workers=args.workers, time_limit=args.time_limit,
-                                 report_interval=args.report_interval, table_mb=args.table_mb, server=args.server)
-    else:
-        if args.workers is not None:
-            raise ValueError("--workers is the number of Ray actors: use it with --ray")
-        updates = client.solve_position(state, time_limit=args.time_limit, report_interval=args.report_interval,
-                                        table_mb=args.table_mb)
+    if args.ray is None and args.workers is not None:
+        raise ValueError("--workers is the number of Ray actors: use it with --ray")
+    # with --ray the client is clients.ray_solve.RaySolveClient (the solve on the cluster)
+    updates = client.solve_position(state, time_limit=args.time_limit, report_interval=args.report_interval,
+                                    table_mb=args.table_mb)
     player = state.current_player()
     if not args.json:
         p = state.players[player]
