@@ -36,9 +36,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 FREE_TARGET_MS = 50.0
-HARD = ("r 44,12,c2vndg3qr8a1l,577777776777777773723705607 42,17,bt5huf49e,000000031437577574774777777 "
-        "owpsj0i6km7 0L1 -")
-"""Seed 1, 8 plies before the end: far more than a minute for the solver (the cancel rounds' position)."""
+HARD = ("r 26,0,tnmhc3d,775777677577423401400 25,2,au1gqriv,000000000000611775767577777 "
+        "l0kb68f9opes7j42w5 1 -")   # 20 plies into seed 7's game: far from solved in a minute
+"""The cancel rounds' position (the mover, player 2, is far from a proof within a minute)."""
 CHECKPOINTS = (1.0, 10.0, 60.0)
 
 

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.timeout(240)
 
 EIGHT = ("r 47,37,tirvpmf2w3g,777577557557777077077005005 46,12,l97aq0u6k8n,777777777743741740770774770 "
          "j4he1odbsc5 1 -")       # 8 plies before the end: solved in a few hundredths of a second
-HARD = ("r 44,12,c2vndg3qr8a1l,577777776777777773723705607 42,17,bt5huf49e,000000031437577574774777777 "
-        "owpsj0i6km7 0L1 -")      # far more than a minute
+HARD = ("r 26,0,tnmhc3d,775777677577423401400 25,2,au1gqriv,000000000000611775767577777 "
+        "l0kb68f9opes7j42w5 1 -")   # 20 plies into seed 7's game: far from solved in a minute
 BOX = "document.getElementById('an-solve-box').dataset"
 
 
@@ -58,7 +58,7 @@ def test_stop_and_another_node_end_the_solve(pages, base_url, web_server):
     lower, upper = (int(x) for x in page.evaluate(f"() => [{BOX}.lower, {BOX}.upper]"))
     assert lower < upper and page.text_content("#an-solve") == "Stop"
     assert page.get_attribute("#an-solve", "aria-pressed") == "true"
-    assert page.text_content("#an-solve-status").startswith("Proven so far: player 1's final margin is between")
+    assert page.text_content("#an-solve-status").startswith("Proven so far: player 2's final margin is between")
     page.click("#an-solve")        # Stop
     wait_for(page, f"{BOX}.state === 'stopped'", what="the stop")
     assert worker_free(web_server)

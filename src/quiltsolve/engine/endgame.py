@@ -642,7 +642,7 @@ class _DState(GameState):
 
 def _dstate(s: GameState) -> _DState:
     if type(s) is _DState:
-        return s  # type: ignore[return-value]
+        return s
     d = _DState.__new__(_DState)
     d.edition = s.edition
     d.players = (s.players[0].copy(), s.players[1].copy())

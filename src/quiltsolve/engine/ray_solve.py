@@ -84,6 +84,20 @@ class SolveActor:
         self.current = None
         return task, out, self.nodes(), bool(self.search.table_full)
 
+    def relax(self, task: int, state: GameState, lo: int, hi: int, defer: int, seconds: float
+              ) -> tuple[int, int | None, int, bool]:
+        """Rule B's bound of ``state`` with player ``defer - 1`` deferred (1: an upper bound, 2: a lower one),
+        searched with the window ``(lo - 1, hi + 1)``: ``(task, v or None, nodes, table_full)``."""
+        self.flag.clear()
+        self.current = task
+        self.deadline = time.monotonic() + seconds
+        try:
+            v: int | None = self.search.ab(state, lo - 1, hi + 1, 0, defer)
+        except endgame._Abort:
+            v = None
+        self.current = None
+        return task, v, self.nodes(), bool(self.search.table_full)
+
     def cancel(self, task: int) -> None:
         """Stop the search of ``task`` if it is the one running (a cancel that comes late does nothing)."""
         if self.current == task:
@@ -221,6 +235,48 @@ class RayWorker:
     def table_line(self, node: Node, depth: int) -> list[Action]:
         """Nothing: the tables are the actors' (the best line so far is the tree's)."""
         return []
+
+    def relaxed(self, node: Node) -> tuple[int, int]:
+        """Rule B's two bounds of ``node`` (see :class:`engine.solve.Worker`), on two actors at once (one
+        after the other with a single actor)."""
+        calls = [(0, 1), (1 % self.workers, 2)]
+        bounds: dict[int, int] = {}
+        if self.workers == 1:
+            for at, defer in calls:
+                bounds.update(self._relaxations([self._relax(at, node, defer)]))
+        else:
+            bounds.update(self._relaxations([self._relax(at, node, defer) for at, defer in calls]))
+        if 1 not in bounds or 2 not in bounds:
+            raise _Abort(self.control.reason or "stopped")
+        return min(node.hi, bounds[1]), max(node.lo, bounds[2])
+
+    def _relax(self, at: int, node: Node, defer: int) -> tuple[Any, int, int, int]:
+        """Start one relaxed search on actor ``at``: ``(ref, actor, defer, task)``."""
+        task = next(self.ids)
+        ref = self.actors[at].relax.remote(task, node.state, node.lo, node.hi, defer, self.seconds_left())
+        return ref, at, defer, task
+
+    def _relaxations(self, started: list[tuple[Any, int, int, int]]) -> dict[int, int]:
+        """The bounds of the relaxed searches ``started``, by ``defer``, as they end (looking at the clock and
+        the stop token meanwhile: a stop cancels those still running)."""
+        by_ref = {ref: (at, defer, task) for ref, at, defer, task in started}
+        pending = list(by_ref)
+        out: dict[int, int] = {}
+        while pending:
+            ready, pending = self.ray.wait(pending, num_returns=len(pending), timeout=POLL)
+            for ref in ready:
+                _, v, nodes, full = self.ray.get(ref)
+                at, defer, _task = by_ref[ref]
+                self.done_nodes[at] = self.live_nodes[at] = max(self.live_nodes[at], nodes)
+                self.full = self.full or full
+                if v is not None:
+                    out[defer] = v
+            if pending and self.control.is_set():
+                for ref in pending:
+                    at, _defer, task = by_ref[ref]
+                    self.actors[at].cancel.remote(task)
+                raise _Abort(self.control.reason or "stopped")
+        return out
 
 
 def solve_position_ray(state: GameState, *, address: str = "auto", workers: int | None = None,

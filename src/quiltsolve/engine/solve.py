@@ -1,49 +1,56 @@
 """Solving a position exactly, with progress: the proven interval of its value, narrowing as the search runs.
 
-:func:`solve_position` is the exact endgame solver (:mod:`engine.endgame`,
-its C or pure-Python alpha-beta and its bounded transposition table) driven
-as an *anytime* search: it yields a :class:`SolveUpdate` every report
-interval, each with the interval ``[lower, upper]`` the value of the
-position is proven to lie in (the margin of the player to move: their final
-score minus the other's under perfect play), the nodes searched, the time
-and the best line so far; the last update is final, and when the interval
-has closed it holds the exact value and a principal variation to the end of
-the game. A time limit, a ``stop`` token or closing the iterator end it at
-once, with the interval proven so far (never a claim the search did not
-finish). The service's ``SolvePosition``, ``suggest solve`` and the web
-app's *Solve* button answer with it; :mod:`engine.ray_solve` runs the same
-search over a Ray cluster.
+:func:`solve_position` runs the exact endgame solver's anytime solve
+(:func:`engine.endgame.solve_progress`: its static bounds, the two relaxed
+searches, then null-window tests halving the interval) in a helper thread
+and yields a :class:`SolveUpdate` at once and then every report interval:
+the interval ``[lower, upper]`` the value of the position is proven to lie
+in (the margin of the player to move: their final score minus the other's
+under perfect play), the nodes searched (counted live, from the solver's
+looks at its stop token), the time and the best line so far; the last update
+is final, and when the interval has closed it holds the exact value and a
+principal variation to the end of the game. A time limit, a ``stop`` token
+or closing the iterator end it at once, with the interval proven so far
+(never a claim the search did not finish). The service's ``SolvePosition``,
+``suggest solve`` and the web app's *Solve* button answer with it.
 
-How (MTD(f) over the solver's window search, split at the root)
-----------------------------------------------------------------
+:func:`solve_split` reaches the same value another way, the one
+:mod:`engine.ray_solve` spreads over a Ray cluster, here with one worker in
+this thread (so that its logic is tested without Ray):
+
+The split driver (MTD(f) over the solver's window search, split at the root)
+------------------------------------------------------------------------------
 The driver keeps a small tree on top of the solver: the root, its children
 (the moves the solver searches, rule R1 applied) and, where several workers
 share the work, the children of one of them. Every node carries an interval
-``[lo, hi]`` of player 0's margin, exact bounds all: a terminal node's is
-its margin; a searched node's comes from the solver's fail-soft null-window
-search (:meth:`engine.endgame._Search.ab` with the window ``(g - 1, g)``
-returns ``v >= g``, a lower bound, or ``v < g``, an upper bound); an inner
-node's is the max (player 0 to move) or min (player 1) of its children's,
-intersected with its own. So the root's interval only ever narrows, and
-never excludes the value.
+``[lo, hi]`` of player 0's margin, exact bounds all: first the solver's
+static bounds (rule S, :func:`engine.endgame._static_bounds`), at the root
+also its two relaxed searches (rule B: player 0 deferred bounds the value
+from above, player 1 deferred from below); a terminal node's is its margin;
+a searched node's comes from the solver's fail-soft null-window search
+(``ab`` with the window ``(g - 1, g)`` returns ``v >= g``, a lower bound,
+or ``v < g``, an upper bound); an inner node's is the max (player 0 to move)
+or min (player 1) of its children's, intersected with its own. So the
+root's interval only ever narrows, and never excludes the value.
 
-Each *probe* asks one question of the root, "is the value ``>= g``?", the
-test value ``g`` chosen as MTD(f) chooses it (the first ``0``: who wins on
-points; then one more than a proven lower bound, or a proven upper bound)
-and answered child by child, in an order the intervals give (the child
-most likely to decide first; ties in the solver's own order): a probe ends
-as soon as the root is decided, so one child that reaches ``g`` answers a
+Each *probe* asks one question of the root, "is the value ``>= g``?",
+answered child by child, in an order the intervals give (the child most
+likely to decide first; ties in the solver's own order): a probe ends as
+soon as the root is decided, so one child that reaches ``g`` answers a
 "yes" for player 0 to move, and every child must fail for a "no". The
-interval narrows after every child, not only after every probe. The
-solver's one table serves every probe, so each probe re-searches mostly
+interval narrows after every child, not only after every probe. The test
+values: 0 first (who wins on points), then galloping away from it while the
+answers go the same way (one past the new bound, then 2, 4, 8, ... past
+it), then halving the interval once answers have gone both ways. A
+worker's one table serves every probe, so each probe re-searches mostly
 from the table.
 
-Splitting (``workers`` > 1, :mod:`engine.ray_solve`): the first undecided
-child of the root (the "eldest brother", the one a "yes" usually comes from)
-is split into its own children, each a task, and the other children are
-tasks too, dispatched to idle workers in that order; a task whose node
-(or whose parent) is decided meanwhile is cancelled. Each worker keeps its
-own table and gets the nodes it searched before when it can.
+Several workers (:mod:`engine.ray_solve`): the first undecided child of the
+root (the "eldest brother", the one a "yes" usually comes from) is split
+into its own children, searched in batches of siblings, and the other
+children are tasks too, dispatched to idle workers in that order; a task
+whose node (or whose parent) is decided meanwhile is cancelled. Each worker
+keeps its own table and gets the nodes it searched before when it can.
 
 >>> from quiltsolve.engine import GameState
 >>> s = GameState.from_notation("r 47,37,tirvpmf2w3g,777577557557777077077005005 "
@@ -52,8 +59,8 @@ own table and gets the nodes it searched before when it can.
 >>> last = updates[-1]
 >>> last.final, last.exact, last.reason, last.value, last.value == solve(s, time_limit=30).value
 (True, True, 'solved', 3, True)
->>> last.best.to_str(), len(last.line)
-('buy 17 3,4;3,5;3,6;4,4', 7)
+>>> last.best.to_str(), len(last.line), solve_split(s, time_limit=30).value
+('buy 17 3,4;3,5;3,6;4,4', 7, 3)
 """
 
 from __future__ import annotations
@@ -70,10 +77,10 @@ from . import endgame
 from .actions import Action
 from .endgame import EndgameArgumentError, solve  # noqa: F401 - solve: the doctest's
 from .errors import IllegalActionError
-from .state import AREA, COST, INCOME, GameState
-from .track import BOARD_CELLS, BONUS_POINTS, EMPTY_PENALTY, END, PAYOUTS_AFTER
+from .state import GameState
 
-__all__ = ["DEFAULT_SOLVE_TABLE_BYTES", "LINE_DEPTH", "SolveUpdate", "Stop", "solve_position", "solve_exact"]
+__all__ = ["DEFAULT_SOLVE_TABLE_BYTES", "LINE_DEPTH", "SolveUpdate", "Stop", "solve_exact", "solve_position",
+           "solve_split", "static_bounds"]
 
 LINE_DEPTH = 60
 """Moves of the best line so far at most (the table's moves after the root's); the exact line is whole."""
@@ -95,7 +102,7 @@ class SolveUpdate:
 
     Values are margins of the player to move in the position solved (``player``): their final score minus
     the other's when both play perfectly. ``lower`` / ``upper``: the value is proven to be at least / at
-    most this (from the first update on: :func:`margin_bounds` before any search); ``exact`` when they meet
+    most this (from the first update on: the solver's static bounds before any search); ``exact`` when they meet
     (then ``value`` is the position's value).
     ``line``: the best line so far, from the position: the move that proved the lower bound (its first move)
     and the replies the search found best; once exact, a principal variation to the end of the game reaching
@@ -140,62 +147,14 @@ class _Abort(Exception):
 
 # ---------------------------------------------------------------- bounds without search
 
-def score_bounds(state: GameState, i: int) -> tuple[int, int]:
-    """Bounds on player ``i``'s final score from ``state``, whatever both players do (no search).
-
-    *At least*: what advancing to the end alone gives them, and nobody can take from them: every space
-    they move pays a button (``END - position`` spaces in all), every payday their present income, the
-    7×7 tile stays theirs if they hold it, and placing leather only covers cells.
-
-    *At most*: the same, plus, for every patch still in the circle, what buying it could add if it paid
-    off in full (its income on every payday left, less its cost, plus two points for each cell it covers;
-    only the patches where that is positive), two points for every leather patch still to come, and the
-    tile if it is theirs or still open; never more than the same without the cells (no quilt ends with
-    fewer than 0 empty cells). A player on space 53 with nothing to place is done: both bounds are their
-    score.
-
-    >>> from quiltsolve.engine import new_game
-    >>> score_bounds(new_game(1), 0)
-    (-104, 296)
-    """
-    p = state.players[i]
-    pos = p.position
-    pending = state.leather_to_place if state.current_player() == i else 0
-    empty = BOARD_CELLS - p.board.bit_count()
-    paydays = PAYOUTS_AFTER[pos]
-    base = p.buttons + (END - pos) + p.income * paydays
-    tile = BONUS_POINTS if p.bonus else 0
-    low = base - EMPTY_PENALTY * empty + tile
-    if pos == END and not pending:
-        return low, low
-    buys = cover = 0
-    for pid in state.circle:
-        gain = paydays * INCOME[pid] - COST[pid]
-        buys += max(0, gain)
-        cover += max(0, gain + EMPTY_PENALTY * AREA[pid])
-    leather = len(state.leather) + pending
-    high = base + min(cover + EMPTY_PENALTY * (leather - empty), buys)
-    if p.bonus or state.bonus_open:
-        high += BONUS_POINTS
-    return low, high
-
-
-def margin_bounds(state: GameState) -> tuple[int, int]:
-    """Bounds on the game value of ``state`` (player 0's final margin under perfect play), no search: player
-    0 can make sure of their own score's lower bound whatever player 1 does, and player 1 never scores more
-    than their upper bound (and the other way round). A finished game: its margin, twice.
-
-    >>> from quiltsolve.engine import new_game
-    >>> margin_bounds(new_game(1))
-    (-400, 400)
-    """
+def static_bounds(state: GameState) -> tuple[int, int]:
+    """Bounds on player 0's final margin from ``state`` without a search: the solver's rule S
+    (:func:`engine.endgame._static_bounds`), a finished game's margin twice."""
     if state.is_terminal():
         a, b = state.players
         m = a.score() - b.score()
         return m, m
-    low0, high0 = score_bounds(state, 0)
-    low1, high1 = score_bounds(state, 1)
-    return low0 - high1, high0 - low1
+    return endgame._static_bounds(state)
 
 
 # ---------------------------------------------------------------- the tree of bounds
@@ -215,7 +174,7 @@ class Node:
         self.kids: list[Node] | None = None    # None: searched whole (not split)
         self.busy = False                      # a task is searching it
         self.owner: int | None = None          # the worker that searched it last (its table knows it)
-        self.lo, self.hi = margin_bounds(state)
+        self.lo, self.hi = static_bounds(state)
 
     @property
     def exact(self) -> bool:
@@ -399,6 +358,10 @@ class Worker(Protocol):
     def table_line(self, node: Node, depth: int) -> list[Action]:
         """The table's best moves from ``node``, at most ``depth`` (empty where no table is at hand)."""
 
+    def relaxed(self, node: Node) -> tuple[int, int]:
+        """Rule B's two bounds of ``node`` (player 0's margin): ``(hi, lo)``, with player 0 deferred (an upper
+        bound) and with player 1 deferred (a lower bound), each searched with the node's interval as window."""
+
 
 def batches(front: list[Node], free: int, workers: int) -> list[list[Node]]:
     """The tasks for ``free`` idle workers (of ``workers``) from the frontier, most useful first: a move of the
@@ -440,9 +403,11 @@ class Control:
         self.deadline = deadline
         self.cancelled = threading.Event()
         self.reason: str | None = None
+        self.looks = 0     # how often the solver looked: every CHECK_EVERY nodes (the live node count)
 
     def is_set(self) -> bool:
         """True once the solve must end (``reason`` then says why: ``stopped`` or ``time``)."""
+        self.looks += 1
         if self.reason is not None:
             return True
         if self.cancelled.is_set() or (self.stop is not None and self.stop.is_set()):
@@ -450,6 +415,15 @@ class Control:
         elif self.deadline is not None and time.monotonic() >= self.deadline:
             self.reason = "time"
         return self.reason is not None
+
+
+def relaxed_bounds(search: Any, state: GameState, lo: int, hi: int) -> tuple[int, int]:
+    """Rule B's bounds of ``state`` (player 0's margin, known to lie in ``[lo, hi]``): ``(hi', lo')``, from the
+    position with player 0 deferred (its value is at least the value) and with player 1 deferred (at most
+    it), each searched with the window ``(lo - 1, hi + 1)`` as :func:`engine.endgame.solve_progress` does."""
+    up = search.ab(state, lo - 1, hi + 1, 0, 1)
+    down = search.ab(state, lo - 1, hi + 1, 0, 2)
+    return min(hi, up), max(lo, down)
 
 
 def make_search(backend: str, table_bytes: int, stop: Stop | None) -> Any:
@@ -537,6 +511,13 @@ class LocalWorker:
         """The table's best moves from ``node`` (:func:`table_moves`)."""
         return table_moves(self.search, node.state, depth)
 
+    def relaxed(self, node: Node) -> tuple[int, int]:
+        """Rule B's two bounds of ``node`` (see :meth:`Worker.relaxed`), one after the other."""
+        try:
+            return relaxed_bounds(self.search, node.state, node.lo, node.hi)
+        except endgame._Abort:
+            raise _Abort(self.control.reason or "stopped") from None
+
 
 # ---------------------------------------------------------------- the driver
 
@@ -607,6 +588,12 @@ class Driver:
     def _probe_until_exact(self) -> None:
         tree, worker = self.tree, self.worker
         split = worker.workers > 1
+        root = tree.root
+        if not root.exact:   # rule B's two relaxed searches of the root first: often they meet
+            hi, lo = worker.relaxed(root)
+            with self.lock:
+                root.lo, root.hi = max(root.lo, lo), min(root.hi, hi)
+                self.probes += 2
         while not tree.root.exact:
             g = max(tree.root.lo + 1, min(self.guess, tree.root.hi))
             with self.lock:
@@ -696,7 +683,7 @@ def _check(state: Any, time_limit: Any, stop: Any, table_bytes: Any, report_inte
     return endgame._check_args(state, None, time_limit, stop, table_bytes, False, backend)
 
 
-def run_driver(driver: Driver, report_interval: float | None) -> Iterator[SolveUpdate]:
+def run_driver(driver: "Driver | Progress", report_interval: float | None) -> Iterator[SolveUpdate]:
     """Run ``driver`` in a helper thread; its :class:`SolveUpdate` every ``report_interval`` (None: the final
     one only), the first at once, the last final. Closing the iterator stops the solve and waits for it."""
     helper = threading.Thread(target=driver.run, name="quiltsolve-solve", daemon=True)
@@ -709,9 +696,64 @@ def run_driver(driver: Driver, report_interval: float | None) -> Iterator[SolveU
         helper.join()
         yield driver.snapshot(final=True)
     finally:
-        if helper.is_alive():   # closed early: the search ends within 1,024 nodes
+        if helper.is_alive():   # closed early: the search ends within CHECK_EVERY nodes
             driver.control.cancelled.set()
             helper.join()
+
+
+class Progress:
+    """One local solve: :func:`engine.endgame.solve_progress` in a helper thread, read as :class:`SolveUpdate`
+    values by :func:`run_driver` (the same interface as :class:`Driver`: ``run``, ``done``, ``control``,
+    ``snapshot``)."""
+
+    def __init__(self, state: GameState, control: Control, time_limit: float | None, table_bytes: int,
+                 backend: str) -> None:
+        self.t0 = time.monotonic()
+        self.state = state
+        self.control = control
+        self.time_limit = time_limit
+        self.table_bytes = table_bytes
+        self.backend = backend
+        self.sign = 1 if state.current_player() == 0 else -1
+        lo, hi = static_bounds(state)
+        self.last = endgame.SolveProgress(*((lo, hi) if self.sign > 0 else (-hi, -lo)), 0, 0.0, (), "bounds")
+        self.probes = 0
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        """The solver's reports, kept as they come; sets ``done`` at the end."""
+        try:
+            for report in endgame.solve_progress(self.state, time_limit=self.time_limit, stop=self.control,
+                                                 table_bytes=self.table_bytes, backend=self.backend):
+                with self.lock:
+                    self.last = report
+                    self.probes += report.stage in ("relaxed", "test")
+        finally:
+            self.done.set()
+
+    def snapshot(self, final: bool = False) -> SolveUpdate:
+        """The solve so far as an update (``final``: the last one, from the solver's result)."""
+        with self.lock:
+            p, probes = self.last, self.probes
+        r = p.result
+        player, elapsed = self.state.current_player(), time.monotonic() - self.t0
+        if final and r is not None:
+            if r.proven and r.value is not None:
+                return SolveUpdate(player, r.value, r.value, r.nodes, elapsed, r.line, True, "solved", probes,
+                                   r.table_full, self.table_bytes)
+            return SolveUpdate(player, p.lower, p.upper, r.nodes, elapsed, p.line, True,
+                               "time" if r.reason == "time" else "stopped", probes, r.table_full, self.table_bytes)
+        nodes = max(p.nodes, self.control.looks * endgame.CHECK_EVERY)
+        return SolveUpdate(player, p.lower, p.upper, nodes, elapsed, p.line, final, "stopped" if final else "running",
+                           probes, False, self.table_bytes)
+
+
+def _terminal(state: GameState, t0: float, table_bytes: int) -> SolveUpdate:
+    a, b = state.players
+    margin = (a.score() - b.score()) * (1 if state.current_player() == 0 else -1)
+    return SolveUpdate(state.current_player(), margin, margin, 0, time.monotonic() - t0, final=True,
+                       reason="terminal", table_bytes=table_bytes)
 
 
 def solve_position(state: GameState, *, time_limit: float | None = 60.0, stop: Stop | None = None,
@@ -721,25 +763,40 @@ def solve_position(state: GameState, *, time_limit: float | None = 60.0, stop: S
     """The exact solve of ``state`` as it runs: a :class:`SolveUpdate` at once, then every
     ``report_interval`` seconds (None: only the final one), the last with ``final`` set: exact (``reason``
     ``solved``) or the interval proven when ``time_limit`` seconds passed (``time``) or ``stop`` was set
-    (``stopped``). ``table_bytes`` bounds the transposition table; ``backend`` as for
-    :func:`engine.endgame.solve`. A finished game: one final, exact update (``terminal``). Closing the
-    iterator stops the search at once. Bad arguments raise :class:`engine.endgame.EndgameArgumentError`
-    naming the argument.
+    (``stopped``). The solve is :func:`engine.endgame.solve_progress`'s, run in a helper thread:
+    ``table_bytes`` bounds its transposition table; ``backend`` as for :func:`engine.endgame.solve`. A
+    finished game: one final, exact update (``terminal``). Closing the iterator stops the search at once.
+    Bad arguments raise :class:`engine.endgame.EndgameArgumentError` naming the argument.
     """
     chosen = _check(state, time_limit, stop, table_bytes, report_interval, backend)
     t0 = time.monotonic()
-    player = state.current_player()
     if state.is_terminal():
-        a, b = state.players
-        margin = (a.score() - b.score()) * (1 if player == 0 else -1)
-        yield SolveUpdate(player, margin, margin, 0, time.monotonic() - t0, final=True, reason="terminal",
-                          table_bytes=table_bytes)
+        yield _terminal(state, t0, table_bytes)
         return
+    run = Progress(state, Control(stop, None), time_limit, table_bytes, chosen)   # the deadline: the solver's
+    run.t0 = t0
+    yield from run_driver(run, report_interval)
+
+
+def solve_split(state: GameState, *, time_limit: float | None = 60.0, stop: Stop | None = None,
+                table_bytes: int = DEFAULT_SOLVE_TABLE_BYTES,
+                report_interval: float | None = None, backend: str | None = None) -> SolveUpdate:
+    """The final update of the split driver (see the module docstring) with one worker in this thread: what
+    :func:`engine.ray_solve.solve_position_ray` runs over Ray actors (the same value as
+    :func:`solve_position`'s; its updates with ``report_interval``, the last returned)."""
+    chosen = _check(state, time_limit, stop, table_bytes, report_interval, backend)
+    t0 = time.monotonic()
+    if state.is_terminal():
+        return _terminal(state, t0, table_bytes)
     control = Control(stop, None if time_limit is None else t0 + time_limit)
     worker = LocalWorker(chosen, table_bytes, control)
     driver = Driver(state, worker, worker.children, table_bytes, control)
     driver.t0 = t0
-    yield from run_driver(driver, report_interval)
+    last = None
+    for last in run_driver(driver, report_interval):
+        pass
+    assert last is not None
+    return last
 
 
 def solve_exact(state: GameState, **kw: Any) -> SolveUpdate:
