@@ -42,17 +42,30 @@ HARD = ("r 26,0,tnmhc3d,775777677577423401400 25,2,au1gqriv,00000000000061177576
 CHECKPOINTS = (1.0, 10.0, 60.0)
 
 
+def game(seed: int, spec: str = "search:200it") -> list[str]:
+    """Every position of one seeded self-play game of ``spec`` (notation), the last one terminal (bench
+    endgame's games)."""
+    from quiltsolve.engine import make_player, new_game
+
+    players = (make_player(spec, seed), make_player(spec, seed + 1))
+    s = new_game(seed)
+    out = []
+    while not s.is_terminal():
+        out.append(s.to_notation())
+        s.apply_action(players[s.current_player()].choose(s))
+    out.append(s.to_notation())
+    return out
+
+
 def positions(games: int, seed: int, plies: list[int]) -> list[tuple[int, int, str]]:
     """(game seed, plies left, notation) of every wanted position of the seeded games."""
-    from bench.bench_endgame import _game
-
     out = []
     for g in range(games):
         s = seed + 1000 * g
-        hist = _game("search:200it", s)
+        hist = game(s)
         for k in plies:
             if k < len(hist):
-                out.append((s, k, hist[-1 - k].to_notation()))
+                out.append((s, k, hist[-1 - k]))
     return out
 
 
