@@ -200,9 +200,6 @@ class Tree:
         self.children = children
         self.root = Node(state.clone(), None, None, 0)
         self.expand(self.root)
-        self._last: bool | None = None     # the last probe's answer ("yes": the value >= its test value)
-        self._bracketed = False            # answers have gone both ways
-        self._step = 1
 
     def expand(self, node: Node) -> None:
         """Split ``node``: its children become nodes of the tree (searched one by one, or split in turn)."""
@@ -262,22 +259,37 @@ class Tree:
         return kids
 
     def frontier(self, g: int, split: bool) -> list[Node]:
-        """What to search next for the probe at ``g``, most useful first: the root's undecided children, the
-        first of them split into its own (with ``split``, unless it is being searched whole already)."""
+        """What to search next for the probe at ``g``, most useful first: the root's undecided children, each
+        searched whole. With ``split`` (several workers) the young brothers wait (YBW): the root's other
+        children are searched at once only after one child has answered without deciding it
+        (:meth:`all_node`), else its first alone; and a root left with one undecided child has that child split
+        into its own (unless it is being searched whole already), with the same rule."""
         root = self.root
         if self.decided(root, g):
             return []
         out: list[Node] = []
-        for i, kid in enumerate(self.ordered(root, g)):
-            if split and i == 0 and kid.kids is None and not kid.busy:
+        kids = self.ordered(root, g)
+        for i, kid in enumerate(kids):
+            if split and i > 0 and not self.all_node(root, g):
+                break
+            if split and len(kids) == 1 and kid.kids is None and not kid.busy:
                 self.expand(kid)
                 if self.decided(root, g) or self.decided(kid, g):
                     return self.frontier(g, split)
             if kid.kids is not None:
-                out.extend(self.ordered(kid, g))
+                replies = self.ordered(kid, g)
+                out.extend(replies if not split or self.all_node(kid, g) else replies[:1])
             else:
                 out.append(kid)
         return [n for n in out if not n.busy and not (n.parent is not None and n.parent.busy)]
+
+    def all_node(self, node: Node, g: int) -> bool:
+        """Whether a child of ``node`` has answered the probe at ``g`` without deciding ``node`` (for player 0
+        to move a child below ``g``, for player 1 one at least ``g``): then every child is likely needed."""
+        assert node.kids is not None
+        if node.maxing:
+            return any(k.hi < g for k in node.kids)
+        return any(k.lo >= g for k in node.kids)
 
     def needed(self, node: Node, g: int) -> bool:
         """Whether a search of ``node`` can still help the probe at ``g``: neither it nor an ancestor is decided."""
@@ -303,21 +315,10 @@ class Tree:
             out.append(node)
         return out
 
-    def next_guess(self, g: int) -> int:
-        """The next test value after the probe at ``g``: galloping away from the first guess while every
-        answer goes the same way (one past the new bound, then 2, 4, 8, ... past it), halving the interval
-        once answers have gone both ways (see the module docstring)."""
-        root = self.root
-        high = root.lo >= g
-        if self._last is not None and self._last != high:
-            self._bracketed = True
-        if self._bracketed:
-            guess = (root.lo + root.hi + 1) // 2
-        else:
-            self._step = self._step * 2 if self._last == high else 1
-            guess = root.lo + self._step if high else root.hi - self._step + 1
-        self._last = high
-        return guess
+    def next_guess(self) -> int:
+        """The next test value: the middle of the root's interval (rounded up, so that every answer narrows
+        it), as :func:`engine.endgame.solve_progress`'s tests halve it."""
+        return (self.root.lo + self.root.hi + 1) // 2
 
 
 # ---------------------------------------------------------------- workers
@@ -364,23 +365,24 @@ class Worker(Protocol):
 
 
 def batches(front: list[Node], free: int, workers: int) -> list[list[Node]]:
-    """The tasks for ``free`` idle workers (of ``workers``) from the frontier, most useful first: a move of the
-    root alone (a large search); the children of a split move in groups, about two per worker, each group
-    taking every so many of them in order so that each starts with the likeliest to decide.
+    """The tasks for ``free`` idle workers (of ``workers``) from the frontier, most useful first: the siblings
+    of one parent in groups, about two per worker, each group taking every so many of them in order so that
+    each starts with the likeliest to decide (a task searches its group in order, and stops at the first
+    answer that decides the parent); with one worker, one node at a time.
 
     >>> class N:
     ...     def __init__(self, ply, parent=None): self.ply, self.parent = ply, parent
-    >>> root_kid = N(1); split = N(1); kids = [N(2, split) for _ in range(9)]
-    >>> [len(b) for b in batches(kids + [root_kid], 2, 2)]   # 9 children in 4 groups: the first two now
+    >>> root = N(0); eldest = N(1, root); kids = [N(2, eldest) for _ in range(9)]
+    >>> [len(b) for b in batches(kids + [N(1, root)], 2, 2)]   # 9 children in 4 groups: the first two now
     [3, 2]
-    >>> [len(b) for b in batches([root_kid] + kids, 1, 1)]
-    [1]
+    >>> [len(b) for b in batches([eldest], 2, 2)], [len(b) for b in batches(kids, 1, 1)]
+    ([1], [1])
     """
     out: list[list[Node]] = []
     i = 0
     while i < len(front) and len(out) < free:
         node = front[i]
-        if node.ply < 2 or workers == 1:
+        if workers == 1:
             out.append([node])
             i += 1
             continue
@@ -525,7 +527,7 @@ class Driver:
     """One solve: the tree, the worker(s), MTD(f)'s probes; :meth:`snapshot` may be read from another thread."""
 
     def __init__(self, state: GameState, worker: Worker, children: Callable[[GameState], list[Action]],
-                 table_bytes: int, control: Control, first_guess: int = 0) -> None:
+                 table_bytes: int, control: Control) -> None:
         self.t0 = time.monotonic()
         self.state = state
         self.worker = worker
@@ -533,7 +535,6 @@ class Driver:
         self.table_bytes = table_bytes
         self.sign = 1 if state.current_player() == 0 else -1
         self.tree = Tree(state, children)
-        self.guess = first_guess * self.sign
         self.probes = 0
         self.lock = threading.Lock()
         self.line: tuple[Action, ...] = ()
@@ -595,7 +596,7 @@ class Driver:
                 root.lo, root.hi = max(root.lo, lo), min(root.hi, hi)
                 self.probes += 2
         while not tree.root.exact:
-            g = max(tree.root.lo + 1, min(self.guess, tree.root.hi))
+            g = tree.next_guess()
             with self.lock:
                 self.probes += 1
             while not tree.decided(tree.root, g):
@@ -612,7 +613,6 @@ class Driver:
                 self._take(worker.wait(), g)
             for node in self._busy():
                 worker.cancel(node)
-            self.guess = tree.next_guess(g)
 
     def _take(self, done: list[tuple[Node, int, int | None]], g: int) -> None:
         """Record finished searches; cancel the ones the probe at ``g`` no longer needs."""
