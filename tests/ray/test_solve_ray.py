@@ -54,6 +54,12 @@ def test_the_ray_solve_gives_the_local_value(notation):
     assert replays_to(state, last.line, last.value)
 
 
+def test_one_actor_gives_the_value_too():
+    state = GameState.from_notation(POSITIONS[1])
+    last = list(solve_position_ray(state, address="auto", workers=1, time_limit=120, report_interval=None))[-1]
+    assert last.exact and last.value == solve_exact(state).value and last.workers == 1
+
+
 def test_a_time_limit_on_ray_ends_with_an_interval_holding_the_value():
     state = GameState.from_notation(POSITIONS[1])
     value = solve_exact(state, time_limit=120).value

@@ -85,9 +85,9 @@ class SolveActor:
         return task, out, self.nodes(), bool(self.search.table_full)
 
     def relax(self, task: int, state: GameState, lo: int, hi: int, defer: int, seconds: float
-              ) -> tuple[int, int | None, int, bool]:
+              ) -> tuple[int, list[int | None], int, bool]:
         """Rule B's bound of ``state`` with player ``defer - 1`` deferred (1: an upper bound, 2: a lower one),
-        searched with the window ``(lo - 1, hi + 1)``: ``(task, v or None, nodes, table_full)``."""
+        searched with the window ``(lo - 1, hi + 1)``: ``(task, [v or None], nodes, table_full)``."""
         self.flag.clear()
         self.current = task
         self.deadline = time.monotonic() + seconds
@@ -96,7 +96,7 @@ class SolveActor:
         except endgame._Abort:
             v = None
         self.current = None
-        return task, v, self.nodes(), bool(self.search.table_full)
+        return task, [v], self.nodes(), bool(self.search.table_full)
 
     def cancel(self, task: int) -> None:
         """Stop the search of ``task`` if it is the one running (a cancel that comes late does nothing)."""
@@ -147,8 +147,12 @@ class RayWorker:
         self.free.remove(at)
         task = next(self.ids)
         parent = first.parent
-        ref = self.actors[at].probe.remote(task, [n.state for n in batch], g, first.ply, self.seconds_left(),
-                                           parent is not None and parent.maxing)
+        if first.defer:   # a stand-in of the root: rule B's search of it
+            ref = self.actors[at].relax.remote(task, first.state, first.lo, first.hi, first.defer,
+                                               self.seconds_left())
+        else:
+            ref = self.actors[at].probe.remote(task, [n.state for n in batch], g, first.ply, self.seconds_left(),
+                                               parent is not None and parent.maxing)
         self.tasks[ref] = (task, batch, g, at)
         for node in batch:
             self.by_node[id(node)] = (task, at)
@@ -265,7 +269,7 @@ class RayWorker:
         while pending:
             ready, pending = self.ray.wait(pending, num_returns=len(pending), timeout=POLL)
             for ref in ready:
-                _, v, nodes, full = self.ray.get(ref)
+                _, (v,), nodes, full = self.ray.get(ref)
                 at, defer, _task = by_ref[ref]
                 self.done_nodes[at] = self.live_nodes[at] = max(self.live_nodes[at], nodes)
                 self.full = self.full or full

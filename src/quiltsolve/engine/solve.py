@@ -18,39 +18,42 @@ or closing the iterator end it at once, with the interval proven so far
 :mod:`engine.ray_solve` spreads over a Ray cluster, here with one worker in
 this thread (so that its logic is tested without Ray):
 
-The split driver (MTD(f) over the solver's window search, split at the root)
-------------------------------------------------------------------------------
+The split driver
+----------------
 The driver keeps a small tree on top of the solver: the root, its children
 (the moves the solver searches, rule R1 applied) and, where several workers
-share the work, the children of one of them. Every node carries an interval
-``[lo, hi]`` of player 0's margin, exact bounds all: first the solver's
-static bounds (rule S, :func:`engine.endgame._static_bounds`), at the root
-also its two relaxed searches (rule B: player 0 deferred bounds the value
-from above, player 1 deferred from below); a terminal node's is its margin;
-a searched node's comes from the solver's fail-soft null-window search
-(``ab`` with the window ``(g - 1, g)`` returns ``v >= g``, a lower bound,
-or ``v < g``, an upper bound); an inner node's is the max (player 0 to move)
-or min (player 1) of its children's, intersected with its own. So the
-root's interval only ever narrows, and never excludes the value.
+share the work and the root has one move left undecided, that move's
+children. Every node carries an interval ``[lo, hi]`` of player 0's margin,
+exact bounds all: first the solver's static bounds (rule S,
+:func:`engine.endgame._static_bounds`); at the root also its two relaxed
+searches (rule B: player 0 deferred bounds the value from above, player 1
+deferred from below); a terminal node's is its margin; a searched node's
+comes from the solver's fail-soft null-window search (``ab`` with the window
+``(g - 1, g)`` returns ``v >= g``, a lower bound, or ``v < g``, an upper
+bound); an inner node's is the max (player 0 to move) or min (player 1) of
+its children's, intersected with its own. So the root's interval only ever
+narrows, and never excludes the value.
 
-Each *probe* asks one question of the root, "is the value ``>= g``?",
-answered child by child, in an order the intervals give (the child most
-likely to decide first; ties in the solver's own order): a probe ends as
-soon as the root is decided, so one child that reaches ``g`` answers a
-"yes" for player 0 to move, and every child must fail for a "no". The
-interval narrows after every child, not only after every probe. The test
-values: 0 first (who wins on points), then galloping away from it while the
-answers go the same way (one past the new bound, then 2, 4, 8, ... past
-it), then halving the interval once answers have gone both ways. A
-worker's one table serves every probe, so each probe re-searches mostly
-from the table.
+Each *probe* asks one question of the root, "is the value ``>= g``?" (``g``
+halving the interval, as the solver's own tests do), answered child by
+child, in an order the intervals give (the child most likely to decide
+first; ties in the solver's own order): a probe ends as soon as the root is
+decided, so one child that reaches ``g`` answers a "yes" for player 0 to
+move, and every child must fail for a "no". A worker's one table serves
+every probe.
 
-Several workers (:mod:`engine.ray_solve`): the first undecided child of the
-root (the "eldest brother", the one a "yes" usually comes from) is split
-into its own children, searched in batches of siblings, and the other
-children are tasks too, dispatched to idle workers in that order; a task
-whose node (or whose parent) is decided meanwhile is cancelled. Each worker
-keeps its own table and gets the nodes it searched before when it can.
+Several workers (:mod:`engine.ray_solve`): first the root's phase: the two
+relaxed searches, each on a worker, and on the workers they leave free
+tests of the whole root at test values spread over the interval
+(:func:`sections`), each on its own worker and table; every answer narrows
+the interval, the tasks it makes useless are cancelled, and free workers
+test what is left, until one test is left to ask. That test is split: the
+root's moves are tasks (in batches of siblings that stop at the first
+answer deciding the root), the young brothers waiting until the first move
+has answered without deciding the root (then every move is needed), and a
+root left with one undecided move has that move's children split the same
+way. Each worker keeps its own table and gets the nodes it searched before
+when it can.
 
 >>> from quiltsolve.engine import GameState
 >>> s = GameState.from_notation("r 47,37,tirvpmf2w3g,777577557557777077077005005 "
@@ -84,6 +87,8 @@ __all__ = ["DEFAULT_SOLVE_TABLE_BYTES", "LINE_DEPTH", "SolveUpdate", "Stop", "so
 
 LINE_DEPTH = 60
 """Moves of the best line so far at most (the table's moves after the root's); the exact line is whole."""
+RELAXED = 1 << 30
+"""The keys of the root's relaxed searches among its test values (``RELAXED + d``; no margin is that large)."""
 LINE_EVERY = 0.05
 """Seconds between two looks for the best line so far (it is looked for again at the end)."""
 
@@ -162,7 +167,7 @@ def static_bounds(state: GameState) -> tuple[int, int]:
 class Node:
     """A node of the driver's tree: a position, the move to it, its interval ``[lo, hi]`` of player 0's margin."""
 
-    __slots__ = ("state", "action", "parent", "index", "ply", "maxing", "lo", "hi", "kids", "busy", "owner")
+    __slots__ = ("state", "action", "parent", "index", "ply", "maxing", "lo", "hi", "kids", "busy", "owner", "defer")
 
     def __init__(self, state: GameState, action: Action | None, parent: "Node | None", index: int) -> None:
         self.state = state
@@ -174,6 +179,7 @@ class Node:
         self.kids: list[Node] | None = None    # None: searched whole (not split)
         self.busy = False                      # a task is searching it
         self.owner: int | None = None          # the worker that searched it last (its table knows it)
+        self.defer = 0                         # a stand-in of the root for rule B's search with this deferral
         self.lo, self.hi = static_bounds(state)
 
     @property
@@ -331,7 +337,8 @@ class Worker(Protocol):
     def submit(self, batch: list[Node], g: int) -> None:
         """Start "``node`` >= ``g``?" for each node of ``batch`` (siblings, searched in that order) on an idle
         worker (the first node's ``owner`` if idle); the search of a batch ends at the first answer that
-        decides their parent."""
+        decides their parent. A node with ``defer`` set (a stand-in of the root, alone) is rule B's search of
+        it instead, with the window ``(lo - 1, hi + 1)`` of its interval (``g`` is then only its key)."""
 
     def idle(self) -> int:
         """Workers free for :meth:`submit`."""
@@ -394,6 +401,19 @@ def batches(front: list[Node], free: int, workers: int) -> list[list[Node]]:
         out.extend([group[k::n] for k in range(n)][:free - len(out)])
         i = j
     return out
+
+
+def sections(lo: int, hi: int, workers: int) -> list[int]:
+    """Test values that cut ``[lo, hi]`` into ``workers + 1`` parts as equal as can be (each in ``(lo, hi]``,
+    so that every answer narrows the interval), the middle one first.
+
+    >>> sections(36, 38, 2), sections(7, 13, 2), sections(0, 100, 3), sections(4, 5, 2)
+    ([37, 38], [10, 12], [51, 26, 76], [5])
+    """
+    n = hi - lo + 1
+    values = sorted({min(hi, max(lo + 1, lo + (i * n + workers) // (workers + 1))) for i in range(1, workers + 1)})
+    middle = (lo + hi + 1) // 2
+    return sorted(values, key=lambda g: (abs(g - middle), -g))
 
 
 class Control:
@@ -470,7 +490,10 @@ class LocalWorker:
         """Search each node of ``batch`` now (see :meth:`Worker.submit`)."""
         for node in batch:
             try:
-                v = self.search.ab(node.state, g - 1, g, node.ply)
+                if node.defer:
+                    v = self.search.ab(node.state, node.lo - 1, node.hi + 1, 0, node.defer)
+                else:
+                    v = self.search.ab(node.state, g - 1, g, node.ply)
             except endgame._Abort:
                 raise _Abort(self.control.reason or "stopped") from None
             node.owner = 0
@@ -590,11 +613,13 @@ class Driver:
         tree, worker = self.tree, self.worker
         split = worker.workers > 1
         root = tree.root
-        if not root.exact:   # rule B's two relaxed searches of the root first: often they meet
+        if not root.exact and not split:   # rule B's two relaxed searches of the root first: often they meet
             hi, lo = worker.relaxed(root)
             with self.lock:
                 root.lo, root.hi = max(root.lo, lo), min(root.hi, hi)
                 self.probes += 2
+        if split:
+            self._sections()
         while not tree.root.exact:
             g = tree.next_guess()
             with self.lock:
@@ -613,6 +638,53 @@ class Driver:
                 self._take(worker.wait(), g)
             for node in self._busy():
                 worker.cancel(node)
+
+    def _sections(self) -> None:
+        """Several workers: the root's phase. Rule B's two relaxed searches of the root (one a worker) and, on
+        the workers they leave free, tests of the whole root at test values spread over the interval
+        (:func:`sections`), one a worker, each worker on its own table from task to task: every answer narrows
+        the interval, the tasks it makes useless are cancelled and the free workers test the new interval,
+        until one test is left to ask (then the root's moves are split)."""
+        tree, worker, root = self.tree, self.worker, self.tree.root
+        running: dict[int, Node] = {}        # key (a test value, or RELAXED + d: a relaxed search) -> its stand-in
+        relax = [1, 2]
+        while True:
+            if self.control.is_set():
+                raise _Abort(self.control.reason or "stopped")
+            wide = root.hi - root.lo >= 2
+            for key, stand_in in running.items():
+                if not wide or (key < RELAXED and tree.decided(root, key)):
+                    worker.cancel(stand_in)
+            if wide:
+                wanted = [RELAXED + d for d in relax] + sections(root.lo, root.hi, worker.workers)
+                for key in wanted:
+                    if not worker.idle():
+                        break
+                    if key in running:
+                        continue
+                    stand_in = Node(root.state, None, None, 0)
+                    stand_in.lo, stand_in.hi, stand_in.busy = root.lo, root.hi, True
+                    if key >= RELAXED:
+                        stand_in.defer = key - RELAXED
+                        relax.remove(stand_in.defer)
+                    running[key] = stand_in
+                    worker.submit([stand_in], key)
+                    with self.lock:
+                        self.probes += 1
+            if not running:
+                return
+            for stand_in, key, v in worker.wait():
+                running.pop(key, None)
+                if v is None:
+                    continue
+                with self.lock:
+                    if stand_in.defer == 1:
+                        root.hi = max(root.lo, min(root.hi, v))
+                    elif stand_in.defer == 2:
+                        root.lo = min(root.hi, max(root.lo, v))
+                    else:
+                        tree.bound(root, v, key)
+            self._publish_line(force=False)
 
     def _take(self, done: list[tuple[Node, int, int | None]], g: int) -> None:
         """Record finished searches; cancel the ones the probe at ``g`` no longer needs."""
