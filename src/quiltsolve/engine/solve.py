@@ -112,7 +112,8 @@ class SolveUpdate:
     ``line``: the best line so far, from the position: the move that proved the lower bound (its first move)
     and the replies the search found best; once exact, a principal variation to the end of the game reaching
     ``value``. ``reason``: ``running`` (not final), ``solved``, ``terminal`` (a finished game), ``time`` (the
-    time limit), ``stopped`` (a cancel). ``probes``: the null-window questions asked of the root so far.
+    time limit), ``stopped`` (a cancel). ``probes``: the searches of the root so far (relaxed searches,
+    tests).
     """
 
     player: int
