@@ -24,6 +24,7 @@ import quiltsolve.engine.analysis
 import quiltsolve.engine.moves
 import quiltsolve.engine.players
 import quiltsolve.engine.review
+import quiltsolve.engine.solve
 from quiltsolve import solver
 import quiltsolve.solver.cover
 import quiltsolve.solver.puzzle
@@ -194,6 +195,21 @@ class AnalyzeJob(StreamJob[engine.analysis.Analysis]):
         return engine.analysis.analyze(self.state, time_limit=time_limit, iterations=self.iterations,
                                        until_stopped=self.until_cancelled, top=self.top, seed=self.seed,
                                        stop=stop, report_interval=self.report_interval)
+
+
+@dataclass(frozen=True)
+class SolvePositionJob(StreamJob[engine.solve.SolveUpdate]):
+    """``engine.solve.solve_position``: a position solved exactly, with progress (the proven interval of its
+    value every ``report_interval`` seconds, the last update final), in a table of ``table_bytes``."""
+
+    kind: ClassVar[str] = "solve_position"
+    state: engine.GameState
+    table_bytes: int
+    report_interval: float
+
+    def stream(self, time_limit: float, stop: StopToken) -> Iterator[engine.solve.SolveUpdate]:
+        return engine.solve.solve_position(self.state, time_limit=time_limit, stop=stop,
+                                           table_bytes=self.table_bytes, report_interval=self.report_interval)
 
 
 @dataclass(frozen=True)
