@@ -931,6 +931,9 @@ def document(endpoints: list[Endpoint], version: str = "1",
             **({"507": {"description": "RESOURCE_EXHAUSTED that no retry cures: the frontier count's table would "
                                       "pass the server's --table-bytes bound (the message names it); no "
                                       "Retry-After", **err}} if e.name == "SolvePuzzle" else {}),
+            **({"507": {"description": "RESOURCE_EXHAUSTED that no retry cures: table_mb asks for more than the "
+                                      "server's --table-bytes bound (the message names it); no Retry-After",
+                        **err}} if e.name == "SolvePosition" else {}),
             "500": {"description": "INTERNAL", **err},
             "503": {"description": "UNAVAILABLE: shutting down", **err},
             "504": {"description": "DEADLINE_EXCEEDED: X-Deadline-Ms passed before the answer was ready", **err},
