@@ -1,20 +1,30 @@
 """Engine speed: the compiled core against the pure-Python path (playouts, search iterations, SuggestMove's
-iterations at 1 s, a match of search:400it vs greedy), and the Python engine's own rates.
+iterations at 1 s, a match of search:400it vs greedy), the Python engine's own rates, and think times.
 
     python -m bench engine
     python -m bench.bench_engine --match-games 100 --v1-games 4
+    python -m bench.bench_engine --think-only --think-games 8     # only the think-time rows
 
 Targets (issue 18): random playouts ≥ 30× the pure-Python path's, search iterations ≥ 20× search-v1's,
 ≥ 20,000 iterations in ``search(state)`` at its default 1 s, and a match of ``search:400it`` vs greedy in
 under a tenth of search-v1's time. Everything runs in this process, on one core.
+
+Think times (issue 33): ``--think-games`` seeded self-play games of each ``--think`` player, in a fresh
+process each (so the first move of a process counts, imports and all), every move timed by the wall
+clock around ``choose``: the mean, the median, the 95th percentile, the slowest and the first move.
+Targets: a mean of at most 11 ms for ``search:0.01`` and 105 ms for ``search:0.1``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from quiltsolve.engine import core, new_game
 from quiltsolve.engine.games import jobs, play_match_game
@@ -78,6 +88,41 @@ def _match_seconds(spec_player, games: int, seed: int) -> float:
     return time.perf_counter() - t0
 
 
+THINK_TARGETS = {"search:0.01": 0.011, "search:0.1": 0.105}
+
+
+def think_times(spec: str, games: int, seed: int) -> list[float]:
+    """Seconds of every move of ``games`` seeded self-play games of ``spec``, in this process (run it fresh)."""
+    from quiltsolve.engine.players import make_player
+    out: list[float] = []
+    for g in range(games):
+        players = (make_player(spec, seed + 2 * g), make_player(spec, seed + 2 * g + 1))
+        s = new_game(seed + 1000 * g)
+        while not s.is_terminal():
+            t0 = time.perf_counter()
+            a = players[s.current_player()].choose(s)
+            out.append(time.perf_counter() - t0)
+            s.apply_action(a)
+    return out
+
+
+def _think_rows(specs: list[str], games: int, seed: int) -> list[tuple[str, str, str]]:
+    rows = []
+    for spec in specs:
+        code = ("import json, sys; from bench.bench_engine import think_times; "
+                f"print(json.dumps(think_times({spec!r}, {games}, {seed})))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).resolve().parent.parent).stdout
+        times = json.loads(out.strip().splitlines()[-1])
+        ms = [t * 1000 for t in times]
+        q = statistics.quantiles(ms, n=20) if len(ms) > 1 else ms * 19
+        target = THINK_TARGETS.get(spec)
+        note = f"{len(ms)} moves, fresh process; median {q[9]:.1f}, p95 {q[18]:.1f}, max {max(ms):.1f}, " \
+               f"first move {ms[0]:.1f} ms" + ("" if target is None else f"; target mean <= {target * 1000:g} ms")
+        rows.append((f"think time {spec} (mean)", f"{statistics.mean(ms):.1f} ms", note))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench_engine", description=__doc__.split("\n\n")[0])
     ap.add_argument("--playouts", type=int, default=20_000, help="random playouts timed on the C core")
@@ -89,10 +134,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--match-games", type=int, default=100, help="games of search:400it vs greedy (v2)")
     ap.add_argument("--v1-games", type=int, default=2, help="games of search-v1:400it vs greedy (extrapolated)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", default="search:0.01,search:0.1", help="players whose think times are measured")
+    ap.add_argument("--think-games", type=int, default=4, help="self-play games per think-time row (0: none)")
+    ap.add_argument("--think-only", action="store_true", help="only the think-time rows")
     try:
         args = ap.parse_args(argv if argv is not None else [])
     except SystemExit as e:
         return int(e.code or 0)
+    specs = [s.strip() for s in args.think.split(",") if s.strip()]
+    if args.think_games < 0:
+        print("bench_engine: --think-games must be >= 0", file=sys.stderr)
+        return 2
+    if args.think_only:
+        if args.think_games:
+            print_measures(_think_rows(specs, args.think_games, args.seed))
+        return 0
     if min(args.playouts, args.py_playouts, args.iterations, args.v1_iterations, args.positions,
            args.match_games, args.v1_games) < 1 or args.suggest < 0:
         print("bench_engine: every count must be >= 1", file=sys.stderr)
@@ -144,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.v1_games} games, {per1:.2f} s/game -> {per1 * args.match_games:.0f} s for {args.match_games}"),
              ("  ratio v2 / v1 per game", f"{per2 / per1:.3f}", "target < 0.1")]
     print_measures(rows)
+    if args.think_games:
+        print_measures(_think_rows(specs, args.think_games, args.seed))
     return 0
 
 

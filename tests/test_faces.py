@@ -38,14 +38,16 @@ REGION = ["....."] * 3
 PIECES = ["####/#...", "###/.#./.#.", ".#../####"]
 PATH = {"SolvePlacement": "solve-placement", "SuggestPlacement": "suggest-placement",
         "SuggestMove": "suggest-move", "SolvePuzzle": "solve-puzzle", "AnalyzeGame": "analyze-game",
-        "AnalyzePosition": "analyze-position",
+        "AnalyzePosition": "analyze-position", "SolvePosition": "solve-position",
         "GeneratePuzzle": "generate-puzzle",
         # GameService: the browser app's paths, generated from the same messages
         "NewGame": "game/new", "ViewPosition": "game/view", "LegalMoves": "game/legal", "ApplyMove": "game/apply",
         "EngineMove": "game/engine-move", "ReplayGame": "game/replay", "LoadPosition": "game/load",
         "PositionNotation": "game/notation"}
 GAME_METHODS = set(pb.DESCRIPTOR.services_by_name["GameService"].methods_by_name)
-STREAMS = {"AnalyzeGame", "AnalyzePosition"}
+STREAMS = {"AnalyzeGame", "AnalyzePosition", "SolvePosition"}
+LAST_ONLY = {"AnalyzePosition", "SolvePosition"}   # streams compared by their final update (the rest is timing)
+UPDATES = {"AnalyzePosition": "AnalyzePositionUpdate", "SolvePosition": "SolvePositionUpdate"}
 
 
 def finished(seed: int = 4) -> engine.GameState:
@@ -118,6 +120,16 @@ def _analyze(**kw) -> pb.AnalyzePositionRequest:
             "report_interval": {"nanos": 50_000_000}}
     base.update(kw)
     return pb.AnalyzePositionRequest(**{k: v for k, v in base.items() if v is not None})
+
+
+EIGHT = engine.GameState.from_notation("r 47,37,tirvpmf2w3g,777577557557777077077005005 "
+                                      "46,12,l97aq0u6k8n,777777777743741740770774770 j4he1odbsc5 1 -")
+
+
+def _exact(**kw) -> pb.SolvePositionRequest:
+    base = {"state": positions.to_message(EIGHT), "report_interval": {"nanos": 50_000_000}}
+    base.update(kw)
+    return pb.SolvePositionRequest(**{k: v for k, v in base.items() if v is not None})
 
 
 def _puzzle(**kw) -> pb.SolvePuzzleRequest:
@@ -391,6 +403,20 @@ CASES = [
     ("analyze-top", "AnalyzePosition", _analyze(top=-1), "INVALID_ARGUMENT", "top"),
     ("analyze-time", "AnalyzePosition", _analyze(time_limit=d(61)), "INVALID_ARGUMENT", "time_limit"),
     ("analyze-seed", "AnalyzePosition", _analyze(seed=-5), "INVALID_ARGUMENT", "seed"),
+    # ------------------------------------------------------------ SolvePosition (the final update compared)
+    ("exact", "SolvePosition", _exact(), OK, None),
+    ("exact-proven", "SolvePosition", _exact(state=positions.to_message(END), table_mb=1), OK, None),
+    ("exact-over", "SolvePosition", _exact(state=positions.to_message(OVER)), OK, None),
+    ("exact-state-json", "SolvePosition", _exact(state=None, state_json=json.dumps(END.to_json())), OK, None),
+    ("exact-no-state", "SolvePosition", _exact(state=None), "INVALID_ARGUMENT", "state"),
+    ("exact-buttons", "SolvePosition", _exact(state=mutated(MID, _rich)), "INVALID_ARGUMENT",
+     "state.players[0].buttons"),
+    ("exact-time", "SolvePosition", _exact(time_limit=d(601)), "INVALID_ARGUMENT", "time_limit"),
+    ("exact-time-zero", "SolvePosition", _exact(time_limit=d(0)), "INVALID_ARGUMENT", "time_limit"),
+    ("exact-interval", "SolvePosition", _exact(report_interval={"nanos": 10_000_000}), "INVALID_ARGUMENT",
+     "report_interval"),
+    ("exact-table-small", "SolvePosition", _exact(table_mb=-5), "INVALID_ARGUMENT", "table_mb"),
+    ("exact-table-large", "SolvePosition", _exact(table_mb=2**20), "RESOURCE_EXHAUSTED", None),
     # ------------------------------------------------------------ AnalyzeGame
     ("review", "AnalyzeGame", _review(), OK, None),
     ("review-one", "AnalyzeGame", _review(record=record(2, 1), iterations=15), OK, None),
@@ -506,7 +532,7 @@ def _answers(method: str, messages) -> object:
     """A stream's answers as comparable data: every one of AnalyzeGame's; AnalyzePosition's final update
     (how many come before it depends on the clock), checked to be the last and the only final one."""
     out = [_answer(m) for m in messages]
-    if method == "AnalyzePosition":
+    if method in LAST_ONLY:
         assert out and [bool(x.get("final")) for x in out] == [False] * (len(out) - 1) + [True], out
         return out[-1]
     return out
@@ -530,7 +556,7 @@ def via_http(http: httpx.Client, method: str, request):
     body = r.json()
     if r.status_code != 200:
         return body["error"]["code"], body["error"]["field"]
-    response_type = pb.AnalyzePositionUpdate if method == "AnalyzePosition" else getattr(pb, f"{method}Response")
+    response_type = getattr(pb, UPDATES.get(method, f"{method}Response"))
     if method in STREAMS:
         return "OK", _answers(method, [json_format.ParseDict(item, response_type()) for item in body["items"]])
     return "OK", _answer(json_format.ParseDict(body, response_type()))
@@ -589,7 +615,7 @@ def test_a_count_of_any_size_is_exact_on_every_face(faces, side, want):
 def test_enough_cases_of_every_kind():
     methods = {c[1] for c in CASES}
     assert len(CASES) >= 60 and methods == {"SolvePlacement", "SuggestPlacement", "SuggestMove", "AnalyzeGame",
-                                            "AnalyzePosition", "SolvePuzzle", "ListPatches",
+                                            "AnalyzePosition", "SolvePosition", "SolvePuzzle", "ListPatches",
                                             "GeneratePuzzle"} | GAME_METHODS
     assert sum(c[3] is OK for c in CASES) >= 20 and sum(c[3] is not OK for c in CASES) >= 40
     # issue 35: the game RPCs joined with 30 cases or more, answers and refusals, every RPC both ways
@@ -714,6 +740,53 @@ def test_every_python_client_streams_an_analysis_alike(faces):
     assert last.suggestions() == list(suggested) and last.iterations == suggested.iterations == 150
     assert len(over) == 1 and over[0].final and not first.final
     assert refused == ("INVALID_ARGUMENT", "report_interval")
+
+
+# ---------------------------------------------------------------- SolvePosition: every client, the same solve
+
+def test_every_python_client_streams_a_solve_alike(faces):
+    """solve_position in the gRPC, asyncio and embedded clients: engine.solve.SolveUpdate values, the last one
+    exact and the same everywhere (and the engine's own); close() cancels; bad input raises at the call."""
+    import asyncio
+
+    from quiltsolve.clients import AsyncPlacementClient
+    from quiltsolve.engine.solve import SolveUpdate, solve_exact
+
+    _, _, embedded, port = faces
+    hard = play(7, 9)
+
+    def final(updates) -> SolveUpdate:
+        updates = list(updates)
+        assert updates and all(isinstance(u, SolveUpdate) for u in updates) and updates[-1].final
+        assert all(u.lower <= updates[-1].value <= u.upper for u in updates)
+        return updates[-1]
+
+    async def via_async() -> tuple:
+        async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as client:
+            last = [u async for u in client.solve_position(EIGHT, report_interval=0.05)][-1]
+            stream = client.solve_position(hard, report_interval=0.05)
+            first = await stream.__anext__()
+            await stream.aclose()
+            with pytest.raises(ClientError) as err:
+                async for _ in client.solve_position(EIGHT, table_mb=-1):
+                    pass
+            return last, first, (err.value.code, err.value.field)
+
+    with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
+        answers = [final(c.solve_position(positions.to_notation(EIGHT), report_interval=0.05))
+                   for c in (embedded, remote)]
+        for client in (embedded, remote):
+            with client.solve_position(hard, report_interval=0.05) as stream:
+                assert not next(stream).final
+            with pytest.raises(ClientError) as err:
+                client.solve_position(EIGHT, time_limit=601)
+            assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "time_limit")
+    last, first, refused = asyncio.run(via_async())
+    local = solve_exact(EIGHT)
+    for got in (*answers, last):
+        assert (got.value, got.line, got.nodes, got.probes, got.reason) == \
+            (local.value, local.line, local.nodes, local.probes, "solved")
+    assert not first.final and refused == ("INVALID_ARGUMENT", "table_mb")
 
 
 # ---------------------------------------------------------------- proven endgame answers, every face

@@ -273,3 +273,193 @@ def test_bad_arguments(bad: tuple[dict[str, Any], str]) -> None:
     with pytest.raises(EndgameArgumentError, match=f"^{name}: "):
         solve(state, **kwargs)
     assert issubclass(EndgameArgumentError, ValueError)
+
+
+# ---------------------------------------------------------------- bounds, relaxations and the anytime solve
+from itertools import product  # noqa: E402
+
+from quiltsolve.engine import endgame as eg  # noqa: E402
+from quiltsolve.engine.actions import PlaceLeather  # noqa: E402
+from quiltsolve.solver import PATCH_MASKS  # noqa: E402
+
+INF = eg.INF
+
+
+def searcher(backend: str, **kw: Any) -> Any:
+    if backend == "c":
+        return eg._CSearch(64 * 2**20, None, kw.get("stop"), None)
+    return eg._Search(64 * 2**20, None, kw.get("stop"), None)
+
+
+def p0(s: GameState, v: int) -> int:
+    """``v`` (for the player to move in ``s``) as player 0's margin."""
+    return v if s.current_player() == 0 else -v
+
+
+def test_static_bounds_never_exclude_the_value(brute_set: list[tuple[GameState, int]]) -> None:
+    widths = []
+    for s, v in brute_set:
+        lo, hi = eg._static_bounds(s)
+        assert lo <= p0(s, v) <= hi, s.to_notation()
+        widths.append(hi - lo)
+    assert min(widths) < 10 < max(widths)       # they cut somewhere and are not a constant
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_each_player_relaxed_bounds_the_value(brute_set: list[tuple[GameState, int]], backend: str) -> None:
+    """Rule B: player 0 deferred gives an upper bound, player 1 deferred a lower one; often the value itself."""
+    tight = 0
+    for s, v in brute_set[::2]:
+        search = searcher(backend)
+        up, low = search.ab(s, -INF, INF, 0, 1), search.ab(s, -INF, INF, 0, 2)
+        assert low <= p0(s, v) <= up, s.to_notation()
+        tight += low == up
+    assert tight > len(brute_set[::2]) // 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_group_bound_bounds_every_move_of_the_group(brute_set: list[tuple[GameState, int]], backend: str) -> None:
+    """``ab_after`` (the mover deferred after any placement of a patch, or any leather cell) is a bound of the
+    exact value of every move of the group, on the mover's side."""
+    groups = 0
+    for s, _ in brute_set[::3]:
+        by: dict[Any, list[Any]] = {}
+        for a in s.legal_actions():
+            if isinstance(a, (Buy, PlaceLeather)):
+                by.setdefault(a.patch_id if isinstance(a, Buy) else "leather", []).append(a)
+        for acts in by.values():
+            if len(acts) < 2 or len(acts) > 60:
+                continue
+            groups += 1
+            bound = searcher(backend).ab_after(s, acts[0], -INF, INF, 1)
+            values = []
+            for a in acts:
+                c = s.clone()
+                c.apply_action(a)
+                values.append(p0(s, view(s, c, brute_value(c) if not c.is_terminal() else 0)))
+            if s.current_player() == 0:
+                assert max(values) <= bound, s.to_notation()
+            else:
+                assert min(values) >= bound, s.to_notation()
+    assert groups > 50
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_report_of_the_anytime_solve_holds_the_value(brute_set: list[tuple[GameState, int]],
+                                                           backend: str) -> None:
+    for s, v in brute_set[::5]:
+        reports = list(eg.solve_progress(s, backend=backend, table_bytes=2**20))
+        for r in reports:
+            assert r.lower <= v <= r.upper and r.nodes >= 0 and r.elapsed >= 0, s.to_notation()
+        for a, b in zip(reports, reports[1:]):
+            assert a.lower <= b.lower and b.upper <= a.upper and a.nodes <= b.nodes
+        last = reports[-1]
+        assert [r.stage for r in reports].count("done") == 1 and last.stage == "done"
+        assert last.result is not None and last.result.proven and last.result.value == v
+        assert last.lower == last.upper == v and last.line == last.result.line
+        _check_line(s, last.result)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unfinished_anytime_solve_claims_only_its_interval(backend: str) -> None:
+    s = game_history(7)[-11]    # about 40,000 nodes: far more than the time limits below allow
+    exact = solve(s, time_limit=None, backend="c")
+    assert exact.proven
+    for limit in (0.002, 0.02):
+        reports = list(eg.solve_progress(s, time_limit=limit, backend=backend))
+        last = reports[-1].result
+        assert last is not None and (last.proven, last.value, last.moves) in ((False, None, ()),
+                                                                             (True, exact.value, last.moves))
+        for r in reports:
+            assert r.lower <= exact.value <= r.upper     # type: ignore[operator]
+
+
+class CountingToken:
+    def __init__(self) -> None:
+        self.looks = 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return False
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_stop_token_is_looked_at_every_check_every_nodes(backend: str) -> None:
+    """Every CHECK_EVERY nodes, packing steps included (they count as nodes): a worker is free within
+    CHECK_EVERY units of work of a cancel."""
+    for s in game_history(3)[-9:-4]:
+        tok = CountingToken()
+        r = solve(s, time_limit=None, stop=tok, backend=backend)
+        assert r.proven and tok.looks == r.nodes // CHECK_EVERY
+
+
+def test_the_table_stays_within_its_bytes() -> None:
+    for tb in (MIN_TABLE_BYTES, 10**6, 3 * 2**20 + 7):
+        assert eg._Search(tb, None, None, None).size * eg.ENTRY_BYTES <= tb
+        if c_available():
+            assert eg._C.Searcher(tb, -1, -1.0, None).slots * eg._C.ENTRY_BYTES <= tb
+
+
+def _brute_fit(region: int, pieces: tuple[int, ...]) -> bool:
+    if not pieces:
+        return True
+    return any(not m & ~region and _brute_fit(region & ~m, pieces[1:]) for m in PATCH_MASKS[pieces[0]])
+
+
+def _brute_claim(region: int, pieces: tuple[int, ...], leathers: int) -> bool:
+    """Some packing of all pieces leaves at most ``leathers`` empty cells in some 7x7 window."""
+    def go(reg: int, rest: tuple[int, ...]) -> bool:
+        if not rest:
+            return any((w & reg).bit_count() <= leathers for w in BONUS_MASKS)
+        return any(not m & ~reg and go(reg & ~m, rest[1:]) for m in PATCH_MASKS[rest[0]])
+    return go(region, pieces)
+
+
+def test_packing_answers_are_exact() -> None:
+    """The relaxation's packing questions against a plain enumeration (small regions, exact answers)."""
+    rnd = random.Random(5)
+    small = [pid for pid in range(33) if len(PATCH_MASKS[pid]) and bin(PATCH_MASKS[pid][0]).count("1") <= 4]
+    counts = {True: 0, False: 0}
+    for _ in range(150):
+        w = BONUS_MASKS[rnd.randrange(len(BONUS_MASKS))]
+        region = 0
+        for cell in rnd.sample([i for i in range(81) if w >> i & 1], rnd.randrange(6, 14)):
+            region |= 1 << cell
+        region |= rnd.getrandbits(81) & rnd.getrandbits(81) & rnd.getrandbits(81)
+        pieces = tuple(sorted(rnd.sample(small, rnd.randrange(1, 4))))
+        bits = sum(1 << p for p in pieces)
+        packer = eg._Packer(lambda: None)
+        fit = packer.fits(region, bits)
+        assert fit == _brute_fit(region, pieces)
+        counts[fit] += 1
+        if fit:
+            for leathers in (0, 2):
+                assert packer.claims(region, bits, leathers) == _brute_claim(region, pieces, leathers)
+    assert min(counts.values()) > 20
+
+
+@needs_c
+def test_c_and_python_agree_on_the_relaxations_and_the_reports(brute_set: list[tuple[GameState, int]]) -> None:
+    """Rule B's searches and the anytime reports: the same values and nodes in both backends."""
+    for s, _ in brute_set[1::7]:
+        for defer in (1, 2):
+            a, b = searcher("python"), searcher("c")
+            assert (a.ab(s, -INF, INF, 0, defer), a.nodes) == (b.ab(s, -INF, INF, 0, defer), b.nodes)
+        rp = [(r.lower, r.upper, r.nodes, r.stage) for r in eg.solve_progress(s, backend="python")]
+        rc = [(r.lower, r.upper, r.nodes, r.stage) for r in eg.solve_progress(s, backend="c")]
+        assert rp == rc, s.to_notation()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_relaxation_off_gives_the_same_answers(brute_set: list[tuple[GameState, int]], backend: str) -> None:
+    for s, v in brute_set[3::11]:
+        on = solve(s, time_limit=None, backend=backend)
+        off = solve(s, time_limit=None, backend=backend, _relax=False)
+        assert on.value == off.value == v
+
+
+@needs_c
+def test_the_compiled_solver_has_the_same_constants() -> None:
+    """A stale build would count other nodes: its constants are the driver's."""
+    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE) == (
+        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE)

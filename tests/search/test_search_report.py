@@ -109,3 +109,29 @@ def test_warm_up_is_idempotent_and_quick_the_second_time():
     t0 = time.perf_counter()
     warm_up(freeze_gc=False)
     assert time.perf_counter() - t0 < 0.05
+
+
+def test_a_cold_process_never_waits_for_the_lookahead_inside_a_move():
+    """The first moves of a fresh process do not import OR-Tools on their clock (it took 0.4-2 s): a budget
+    too short for the lookahead never starts its import; a longer one starts it in a background thread and
+    plays the snug placement meanwhile."""
+    code = """
+import json, sys
+from quiltsolve.engine import new_game
+from quiltsolve.engine.players import make_player
+from quiltsolve.engine.players import root_placement
+s = new_game(5)
+tiny = make_player("search:0.01", 1)
+a = tiny.choose(s)
+after_tiny = ("ortools" in sys.modules, bool(root_placement._importer), s.is_legal(a))
+b = make_player("search:0.2", 1).choose(s)
+started = bool(root_placement._importer)
+root_placement._importer[0].join(120)
+print(json.dumps({"tiny": after_tiny, "legal": s.is_legal(b), "started": started,
+                  "ready": root_placement.lookahead_ready(start=False)}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout.strip().splitlines()[-1])
+    assert rep["tiny"] == [False, False, True], rep
+    assert rep["legal"] and rep["started"] and rep["ready"], rep

@@ -123,3 +123,16 @@ def test_an_engine_move_by_the_search_is_suggest_move_s_job():
         with pytest.raises(BadRequest) as err:
             plan_engine_move(pb.EngineMoveRequest(state=state, strength=strength))
         assert err.value.field == "strength", strength
+
+
+def test_suggest_placement_leaves_its_answer_time_inside_the_limit(monkeypatch):
+    """The lookahead runs to the time it is given, so the RankJob gives it the call's limit less the
+    answer's way back (rank_budget), and the call answers inside its limit (the overrun row of bench service)."""
+    from quiltsolve.server import jobs
+    seen = []
+    monkeypatch.setattr(solver, "rank_placements", lambda *a, time_limit, **k: seen.append(time_limit))
+    plan = RPCS["SuggestPlacement"].plan(REQUESTS["SuggestPlacement"], Bounds())
+    from quiltsolve.solver.stop import StopToken
+    plan.job.run(0.3, StopToken())
+    plan.job.run(5.0, StopToken())
+    assert seen == [jobs.rank_budget(0.3), jobs.rank_budget(5.0)] == [0.27, 4.97]

@@ -7,7 +7,8 @@ against the session's server, and each answer is checked (:func:`judge`):
 
 * no 5xx, except a 504 DEADLINE_EXCEEDED to a call that set
   ``X-Deadline-Ms``, and the 507 the document gives SolvePuzzle for a
-  frontier table beyond the server's ``--table-bytes``;
+  frontier table, and SolvePosition for a solver's table, beyond the
+  server's ``--table-bytes``;
 * no schema-valid request refused, except by a rule of :data:`SEMANTIC_RULES`:
   the rules JSON Schema cannot say, each with where it lives in the
   schemas, the error code and message the service answers it with, and the
@@ -114,8 +115,10 @@ SEMANTIC_RULES = [
     Rule((r"(SuggestMove|ApplyMove|EngineMove|AnalyzePosition)Request\.state",
           r"(SuggestMove|AnalyzePosition)Request\.state_json"), FP,
          r"the game is over", "A finished game is FAILED_PRECONDITION (409)."),
-    Rule((r"(SuggestMove|AnalyzePosition)Request\.state_json",), IA, NOT_THE_FORM, "that the text is that JSON object"),
-    Rule((r"(SuggestMove|AnalyzePosition)Request\.state_json",), IA, POSITION_RULES, "every rule of the game"),
+    Rule((r"(SuggestMove|AnalyzePosition|SolvePosition)Request\.state_json",), IA, NOT_THE_FORM,
+         "that the text is that JSON object"),
+    Rule((r"(SuggestMove|AnalyzePosition|SolvePosition)Request\.state_json",), IA, POSITION_RULES,
+         "every rule of the game"),
     Rule((r"LoadPositionRequest\.text",), IA, NOT_THE_FORM + r"|notation: ", "that the text is one of these"),
     Rule((r"LoadPositionRequest\.text",), IA, POSITION_RULES + "|" + MOVE_RULES + r"|must be patch 0, the last one|must end with patch 0|at "
          r"most 5 can be leather patches|fewer than the \d+ of its patches", "every rule of the game"),
@@ -327,9 +330,9 @@ class Verdicts:
         if status >= 500:
             if status == 504 and deadline and error.get("code") == "DEADLINE_EXCEEDED":
                 return
-            if (status == 507 and endpoint.name == "SolvePuzzle" and error.get("code") == "RESOURCE_EXHAUSTED"
-                    and "--table-bytes" in error.get("message", "")):
-                return          # documented: the server's bound on a frontier count's table
+            if (status == 507 and endpoint.name in ("SolvePuzzle", "SolvePosition")
+                    and error.get("code") == "RESOURCE_EXHAUSTED" and "--table-bytes" in error.get("message", "")):
+                return          # documented: the server's bound on a frontier count's table, a solve's table
             problem("a 5xx")
             return
         if not positive or status < 400:

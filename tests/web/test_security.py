@@ -66,6 +66,7 @@ def minimal_bodies(https) -> dict[str, dict | None]:
                                     "top": 1, "time_limit": "0.1s", "seed": 0},
         f"{v1}/suggest-move": {"state": state, "iterations": 10, "top": 1, "seed": 0},
         f"{v1}/analyze-position": {"state": state, "iterations": 10, "top": 1, "seed": 0},
+        f"{v1}/solve-position": {"state": state, "time_limit": "0.1s"},
         f"{v1}/solve-puzzle": {"region": {"rows": ["."]}, "pieces": ["#"], "mode": "PUZZLE_MODE_FIND"},
         f"{v1}/generate-puzzle": {"height": 5, "width": 5, "family": "PIECE_FAMILY_TETROMINOES", "seed": 0},
         f"{v1}/analyze-game": {"record": {"edition": "EDITION_REVISED", "circle": record["circle"],

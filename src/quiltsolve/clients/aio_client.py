@@ -31,6 +31,7 @@ from .results import MoveSuggestions
 if TYPE_CHECKING:
     from quiltsolve.engine.analysis import Analysis
     from quiltsolve.engine.review import MoveReview
+    from quiltsolve.engine.solve import SolveUpdate
 
 Pem = bytes | str | os.PathLike[str]
 
@@ -170,6 +171,22 @@ class AsyncPlacementClient:
             yield wire.analysis_result(first)
             async for response in stream:
                 yield wire.analysis_result(response)
+        finally:
+            await stream.aclose()
+
+    def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
+                       table_mb: int | None = None) -> AsyncIterator[SolveUpdate]:
+        """As :meth:`clients.PlacementClient.solve_position`, as an async iterator (``async for update in
+        client.solve_position(state)``): what the service refuses raises at the first ``__anext__``;
+        ``aclose()`` (or leaving the loop early) cancels the call and the service stops the solver."""
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
+        return self._solves(call)
+
+    async def _solves(self, call: wire.Call) -> AsyncIterator[SolveUpdate]:
+        stream = cast(AsyncGenerator[Any, None], self._stream(call))
+        try:
+            async for response in stream:
+                yield wire.solve_update(response)
         finally:
             await stream.aclose()
 

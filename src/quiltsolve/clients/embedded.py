@@ -95,7 +95,7 @@ class EmbeddedClient:
             raise wire.error_from_status(e.code, e.details, self.target) from None
 
     def stream(self, method: str, request: Any) -> Iterator[Any]:
-        """A server-streaming call (``AnalyzeGame``, ``AnalyzePosition``): the response messages, each as it is
+        """A server-streaming call (``AnalyzeGame``, ``AnalyzePosition``, ``SolvePosition``): the response messages, each as it is
         computed; closing the iterator ends the call."""
         responses = self._handler(method)(request, self._call_of(method))
         try:
@@ -170,6 +170,14 @@ class EmbeddedClient:
                                           self.seed)
         warm_up()
         return wire.Analyses(self._stream(call), call.context)
+
+    def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
+                       table_mb: int | None = None) -> wire.Solves:
+        """As :meth:`clients.PlacementClient.solve_position`, solved in this process (the solver in a helper
+        thread) as the iterator is read; ``close()`` ends the solve. The table is at most the client's
+        ``table_bytes``."""
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
+        return wire.Solves(self._stream(call))
 
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,

@@ -190,6 +190,22 @@ class PlacementClient:
                                           self.seed)
         return wire.Analyses(self._stream(call), call.context)
 
+    def solve_position(self, state: Any, *, time_limit: float | None = None, report_interval: float | None = None,
+                       table_mb: int | None = None) -> wire.Solves:
+        """Solve ``state`` (a ``GameState``, its ``to_json()`` dict or JSON text, a notation) exactly with the
+        service's ``SolvePosition`` (server streaming): an iterator of ``engine.solve.SolveUpdate`` values,
+        one every ``report_interval`` seconds (the service's default 0.2), each with the proven interval
+        ``[lower, upper]`` of the value (the mover's final margin under perfect play), the nodes, the time
+        and the best line so far; the last one ``final``: exact (``value``, ``line`` a principal variation)
+        or the interval when ``time_limit`` (default 60 s, at most 600) passed. ``table_mb`` sizes the
+        solver's table in MiB (the service's default 256, at most its bound).
+
+        Bad input raises :class:`clients.InvalidArgument` at once (the call waits for the first update).
+        Closing the iterator (or leaving a ``with`` block) cancels the call: the service stops the solver
+        at once and its worker is free."""
+        call = wire.solve_position_call(state, time_limit, report_interval, table_mb)
+        return wire.Solves(self._stream(call))
+
     def solve_puzzle(self, region_rows_: Sequence[str] | str, pieces: Sequence[PatchSpec | Shape], *,
                      count: bool = False, mirror: bool = True, use_all: bool = True,
                      max_tilings: int = 1, time_limit: float | None = None,

@@ -1,4 +1,4 @@
-"""``suggest puzzle REGION --piece ... --count --ray auto|local|ADDRESS``.
+"""``suggest puzzle REGION --piece ... --count --ray auto|local|ADDRESS`` (and ``suggest solve --ray``).
 
 :func:`ray_client` wraps the command's client so that ``solve_puzzle`` with
 ``count=True`` splits the count over a Ray cluster
@@ -27,6 +27,7 @@ from quiltsolve.solver.ray_count import RayUnavailableError, check_address, coun
 from quiltsolve.solver.types import PuzzleResult
 
 from . import errors, wire
+from .ray_solve import RaySolveClient
 
 
 class RayCountClient:
@@ -76,9 +77,18 @@ class RayCountClient:
 
 
 def ray_client(args: Any, client: Any) -> Any:
-    """The ``suggest`` command's client for ``--ray`` (checks the options first): a :class:`RayCountClient`."""
-    if getattr(args, "command", None) != "puzzle" or not getattr(args, "count", False):
-        raise ValueError("--ray splits tiling counts: use it with suggest puzzle ... --count")
+    """The ``suggest`` command's client for ``--ray`` (checks the options first): a :class:`RayCountClient`
+    (``puzzle --count``) or a :class:`clients.ray_solve.RaySolveClient` (``solve``)."""
+    command = getattr(args, "command", None)
+    if command == "solve":
+        if getattr(args, "server", None):
+            raise ValueError("--ray and --server cannot be combined: the solve runs on the Ray cluster")
+        address = check_address(args.ray)
+        require_ray(address)
+        return RaySolveClient(client, address, getattr(args, "workers", None))
+    if command != "puzzle" or not getattr(args, "count", False):
+        raise ValueError("--ray splits tiling counts and solves: use it with suggest puzzle ... --count, or suggest "
+                         "solve")
     if getattr(args, "server", None):
         raise ValueError("--ray and --server cannot be combined: the count runs on the Ray cluster")
     address = check_address(args.ray)

@@ -26,12 +26,14 @@ from google.protobuf import duration_pb2
 
 from quiltsolve.engine.analysis import Analysis, AnalyzedMove
 from quiltsolve.engine.review import MoveReview
+from quiltsolve.engine.solve import SolveUpdate
 from quiltsolve.engine.suggest import MoveSuggestion
 from quiltsolve.patchwork.v1 import placement_pb2 as pb
 from quiltsolve.server import positions
 from quiltsolve.server.errors import GAME_OVER, field_of
 from quiltsolve.solver.geometry import BOARD_SIZE, Board, Shape, mask_of
 from quiltsolve.solver.limits import DEFAULT_ITERATIONS_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ANALYSIS_TIME
+from quiltsolve.solver.limits import DEFAULT_SOLVE_POSITION_LIMIT
 from quiltsolve.solver.patches import Patch
 from quiltsolve.solver.puzzle.generate import GeneratedPuzzle
 from quiltsolve.solver.types import (
@@ -322,6 +324,24 @@ def analyze_position_call(state: Any, iterations: int | None, time_limit: float 
     return Call("AnalyzePosition", req, budget, game)
 
 
+def solve_position_call(state: Any, time_limit: float | None, report_interval: float | None,
+                        table_mb: int | None) -> Call:
+    """The ``SolvePosition`` call for :meth:`PlacementClient.solve_position`. Its ``time_limit`` is the whole
+    stream's budget (60 s unset); the deadline adds :data:`DEADLINE_SLACK`.
+
+    >>> c = solve_position_call("r 0,5,-,0 0,5,-,0 takbu68n1f9gopmeqs7hrjc4i32wd5vl0 0 -", 600, 1, 64)
+    >>> c.method, c.request.time_limit.seconds, c.request.report_interval.seconds, c.request.table_mb, c.time_limit
+    ('SolvePosition', 600, 1, 64, 600.0)
+    """
+    game = game_state(state)
+    tl = seconds(time_limit, "time_limit")
+    interval = seconds(report_interval, "report_interval")
+    table = 0 if table_mb is None else int32(table_mb, "table_mb")
+    req = pb.SolvePositionRequest(state=positions.to_message(game), time_limit=_duration(tl),
+                                  report_interval=_duration(interval), table_mb=table)
+    return Call("SolvePosition", req, tl if tl is not None else DEFAULT_SOLVE_POSITION_LIMIT, game)
+
+
 def analyze_game_call(record: Any, iterations: int | None, time_per_move: float | None, seed: int,
                       large_loss: float) -> Call:
     """The ``AnalyzeGame`` call for :meth:`PlacementClient.analyze_game`. Its
@@ -477,6 +497,38 @@ class Analyses(abc.Iterator):
         self.close()
 
 
+class Solves(abc.Iterator):
+    """The updates of a ``SolvePosition`` stream as :class:`engine.solve.SolveUpdate` values, the last one
+    ``final``. The first update is pulled at once, so bad input (refused before the solver starts) raises at
+    the call. ``close()`` stops the solve (cancelling a gRPC call); so does leaving a ``with`` block."""
+
+    def __init__(self, responses: Iterator[Any]) -> None:
+        self._responses = responses
+        self._first: Any = next(responses, None)
+
+    def __iter__(self) -> "Solves":
+        return self
+
+    def __next__(self) -> SolveUpdate:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return solve_update(first)
+        return solve_update(next(self._responses))
+
+    def close(self) -> None:
+        """Stop reading: the solve is cancelled."""
+        self._first = None
+        close = getattr(self._responses, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> "Solves":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 # --------------------------------------------------------------- responses
 def _cell(msg: pb.Cell, present: bool) -> tuple[int, int] | None:
     return (msg.row, msg.col) if present else None
@@ -571,6 +623,20 @@ def analysis_result(r: pb.AnalyzePositionUpdate) -> Analysis:
                   for m in r.moves)
     return Analysis(player=r.player, moves=moves, iterations=r.iterations, searched=r.searched, proven=r.proven,
                     final=r.final, elapsed=_seconds(r.elapsed))
+
+
+SOLVE_REASONS = {pb.SOLVE_REASON_RUNNING: "running", pb.SOLVE_REASON_SOLVED: "solved",
+                 pb.SOLVE_REASON_TIME_LIMIT: "time", pb.SOLVE_REASON_STOPPED: "stopped",
+                 pb.SOLVE_REASON_GAME_OVER: "terminal"}
+"""``SolveReason`` values as :attr:`engine.solve.SolveUpdate.reason`."""
+
+
+def solve_update(r: pb.SolvePositionUpdate) -> SolveUpdate:
+    """A ``SolvePositionUpdate`` as an :class:`engine.solve.SolveUpdate` (what every client yields)."""
+    return SolveUpdate(player=r.player, lower=r.lower, upper=r.upper, nodes=r.nodes, elapsed=_seconds(r.elapsed),
+                       line=tuple(positions.move_of(m) for m in r.line), final=r.final,
+                       reason=SOLVE_REASONS.get(r.reason, "running"), probes=r.probes, table_full=r.table_full,
+                       table_bytes=r.table_bytes)
 
 
 def puzzle_result(r: pb.SolvePuzzleResponse, rows: list[str]) -> PuzzleResult:

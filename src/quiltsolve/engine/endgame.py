@@ -1,14 +1,17 @@
 """The exact endgame solver: the game-theoretic value of a position under perfect play.
 
-:func:`solve` searches the whole remaining game tree of a position with
-fail-soft alpha-beta (principal variation search: the first child with the
-whole window, the others with a null window first, searched again with the
-whole window when they fail high) over plain minimax on the final margin
-(player 0's score minus player 1's; player 0 maximises, player 1 minimises —
-the same player may act several plies in a row, so there is no negamax sign
-flip) and a transposition table. Every placement is generated exactly (each legal mask,
-each empty leather cell); the only placements left out are the ones the
-pruning rules below prove cannot change the value.
+:func:`solve` proves the value of a position by null-window searches of the
+whole remaining game tree, narrowing a proven interval until it closes
+(:func:`solve_progress` reports each step). Each search is fail-soft
+alpha-beta (principal variation search: the first child with the whole
+window, the others with a null window first, searched again with the whole
+window when they fail high) over plain minimax on the final margin (player
+0's score minus player 1's; player 0 maximises, player 1 minimises — the
+same player may act several plies in a row, so there is no negamax sign
+flip) and a transposition table. Every placement is generated exactly (each
+legal mask, each empty leather cell); placements are left out only where a
+rule below proves they cannot change the value, and whole groups of them
+are cut at once by a sound bound (rule B).
 
 The result is reported from the point of view of the player to move at the
 root: ``value`` = that player's final score minus the other's when both
@@ -22,14 +25,44 @@ first) decides the winner; the value does not encode it.
 >>> r.proven, r.value, r.reason in ("time", "solved")
 (False, None, True)
 
+The driver (shared by both backends)
+------------------------------------
+1. *Rule S, the static bounds* (:func:`_static_bounds`): player ``i`` can
+   always make sure of the score of advancing to the end (every space moved
+   pays a button, every income space their income; pending leather is
+   placed whatever happens), and can score at most that plus, for the patches
+   still in the circle that fit their empty cells, the most a fractional
+   knapsack of ``2·area − cost + income·payouts − time`` gains fits into
+   their spaces left (one last buy may overrun space 53: it costs one space),
+   2 per leather patch left on the track and 7 while the bonus is open. The
+   margin lies between the one's sure score minus the other's most, both
+   ways.
+2. *Rule B's two relaxations* of the whole position: player 0 deferred from
+   the root (an upper bound), then player 1 (a lower bound), each searched
+   with the interval so far as its window. Often they meet: then the value
+   is proven without an exact search of the position.
+3. *Null-window tests* of the position halve what is left: a search with
+   the window ``(g − 1, g)`` proves ``value >= g`` (fail high: its result is
+   a new lower bound) or ``value < g`` (fail low: a new upper bound).
+4. The mover's best move: the move that proved the final bound (the root
+   move of the lower bound's search — for player 1 of the upper bound's —
+   when that was a relaxed search, whose mover placed exactly), else a
+   null-window test at the value; then the principal variation
+   (:func:`_line`); with ``all_moves`` every distinct root move's value
+   (:func:`_value`: the same steps on the position after it; the buys of one
+   patch bounded first by rule B's group bound, then the placements only
+   while one may still beat the best so far).
+
 Proof policy
 ------------
 ``proven`` is True only when the search finished: a time limit, a ``stop``
 token or the ``max_plies`` horizon stop the search by an exception, the
 partial values are thrown away and the answer is ``proven=False`` with
-``value=None`` and no moves. Because of that every entry of the
-transposition table is an exact bound of the *game-theoretic* value (no
-entry ever depends on a horizon), so entries need no depth field: the
+``value=None`` and no moves (the interval reported so far stays proven).
+Because of that every entry of the transposition table is an exact bound of
+the *game-theoretic* value of its position — of the game the position
+stands for: with a deferred player, that player's relaxation (rule B) — and
+no entry ever depends on a horizon, so entries need no depth field: the
 ``max_plies`` horizon is a guard, not an evaluation — the first node reached
 at ``max_plies`` plies from the root that is not terminal ends the search
 with reason ``"horizon"``.
@@ -38,15 +71,20 @@ Transposition table
 -------------------
 A fixed array of ``table_bytes // ENTRY_BYTES`` slots (``ENTRY_BYTES`` is the
 estimated size of one stored Python entry, key included; the C table's
-entries are ``_endgame.ENTRY_BYTES`` = 112 bytes), in buckets of
+entries are ``_endgame.ENTRY_BYTES`` = 144 bytes), in buckets of
 ``BUCKET`` = 4 slots, indexed by the hash of the position's key (both boards,
 buttons, positions, income, bonus, the circle, the player to move, pending
-leather, the leather spaces left — all that the value depends on, rule R3).
+leather, the leather spaces left, and a deferred player's patches and
+leather patches — all that the value depends on, rule R3).
 The full key is stored and compared, so a hash collision can never return a
 wrong value. An entry holds a lower and an upper bound of the value and the
 best move found. A new key goes to a free slot of its bucket, else replaces
 the slot whose subtree took the fewest nodes to search (depth preference by
 work); ``table_full`` says that an entry of another position was replaced.
+Rule B's packing questions are answered once per search in a fixed cache of
+:data:`PACK_CACHE` answers (48 bytes each in C) and :data:`REACH_CACHE`
+patches' reaches (with the C search's packing lists and move lists, about
+7 MiB): the memory of a solve is bounded by ``table_bytes`` plus that.
 
 Move ordering
 -------------
@@ -97,28 +135,56 @@ to place, the key holds the number of covered cells instead of the board
 and no income: by R1's argument that player never places, moves or earns
 again, so the rest of the game reads their board only through its count
 (their score) and their bonus flag (in the key). Such positions are the same
-game and share one entry.
+game and share one entry (a deferred player there is no longer relaxed: the
+entry is the exact game's).
+
+*B — the hindsight relaxation.* A player may be *deferred*: the patches they
+buy and the leather patches they take from then on are not placed, only
+known to fit into their empty cells all at once (a packing exists; it is
+looked for again at each buy, so its places may change with hindsight).
+Their score counts those cells; a buy is allowed when the patch fits with
+the others; they get the bonus tile the moment some packing of what they
+have bought, with their leather patches, completes a 7×7 window (if it is
+still open). Every move of the real game is still a move of this one
+(placed patches are a packing), their score is the same, and they get the
+bonus no later; the other player's moves and their effects do not depend on
+the deferred player's board. So the deferred game's value is a bound of the
+real one on the deferred player's side: at least it for player 0, at most
+it for player 1 (the same holds from any position, by induction over the
+game, and for both players deferred at once: each relaxation is a bound of
+the game it relaxes). A packing question that takes more than
+:data:`PACK_STEPS` steps of its depth-first search is answered "yes": more
+moves for the deferred player, still a bound. At a node where the mover
+places exactly, each group of at least :data:`MIN_GROUP` moves — all
+placements of one patch, or all leather cells — is first bounded at once by
+one null-window search of the position after it with the mover deferred
+(``ab_after``), again whenever the window moved: when the bound falls on
+the wrong side of the window, no move of the group is searched. Deferred
+players have one move per patch, so these searches are small; the
+relaxation is mostly exact (on sampled groups 6 plies from the end, every
+group's bound was its best placement's value).
 
 ``all_moves=True`` gives every distinct root move its exact value: *advance*,
 each leather cell (all of them: R1 is not applied to the root's leather),
 and each patch — root buys of the same patch are collapsed to the best
-placement of that patch (its value is the maximum over its
-placements, found by a search of its placements with that patch's own
-alpha-beta window). Without it only the best move is searched exactly and
-only it is returned.
+placement of that patch (its value is the maximum over its placements).
+Without it only the best move is proven exactly and only it is returned.
 
 Backends
 --------
-``backend="c"`` runs the alpha-beta in ``engine/_core/endgame.c`` (extension
-``quiltsolve.engine._endgame``, on the game core's ``engine/_core/state.h``),
-``"python"`` in :class:`_Search` here; the root logic, ``all_moves`` and the
-principal variation (:func:`_line`) are shared Python. Both search the same
-children in the same order with the same table semantics, so whenever
-neither table replaced an entry they give the same value, moves, line and
-node count (``tests/engine/test_endgame.py`` checks it). The C search
-releases the GIL and takes it back every ``CHECK_EVERY`` nodes only to call
-``stop.is_set()``; ``QUILTSOLVE_PURE_PYTHON=1`` makes the default the
-Python search.
+``backend="c"`` runs the alpha-beta and the packing in
+``engine/_core/endgame.c`` (extension ``quiltsolve.engine._endgame``, on the
+game core's ``engine/_core/state.h``), ``"python"`` in :class:`_Search` and
+:class:`_Packer` here; the driver, ``all_moves`` and the principal variation
+(:func:`_line`) are shared Python. Both search the same children in the same
+order with the same table semantics and ask the same packing questions with
+the same step counts (their packing caches even share their slots), so
+whenever neither table replaced an entry they give the same value, moves,
+line, reports and node count (``tests/engine/test_endgame.py`` checks it).
+A *node* is a position searched or a step of a packing question; every
+:data:`CHECK_EVERY` nodes the stop token and the clock are looked at (the C
+search releases the GIL and takes it back only to call ``stop.is_set()``);
+``QUILTSOLVE_PURE_PYTHON=1`` makes the default the Python search.
 """
 
 from __future__ import annotations
@@ -128,19 +194,19 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from quiltsolve.solver import PATCH_MASKS
 
-from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
+from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy, PlaceLeather
 from .board import contact_planes
-from .core import PURE_PYTHON_ENV, action_of, core_tables
+from .core import PURE_PYTHON_ENV, action_of, action_tuple, core_tables
 from .policy import ADVANCE_RATE, GREEDY_RATES, leather_scores
-from .state import COST, TIME, GameState
-from .track import BONUS_MASKS, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
+from .state import AREA, COST, INCOME, TIME, GameState
+from .track import BOARD_CELLS, BONUS_MASKS, BONUS_POINTS, EMPTY_PENALTY, END, FULL, INCOME_UP_TO, PAYOUTS_AFTER
 
 __all__ = ["BACKENDS", "ENTRY_BYTES", "EndgameArgumentError", "EndgameResult", "MIN_TABLE_BYTES", "ProvenMove",
-           "Stop", "c_available", "solve"]
+           "SolveProgress", "Stop", "c_available", "solve", "solve_progress"]
 
 ENTRY_BYTES = 512
 """Bytes of one entry of the pure-Python table, key tuple, bounds, move and slot (measured ≈ 420, rounded up)."""
@@ -149,7 +215,7 @@ BUCKET = 4
 MIN_TABLE_BYTES = BUCKET * ENTRY_BYTES
 """The smallest ``table_bytes``: one bucket."""
 BACKENDS = ("c", "python")
-CHECK_EVERY = 1024
+CHECK_EVERY = 256
 """Nodes between two looks at the clock and the stop token."""
 INF = 1 << 20
 
@@ -321,10 +387,443 @@ def _children(s: GameState) -> list[Action]:
     return out
 
 
+# ---------------------------------------------------------------- the hindsight relaxation (rule B)
+PACK_STEPS = 500
+"""Search steps one packing question may take; past them the answer is "yes" (optimistic, so still a bound)."""
+MIN_GROUP = 2
+"""A group of moves (one patch's placements, or the leather cells) gets a relaxation bound from this size."""
+PACK_CACHE = 1 << 16
+REACH_CACHE = 1 << 12
+"""Patches' reaches (:meth:`_Packer.reach`) remembered per search."""
+"""Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
+LEATHER_GROUP = -1
+
+
+class _Steps(Exception):
+    pass
+
+
+def _step(steps: list[Any]) -> None:
+    """One step of a packing search: ``steps = [left, tick]``; out of steps raises :class:`_Steps`, else
+    ``tick()`` counts the step as a node of the search (which looks at the clock and the stop token every
+    :data:`CHECK_EVERY` nodes, raising ``_Abort``)."""
+    steps[0] -= 1
+    if steps[0] < 0:
+        raise _Steps
+    steps[1]()
+
+
+def _inside(pid: int, region: int) -> list[int]:
+    """Placements of ``pid`` inside ``region``, in ``PATCH_MASKS`` order."""
+    return [m for m in PATCH_MASKS[pid] if not m & ~region]
+
+
+def _fit(region: int, pieces: tuple[int, ...], steps: list[Any]) -> int | None:
+    """The cells of a packing of all ``pieces`` (patch ids) into ``region`` at once, none overlapping, or None.
+
+    Depth first: the piece with the fewest places in the region first (ties: the lower id), its places in
+    ``PATCH_MASKS`` order.
+    """
+    if not pieces:
+        return 0
+    _step(steps)
+    best_i, best = -1, None
+    for i, pid in enumerate(pieces):
+        ms = _inside(pid, region)
+        if not ms:
+            return None
+        if best is None or len(ms) < len(best):
+            best_i, best = i, ms
+    rest = pieces[:best_i] + pieces[best_i + 1:]
+    for m in best:  # type: ignore[union-attr]
+        r = _fit(region & ~m, rest, steps)
+        if r is not None:
+            return r | m
+    return None
+
+
+def _cover(region: int, pieces: tuple[int, ...], need: int, leathers: int, steps: list[Any]) -> bool:
+    """Whether ``pieces`` fit into ``region`` at once leaving at most ``leathers`` cells of ``need`` uncovered.
+
+    Cut when a piece fits nowhere, when more cells of ``need`` than ``leathers`` lie under no placement,
+    or when the most each piece can cover of them does not add up; else the lowest uncovered cell of
+    ``need`` is covered by a placement of some piece, or (if a leather patch is left) by a leather patch.
+    """
+    left = need & region
+    n = left.bit_count()
+    if n <= leathers:
+        return _fit(region, pieces, steps) is not None
+    _step(steps)
+    under = 0
+    most = leathers
+    for pid in pieces:
+        top = -1
+        for m in PATCH_MASKS[pid]:
+            if not m & ~region:
+                under |= m
+                k = (m & left).bit_count()
+                if k > top:
+                    top = k
+        if top < 0:
+            return False
+        most += top
+    if most < n or (left & ~under).bit_count() > leathers:
+        return False
+    c = left & -left
+    for i, pid in enumerate(pieces):
+        rest = pieces[:i] + pieces[i + 1:]
+        for m in PATCH_MASKS[pid]:
+            if m & c and not m & ~region and _cover(region & ~m, rest, need, leathers, steps):
+                return True
+    return bool(leathers) and _cover(region & ~c, pieces, need, leathers - 1, steps)
+
+
+def _pieces(bits: int) -> tuple[int, ...]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
+
+
+_M64 = (1 << 64) - 1
+
+
+def _pack_slot(region: int, bits: int, leathers: int) -> int:
+    """The packing cache's slot of a question (the C search's hash, so that both caches hold the same)."""
+    h = ((region & _M64) ^ (((region >> 64) * 0x9E3779B97F4A7C15) & _M64) ^ ((bits * 0xBF58476D1CE4E5B9) & _M64)
+         ^ (((leathers + 2) * 0x94D049BB133111EB) & _M64))
+    h ^= h >> 29
+    h = (h * 0xBF58476D1CE4E5B9) & _M64
+    h ^= h >> 32
+    return h & (PACK_CACHE - 1)
+
+
+class _Packer:
+    """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes").
+
+    A direct-mapped cache of :data:`PACK_CACHE` answers, the same slots as the C search's: a question whose
+    set less one patch has a packing in the cache first tries the last patch in the cells that packing
+    leaves (the same answer, found sooner), so both searches take the same steps and look at the clock
+    and the stop token at the same moments.
+    """
+
+    def __init__(self, tick: Any) -> None:
+        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * PACK_CACHE
+        self.reaches: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        self.tick = tick
+
+    def reach(self, region: int, pid: int) -> tuple[int, tuple[int, ...]]:
+        """What ``pid`` can do in ``region``: the cells under its placements there, and the most cells of each
+        7x7 window's part of the region one placement covers (-1: none fits)."""
+        k = (region, pid)
+        r = self.reaches.get(k)
+        if r is None:
+            needs = [w & region for w in BONUS_MASKS]
+            tops = [-1] * len(needs)
+            under = 0
+            for m in PATCH_MASKS[pid]:
+                if not m & ~region:
+                    under |= m
+                    for i, need in enumerate(needs):
+                        c = (m & need).bit_count()
+                        if c > tops[i]:
+                            tops[i] = c
+            r = (under, tuple(tops))
+            if len(self.reaches) >= REACH_CACHE:
+                self.reaches.clear()
+            self.reaches[k] = r
+        return r
+
+    def _get(self, region: int, bits: int, leathers: int) -> tuple[int, int, int, bool, int] | None:
+        e = self.cache[_pack_slot(region, bits, leathers)]
+        if e is not None and e[0] == region and e[1] == bits and e[2] == leathers:
+            return e
+        return None
+
+    def fits(self, region: int, bits: int) -> bool:
+        """Whether the patches of ``bits`` fit into ``region`` at once."""
+        e = self._get(region, bits, -1)
+        if e is not None:
+            return e[3]
+        pieces = _pieces(bits)
+        r: bool | None = None
+        used = 0
+        if sum(AREA[pid] for pid in pieces) > region.bit_count():
+            r = False
+        elif len(pieces) > 1:
+            for pid in pieces:
+                w = self._get(region, bits & ~(1 << pid), -1)
+                if w is None or not w[4]:
+                    continue
+                free = region & ~w[4]
+                for m in PATCH_MASKS[pid]:
+                    if not m & ~free:
+                        r, used = True, w[4] | m
+                        break
+                if r is not None:
+                    break
+        if r is None:
+            try:
+                cells = _fit(region, pieces, [PACK_STEPS, self.tick])
+                r, used = cells is not None, cells or 0
+            except _Steps:
+                r, used = True, 0
+        self.cache[_pack_slot(region, bits, -1)] = (region, bits, -1, r, used)
+        return r
+
+    def claims(self, region: int, bits: int, leathers: int) -> bool:
+        """Whether the patches of ``bits`` and ``leathers`` 1x1 patches fit into ``region`` completing a 7x7 window."""
+        e = self._get(region, bits, leathers)
+        if e is not None:
+            return e[3]
+        pieces = _pieces(bits)
+        area = sum(AREA[pid] for pid in pieces)
+        r = False
+        steps = [PACK_STEPS, self.tick]
+        try:
+            for i, w in enumerate(BONUS_MASKS):
+                need = w & region
+                n = need.bit_count()
+                # the pieces and leathers of a deferred player always fit at once (they were checked)
+                if n <= leathers:
+                    r = True
+                    break
+                if n > leathers + area:
+                    continue
+                # _cover's first cut, from each patch's reach (no step): most the patches cover of the
+                # window, the window's cells under none of them
+                most, under = leathers, 0
+                for pid in pieces:
+                    u, tops = self.reach(region, pid)
+                    if tops[i] < 0:
+                        most = -1
+                        break
+                    most += tops[i]
+                    under |= u
+                if most < n or (need & ~under).bit_count() > leathers:
+                    continue
+                if _cover(region, pieces, need, leathers, steps):
+                    r = True
+                    break
+        except _Steps:
+            r = True
+        self.cache[_pack_slot(region, bits, leathers)] = (region, bits, leathers, r, 0)
+        return r
+
+
+class _DState(GameState):
+    """A search position: a :class:`GameState` whose players may be *deferred* (rule B).
+
+    ``dfr[i]`` is None for a player who places patches as the rules say, else
+    ``(pieces, leathers, cells)``: the patch ids bought since (a bit set) and the
+    leather patches taken since, not placed on ``players[i].board`` but known to fit
+    into its empty cells together; ``cells`` counts their cells.
+    """
+
+    __slots__ = ("dfr",)
+    dfr: tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]
+
+    def clone(self) -> "_DState":
+        s = _DState.__new__(_DState)
+        s.edition = self.edition
+        s.players = (self.players[0].copy(), self.players[1].copy())
+        s._circle = self._circle
+        s.leather = self.leather
+        s._cur = self._cur
+        s._pending = self._pending
+        s.first_to_end = self.first_to_end
+        s._bonus_open = self._bonus_open
+        s._over = self._over
+        s.dfr = self.dfr
+        return s
+
+
+def _dstate(s: GameState) -> _DState:
+    if type(s) is _DState:
+        return s
+    d = _DState.__new__(_DState)
+    d.edition = s.edition
+    d.players = (s.players[0].copy(), s.players[1].copy())
+    d._circle = s._circle
+    d.leather = s.leather
+    d._cur = s._cur
+    d._pending = s._pending
+    d.first_to_end = s.first_to_end
+    d._bonus_open = s._bonus_open
+    d._over = s._over
+    d.dfr = (None, None)
+    return d
+
+
+def _deferred(s: GameState, defer: int) -> _DState:
+    """``s`` as a search position, the players of the bits of ``defer`` deferred."""
+    d = _dstate(s)
+    if defer:
+        if d is s:
+            d = d.clone()
+        d.dfr = ((0, 0, 0) if defer & 1 else d.dfr[0], (0, 0, 0) if defer & 2 else d.dfr[1])
+    return d
+
+
+def _cells(s: _DState, i: int) -> int:
+    """Covered cells of player ``i``, deferred ones included."""
+    d = s.dfr[i]
+    n = s.players[i].board.bit_count()
+    return n if d is None else n + d[2]
+
+
+def _dmargin(s: _DState) -> int:
+    a, b = s.players
+    sa = a.buttons + (BONUS_POINTS if a.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - _cells(s, 0))
+    sb = b.buttons + (BONUS_POINTS if b.bonus else 0) - EMPTY_PENALTY * (BOARD_CELLS - _cells(s, 1))
+    return sa - sb
+
+
+def _dkey(s: _DState) -> tuple[Any, ...]:
+    """The table key (rule R3; a deferred player's pieces and leathers are part of it)."""
+    a, b = s.players
+    cur = s._cur
+    pend = s._pending
+    ka: tuple[Any, ...] = (a.board, a.income, s.dfr[0]) if a.position != END or (pend and cur == 0) \
+        else (_cells(s, 0), 0, None)
+    kb: tuple[Any, ...] = (b.board, b.income, s.dfr[1]) if b.position != END or (pend and cur == 1) \
+        else (_cells(s, 1), 0, None)
+    return (ka, a.buttons, a.position, a.bonus, kb, b.buttons, b.position, b.bonus, s._circle, cur, pend, s.leather)
+
+
+def _set_dfr(s: _DState, i: int, d: tuple[int, int, int] | None) -> None:
+    s.dfr = (d, s.dfr[1]) if i == 0 else (s.dfr[0], d)
+
+
+def _dmove(s: _DState, cur: int, target: int) -> None:
+    """``GameState._move`` for a deferred player: the room for leather counts the deferred cells."""
+    p = s.players[cur]
+    a = p.position
+    if target > END:
+        target = END
+    p.position = target
+    n = INCOME_UP_TO[target] - INCOME_UP_TO[a]
+    if n:
+        p.buttons += n * p.income
+    lea = s.leather
+    if lea and lea[0] <= target:
+        k = 1
+        while k < len(lea) and lea[k] <= target:
+            k += 1
+        s.leather = lea[k:]
+        empty = BOARD_CELLS - _cells(s, cur)
+        s._pending = k if k < empty else empty
+    if target == END and s.first_to_end is None:
+        s.first_to_end = cur
+    if not s._pending:
+        s._end_turn(cur)
+
+
+def _dclaim(s: _DState, cur: int, packer: _Packer) -> None:
+    d = s.dfr[cur]
+    assert d is not None
+    if s._bonus_open and packer.claims(FULL ^ s.players[cur].board, d[0], d[1]):
+        s.players[cur].bonus = True
+        s._bonus_open = False
+
+
+def _dbuy(s: _DState, pid: int, packer: _Packer) -> None:
+    """The current player buys ``pid`` deferred (the player becomes deferred if they were not)."""
+    cur = s._cur
+    p = s.players[cur]
+    d = s.dfr[cur] or (0, 0, 0)
+    circle = s._circle
+    i = circle.index(pid)
+    p.buttons -= COST[pid]
+    p.income += INCOME[pid]
+    p.patches += (pid,)
+    s._circle = circle[i + 1:] + circle[:i]
+    _set_dfr(s, cur, (d[0] | 1 << pid, d[1], d[2] + AREA[pid]))
+    _dclaim(s, cur, packer)
+    _dmove(s, cur, p.position + TIME[pid])
+
+
+def _dleather(s: _DState, packer: _Packer) -> None:
+    """The current player places a leather patch deferred (the player becomes deferred if they were not)."""
+    cur = s._cur
+    p = s.players[cur]
+    d = s.dfr[cur] or (0, 0, 0)
+    _set_dfr(s, cur, (d[0], d[1] + 1, d[2] + 1))
+    p.leather += 1
+    s._pending -= 1
+    if _cells(s, cur) == BOARD_CELLS:
+        s._pending = 0
+    _dclaim(s, cur, packer)
+    if not s._pending:
+        s._end_turn(cur)
+
+
+def _dadvance(s: _DState) -> None:
+    cur = s._cur
+    p = s.players[cur]
+    target = s.players[1 - cur].position + 1
+    if target > END:
+        target = END
+    p.buttons += target - p.position
+    _dmove(s, cur, target)
+
+
+def _dapply(s: _DState, act: Action, packer: _Packer) -> None:
+    """Play ``act`` (a deferred player's buy has mask 0; its leather placement any cell)."""
+    if s.dfr[s._cur] is None:
+        s.apply_action(act)
+    elif s._pending:
+        _dleather(s, packer)
+    elif type(act) is Buy:
+        _dbuy(s, act.patch_id, packer)
+    else:
+        _dadvance(s)
+
+
+def _dchildren(s: _DState, packer: _Packer) -> list[Action]:
+    """The moves of a deferred player: one leather placement; advance and one buy per patch that still fits
+    with the others, in the greedy order of :func:`_children`."""
+    cur = s._cur
+    d = s.dfr[cur]
+    assert d is not None
+    if s._pending:
+        return [LEATHER_ACTIONS[0]]
+    p = s.players[cur]
+    region = FULL ^ p.board
+    room = BOARD_CELLS - p.board.bit_count() - d[2]
+    rates = GREEDY_RATES[PAYOUTS_AFTER[p.position]]
+    opts = [(rates[pid], pid) for pid in s.front_patches()
+            if COST[pid] <= p.buttons and AREA[pid] <= room and packer.fits(region, d[0] | 1 << pid)]
+    opts.sort(key=lambda x: -x[0])
+    out: list[Action] = []
+    advanced = False
+    for rate, pid in opts:
+        if not advanced and rate <= ADVANCE_RATE:
+            out.append(ADVANCE)
+            advanced = True
+        out.append(Buy(pid, 0))
+    if not advanced:
+        out.append(ADVANCE)
+    return out
+
+
+def _group(act: Action) -> int | None:
+    """The relaxation group of a move of a player who places exactly: its patch, the leather cells, or none."""
+    t = type(act)
+    if t is Buy:
+        return act.patch_id  # type: ignore[union-attr]
+    if t is PlaceLeather:
+        return LEATHER_GROUP
+    return None
+
+
 class _Search:
     """One solve: the table, the counters and the alpha-beta recursion."""
 
-    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
+                 relax: bool = True):
         n = BUCKET
         while n * 2 * ENTRY_BYTES <= table_bytes:
             n *= 2
@@ -338,6 +837,8 @@ class _Search:
         self.stop = stop
         self.max_plies = max_plies
         self.killers: dict[int, Action] = {}
+        self.relax = relax
+        self.packer = _Packer(self.tick)
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -369,30 +870,59 @@ class _Search:
                     free = j
         table[free] = (key, lo, hi, move, work)
 
-    def probe_move(self, s: GameState) -> Action | None:
-        e = self.probe(_key(s))
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None:
+        e = self.probe(_dkey(_deferred(s, defer)))
         return None if e is None else e[3]
 
     def children(self, s: GameState) -> list[Action]:
         return _children(s)
 
     # ------------------------------------------------------------ search
+    def tick(self) -> None:
+        """A packing step: counted as a node."""
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY:
+            self.check()
+
     def check(self) -> None:
         if self.stop is not None and self.stop.is_set():
             raise _Abort("stopped")
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise _Abort("time")
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
-        """Fail-soft alpha-beta: the value if inside (alpha, beta), else a bound on the side it fell."""
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int:
+        """Fail-soft alpha-beta on ``s``; ``defer``: bit 0 / bit 1 = player 0 / 1 deferred from the start (rule B:
+        then the value is that relaxation's, a bound of the game's)."""
+        return self._ab(_deferred(s, defer), alpha, beta, ply)
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft alpha-beta on the position after any move of ``act``'s group (a buy of its patch, or a
+        leather placement) by the mover, deferred from there on: a bound of every move of the group."""
+        return self._ab(self._relaxed(_dstate(s), act), alpha, beta, ply)
+
+    def _relaxed(self, s: _DState, act: Action) -> _DState:
+        """``s`` after any move of ``act``'s group, the mover deferred from here on (rule B)."""
+        c = s.clone()
+        if type(act) is Buy:
+            _dbuy(c, act.patch_id, self.packer)
+        else:
+            _dleather(c, self.packer)
+        return c
+
+    def _ab(self, s: _DState, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft alpha-beta: the value if inside (alpha, beta), else a bound on the side it fell.
+
+        The value is the one of the game ``s`` stands for: with a deferred player, that player's
+        relaxation (rule B).
+        """
         self.nodes += 1
         if not self.nodes % CHECK_EVERY:
             self.check()
-        if s.is_terminal():
-            return _margin(s)
+        if s._over:
+            return _dmargin(s)
         if self.max_plies is not None and ply >= self.max_plies:
             raise _Abort("horizon")
-        key = _key(s)
+        key = _dkey(s)
         e = self.probe(key)
         tt_move = None
         if e is not None:
@@ -407,7 +937,9 @@ class _Search:
                 beta = hi
             tt_move = e[3]
         start = self.nodes
-        acts = _children(s)
+        cur = s._cur
+        exact = s.dfr[cur] is None
+        acts = _children(s) if exact else _dchildren(s, self.packer)
         if tt_move is not None and acts[0] != tt_move:
             try:
                 acts.remove(tt_move)
@@ -421,43 +953,74 @@ class _Search:
                 if acts[i] == killer:
                     acts.insert(at, acts.pop(i))
                     break
+        # rule B: the groups of an exact mover's moves that are large enough to be bounded at once
+        sizes: dict[int, int] = {}
+        if self.relax and exact:
+            for act in acts:
+                g = _group(act)
+                if g is not None:
+                    sizes[g] = sizes.get(g, 0) + 1
+        checked: dict[int, int] = {}
+        cut: set[int] = set()
         best_move: Action | None = None
-        if s.current_player() == 0:
-            best = -INF
-            a = alpha
-            for i, act in enumerate(acts):
-                c = s.clone()
-                c.apply_action(act)
-                if not i:
-                    v = self.ab(c, a, beta, ply + 1)
+        maxing = cur == 0
+        best = -INF if maxing else INF
+        a, b = alpha, beta
+        first = True
+        for act in acts:
+            if sizes:
+                g = _group(act)
+                if g is not None and sizes[g] >= MIN_GROUP:
+                    if g in cut:
+                        continue
+                    edge = a if maxing else b
+                    if checked.get(g) != edge:   # a bound of the whole group, again whenever the window moved
+                        checked[g] = edge
+                        c = self._relaxed(s, act)
+                        if maxing:
+                            rb = self._ab(c, a, a + 1, ply + 1)
+                            if rb <= a:
+                                cut.add(g)
+                                if rb > best:
+                                    best, best_move = rb, act
+                                continue
+                        else:
+                            rb = self._ab(c, b - 1, b, ply + 1)
+                            if rb >= b:
+                                cut.add(g)
+                                if rb < best:
+                                    best, best_move = rb, act
+                                continue
+            c = s.clone()
+            _dapply(c, act, self.packer)
+            if maxing:
+                if first:
+                    v = self._ab(c, a, b, ply + 1)
                 else:  # principal variation search: a null window first, the full one if it fails high
-                    v = self.ab(c, a, a + 1, ply + 1)
-                    if a < v < beta:
-                        v = self.ab(c, a, beta, ply + 1)
+                    v = self._ab(c, a, a + 1, ply + 1)
+                    if a < v < b:
+                        v = self._ab(c, a, b, ply + 1)
+                first = False
                 if v > best:
                     best, best_move = v, act
                     if v > a:
                         a = v
-                        if a >= beta:
+                        if a >= b:
                             self.killers[ply] = act
                             break
-        else:
-            best = INF
-            b = beta
-            for i, act in enumerate(acts):
-                c = s.clone()
-                c.apply_action(act)
-                if not i:
-                    v = self.ab(c, alpha, b, ply + 1)
+            else:
+                if first:
+                    v = self._ab(c, a, b, ply + 1)
                 else:
-                    v = self.ab(c, b - 1, b, ply + 1)
-                    if alpha < v < b:
-                        v = self.ab(c, alpha, b, ply + 1)
+                    v = self._ab(c, b - 1, b, ply + 1)
+                    if a < v < b:
+                        v = self._ab(c, a, b, ply + 1)
+                first = False
                 if v < best:
                     best, best_move = v, act
                     if v < b:
                         b = v
-                        if alpha >= b:
+                        if a >= b:
                             self.killers[ply] = act
                             break
         if best <= alpha:
@@ -475,10 +1038,11 @@ _ABORTS = {1: "time", 2: "stopped", 3: "horizon"}
 class _CSearch:
     """The compiled search (``engine/_core/endgame.c``) behind the same three calls as :class:`_Search`."""
 
-    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None):
+    def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
+                 relax: bool = True):
         assert _C is not None
         self._s = _C.Searcher(table_bytes, -1 if max_plies is None else max_plies,
-                              -1.0 if deadline is None else deadline, stop)
+                              -1.0 if deadline is None else deadline, stop, relax)
 
     @property
     def nodes(self) -> int:
@@ -488,8 +1052,14 @@ class _CSearch:
     def table_full(self) -> bool:
         return bool(self._s.table_full)
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int:
-        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply)
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int:
+        code, v = self._s.ab(s.core_tuple(), alpha, beta, ply, defer)
+        if code:
+            raise _Abort(_ABORTS[code])
+        return int(v)
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int:
+        code, v = self._s.ab_after(s.core_tuple(), action_tuple(act), alpha, beta, ply)
         if code:
             raise _Abort(_ABORTS[code])
         return int(v)
@@ -497,8 +1067,8 @@ class _CSearch:
     def children(self, s: GameState) -> list[Action]:
         return [action_of(a) for a in self._s.children(s.core_tuple())]
 
-    def probe_move(self, s: GameState) -> Action | None:
-        m = self._s.probe_move(s.core_tuple())
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None:
+        m = self._s.probe_move(s.core_tuple(), defer)
         return None if m is None else action_of(m)
 
 
@@ -511,11 +1081,13 @@ class _Backend(Protocol):
     @property
     def table_full(self) -> bool: ...
 
-    def ab(self, s: GameState, alpha: int, beta: int, ply: int) -> int: ...
+    def ab(self, s: GameState, alpha: int, beta: int, ply: int, defer: int = 0) -> int: ...
+
+    def ab_after(self, s: GameState, act: Action, alpha: int, beta: int, ply: int) -> int: ...
 
     def children(self, s: GameState) -> list[Action]: ...
 
-    def probe_move(self, s: GameState) -> Action | None: ...
+    def probe_move(self, s: GameState, defer: int = 0) -> Action | None: ...
 
 
 def _line(search: _Backend, s: GameState, value: int, ply: int) -> list[Action]:
@@ -578,13 +1150,137 @@ def _check_args(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_by
     return str(backend)
 
 
-def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> tuple[int, list[ProvenMove]]:
-    """(value for player 0, proven root moves best first)."""
-    if not all_moves:
-        v = search.ab(s, -INF, INF, 0)
-        move = search.probe_move(s)
-        assert move is not None
-        return v, [ProvenMove(move, sign * v)]
+def _static_bounds(s: GameState) -> tuple[int, int]:
+    """Sound bounds ``(lo, hi)`` on player 0's final margin under any play (rule S in the module docstring)."""
+    a0 = _advance_only(s, 0)
+    a1 = _advance_only(s, 1)
+    return a0 - a1 - _extra(s, 1), a0 + _extra(s, 0) - a1
+
+
+def _advance_only(s: GameState, i: int) -> int:
+    """The score player ``i`` reaches by advancing to the end (a score they can always make sure of)."""
+    p = s.players[i]
+    sc = p.score()
+    if s.leather_to_place and s.current_player() == i:
+        sc += EMPTY_PENALTY * s.leather_to_place     # pending leather patches are placed whatever happens
+    if p.position < END:
+        sc += p.income * PAYOUTS_AFTER[p.position] + END - p.position
+    return sc
+
+
+def _extra(s: GameState, i: int) -> int:
+    """At most how much more than :func:`_advance_only` player ``i`` can score."""
+    p = s.players[i]
+    bonus = BONUS_POINTS if s.bonus_open else 0
+    pending = s.leather_to_place if s.current_player() == i else 0
+    if p.position >= END:
+        return bonus if pending else 0
+    room = BOARD_CELLS - p.board.bit_count() - pending
+    pa = PAYOUTS_AFTER[p.position]
+    last = 0
+    items = []
+    for pid in s._circle:
+        if AREA[pid] > room:
+            continue
+        g = EMPTY_PENALTY * AREA[pid] - COST[pid] + INCOME[pid] * pa
+        last = max(last, g - 1)          # the last buy may be cut short by the end of the track: 1 space
+        if g > TIME[pid]:
+            items.append((g - TIME[pid], TIME[pid]))
+    items.sort(key=lambda x: -x[0] / x[1])
+    cap = END - p.position - 1          # the other buys all end before space END
+    num, den = 0, 1                     # the fractional knapsack's value, num / den
+    for gain, t in items:
+        if cap <= 0:
+            break
+        if t <= cap:
+            num += gain * den
+            cap -= t
+        else:
+            num = num * t + gain * cap * den
+            den *= t
+            cap = 0
+    leather = min(len(s.leather), max(0, room))
+    return last + num // den + EMPTY_PENALTY * leather + bonus
+
+
+@dataclass(frozen=True)
+class SolveProgress:
+    """One report of :func:`solve_progress`: what is proven so far.
+
+    ``lower <= value <= upper`` is proven for the value of the position for
+    the player to move (the final margin under perfect play, as
+    :attr:`EndgameResult.value`); the interval narrows, report after report,
+    until it closes. ``line``: the best line known so far, from the root,
+    as the table holds it (not proven until the last report); ``stage``:
+    ``"bounds"`` (the static bounds), ``"relaxed"`` (a bound from rule B's
+    relaxation of one player), ``"test"`` (a null-window search of the
+    position), ``"moves"`` (the value of one more root move, with
+    ``all_moves``) or ``"done"``. Only the last report (``stage == "done"``)
+    has ``result``: the :class:`EndgameResult`, proven or not (then the
+    interval is still what was proven).
+    """
+
+    lower: int
+    upper: int
+    nodes: int
+    elapsed: float
+    line: tuple[Action, ...]
+    stage: str
+    result: EndgameResult | None = None
+
+
+def _table_line(search: _Backend, s: GameState, first: Action | None = None, limit: int = 200) -> tuple[Action, ...]:
+    """The line the table's moves make from ``s`` (``first`` instead of the root's own, if given)."""
+    out: list[Action] = []
+    s = s.clone()
+    while not s.is_terminal() and len(out) < limit:
+        m = first if first is not None and not out else search.probe_move(s)
+        if m is None or not s.is_legal(m):
+            break
+        out.append(m)
+        s.apply_action(m)
+    return tuple(out)
+
+
+def _value(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
+    """The value of ``s`` (player 0's margin) given ``lo <= value <= hi``: the static bounds, both players'
+    relaxations (rule B), then null-window searches halving the interval."""
+    if s.is_terminal():
+        return _margin(s)
+    slo, shi = _static_bounds(s)
+    lo, hi = max(lo, slo), min(hi, shi)
+    if lo < hi:
+        hi = min(hi, search.ab(s, lo - 1, hi + 1, ply, 1))
+    if lo < hi:
+        lo = max(lo, search.ab(s, lo - 1, hi + 1, ply, 2))
+    while lo < hi:
+        g = (lo + hi + 1) // 2
+        v = search.ab(s, g - 1, g, ply)
+        if v >= g:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
+def _mover_move(search: _Backend, s: GameState, v: int, relaxed_move: Action | None) -> Action:
+    """A move of the mover in ``s`` whose value is ``v`` (the position's, player 0's view)."""
+    if relaxed_move is not None:
+        return relaxed_move
+    if s.current_player() == 0:
+        got = search.ab(s, v - 1, v, 0)
+        assert got >= v, "the value's best move"
+    else:
+        got = search.ab(s, v, v + 1, 0)
+        assert got <= v, "the value's best move"
+    move = search.probe_move(s)
+    assert move is not None
+    return move
+
+
+def _all_moves(search: _Backend, s: GameState, sign: int, value: int) -> Iterator[ProvenMove]:
+    """Every distinct root move with its exact value (player to move's view), in the search order; the buys of
+    one patch collapsed to its best placement (bounded at once by rule B first)."""
     maxing = s.current_player() == 0
     groups: list[list[Action]] = []
     by_patch: dict[int, list[Action]] = {}
@@ -601,34 +1297,158 @@ def _root_moves(search: _Backend, s: GameState, sign: int, all_moves: bool) -> t
             by_patch[act.patch_id].append(act)
         else:
             groups.append([act])
-    moves: list[tuple[int, Action]] = []
     for group in groups:
+        # the group's bound: no placement of the patch does better than the relaxation (rule B)
+        edge = (search.ab_after(s, group[0], -INF, INF, 1) if len(group) >= MIN_GROUP
+                else (INF if maxing else -INF))
         best: int | None = None
         best_act = group[0]
         for act in group:
+            if best is not None and (best >= edge if maxing else best <= edge):
+                break
             c = s.clone()
             c.apply_action(act)
             if best is None:
-                v = search.ab(c, -INF, INF, 1)
+                v = _value(search, c, 1, -INF, edge) if maxing else _value(search, c, 1, edge, INF)
             elif maxing:
-                v = search.ab(c, best, INF, 1)     # only a better placement matters (exact when > best)
-                if v <= best:
+                t = search.ab(c, best, best + 1, 1)
+                if t <= best:
                     continue
+                v = _value(search, c, 1, t, edge)
             else:
-                v = search.ab(c, -INF, best, 1)
-                if v >= best:
+                t = search.ab(c, best - 1, best, 1)
+                if t >= best:
                     continue
+                v = _value(search, c, 1, edge, t)
             if best is None or (v > best if maxing else v < best):
                 best, best_act = v, act
         assert best is not None
-        moves.append((best, best_act))
-    moves.sort(key=lambda x: -sign * x[0])   # stable: heuristic order on ties
-    return moves[0][0], [ProvenMove(a, sign * v) for v, a in moves]
+        yield ProvenMove(best_act, sign * best)
+
+
+def _drive(search: _Backend, state: GameState, all_moves: bool, t0: float) -> Iterator[SolveProgress]:
+    """The reports of one solve (see :func:`solve_progress`); the last one carries the result."""
+    sign = 1 if state.current_player() == 0 else -1
+    lo, hi = _static_bounds(state)
+    move_lo: Action | None = None     # a move of player 0 / 1 that proved lo / hi (from a relaxed search)
+    move_hi: Action | None = None
+    line: tuple[Action, ...] = ()
+
+    def report(stage: str, result: EndgameResult | None = None) -> SolveProgress:
+        a, b = (lo, hi) if sign > 0 else (-hi, -lo)
+        return SolveProgress(a, b, search.nodes, time.monotonic() - t0, line, stage, result)
+
+    try:
+        yield report("bounds")
+        if lo < hi:      # player 0 deferred: an upper bound
+            v = search.ab(state, lo - 1, hi + 1, 0, 1)
+            if v < hi:
+                hi = v
+                move_hi = search.probe_move(state, 1) if sign < 0 else None
+                line = _table_line(search, state, move_hi) if move_hi is not None else line
+            yield report("relaxed")
+        if lo < hi:      # player 1 deferred: a lower bound
+            v = search.ab(state, lo - 1, hi + 1, 0, 2)
+            if v > lo:
+                lo = v
+                move_lo = search.probe_move(state, 2) if sign > 0 else None
+                line = _table_line(search, state, move_lo) if move_lo is not None else line
+            yield report("relaxed")
+        while lo < hi:   # null-window tests halving the interval
+            g = (lo + hi + 1) // 2
+            v = search.ab(state, g - 1, g, 0)
+            if v >= g:
+                lo = v
+                move_lo = None
+            else:
+                hi = v
+                move_hi = None
+            line = _table_line(search, state)
+            yield report("test")
+        value = lo
+        best = _mover_move(search, state, value, move_lo if sign > 0 else move_hi)
+        after = state.clone()
+        after.apply_action(best)
+        line = (best, *_line(search, after, value, 1))
+        moves = [ProvenMove(best, sign * value)]
+        if all_moves:
+            moves = []
+            for m in _all_moves(search, state, sign, value):
+                moves.append(m)
+                yield report("moves")
+            moves.sort(key=lambda m: -m.margin)   # stable: the search order on ties
+            assert moves[0].margin == sign * value
+            if moves[0].action != best:   # the line starts with the first move listed
+                after = state.clone()
+                after.apply_action(moves[0].action)
+                line = (moves[0].action, *_line(search, after, value, 1))
+    except _Abort as e:
+        yield report("done", EndgameResult(False, None, (), (), search.nodes, search.table_full,
+                                           time.monotonic() - t0, e.reason))
+        return
+    yield report("done", EndgameResult(True, sign * value, tuple(moves), line, search.nodes, search.table_full,
+                                       time.monotonic() - t0, "solved"))
+
+
+def _start(state: Any, max_plies: Any, time_limit: Any, stop: Any, table_bytes: Any, all_moves: Any,
+           backend: Any, relax: bool, t0: float) -> _Backend | None:
+    chosen = _check_args(state, max_plies, time_limit, stop, table_bytes, all_moves, backend)
+    if state.is_terminal():
+        return None
+    deadline = None if time_limit is None else t0 + time_limit
+    if chosen == "c":
+        return _CSearch(table_bytes, deadline, stop, max_plies, relax)
+    return _Search(table_bytes, deadline, stop, max_plies, relax)
+
+
+def _terminal(state: GameState, t0: float) -> EndgameResult:
+    m = _margin(state)
+    sign = 1 if state.current_player() == 0 else -1
+    return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
+
+
+def solve_progress(state: GameState, *, max_plies: int | None = None, time_limit: float | None = None,
+                   stop: Stop | None = None, table_bytes: int = 256 * 2**20, all_moves: bool = False,
+                   backend: str | None = None) -> Iterator[SolveProgress]:
+    """The anytime solve: :func:`solve`'s search, reporting the proven interval of the value as it narrows.
+
+    Yields :class:`SolveProgress` reports (the interval ``[lower, upper]``
+    for the player to move, nodes, seconds, the best line so far), the last
+    one (``stage == "done"``) with the :class:`EndgameResult`. The arguments
+    are :func:`solve`'s (checked before the first report: a bad one raises
+    :class:`EndgameArgumentError`), but ``time_limit`` is None (no limit) by
+    default. ``stop`` is looked at every :data:`CHECK_EVERY` nodes (a
+    packing step counts as a node), and so is the clock: the C
+    search gives the thread back within about a millisecond of either; the
+    caller may also simply stop iterating between reports. The memory is
+    ``table_bytes`` for the table and a fixed :data:`PACK_CACHE` packing
+    answers.
+
+    >>> from quiltsolve.engine import new_game
+    >>> from quiltsolve.engine.players import GreedyPlayer
+    >>> s, g = new_game(2), GreedyPlayer()
+    >>> while s.players[0].position + s.players[1].position < 96:
+    ...     s.apply_action(g.choose(s))
+    >>> reports = list(solve_progress(s, table_bytes=2**20))
+    >>> all(a.lower <= b.lower and b.upper <= a.upper for a, b in zip(reports, reports[1:]))
+    True
+    >>> last = reports[-1]
+    >>> last.stage, last.lower == last.upper == last.result.value, last.result.proven
+    ('done', True, True)
+    """
+    t0 = time.monotonic()
+    search = _start(state, max_plies, time_limit, stop, table_bytes, all_moves, backend, True, t0)
+    if search is None:
+        r = _terminal(state, t0)
+        assert r.value is not None
+        yield SolveProgress(r.value, r.value, 0, r.elapsed, (), "done", r)
+        return
+    yield from _drive(search, state, all_moves, t0)
 
 
 def solve(state: GameState, *, max_plies: int | None = None, time_limit: float | None = 1.0,
           stop: Stop | None = None, table_bytes: int = 256 * 2**20, all_moves: bool = False,
-          backend: str | None = None) -> EndgameResult:
+          backend: str | None = None, _relax: bool = True) -> EndgameResult:
     """The exact value of ``state`` under perfect play, or "not proven" (see the module docstring).
 
     ``max_plies``: the deepest line searched, in plies (one action each, a
@@ -647,26 +1467,11 @@ def solve(state: GameState, *, max_plies: int | None = None, time_limit: float |
     quiltsolve.engine.endgame.EndgameArgumentError: time_limit: must be None or a number of seconds > 0, got 0.0
     """
     t0 = time.monotonic()
-    chosen = _check_args(state, max_plies, time_limit, stop, table_bytes, all_moves, backend)
-    if state.is_terminal():
-        m = _margin(state)
-        sign = 1 if state.current_player() == 0 else -1
-        return EndgameResult(True, sign * m, (), (), 0, False, time.monotonic() - t0, "terminal")
-    deadline = None if time_limit is None else t0 + time_limit
-    search: _Backend
-    if chosen == "c":
-        search = _CSearch(table_bytes, deadline, stop, max_plies)
-    else:
-        search = _Search(table_bytes, deadline, stop, max_plies)
-    sign = 1 if state.current_player() == 0 else -1
-    try:
-        v, moves = _root_moves(search, state, sign, all_moves)
-        after = state.clone()
-        after.apply_action(moves[0].action)
-        line = [moves[0].action] + _line(search, after, v, 1)
-    except _Abort as e:
-        return EndgameResult(False, None, (), (), search.nodes, search.table_full, time.monotonic() - t0, e.reason)
-    return EndgameResult(True, sign * v, tuple(moves), tuple(line), search.nodes, search.table_full,
-                         time.monotonic() - t0, "solved")
-
-
+    search = _start(state, max_plies, time_limit, stop, table_bytes, all_moves, backend, _relax, t0)
+    if search is None:
+        return _terminal(state, t0)
+    result = None
+    for report in _drive(search, state, all_moves, t0):
+        result = report.result
+    assert result is not None
+    return result

@@ -205,8 +205,9 @@ def method_value(name: str | None) -> Any:
         name or "", pb.PUZZLE_METHOD_UNSPECIFIED)
 
 
-def time_limit(msg: Any, field: str, default: float) -> float:
-    """Seconds of an optional Duration field: unset → default, else 0 < t ≤ 60."""
+def time_limit(msg: Any, field: str, default: float, maximum: float = MAX_TIME_LIMIT) -> float:
+    """Seconds of an optional Duration field: unset → default, else 0 < t ≤ ``maximum`` (60 s but for a
+    position's exact solve)."""
     if not msg.HasField(field):
         return default
     d: duration_pb2.Duration = getattr(msg, field)
@@ -215,8 +216,8 @@ def time_limit(msg: Any, field: str, default: float) -> float:
     seconds = d.seconds + d.nanos / 1e9
     if seconds <= 0:
         raise BadRequest(field, f"must be positive, got {seconds:g} s")
-    if seconds > MAX_TIME_LIMIT:
-        raise BadRequest(field, f"{seconds:g} s is more than the maximum {MAX_TIME_LIMIT:g} s")
+    if seconds > maximum:
+        raise BadRequest(field, f"{seconds:g} s is more than the maximum {maximum:g} s")
     return seconds
 
 

@@ -24,6 +24,7 @@ import quiltsolve.engine.analysis
 import quiltsolve.engine.moves
 import quiltsolve.engine.players
 import quiltsolve.engine.review
+import quiltsolve.engine.solve
 from quiltsolve import solver
 import quiltsolve.solver.cover
 import quiltsolve.solver.puzzle
@@ -129,6 +130,19 @@ class SolveJob(Job[solver.PlacementResult]):
                                         time_limit=time_limit, seed=self.seed, stop=stop)
 
 
+RANK_RESERVE, RANK_RESERVE_FRACTION = 0.03, 0.10
+"""What a SuggestPlacement keeps of its time limit for its answer's way back: at most 30 ms, at most a tenth."""
+
+
+def rank_budget(time_limit: float) -> float:
+    """The lookahead's own time limit within a call's ``time_limit``.
+
+    >>> rank_budget(0.3), rank_budget(2.0), rank_budget(0.05)
+    (0.27, 1.97, 0.045)
+    """
+    return round(time_limit - min(RANK_RESERVE, RANK_RESERVE_FRACTION * time_limit), 6)
+
+
 @dataclass(frozen=True)
 class RankJob(Job[solver.LookaheadResult]):
     """``solver.rank_placements``: the placements of one patch, ranked by lookahead."""
@@ -142,8 +156,12 @@ class RankJob(Job[solver.LookaheadResult]):
     seed: int
 
     def run(self, time_limit: float, stop: StopToken) -> solver.LookaheadResult:
+        # The lookahead uses all the time it is given (unlike a search that stops when it is sure), and
+        # its answer still has to be pickled, sent and turned into up to ~450 RankedPlacements (about
+        # 5-10 ms, more on a busy machine): the solver gets the limit less that, so the call keeps it.
         return solver.rank_placements(self.board, self.patch, list(self.upcoming), square7=self.square7,
-                                      time_limit=time_limit, top=self.top, seed=self.seed, stop=stop)
+                                      time_limit=rank_budget(time_limit), top=self.top, seed=self.seed,
+                                      stop=stop)
 
 
 @dataclass(frozen=True)
@@ -194,6 +212,21 @@ class AnalyzeJob(StreamJob[engine.analysis.Analysis]):
         return engine.analysis.analyze(self.state, time_limit=time_limit, iterations=self.iterations,
                                        until_stopped=self.until_cancelled, top=self.top, seed=self.seed,
                                        stop=stop, report_interval=self.report_interval)
+
+
+@dataclass(frozen=True)
+class SolvePositionJob(StreamJob[engine.solve.SolveUpdate]):
+    """``engine.solve.solve_position``: a position solved exactly, with progress (the proven interval of its
+    value every ``report_interval`` seconds, the last update final), in a table of ``table_bytes``."""
+
+    kind: ClassVar[str] = "solve_position"
+    state: engine.GameState
+    table_bytes: int
+    report_interval: float
+
+    def stream(self, time_limit: float, stop: StopToken) -> Iterator[engine.solve.SolveUpdate]:
+        return engine.solve.solve_position(self.state, time_limit=time_limit, stop=stop,
+                                           table_bytes=self.table_bytes, report_interval=self.report_interval)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ bounds) -> Plan`` reads and checks the request (here, in the front, so bad
 input never occupies a worker) into a typed job, its time limit and the
 field its errors name; ``answer(request, plan, result) -> (response, log
 fields)`` builds the reply. A server-streaming RPC whose one job yields
-(:data:`STREAMS`: ``AnalyzePosition``) is the same two functions, its job a
+(:data:`STREAMS`: ``AnalyzePosition``, ``SolvePosition``) is the same two functions, its job a
 :class:`server.jobs.StreamJob` and ``answer`` called for each update.
 :class:`PlacementServicer` is a table over them:
 it runs each plan's job through its core (``run_job``, ``stream_job``: a
@@ -37,16 +37,20 @@ from quiltsolve.solver import BOARD_SIZE, BoardError, ShapeError, SolverInputErr
 from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LOSS, DEFAULT_REPORT_INTERVAL,
                            DEFAULT_REVIEW_LIMIT, DEFAULT_SOLVE_LIMIT, DEFAULT_SUGGEST_LIMIT, MAX_ANALYSIS_TIME,
                            MAX_LARGE_LOSS, MAX_RECORD_ACTIONS, MAX_UPCOMING_COPIES)
+from quiltsolve.solver.limits import (DEFAULT_SOLVE_POSITION_LIMIT, DEFAULT_SOLVE_TABLE_BYTES, MAX_SOLVE_POSITION_TIME,
+                                      MIN_SOLVE_TABLE_MB)
 
 from quiltsolve.engine.analysis import Analysis, AnalyzedMove
 from quiltsolve.engine.review import BLUNDER, INACCURACY, MISTAKE, MoveReview, player_accuracy
 from quiltsolve.engine.moves import MovesResult
+from quiltsolve.engine.solve import SolveUpdate
 from quiltsolve.engine.suggest import MoveSuggestion
 
 from . import convert, positions, records
 from .core import Call
 from .errors import GAME_OVER, BadRequest, FailedPrecondition, TooLarge
-from .jobs import AnalyzeJob, GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob, StreamJob, U
+from .jobs import (AnalyzeJob, GenerateJob, Job, MovesJob, PuzzleJob, R, RankJob, ReviewJob, SolveJob, SolvePositionJob,
+                   StreamJob, U)
 
 INT64_MAX = 2**63 - 1
 
@@ -69,8 +73,9 @@ class JobRunner(Protocol):
     def stream_job(self, call: Call, job: StreamJob[U], requested: float, field: str) -> Iterator[U]: ...
 
 
-def request_state(request: pb.SuggestMoveRequest | pb.AnalyzePositionRequest) -> tuple[engine.GameState, str]:
-    """The position of a SuggestMove (or AnalyzePosition) request and the field it came in (``state``, or the deprecated
+def request_state(request: pb.SuggestMoveRequest | pb.AnalyzePositionRequest | pb.SolvePositionRequest
+                  ) -> tuple[engine.GameState, str]:
+    """The position of a SuggestMove (AnalyzePosition, SolvePosition) request and the field it came in (``state``, or the deprecated
     ``state_json``); BadRequest naming the field."""
     try:
         if request.HasField("state"):
@@ -310,6 +315,65 @@ def answer_analyze_position(request: pb.AnalyzePositionRequest, plan: Plan[Analy
     return out, {"iterations": update.iterations, "searched": update.searched, "proven": update.proven}
 
 
+def solve_table_bytes(table_mb: int, bounds: Bounds) -> int:
+    """A SolvePosition's table in bytes from its ``table_mb``: 0 → the default
+    (:data:`~solver.limits.DEFAULT_SOLVE_TABLE_BYTES`, or the server's bound when lower); below
+    :data:`~solver.limits.MIN_SOLVE_TABLE_MB`, INVALID_ARGUMENT; more than the server's bound (``bounds``: its
+    ``--table-bytes``), RESOURCE_EXHAUSTED (the client cannot raise the bound; a smaller table can do).
+
+    >>> solve_table_bytes(0, Bounds(2**30)) == DEFAULT_SOLVE_TABLE_BYTES, solve_table_bytes(0, Bounds(2**21))
+    (True, 2097152)
+    >>> solve_table_bytes(2048, Bounds(2**30))
+    Traceback (most recent call last):
+    ...
+    quiltsolve.server.errors.TooLarge: a table of 2048 MiB (table_mb) is more than the bound of 1024 MiB (the server's --table-bytes); ask for less, or 0 for the default
+    """
+    if table_mb == 0:
+        return min(DEFAULT_SOLVE_TABLE_BYTES, bounds.table_bytes)
+    if table_mb < MIN_SOLVE_TABLE_MB:
+        raise BadRequest("table_mb", f"{table_mb}; must be at least {MIN_SOLVE_TABLE_MB} (0 means "
+                                     f"{DEFAULT_SOLVE_TABLE_BYTES // 2**20})")
+    if table_mb * 2**20 > bounds.table_bytes:
+        raise TooLarge(f"a table of {table_mb} MiB (table_mb) is more than the bound of "
+                       f"{bounds.table_bytes / 2**20:g} MiB ({bounds.table_bytes_setting}); ask for less, or 0 for "
+                       f"the default")
+    return table_mb * 2**20
+
+
+def plan_solve_position(request: pb.SolvePositionRequest, bounds: Bounds) -> Plan[SolveUpdate]:
+    """A position's exact solve: its time limit (at most :data:`~solver.limits.MAX_SOLVE_POSITION_TIME`), the
+    report interval (AnalyzePosition's rule), the table's size (:func:`solve_table_bytes`), the position."""
+    limit = convert.time_limit(request, "time_limit", DEFAULT_SOLVE_POSITION_LIMIT, MAX_SOLVE_POSITION_TIME)
+    interval = convert.report_interval(request, "report_interval", DEFAULT_REPORT_INTERVAL)
+    table = solve_table_bytes(request.table_mb, bounds)
+    state, field = request_state(request)
+    return Plan(SolvePositionJob(state=state, table_bytes=table, report_interval=interval), limit, field)
+
+
+SOLVE_REASONS = {"running": pb.SOLVE_REASON_RUNNING, "solved": pb.SOLVE_REASON_SOLVED,
+                 "time": pb.SOLVE_REASON_TIME_LIMIT, "stopped": pb.SOLVE_REASON_STOPPED,
+                 "terminal": pb.SOLVE_REASON_GAME_OVER}
+"""``engine.solve.SolveUpdate.reason`` as ``SolveReason`` values."""
+
+
+def solve_update_message(update: SolveUpdate) -> pb.SolvePositionUpdate:
+    """An update of a position's solve on the wire."""
+    out = pb.SolvePositionUpdate(player=update.player, lower=update.lower, upper=update.upper,
+                                 line=[positions.move_message(a) for a in update.line], nodes=update.nodes,
+                                 elapsed=convert.duration(update.elapsed), final=update.final,
+                                 reason=SOLVE_REASONS[update.reason], probes=update.probes,
+                                 table_full=update.table_full, table_bytes=update.table_bytes)
+    if update.value is not None:
+        out.value = update.value
+    return out
+
+
+def answer_solve_position(request: pb.SolvePositionRequest, plan: Plan[SolveUpdate],
+                          update: SolveUpdate) -> tuple[pb.SolvePositionUpdate, dict[str, Any]]:
+    return solve_update_message(update), {"lower": update.lower, "upper": update.upper, "nodes": update.nodes,
+                                          "solve_reason": update.reason}
+
+
 def plan_solve_puzzle(request: pb.SolvePuzzleRequest, bounds: Bounds) -> Plan[solver.PuzzleResult]:
     job, limit = puzzle_job(request, bounds.table_bytes)
     return Plan(job, limit, "method" if job.method == "frontier" else "pieces")
@@ -368,6 +432,7 @@ RPCS: dict[str, Rpc[Any]] = {
 
 STREAMS: dict[str, Rpc[Any]] = {
     "AnalyzePosition": Rpc(plan_analyze_position, answer_analyze_position),
+    "SolvePosition": Rpc(plan_solve_position, answer_solve_position),
 }
 """The server-streaming RPCs whose one job yields (a :class:`server.jobs.StreamJob`), by name: the servicer
 runs each as plan → job → an answer per update (``answer(request, plan, update)``), the last one's log fields
@@ -466,6 +531,9 @@ class PlacementServicer:
 
     def analyze_position(self, request: pb.AnalyzePositionRequest, call: Call) -> Iterator[pb.AnalyzePositionUpdate]:
         return self.stream(STREAMS["AnalyzePosition"], request, call)
+
+    def solve_position(self, request: pb.SolvePositionRequest, call: Call) -> Iterator[pb.SolvePositionUpdate]:
+        return self.stream(STREAMS["SolvePosition"], request, call)
 
     def list_patches(self, request: pb.ListPatchesRequest, call: Call) -> pb.ListPatchesResponse:
         return pb.ListPatchesResponse(patches=[convert.patch_message(p) for p in solver.PATCHES])

@@ -43,6 +43,14 @@ DEFAULT_REPORT_INTERVAL: Final = 0.2  # seconds between two updates when none is
 MIN_REPORT_INTERVAL: Final = 0.05     # the shortest interval between two updates
 MAX_REPORT_INTERVAL: Final = MAX_TIME_LIMIT
 
+# -- exact solves (SolvePosition) ------------------------------------------
+# The exact endgame solver run as long as asked, with progress (engine.solve). Its table is bounded by
+# the request's table_mb, and never more than the server's --table-bytes (the embedded client's table_bytes).
+MAX_SOLVE_POSITION_TIME: Final = 600.0        # seconds: the longest solve of a position
+DEFAULT_SOLVE_POSITION_LIMIT: Final = 60.0    # seconds: a solve's time limit when none is given
+DEFAULT_SOLVE_TABLE_BYTES: Final = 256 * 2**20  # bytes of a solve's transposition table when none is asked for
+MIN_SOLVE_TABLE_MB: Final = 1                 # MiB: the smallest table a request may ask for (table_mb)
+
 MAX_RECORD_ACTIONS: Final = 1000      # moves of one record a review takes
 DEFAULT_REVIEW_LIMIT: Final = 0.2     # seconds of search per reviewed move when no budget is given
 DEFAULT_LARGE_LOSS: Final = 0.1       # a loss of at least this much win chance is a large mistake
@@ -57,7 +65,8 @@ MAX_MOVE_TEXT: Final = 2000           # characters of a move's text form that Ap
 CIRCLE_PATCHES: Final = 33            # patch ids of a starting circle (NewGame's circle): all of them, each once
 
 __all__ = [
-    "CIRCLE_PATCHES", "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_LARGE_LOSS", "DEFAULT_REPORT_INTERVAL",
+    "CIRCLE_PATCHES", "DEFAULT_ITERATIONS_LIMIT", "DEFAULT_SOLVE_POSITION_LIMIT", "DEFAULT_SOLVE_TABLE_BYTES",
+    "MAX_SOLVE_POSITION_TIME", "MIN_SOLVE_TABLE_MB", "DEFAULT_LARGE_LOSS", "DEFAULT_REPORT_INTERVAL",
     "DEFAULT_REVIEW_LIMIT", "DEFAULT_SOLVE_LIMIT", "MAX_ANALYSIS_TIME", "MAX_REPORT_INTERVAL", "MIN_REPORT_INTERVAL",
     "DEFAULT_SUGGEST_LIMIT", "MAX_COUNT", "MAX_LARGE_LOSS", "MAX_RECORD_ACTIONS",
     "MAX_ITERATIONS", "MAX_LOAD_TEXT", "MAX_MOVE_TEXT", "MAX_PATCH_REFS", "MAX_SEED", "MAX_PIECES",

@@ -45,9 +45,14 @@ RPCS = {
     "analyze-game": ("AnalyzeGame", "Reviews a game move by move (NDJSON stream; ?format=json for a list)."),
     "analyze-position": ("AnalyzePosition", "Analyses a position while the search runs: an update every report "
                                             "interval, the last one final (NDJSON stream; closing it cancels)."),
+    "solve-position": ("SolvePosition", "Solves a position exactly: the proven interval of its value as it "
+                                        "narrows, the last update exact or the interval at the time limit "
+                                        "(NDJSON stream; closing it cancels)."),
 }
 # The server-streaming RPCs: answered as NDJSON, one line per response message.
-STREAMING = frozenset({"AnalyzeGame", "AnalyzePosition"})
+STREAMING = frozenset({"AnalyzeGame", "AnalyzePosition", "SolvePosition"})
+# The response message of the RPCs whose responses are not named after them.
+RESPONSES = {"AnalyzePosition": "AnalyzePositionUpdate", "SolvePosition": "SolvePositionUpdate"}
 # The GameService RPCs (the browser app's game paths): path → (method name, summary).
 GAME_RPCS = {
     "game/new": ("NewGame", "A new game, dealt from a seed or set up from a given circle: state, view, record."),
@@ -71,7 +76,7 @@ def endpoints() -> list[Endpoint]:
            Endpoint("GET", f"{API}/patches", "ListPatches", "The 33 standard patches.", None,
                     "ListPatchesResponse")]
     for path, (name, summary) in RPCS.items():
-        response = "AnalyzePositionUpdate" if name == "AnalyzePosition" else f"{name}Response"
+        response = RESPONSES.get(name, f"{name}Response")
         out.append(Endpoint("POST", f"{API}/{path}", name, summary, f"{name}Request", response,
                             streaming=name in STREAMING))
     for path, (name, summary) in GAME_RPCS.items():

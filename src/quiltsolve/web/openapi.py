@@ -58,6 +58,8 @@ from quiltsolve.solver.limits import (DEFAULT_ITERATIONS_LIMIT, DEFAULT_LARGE_LO
                            MAX_RECORD_ACTIONS, MAX_SEED, MAX_SHAPE_TEXT, MAX_STATE_JSON, MAX_TILINGS,
                            MAX_TIME_LIMIT, MAX_TOP, MAX_UPCOMING_COPIES)
 from quiltsolve.solver.limits import DEFAULT_REPORT_INTERVAL, MAX_ANALYSIS_TIME, MAX_REPORT_INTERVAL, MIN_REPORT_INTERVAL
+from quiltsolve.solver.limits import (DEFAULT_SOLVE_POSITION_LIMIT, DEFAULT_SOLVE_TABLE_BYTES, MAX_SOLVE_POSITION_TIME,
+                                      MIN_SOLVE_TABLE_MB)
 
 from .calls import MAX_DEADLINE_MS
 
@@ -406,6 +408,31 @@ def rules() -> dict[str, dict]:
             "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
                            f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
                            f"{DEFAULT_REPORT_INTERVAL:g} s"}},
+        "SolvePositionRequest": {
+            "anyOf": [{"required": ["state"]}, {"required": ["state_json"]}],
+            "description": "the position: state, or state_json (read only when state is unset). A finished game "
+                           "is answered at once: its margin, exact (reason SOLVE_REASON_GAME_OVER)"},
+        "SolvePositionRequest.state_json": {
+            "maxLength": MAX_STATE_JSON, "pattern": JSON_OBJECT_TEXT,
+            "contentMediaType": "application/json", "contentSchema": {"$ref": "#/components/schemas/EngineState"},
+            "examples": [json.dumps(_NEW_GAME.to_json(), separators=(",", ":"))],
+            "description": f"text that must hold a JSON object: the engine's state JSON (EngineState; "
+                           f"GameState.to_json() in docs/engine.md), at most {MAX_STATE_JSON} characters, as "
+                           f"SuggestMove takes it; read only when state is unset. {ALSO}that the text is that JSON "
+                           f"object and every rule of the game (as for a GameState)."},
+        "SolvePositionRequest.time_limit": {"replace": time_limit_schema(
+            DEFAULT_SOLVE_POSITION_LIMIT, most=MAX_SOLVE_POSITION_TIME,
+            also="; X-Deadline-Ms stops it earlier (the final update comes just before it)")},
+        "SolvePositionRequest.report_interval": {"replace": {
+            "type": "string", "pattern": f"^{seconds_between(MIN_REPORT_INTERVAL, MAX_REPORT_INTERVAL)}s$",
+            "examples": ["0.2s", "1s"],
+            "description": f"google.protobuf.Duration in its JSON form: the time between two updates, at least "
+                           f"{MIN_REPORT_INTERVAL:g} s and at most {MAX_REPORT_INTERVAL:g} s; unset means "
+                           f"{DEFAULT_REPORT_INTERVAL:g} s"}},
+        "SolvePositionRequest.table_mb": {
+            "minimum": 0, "description": f"the solver's transposition table in MiB, at least {MIN_SOLVE_TABLE_MB}; 0 "
+                                         f"or unset means {DEFAULT_SOLVE_TABLE_BYTES >> 20} (or the server's bound "
+                                         f"when lower); more than the server's --table-bytes is answered 507"},
         "SolvePuzzleRequest": {
             "required": ["region", "mode"],
             "anyOf": [{"required": ["pieces"], "properties": {"pieces": {"minItems": 1}}},
@@ -465,6 +492,13 @@ def rules() -> dict[str, dict]:
         "AnalyzePositionUpdate.proven_margin": {"description": "present only when proven: the position's value "
                                                                "for the player to move (the best move's margin)"},
         "AnalyzePositionUpdate.final": {"description": "true on the last update of the stream"},
+        "SolvePositionUpdate.lower": {"description": "the value (the mover's final margin under perfect play) is "
+                                                     "proven to be at least this"},
+        "SolvePositionUpdate.upper": {"description": "the value is proven to be at most this"},
+        "SolvePositionUpdate.value": {"description": "present only when lower == upper: the exact value"},
+        "SolvePositionUpdate.line": {"description": "the best line so far (the move proving lower first); with "
+                                                    "value, a principal variation to the end of the game"},
+        "SolvePositionUpdate.final": {"description": "true on the last update of the stream"},
         "SolvePuzzleResponse.count": {"description": "PUZZLE_MODE_COUNT: the raw number of tilings, present only "
                                                      "when it fits an int64; count_decimal always has it"},
         "SolvePuzzleResponse.distinct": {"description": "PUZZLE_MODE_COUNT: tilings up to the region's "
@@ -759,6 +793,7 @@ def request_examples() -> dict[str, dict | None]:
                            "time_limit": "2s"},
         "AnalyzeGame": {"record": record, "iterations": 20, "seed": 0},
         "AnalyzePosition": {"state": state, "top": 3, "iterations": 200, "seed": 0, "report_interval": "0.05s"},
+        "SolvePosition": {"state": state, "time_limit": "0.3s", "report_interval": "0.1s"},
         "NewGame": {"seed": EXAMPLE_SEED},
         "LoadPosition": {"text": start.to_notation()},
         "ViewPosition": {"state": state},
@@ -896,6 +931,9 @@ def document(endpoints: list[Endpoint], version: str = "1",
             **({"507": {"description": "RESOURCE_EXHAUSTED that no retry cures: the frontier count's table would "
                                       "pass the server's --table-bytes bound (the message names it); no "
                                       "Retry-After", **err}} if e.name == "SolvePuzzle" else {}),
+            **({"507": {"description": "RESOURCE_EXHAUSTED that no retry cures: table_mb asks for more than the "
+                                      "server's --table-bytes bound (the message names it); no Retry-After",
+                        **err}} if e.name == "SolvePosition" else {}),
             "500": {"description": "INTERNAL", **err},
             "503": {"description": "UNAVAILABLE: shutting down", **err},
             "504": {"description": "DEADLINE_EXCEEDED: X-Deadline-Ms passed before the answer was ready", **err},

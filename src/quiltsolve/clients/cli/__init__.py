@@ -4,6 +4,7 @@
     suggest place board.txt --patch 12 --patch "##./.##"
     suggest next board.txt --patch 5 --upcoming 7,9,13 --json
     suggest move state.json --top 3
+    suggest solve state.json --time-limit 600
     suggest puzzle region.txt --piece "###/.#." --piece "##" --count
     suggest generate --pieces patches --seed 7
     suggest patches
@@ -13,7 +14,7 @@ Exit codes: 0 answer found, 1 no placement possible / infeasible / no move,
 exceeded, 4 internal error (a bug). See ``docs/cli.md`` for every option and
 the JSON shapes. Shell completion: argcomplete (``docs/cli.md``).
 
-One module per command (``place``, ``next``, ``move``, ``review``, ``play``,
+One module per command (``place``, ``next``, ``move``, ``solve``, ``review``, ``play``,
 ``puzzle``, ``generate``, ``patches``), each with ``add_to`` (its options) and
 ``run(args, client, out)``; ``parser`` builds the parser from them,
 ``options`` holds the argument types, ``output`` what the commands write
@@ -104,7 +105,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     client = None
     try:
         client = connect(args.server, deadline=args.deadline, **remote_options(args))
-        if getattr(args, "ray", None) is not None:  # puzzle --count --ray (clients/ray_puzzle.py)
+        if getattr(args, "ray", None) is not None:  # puzzle --count --ray, solve --ray (clients/ray_puzzle.py)
             # start-up time: only --ray needs it; solver.ray_count pulls in the puzzle search and split (~20 ms)
             from ..ray_puzzle import ray_client
 

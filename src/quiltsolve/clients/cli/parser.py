@@ -9,11 +9,11 @@ from typing import NoReturn, Sequence
 
 from quiltsolve.solver import limits
 
-from . import generate, move, next as next_, patches, place, play, puzzle, review, state
+from . import generate, move, next as next_, patches, place, play, puzzle, review, solve, state
 from .options import INPUT_HELP, number, positive_float
 
 PROG = "suggest"
-COMMANDS = (place, next_, move, state, review, play, puzzle, generate, patches)
+COMMANDS = (place, next_, move, solve, state, review, play, puzzle, generate, patches)
 """The command modules, in the order ``suggest --help`` lists them."""
 
 
@@ -50,7 +50,8 @@ def _common(sub: bool) -> _Parser:
     s.add_argument("--time-limit", metavar="S", type=number, default=d(None),
                    help=f"solver time limit in seconds, at most {limits.MAX_TIME_LIMIT:g} (default "
                         f"{limits.DEFAULT_SOLVE_LIMIT:g} for place and puzzle, {limits.DEFAULT_SUGGEST_LIMIT:g} "
-                        f"for next, move and play's hints); review: seconds per move")
+                        f"for next, move and play's hints); review: seconds per move; solve: at most "
+                        f"{limits.MAX_SOLVE_POSITION_TIME:g} (default {limits.DEFAULT_SOLVE_POSITION_LIMIT:g})")
     r = p.add_argument_group("service (default: the solver runs in this process)")
     r.add_argument("--server", metavar="TARGET", default=d(None),
                    help="use a running placement service: HOST:PORT, ipv4:H:P1,H:P2 or dns:///NAME:PORT "

@@ -153,16 +153,18 @@ def proof_spaces(seconds: float) -> int:
     """The most spaces left at which a proof attempt of ``seconds`` is worth a move's time.
 
     For a player whose proof time is taken from its search (a time budget):
-    on 280 positions of seeded search-vs-search games the solver proved
-    13% of those with 17-18 spaces left within 30 ms and none with 19 or
-    more; within 300 ms, 39% at 17-18, 7% at 19-20, 5% at 21-22 and none
-    from 23. Each tenfold of time buys about 2 spaces (capped at
-    :data:`NEAR_END_SPACES`):
+    on 216 positions of 12 seeded search-vs-search games (14-31 spaces left,
+    every distinct move's value, CPU time, 2026-12-04) the solver proved
+    within 3 ms 37% of those with 14-15 spaces left, 18% at 16-17 and none
+    from 18; within 30 ms 50% at 18-19, 21% at 20-21, 10% at 22-23 and none
+    from 24; within 300 ms 57% at 20-21, 20% at 22-23, about half at 24-27,
+    10% at 28-29 and none at 30-31. Each tenfold of time buys about 5 spaces
+    (capped at :data:`NEAR_END_SPACES`):
 
-    >>> proof_spaces(0.03), proof_spaces(0.3), proof_spaces(3.0), proof_spaces(1e6)
-    (18, 20, 22, 30)
+    >>> proof_spaces(0.003), proof_spaces(0.03), proof_spaces(0.3), proof_spaces(1e6)
+    (17, 22, 27, 30)
     """
-    return min(NEAR_END_SPACES, int(18 + 2 * math.log10(max(seconds, 1e-6) / 0.03) + 1e-9))
+    return min(NEAR_END_SPACES, int(22 + 5 * math.log10(max(seconds, 1e-6) / 0.03) + 1e-9))
 
 
 def near_end(state: GameState) -> bool:
@@ -281,6 +283,38 @@ def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | Non
     return ProvenMoves(moves[:top] if top else moves, int(result.value), nodes, elapsed, result.table_full)
 
 
+def proven_best_move(state: GameState, *, time_limit: float | None, stop: Stop | None = None,
+                     nodes: int | None = None) -> ProvenMoves | None:
+    """A move of perfect value in ``state`` (the tie rule too, where it can be followed in the time), as a
+    one-move :class:`ProvenMoves`, or None when the solver does not prove the position within
+    ``time_limit`` seconds / ``nodes`` (as :func:`proven_moves`).
+
+    Cheaper than ``proven_moves(..., top=1)``: the solver proves the value and one move reaching it
+    (``all_moves=False``); only when that value is a tie on points and the move's line loses the tie
+    rule are the other moves ranked, with the time left (else the move stands: its margin is perfect).
+    """
+    if state.is_terminal() or (time_limit is not None and time_limit <= 0) or (stop is not None and stop.is_set()):
+        return None
+    table_bytes = table_bytes_for(time_limit, nodes)
+    token: Stop | None = NodeBudget(nodes, stop) if nodes is not None else stop
+    result = solve_endgame(state, time_limit=time_limit, stop=token, table_bytes=table_bytes)
+    if not result.proven or not result.moves or result.value is None:
+        return None
+    mover = state.current_player()
+    best = result.moves[0].action
+    winner = tie_winner(state, best, result.line) if result.value == 0 else None
+    left = None if time_limit is None else time_limit - result.elapsed
+    if result.value == 0 and winner != mover and (left is None or left > 0):
+        ranked = proven_moves(state, time_limit=left, stop=stop, top=1,
+                              nodes=None if nodes is None else max(CHECK_EVERY, nodes - result.nodes))
+        if ranked is not None:
+            return ProvenMoves(ranked.moves, ranked.value, result.nodes + ranked.nodes,
+                               result.elapsed + ranked.elapsed, result.table_full or ranked.table_full)
+    move = MoveSuggestion(best, proof_chance(result.value, winner, mover), proof_reason(result.value, winner, mover),
+                          proven_margin=int(result.value))
+    return ProvenMoves([move], int(result.value), result.nodes, result.elapsed, result.table_full)
+
+
 def _tie_after(state: GameState, action: Action, time_limit: float | None,
                stop: Stop | None, table_bytes: int) -> tuple[int | None, int, float]:
     """(tie winner, nodes, seconds): the tie rule after ``action``, from the solved line of the position it
@@ -297,5 +331,5 @@ def _tie_after(state: GameState, action: Action, time_limit: float | None,
 
 
 __all__ = ["NEAR_END_SPACES", "NodeBudget", "PROBE_NODES", "PROBE_SHARE", "PROOF_NODES", "PROOF_SHARE", "ProofLimits",
-           "ProvenMoves", "line_end", "near_end", "proof_chance", "proof_limits", "proof_reason", "proof_spaces", "proven_moves",
-           "spaces_left", "tie_winner"]
+           "ProvenMoves", "line_end", "near_end", "proof_chance", "proof_limits", "proof_reason", "proof_spaces",
+           "proven_best_move", "proven_moves", "spaces_left", "tie_winner"]

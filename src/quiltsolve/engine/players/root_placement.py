@@ -21,11 +21,18 @@ iteration budget asks no advisor of its own (a time-limited solver call
 would make the move depend on the machine's speed).
 
 :func:`ensure_imports` imports the solver's lookahead (and OR-Tools) once,
-off a move's clock.
+off a move's clock. A time-budgeted player with the default in-process
+advisor never waits for that import inside a move (it took 0.4-2 s: OR-Tools
+imports pandas): the first move whose budget could use the lookahead starts
+it in a background thread (:func:`lookahead_ready`) and takes the snug
+placement until it is done; a move too short to ask the advisor at all
+(under :data:`MIN_LOOKAHEAD_TIME` per call, e.g. ``search:0.01``) does not
+start it.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Union
 
@@ -43,6 +50,8 @@ MIN_LOOKAHEAD_TIME = 0.02  # below this per call the advisor is not asked
 LOOK_CACHE_LIMIT = 10_000  # cached lookahead answers before the cache is emptied
 
 _imported = {"lookahead": False}
+_importer: list[threading.Thread] = []
+_importer_lock = threading.Lock()
 
 Move = Union[str, int, tuple[str, int]]
 """A macro move of the search: ``"a"`` (advance), a patch id (buy it), or ``("L", cell)`` (leather)."""
@@ -102,6 +111,27 @@ def ensure_imports(lookahead: bool) -> None:
         return
     solver.rank_placements  # noqa: B018 - imports solver.lookahead (and OR-Tools)
     _imported["lookahead"] = True
+
+
+def lookahead_ready(start: bool = True) -> bool:
+    """Whether the solver's lookahead is imported; if not and ``start``, its import begins in a background
+    thread (once per process), so that the moves go on meanwhile (the C search releases the GIL)."""
+    if _imported["lookahead"]:
+        return True
+    if start:
+        with _importer_lock:
+            if not _importer:
+                t = threading.Thread(target=_import_lookahead, name="quiltsolve-lookahead-import", daemon=True)
+                _importer.append(t)
+                t.start()
+    return False
+
+
+def _import_lookahead() -> None:
+    try:
+        ensure_imports(True)
+    except Exception:  # noqa: BLE001 - a broken OR-Tools: the snug placement stays
+        pass
 
 
 class SearchInputError(ValueError):
@@ -180,7 +210,8 @@ class RootPlacement:
                     budget = None
                     if deadline is not None:
                         budget = LOOKAHEAD_SHARE * (deadline - time.perf_counter()) / (len(pids) - k)
-                    if budget is None or budget >= MIN_LOOKAHEAD_TIME:
+                    if (budget is None or budget >= MIN_LOOKAHEAD_TIME) and (
+                            advisor is not self._auto_advisor or lookahead_ready()):
                         mask = ask_advisor(advisor, board, pid, upcoming, budget, stop, self.look_proven_only)
                         keep = mask
                         if mask is None and self.look_proven_only and (stop is None or not stop.is_set()):
@@ -220,4 +251,4 @@ def ask_advisor(advisor: Advisor, board: int, pid: int, upcoming: tuple[int, ...
 
 
 __all__ = ["LOOKAHEAD", "LOOKAHEAD_SHARE", "MIN_LOOKAHEAD_TIME", "Move", "RootPlacement", "SearchInputError",
-           "ask_advisor", "ensure_imports", "forced_move", "greedy_first_move", "macro_moves"]
+           "ask_advisor", "ensure_imports", "forced_move", "greedy_first_move", "lookahead_ready", "macro_moves"]

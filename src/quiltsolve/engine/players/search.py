@@ -35,10 +35,10 @@ bench's baseline), but its iterations run in the compiled core
   and ignored.
 
 * **Exact endgames**: near the end of the game (``proven.near_end``; with a
-  time budget only from ``proven.proof_spaces`` of its proof time, 18
-  spaces left at 0.1 s and 20 at 1 s, where such a proof often finishes) a
+  time budget only from ``proven.proof_spaces`` of its proof time, 22
+  spaces left at 0.1 s and 27 at 1 s, where such a proof often finishes) a
   move first asks the exact endgame solver (:mod:`engine.endgame`, through
-  :func:`engine.players.proven.proven_moves`) with ``PROOF_SHARE`` of its
+  :func:`engine.players.proven.proven_best_move`) with ``PROOF_SHARE`` of its
   time (an iteration budget: ``PROOF_NODES_PER_ITERATION`` solver nodes per
   iteration, so the move stays reproducible); when it finishes, the move of
   perfect value is played (``last_proven``), else the search gets the rest
@@ -87,7 +87,7 @@ from ..state import AREA, COST, INCOME, TIME, GameState, new_game
 from ..suggest import MoveSuggestion
 from ..track import END, PAYOUTS_AFTER
 from .calibration import win_chance as calibrated_chance
-from .proven import PROOF_NODES, PROOF_SHARE, ProvenMoves, near_end, proof_spaces, proven_moves, spaces_left
+from .proven import PROOF_NODES, PROOF_SHARE, ProvenMoves, near_end, proof_spaces, proven_best_move, spaces_left
 from .root_placement import (  # noqa: F401 - LOOKAHEAD*: the 0.2 names of these settings
     LOOKAHEAD, LOOKAHEAD_SHARE, MIN_LOOKAHEAD_TIME, Move, RootPlacement, SearchInputError, ensure_imports, forced_move,
     greedy_first_move, macro_moves,
@@ -210,8 +210,9 @@ class SearchPlayer(RootPlacement):
     # ------------------------------------------------------------- search
     def _search(self, state: GameState, stop: Stop | None = None, spent: float = 0.0) -> core.CoreSearch:
         """The core's search of ``state``; ``spent`` seconds of the move's time are already used (the proof)."""
-        if self._advisor() is not None:
-            ensure_imports(True)   # the solver's lookahead (OR-Tools) is imported outside the move's clock
+        advisor = self._advisor()
+        if advisor is not None and advisor is not self._auto_advisor:
+            ensure_imports(True)   # a given advisor: the solver's lookahead (OR-Tools) is imported off the clock
         t0 = time.perf_counter()
         if self.time_limit is not None:      # a time budget (else iterations)
             deadline: float | None = t0 + max(0.0, self.time_limit * TIME_SHARE - spent)
@@ -270,7 +271,7 @@ class SearchPlayer(RootPlacement):
     def _proof_worthwhile(self, state: GameState) -> bool:
         """Near the end (:func:`~engine.players.proven.near_end`); with a time budget, whose proof time the
         search loses, only as near as a proof of ``PROOF_SHARE`` of it often finishes
-        (:func:`~engine.players.proven.proof_spaces`: 18 spaces left at 0.1 s, 20 at 1 s). An iteration
+        (:func:`~engine.players.proven.proof_spaces`: 22 spaces left at 0.1 s, 27 at 1 s). An iteration
         budget's proof costs no iterations, so it is tried from :data:`~engine.players.proven.NEAR_END_SPACES`."""
         if self.iterations is not None:
             return near_end(state)
@@ -289,7 +290,7 @@ class SearchPlayer(RootPlacement):
         else:
             nodes = None
             seconds = PROOF_SHARE * (self.time_limit or DEFAULT_TIME_LIMIT)
-        answer = proven_moves(state, time_limit=seconds, nodes=nodes, top=1)
+        answer = proven_best_move(state, time_limit=seconds, nodes=nodes)
         self.last_proof = answer
         return None if answer is None else answer.moves[0].action
 

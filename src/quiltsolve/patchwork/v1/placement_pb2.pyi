@@ -59,6 +59,15 @@ class MoveLabel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MOVE_LABEL_MISTAKE: _ClassVar[MoveLabel]
     MOVE_LABEL_BLUNDER: _ClassVar[MoveLabel]
 
+class SolveReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOLVE_REASON_UNSPECIFIED: _ClassVar[SolveReason]
+    SOLVE_REASON_RUNNING: _ClassVar[SolveReason]
+    SOLVE_REASON_SOLVED: _ClassVar[SolveReason]
+    SOLVE_REASON_TIME_LIMIT: _ClassVar[SolveReason]
+    SOLVE_REASON_STOPPED: _ClassVar[SolveReason]
+    SOLVE_REASON_GAME_OVER: _ClassVar[SolveReason]
+
 class PieceFamily(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PIECE_FAMILY_UNSPECIFIED: _ClassVar[PieceFamily]
@@ -99,6 +108,12 @@ MOVE_LABEL_GOOD: MoveLabel
 MOVE_LABEL_INACCURACY: MoveLabel
 MOVE_LABEL_MISTAKE: MoveLabel
 MOVE_LABEL_BLUNDER: MoveLabel
+SOLVE_REASON_UNSPECIFIED: SolveReason
+SOLVE_REASON_RUNNING: SolveReason
+SOLVE_REASON_SOLVED: SolveReason
+SOLVE_REASON_TIME_LIMIT: SolveReason
+SOLVE_REASON_STOPPED: SolveReason
+SOLVE_REASON_GAME_OVER: SolveReason
 PIECE_FAMILY_UNSPECIFIED: PieceFamily
 PIECE_FAMILY_PENTOMINOES: PieceFamily
 PIECE_FAMILY_TETROMINOES: PieceFamily
@@ -463,6 +478,48 @@ class AnalyzePositionUpdate(_message.Message):
     final: bool
     elapsed: _duration_pb2.Duration
     def __init__(self, moves: _Optional[_Iterable[_Union[AnalyzedMove, _Mapping]]] = ..., player: _Optional[int] = ..., iterations: _Optional[int] = ..., searched: _Optional[bool] = ..., proven: _Optional[bool] = ..., proven_margin: _Optional[int] = ..., final: _Optional[bool] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class SolvePositionRequest(_message.Message):
+    __slots__ = ("state", "state_json", "time_limit", "report_interval", "table_mb")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    STATE_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    REPORT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    TABLE_MB_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    state_json: str
+    time_limit: _duration_pb2.Duration
+    report_interval: _duration_pb2.Duration
+    table_mb: int
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ..., state_json: _Optional[str] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., report_interval: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., table_mb: _Optional[int] = ...) -> None: ...
+
+class SolvePositionUpdate(_message.Message):
+    __slots__ = ("player", "lower", "upper", "value", "line", "nodes", "elapsed", "final", "reason", "probes", "table_full", "table_bytes")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    PROBES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FULL_FIELD_NUMBER: _ClassVar[int]
+    TABLE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    lower: int
+    upper: int
+    value: int
+    line: _containers.RepeatedCompositeFieldContainer[Move]
+    nodes: int
+    elapsed: _duration_pb2.Duration
+    final: bool
+    reason: SolveReason
+    probes: int
+    table_full: bool
+    table_bytes: int
+    def __init__(self, player: _Optional[int] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., value: _Optional[int] = ..., line: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., nodes: _Optional[int] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., final: _Optional[bool] = ..., reason: _Optional[_Union[SolveReason, str]] = ..., probes: _Optional[int] = ..., table_full: _Optional[bool] = ..., table_bytes: _Optional[int] = ...) -> None: ...
 
 class SolvePuzzleRequest(_message.Message):
     __slots__ = ("region", "pieces", "mode", "no_mirror", "allow_unused", "max_tilings", "time_limit", "unlimited_pieces", "method")

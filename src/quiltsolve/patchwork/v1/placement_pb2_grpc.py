@@ -61,6 +61,11 @@ class PlacementServiceStub:
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.SerializeToString,
                 response_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.FromString,
                 _registered_method=True)
+        self.SolvePosition = channel.unary_stream(
+                '/patchwork.v1.PlacementService/SolvePosition',
+                request_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePositionRequest.SerializeToString,
+                response_deserializer=patchwork_dot_v1_dot_placement__pb2.SolvePositionUpdate.FromString,
+                _registered_method=True)
         self.SolvePuzzle = channel.unary_unary(
                 '/patchwork.v1.PlacementService/SolvePuzzle',
                 request_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePuzzleRequest.SerializeToString,
@@ -126,6 +131,20 @@ class PlacementServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SolvePosition(self, request, context):
+        """Solves a position exactly, with progress: the exact endgame solver's
+        proven interval [lower, upper] of the position's value (the margin of
+        the player to move under perfect play), narrowing as it searches, with
+        the nodes searched, the time and the best line so far, an update every
+        report_interval. The last update, `final`, holds the exact value and a
+        principal variation when the interval closed (SOLVE_REASON_SOLVED),
+        else the interval proven when the time limit passed. Cancelling the
+        call, or its deadline, stops the solver at once. Holds one worker.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SolvePuzzle(self, request, context):
         """Tiles a region exactly with a multiset of pieces, or counts the tilings.
         """
@@ -175,6 +194,11 @@ def add_PlacementServiceServicer_to_server(servicer, server):
                     servicer.AnalyzePosition,
                     request_deserializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.FromString,
                     response_serializer=patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.SerializeToString,
+            ),
+            'SolvePosition': grpc.unary_stream_rpc_method_handler(
+                    servicer.SolvePosition,
+                    request_deserializer=patchwork_dot_v1_dot_placement__pb2.SolvePositionRequest.FromString,
+                    response_serializer=patchwork_dot_v1_dot_placement__pb2.SolvePositionUpdate.SerializeToString,
             ),
             'SolvePuzzle': grpc.unary_unary_rpc_method_handler(
                     servicer.SolvePuzzle,
@@ -329,6 +353,33 @@ class PlacementService:
             '/patchwork.v1.PlacementService/AnalyzePosition',
             patchwork_dot_v1_dot_placement__pb2.AnalyzePositionRequest.SerializeToString,
             patchwork_dot_v1_dot_placement__pb2.AnalyzePositionUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SolvePosition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/patchwork.v1.PlacementService/SolvePosition',
+            patchwork_dot_v1_dot_placement__pb2.SolvePositionRequest.SerializeToString,
+            patchwork_dot_v1_dot_placement__pb2.SolvePositionUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,7 +2,8 @@
 // tree (the main line and its variations), shown as a nested list and navigated with the keys players know;
 // the engine evaluates the current position (suggest-move at a stated budget, the fetch aborted when the
 // position changes), or, with infinite analysis on, streams its evaluation while it thinks (analyze-position
-// until cancelled: restarted on every new node, stopped by the toggle or while the page is hidden). The position
+// until cancelled: restarted on every new node, stopped by the toggle or while the page is hidden); Solve proves
+// its exact value (analysis-solve.js: solve-position, stopped by Stop or another node). The position
 // and the line live in the URL (links.js); the tree in localStorage (store.js).
 
 import { describe, post, showMessage, stream } from './api.js';
@@ -20,6 +21,7 @@ import {
 } from './analysis-tree.js';
 import { moveName, renderMoves } from './analysis-moves.js';
 import { ANALYSIS_IDS, renderEvaluation } from './analysis-eval.js';
+import { renderSolve, solving, startSolve, stopSolve } from './analysis-solve.js';
 import { renderRecent } from './recent-list.js';
 import { formatPercent, onLanguageChange, t, tn } from './i18n.js';
 
@@ -100,6 +102,10 @@ function bind() {
   $('an-promote').addEventListener('click', () => promote(cur));
   $('an-budget').addEventListener('change', () => { if (cur) { cur.eval = null; evaluate(cur); } });
   $('an-infinite').addEventListener('change', (e) => setInfinite(e.target.checked));
+  $('an-solve').addEventListener('click', () => {
+    if (solving(cur)) stopSolve();
+    else startSolve(cur, () => cur, msg);
+  });
   // Infinite analysis thinks only while the board is seen: not in a hidden tab, not on another page of the app.
   document.addEventListener('visibilitychange', seenChanged);
   new MutationObserver(seenChanged).observe(section(), { attributes: true, attributeFilter: ['hidden'] });
@@ -260,6 +266,7 @@ async function child(node, text) {
 
 async function go(node) {
   if (!node) return;
+  if (solving() && !solving(node)) stopSolve();   // a solve is of the node it started on
   cur = node;
   hand.drop();
   if (evalAbort) evalAbort.abort();
@@ -362,6 +369,7 @@ function stopLive() {
 }
 
 function seenChanged() {
+  if (section().hidden) stopSolve();   // another page of the app: the solve ends (a hidden tab keeps it)
   if (!infinite) return;
   section().dataset.live = liveState();
   if (!seen()) { stopLive(); if (cur) renderEval(); return; }
@@ -490,6 +498,7 @@ function render() {
   drawOverlay();
   renderMoves($('an-moves'), root, cur, go);
   renderEval();
+  renderSolve(cur);
 }
 
 // The last move outlined; the engine's best moves as numbered ghosts on the mover's quilt (a click plays one);
