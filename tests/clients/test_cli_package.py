@@ -13,8 +13,8 @@ from quiltsolve.clients.cli import parser
 
 def test_every_command_is_a_module_with_its_options_and_run():
     sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    assert list(sub.choices) == ["place", "next", "move", "state", "review", "play", "puzzle", "generate",
-                                  "patches"]
+    assert list(sub.choices) == ["place", "next", "move", "solve", "state", "review", "play", "puzzle",
+                                  "generate", "patches"]
     for name, command_parser in sub.choices.items():
         module = importlib.import_module(f"quiltsolve.clients.cli.{name}")
         assert command_parser.get_default("func") is module.run, name

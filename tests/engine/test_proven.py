@@ -52,22 +52,45 @@ def test_proven_margins_are_the_solvers(seed, back):
             assert "tie on points" in m.reason and "tie rule" in m.reason
 
 
-def test_a_tie_on_points_goes_by_the_tie_rule_on_the_line():
-    answer = proven_moves(ENDGAME, time_limit=30.0)
+@pytest.mark.parametrize("back, settled_ties", [(3, True), (5, False)])
+def test_a_tie_on_points_shows_the_tie_rule_only_where_it_is_settled(back, settled_ties):
+    """The solver proves the margin, not who reaches 53 first: a tie on points is shown won or lost on the
+    tie rule only when somebody has reached 53 (before the move or with it); otherwise 0.5, "the tie rule
+    decides". The move's principal line only orders the tied moves (those whose line wins it first).
+    Seed 1, 3 plies from the end: the tied moves reach 53 themselves; 5 plies: one does not."""
+    state = greedy_states(1)[0][-back]
+    answer = proven_moves(state, time_limit=30.0)
     assert answer is not None
     ties = [m for m in answer.moves if m.proven_margin == 0]
     assert ties, [m.reason for m in answer.moves]
-    mover = ENDGAME.current_player()
+    assert all(m.win_chance != 0.5 for m in ties) is settled_ties
+    mover = state.current_player()
+    on_line = []
     for m in ties:
-        after = ENDGAME.clone()
+        after = state.clone()
         after.apply_action(m.action)
+        settled = after.first_to_end
+        if settled is None:
+            assert m.win_chance == 0.5 and "the tie rule" in m.reason and "decides" in m.reason
+        else:
+            assert m.win_chance == (1.0 if settled == mover else 0.0)
+            assert ("won on the tie rule" if settled == mover else "lost on the tie rule") in m.reason
         line = solver.solve(after, time_limit=30.0).line
         for a in line:
             after.apply_action(a)
         assert after.is_terminal() and after.scores()[0] == after.scores()[1]
-        won = after.first_to_end == mover
-        assert m.win_chance == (1.0 if won else 0.0)
-        assert ("won on the tie rule" if won else "lost on the tie rule") in m.reason
+        on_line.append((m.win_chance, after.first_to_end == mover))
+    assert on_line == sorted(on_line, reverse=True)
+
+
+def test_a_settled_tie_rule_is_shown():
+    """Once somebody has reached 53 the tie rule's winner is known: a proven tie on points shows it."""
+    from quiltsolve.engine.players.proven import settled_tie_winner
+    states, _end = greedy_states(1)
+    late = next(s for s in states if s.first_to_end is not None and not s.is_terminal())
+    action = late.legal_actions()[0]
+    assert settled_tie_winner(late, action) == late.first_to_end
+    assert proof_chance(0, settled_tie_winner(late, action), late.first_to_end) == 1.0
 
 
 def test_top_and_finished_and_stopped():

@@ -74,7 +74,7 @@ from .actions import ADVANCE, LEATHER_ACTIONS, Action, Buy
 from .advisor import Stop
 from .endgame import solve as solve_endgame
 from .players import search
-from .players.proven import (NodeBudget, line_end, near_end, proof_chance, proof_limits, proven_moves,
+from .players.proven import (NodeBudget, near_end, proof_chance, proof_limits, proven_moves,
                              table_bytes_for)
 from .record import _setup, replay_steps
 from .state import GameState, IllegalActionError
@@ -478,9 +478,8 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             if not r.proven or r.value is None:
                 return None
             margin = r.value if after.current_player() == mover else -r.value
-            end = line_end(after, r.line)
-            winner = state.first_to_end if state.first_to_end is not None else (
-                None if end is None else end.first_to_end)
+            # The tie rule only where it is settled (see players.proven.settled_tie_winner).
+            winner = after.first_to_end
         chance = proof_chance(margin, winner, mover)
     best_action, value_best, margin_best = best.action, best.win_chance, best.proven_margin
     if (margin, chance) >= (best.proven_margin, best.win_chance):

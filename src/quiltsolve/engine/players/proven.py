@@ -8,9 +8,15 @@ remaining game tree was searched, returns them ranked best first, each with
 other's after that move, both sides playing perfectly to maximise their own
 margin (score = buttons + 7 for the bonus tile - 2 per empty cell). Its
 ``win_chance`` is then certain: 1.0 for a won game, 0.0 for a lost one;
-where the margin is 0 the tie rule decides (whoever reached space 53 first:
-already known when someone has, else read off the move's principal line),
-and the reason says so. ``None`` when the solver could not finish in time
+where the margin is 0 the tie rule decides (whoever reached space 53 first).
+The tie rule's winner is shown (1.0 or 0.0) only where it is settled: when
+somebody has reached 53 already, or the move itself reaches it. Otherwise it
+is 0.5 and the reason says that the tie rule decides: the solver proves the
+margin, and among the lines that keep it the players may still choose who
+reaches 53 first (the move's principal line is one of them, so it only
+orders the moves: :func:`tie_winner`). Held-out self-play showed why: 13
+proven ties on points shown as won or lost on their line's tie rule were
+decided the other way by the line played. ``None`` when the solver could not finish in time
 (or was stopped): the caller searches instead.
 
 :func:`proof_limits` is what an answer spends on the attempt. With a fixed
@@ -227,10 +233,26 @@ def line_end(state: GameState, line: tuple[Action, ...] | list[Action]) -> GameS
     return s if s.is_terminal() else None
 
 
+def settled_tie_winner(state: GameState, action: Action) -> int | None:
+    """Who wins a tie on points after ``action`` whatever is played next: whoever reached space 53 first,
+    when somebody has by then (before ``action``, or with it); else None (the players may still choose).
+
+    >>> from quiltsolve.engine import ADVANCE, new_game
+    >>> settled_tie_winner(new_game(1), ADVANCE) is None
+    True
+    """
+    if state.first_to_end is not None:
+        return state.first_to_end
+    after = state.clone()
+    after.apply_action(action)
+    return after.first_to_end
+
+
 def tie_winner(state: GameState, action: Action, line: tuple[Action, ...] | None) -> int | None:
-    """Who wins a tie on points after ``action``: whoever reached space 53 first — known already when
-    somebody has, else at the end of ``line`` (the principal line starting with ``action``); None when
-    neither says."""
+    """Who wins a tie on points after ``action`` on ``line`` (the principal line starting with
+    ``action``): whoever reached space 53 first — known already when somebody has, else at the end of
+    the line; None when neither says. Not a proof (another line of the same margin may end the other
+    way): it only orders tied moves; what is shown is :func:`settled_tie_winner`."""
     if state.first_to_end is not None:
         return state.first_to_end
     if line and line[0] == action:
@@ -267,19 +289,21 @@ def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | Non
     nodes, elapsed = result.nodes, result.elapsed
     ranked: list[tuple[int, float, int, MoveSuggestion]] = []
     for i, pm in enumerate(result.moves):
-        winner: int | None = None
+        winner: int | None = None      # the tie rule's winner where it is settled: what is shown
+        on_line: int | None = None     # on the move's line: only an order among tied moves
         if pm.margin == 0:
-            winner = tie_winner(state, pm.action, result.line)
+            winner = settled_tie_winner(state, pm.action)
+            on_line = winner if winner is not None else tie_winner(state, pm.action, result.line)
             left = None if time_limit is None else time_limit - elapsed
-            if winner is None and (left is None or left > 0):
-                winner, n, took = _tie_after(state, pm.action, left, stop, table_bytes)
+            if on_line is None and (left is None or left > 0):
+                on_line, n, took = _tie_after(state, pm.action, left, stop, table_bytes)
                 nodes += n
                 elapsed += took
         chance = proof_chance(pm.margin, winner, mover)
         m = MoveSuggestion(pm.action, chance, proof_reason(pm.margin, winner, mover), proven_margin=int(pm.margin))
-        ranked.append((-pm.margin, -chance, i, m))
-    ranked.sort(key=lambda r: r[:3])
-    moves = [r[3] for r in ranked]
+        ranked.append((-pm.margin, -chance, -int(on_line == mover), i, m))
+    ranked.sort(key=lambda r: r[:4])
+    moves = [r[4] for r in ranked]
     return ProvenMoves(moves[:top] if top else moves, int(result.value), nodes, elapsed, result.table_full)
 
 
@@ -302,9 +326,10 @@ def proven_best_move(state: GameState, *, time_limit: float | None, stop: Stop |
         return None
     mover = state.current_player()
     best = result.moves[0].action
-    winner = tie_winner(state, best, result.line) if result.value == 0 else None
+    on_line = tie_winner(state, best, result.line) if result.value == 0 else None
+    winner = settled_tie_winner(state, best) if result.value == 0 else None
     left = None if time_limit is None else time_limit - result.elapsed
-    if result.value == 0 and winner != mover and (left is None or left > 0):
+    if result.value == 0 and on_line != mover and (left is None or left > 0):
         ranked = proven_moves(state, time_limit=left, stop=stop, top=1,
                               nodes=None if nodes is None else max(CHECK_EVERY, nodes - result.nodes))
         if ranked is not None:
@@ -332,4 +357,4 @@ def _tie_after(state: GameState, action: Action, time_limit: float | None,
 
 __all__ = ["NEAR_END_SPACES", "NodeBudget", "PROBE_NODES", "PROBE_SHARE", "PROOF_NODES", "PROOF_SHARE", "ProofLimits",
            "ProvenMoves", "line_end", "near_end", "proof_chance", "proof_limits", "proof_reason", "proof_spaces",
-           "proven_best_move", "proven_moves", "spaces_left", "tie_winner"]
+           "proven_best_move", "proven_moves", "settled_tie_winner", "spaces_left", "tie_winner"]
