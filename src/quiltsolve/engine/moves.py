@@ -3,7 +3,7 @@
 :func:`rank_moves` is what the service's SuggestMove (``server.jobs.MovesJob``)
 and the embedded client answer with: it first gives the exact endgame solver
 (:func:`engine.players.proven.proven_moves`) a share of the budget
-(:func:`engine.players.proven.proof_limits`: 30% of the time near the end,
+(:func:`engine.players.proven.proof_limits`: 50% of the time near the end,
 10% before; with a fixed iteration count a node budget) and, when the solver
 finishes, answers with the proven moves (``proven=True``: every move has its
 ``proven_margin`` and a certain win chance; no search runs). Otherwise the

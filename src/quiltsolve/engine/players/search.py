@@ -35,8 +35,8 @@ bench's baseline), but its iterations run in the compiled core
   and ignored.
 
 * **Exact endgames**: near the end of the game (``proven.near_end``; with a
-  time budget only from ``proven.proof_spaces`` of its proof time, 22
-  spaces left at 0.1 s and 27 at 1 s, where such a proof often finishes) a
+  time budget only from ``proven.proof_spaces`` of its proof time, 23
+  spaces left at 0.1 s and 28 at 1 s, where such a proof often finishes) a
   move first asks the exact endgame solver (:mod:`engine.endgame`, through
   :func:`engine.players.proven.proven_best_move`) with ``PROOF_SHARE`` of its
   time (an iteration budget: ``PROOF_NODES_PER_ITERATION`` solver nodes per
@@ -271,7 +271,7 @@ class SearchPlayer(RootPlacement):
     def _proof_worthwhile(self, state: GameState) -> bool:
         """Near the end (:func:`~engine.players.proven.near_end`); with a time budget, whose proof time the
         search loses, only as near as a proof of ``PROOF_SHARE`` of it often finishes
-        (:func:`~engine.players.proven.proof_spaces`: 22 spaces left at 0.1 s, 27 at 1 s). An iteration
+        (:func:`~engine.players.proven.proof_spaces`: 23 spaces left at 0.1 s, 28 at 1 s). An iteration
         budget's proof costs no iterations, so it is tried from :data:`~engine.players.proven.NEAR_END_SPACES`."""
         if self.iterations is not None:
             return near_end(state)
