@@ -147,7 +147,7 @@ def test_no_try_without_a_budget_or_with_a_poisoned_request():
     easy = service.RPCS["SolvePlacement"].plan(EASY, service.Bounds())
     off = _core(front_limit=0)
     assert off.try_inline(_call(), easy.job, easy.limit) is None
-    on = _core()
+    on = _core(front_limit=0.5)     # a budget no busy machine runs out of: this test is about when a try is made
     call = _call()
     result = on.try_inline(call, easy.job, easy.limit)
     assert result is not None and call.record.extra["lane"] == "front"

@@ -291,7 +291,7 @@ def proven_moves(state: GameState, *, time_limit: float | None, stop: Stop | Non
         return None
     mover = state.current_player()
     nodes, elapsed = result.nodes, result.elapsed
-    ranked: list[tuple[int, float, int, MoveSuggestion]] = []
+    ranked: list[tuple[int, float, int, int, MoveSuggestion]] = []
     for i, pm in enumerate(result.moves):
         winner: int | None = None      # the tie rule's winner where it is settled: what is shown
         on_line: int | None = None     # on the move's line: only an order among tied moves
