@@ -34,9 +34,10 @@ def _ray_cli(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
                           timeout=timeout)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def ray_cluster():
-    """Ray, connected to a fresh private cluster for this module; its GCS address is ``ray.gcs_address``.
+    """Ray, connected to a fresh private cluster for the Ray tests (one for all of them: a start and a stop
+    cost some 13 s); its GCS address is ``ray.gcs_address``.
 
     The cluster is started by the ``ray start`` command, in a process of its own: started from
     the test process (``ray.init(address="local")``), Ray forks its raylet with a ``preexec_fn``
@@ -63,7 +64,7 @@ def ray_cluster():
         _ray_cli("stop", "--force", timeout=60)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def gcs_address(ray_cluster) -> str:
     address = ray_cluster.get_runtime_context().gcs_address
     assert address.startswith("127.0.0.1:"), address

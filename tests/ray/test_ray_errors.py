@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import socket
 import sys
 
@@ -14,6 +15,22 @@ from quiltsolve.solver.ray_count import RayNotInstalledError, check_address, req
 
 MATCH = ["match", "--a", "greedy", "--b", "random", "--games", "2"]
 PUZZLE = ["puzzle", "..../....", "--piece", "####", "--piece", "####", "--count"]
+
+
+@pytest.fixture(autouse=True)
+def no_driver_connection():
+    """These tests need a process that is not connected to Ray: the other Ray tests share one cluster
+    (tests/ray/conftest.py), so the driver leaves it for each test here and joins it again after."""
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        yield
+        return
+    address = ray.get_runtime_context().gcs_address
+    ray.shutdown()
+    try:
+        yield
+    finally:
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
 
 
 def closed_port() -> int:
