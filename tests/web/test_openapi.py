@@ -292,7 +292,8 @@ def test_what_the_schemas_exclude_is_refused_naming_the_field(http, op, body, fi
     ("GeneratePuzzle", {"region": {"rows": ["....", "...."]}, "family": "PIECE_FAMILY_TETROMINOES", "seed": 1,
                         "time_limit": "2s"}),
     ("GeneratePuzzle", {"region": {"rows": ["....", "...."]}, "height": 0, "width": 0, "pieces": ["##", "##", "##",
-                                                                                                  "##"]}),
+                                                                                                  "##"],
+                        "time_limit": "1s"}),   # (it looks for a unique puzzle until its limit: 10 s unset)
     ("SuggestMove", {"state_json": json.dumps(engine.new_game(3).to_json()), "iterations": 20}),
     ("SuggestMove", {"state": SMALL_STATE, "state_json": "{}", "iterations": 20}),     # state_json unread
     ("LoadPosition", {"text": " " + engine.new_game(3).to_notation() + "\n"}),
