@@ -42,8 +42,11 @@ $(AXE): tests/web/package.json tests/web/package-lock.json
 	    || echo "warning: npm ci in tests/web failed; the axe-core audit will be skipped" >&2; \
 	else echo "npm not found: the axe-core audit of the browser tests will be skipped"; fi
 
+# The suite in TEST_WORKERS processes (pytest-xdist; a test file stays in one of them, with its module fixtures);
+# -rs names what was skipped and why (the browser, Node.js and Ray tests say what they lacked).
+TEST_WORKERS ?= 2
 test: $(STAMP) $(AXE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
 
 serve: $(STAMP)
 	$(BIN)/quiltsolve-web --host $(HOST) --port $(PORT) --http-port $(or $(HTTP_PORT),8080) $(if $(WORKERS),--workers $(WORKERS))

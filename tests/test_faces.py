@@ -30,6 +30,7 @@ from quiltsolve.solver.limits import MAX_COUNT, MAX_TOP, MAX_UPCOMING_COPIES
 from quiltsolve.web import HttpFace
 
 from .server.conftest import endgame, greedy_game, play
+from .aio import run_coroutine
 
 EMPTY = ["........."] * 9
 CORNER = ["#########", "#########"] + ["###......"] * 7
@@ -735,7 +736,7 @@ def test_every_python_client_streams_an_analysis_alike(faces):
                 client.analyze_position(MID, iterations=10, until_cancelled=True)
             assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "until_cancelled")
         suggested = remote.suggest_move(MID, iterations=150, top=2)
-    last, over, first, refused = asyncio.run(via_async())
+    last, over, first, refused = run_coroutine(via_async())
     assert answers[0] == answers[1] == last
     assert last.suggestions() == list(suggested) and last.iterations == suggested.iterations == 150
     assert len(over) == 1 and over[0].final and not first.final
@@ -781,7 +782,7 @@ def test_every_python_client_streams_a_solve_alike(faces):
             with pytest.raises(ClientError) as err:
                 client.solve_position(EIGHT, time_limit=601)
             assert (err.value.code, err.value.field) == ("INVALID_ARGUMENT", "time_limit")
-    last, first, refused = asyncio.run(via_async())
+    last, first, refused = run_coroutine(via_async())
     local = solve_exact(EIGHT)
     for got in (*answers, last):
         assert (got.value, got.line, got.nodes, got.probes, got.reason) == \
@@ -901,7 +902,7 @@ def test_every_python_client_plays_a_game_alike(faces):
     with PlacementClient(f"127.0.0.1:{port}", deadline=60) as remote:
         mine, theirs = play(embedded), play(remote)
     assert mine == theirs
-    assert asyncio.run(play_async()) == mine[:2]
+    assert run_coroutine(play_async()) == mine[:2]
     assert mine[-1]["kind"] == "record" and mine[-1]["record"]["actions"] == mine[-2]["record"]["actions"][:2]
     with pytest.raises(ClientError) as err:
         embedded.apply_move(OVER, "advance")

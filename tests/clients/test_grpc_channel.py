@@ -24,6 +24,7 @@ from quiltsolve.patchwork.v1 import placement_pb2_grpc as pb_grpc
 from quiltsolve.solver import SolveStatus
 
 from .conftest import CORNER, EMPTY, run_cli
+from ..aio import run_coroutine
 
 
 # ----------------------------------------------------------- service config
@@ -311,7 +312,7 @@ def test_async_client_against_a_real_server(port):
                 await c.suggest_move(json.dumps({"edition": "revised"}))
             return placed, ranked, moves, puzzle, patches
 
-    placed, ranked, moves, puzzle, patches = asyncio.run(calls())
+    placed, ranked, moves, puzzle, patches = run_coroutine(calls())
     local = embedded.solve_placement(CORNER, [12, 5, "##./.##"])
     assert (placed.status, placed.empty_after) == (SolveStatus.OPTIMAL, local.empty_after) == (local.status, 27)
     assert 1 <= len(ranked.ranked) <= 3 and ranked.ranked[0].placement.key == 5
@@ -330,7 +331,7 @@ def test_async_client_unavailable(closed_port):
             await c.close()
 
     with pytest.raises(ServiceUnavailable):
-        asyncio.run(call())
+        run_coroutine(call())
 
 
 def test_one_conversion_module():

@@ -15,6 +15,7 @@ from quiltsolve.clients import AsyncPlacementClient, EmbeddedClient, InvalidArgu
 from quiltsolve.solver import limits
 
 from .conftest import EMPTY, distinct_shapes
+from ..aio import run_coroutine
 
 CIRCLE = engine.new_game(1).circle
 GOOD_RECORD = {"circle": CIRCLE, "actions": ["advance"]}
@@ -158,7 +159,7 @@ def test_the_async_client_gets_the_same_refusals(port, embedded):
             out.append((e.value.field, str(e.value)))
         return out
 
-    got = asyncio.run(refusals())
+    got = run_coroutine(refusals())
     expected = [(f, str(_refusal(call, embedded))) for _, call, f in cases]
     assert got[:-1] == expected
     assert got[-1][0] == "record.actions[1]"

@@ -9,6 +9,7 @@ from quiltsolve.engine import endgame
 
 from ..server.conftest import endgame as endgame_position
 from ..server.conftest import greedy_game, play
+from ..aio import run_coroutine
 
 END = endgame_position(1, 3)
 
@@ -39,7 +40,7 @@ def test_async_client_answers_proven_margins(port):
         async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=30) as c:
             return await c.suggest_move(END, iterations=40)
 
-    moves = asyncio.run(ask())
+    moves = run_coroutine(ask())
     assert moves.proven and {m.action.to_str(): m.proven_margin for m in moves} == exact_margins(END)
 
 

@@ -18,6 +18,7 @@ from quiltsolve import engine
 from quiltsolve.clients import AsyncPlacementClient, InvalidArgument
 from quiltsolve.engine.match import play_game
 from quiltsolve.engine.players import make_player
+from ..aio import run_coroutine
 
 SUGGEST = Path(sys.executable).parent / "suggest"
 ITERATIONS = "100"
@@ -162,7 +163,7 @@ def test_all_three_clients_review_alike(game, remote, embedded, port):
         async with AsyncPlacementClient(f"127.0.0.1:{port}", deadline=60) as c:
             return [r async for r in c.analyze_game(short, iterations=60, seed=2)]
 
-    c = asyncio.run(aio())
+    c = run_coroutine(aio())
     assert a == b == c and len(a) == 8
     from quiltsolve.engine.review import MoveReview
 
@@ -193,7 +194,7 @@ def test_a_bad_record_is_refused_before_anything_runs(remote, embedded, port):
                 await reviews.__anext__()
             assert e.value.field == "large_loss"
 
-    asyncio.run(aio())
+    run_coroutine(aio())
 
 
 def test_stopping_early_cancels_the_stream(remote, game):
