@@ -108,6 +108,9 @@ function syncLink() {
   linkQueue = linkQueue.then(async () => {
     if (mine !== run) return;
     const url = await currentLink();
+    // Packing the link takes a moment: the person may have gone to another page meanwhile, and writing the
+    // review's address then would put them back (the hashchange of their step would read it).
+    if (mine !== run || !location.hash.startsWith('#review')) return;
     openedRec = new URLSearchParams(url.split('#review?')[1]).get('rec');
     history.replaceState(null, '', url);
     $('page-review').dataset.link = url;
