@@ -61,7 +61,7 @@ def test_a_cancel_frees_the_worker_at_once_and_is_logged(running, stub, capfd):
         next(responses)
     assert e.value.code() == grpc.StatusCode.CANCELLED
     lines: list = []
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15     # the call's log line comes after its stream closes: slow under load
     while time.monotonic() < deadline:
         lines += [json.loads(x) for x in capfd.readouterr().err.splitlines() if x.startswith("{")]
         if any(x.get("method") == "SolvePosition" and x.get("event") == "rpc" for x in lines):
