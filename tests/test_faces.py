@@ -700,8 +700,6 @@ def test_every_python_client_streams_an_analysis_alike(faces):
     """analyze_position in the gRPC, asyncio and embedded clients: engine.analysis.Analysis updates, the last
     one final and equal everywhere (and to suggest_move's answer); close() cancels; a finished game is one
     final update with no moves; bad input raises at the call."""
-    import asyncio
-
     from quiltsolve.clients import AsyncPlacementClient
     from quiltsolve.engine.analysis import Analysis
 
@@ -748,8 +746,6 @@ def test_every_python_client_streams_an_analysis_alike(faces):
 def test_every_python_client_streams_a_solve_alike(faces):
     """solve_position in the gRPC, asyncio and embedded clients: engine.solve.SolveUpdate values, the last one
     exact and the same everywhere (and the engine's own); close() cancels; bad input raises at the call."""
-    import asyncio
-
     from quiltsolve.clients import AsyncPlacementClient
     from quiltsolve.engine.solve import SolveUpdate, solve_exact
 
@@ -871,8 +867,6 @@ def test_every_face_labels_moves_and_scores_accuracy_alike(faces):
 
 def test_every_python_client_plays_a_game_alike(faces):
     """The three clients' game methods (clients/wire.py builds the requests) give the same answers."""
-    import asyncio
-
     from quiltsolve.clients import AsyncPlacementClient
 
     _, _, embedded, port = faces

@@ -5,7 +5,6 @@ the request is refused client-side, before anything is sent, naming the field th
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest

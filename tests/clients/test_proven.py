@@ -32,8 +32,6 @@ def test_clients_answer_proven_margins(embedded, remote):
 
 
 def test_async_client_answers_proven_margins(port):
-    import asyncio
-
     from quiltsolve.clients import AsyncPlacementClient
 
     async def ask():

@@ -5,7 +5,6 @@ and iterations, and shows the random side losing far more per move."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import subprocess
