@@ -469,7 +469,7 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
         after.apply_action(played)
         if after.is_terminal():
             sc = after.scores()
-            margin, winner = sc[mover] - sc[1 - mover], after.first_to_end
+            margin = sc[mover] - sc[1 - mover]
         else:
             left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
             if left is not None and left <= 0:
@@ -478,9 +478,8 @@ def proven_review(state: GameState, played: Action, *, ply: int = 0, time_limit:
             if not r.proven or r.value is None:
                 return None
             margin = r.value if after.current_player() == mover else -r.value
-            # The tie rule only where it is settled (see players.proven.settled_tie_winner).
-            winner = after.first_to_end
-        chance = proof_chance(margin, winner, mover)
+        # The tie rule only where it is settled (see players.proven.settled_tie_winner): after the move played.
+        chance = proof_chance(margin, after.first_to_end, mover)
     best_action, value_best, margin_best = best.action, best.win_chance, best.proven_margin
     if (margin, chance) >= (best.proven_margin, best.win_chance):
         # the move played is of perfect value: it is the best move, with its own values
