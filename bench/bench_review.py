@@ -17,7 +17,10 @@ forced ones are counted apart.
 
 ``--fit`` fits the one model (``bench/winchance_fit.py``: scikit-learn, the bench extra) on training games
 (deals from 2,000,001; any other deal is refused) and writes its JSON (``--out``, default
-``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn.
+``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn. With
+``--cv K`` it first chooses the spline's knots among ``--knots-grid`` by ``K``-fold cross-validation by game on
+the training games alone (the lowest out-of-fold log loss over all decisions, weighted as the check draws), then
+fits on all of them with that choice: the held-out games play no part in any choice.
 """
 
 from __future__ import annotations
@@ -154,12 +157,38 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
     return 0 if is_increasing(model) else 1
 
 
+def choose_knots(records: Sequence[dict[str, Any]], grid: Sequence[int], k: int,
+                 terms: Sequence[str] = ("budget", "phase")) -> int:
+    """The knots of ``grid`` with the lowest ``k``-fold out-of-fold log loss on the training ``records``
+    (printed per budget); the smaller on a tie."""
+    pts = wf.points(records)
+    results = []
+    print(f"cross-validation: {k} folds by game, {len(pts)} searched decisions; out-of-fold log loss "
+          f"(weighted as the check draws)")
+    labels = sorted({p.game[0] for p in pts}, key=lambda b: selfplay.parse_budget(b).iterations or 10**9)
+    print("| knots | all | " + " | ".join(labels) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in labels) + " |")
+    for knots in grid:
+        t0 = time.perf_counter()
+        cv = wf.cross_validate(pts, knots, k, terms=terms)
+        results.append(cv)
+        print(f"| {knots} | {cv.overall:.4f} | " + " | ".join(f"{cv.by_budget.get(b, float('nan')):.4f}"
+                                                            for b in labels) + f" |  ({time.perf_counter() - t0:.0f} s)",
+              flush=True)
+    best = min(results, key=lambda r: (r.overall, r.knots))
+    print(f"chosen: {best.knots} knots")
+    return best.knots
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench_review", description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="bench selfplay JSONL files (.jsonl or .jsonl.gz)")
     ap.add_argument("--fit", action="store_true", help="fit the model on the files (training deals) instead")
     ap.add_argument("--out", default=DEFAULT_OUT, help=f"--fit: where to write the model (default {DEFAULT_OUT})")
     ap.add_argument("--knots", type=int, default=wf.KNOTS, help=f"--fit: spline knots (default {wf.KNOTS})")
+    ap.add_argument("--cv", type=int, default=0, metavar="K",
+                    help="--fit: choose the knots among --knots-grid by K-fold cross-validation by game first")
+    ap.add_argument("--knots-grid", default="4,6,8,10", help="--cv: the knots to choose among (default 4,6,8,10)")
     ap.add_argument("--terms", default="budget,phase",
                     help="--fit: the inputs beside the reward, from budget,phase (default both; '' for none)")
     ap.add_argument("--model", metavar="JSON", help="check this model instead of the committed one")
@@ -178,6 +207,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.knots < 2:
             raise ValueError("--knots must be at least 2")
         terms = tuple(t for t in (x.strip() for x in args.terms.split(",")) if t)
+        try:
+            grid = [int(x) for x in args.knots_grid.split(",") if x.strip()]
+        except ValueError:
+            raise ValueError(f"--knots-grid: {args.knots_grid!r}: give whole numbers, comma-separated") from None
+        if args.cv and (args.cv < 2 or not grid or min(grid) < 2):
+            raise ValueError("--cv needs at least 2 folds and --knots-grid knots of at least 2")
         if not set(terms) <= {"budget", "phase"}:
             raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
         if args.games < 1 or args.workers < 1:
@@ -222,7 +257,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_review: {e}", file=sys.stderr)
         return 2
     if args.fit:
-        return run_fit(records, args.out, args.knots, terms)
+        knots = args.knots
+        if args.cv:
+            try:
+                knots = choose_knots(records, grid, args.cv, terms)
+            except ValueError as e:
+                print(f"bench_review: --cv: {e}", file=sys.stderr)
+                return 2
+        return run_fit(records, args.out, knots, terms)
     run_check(records, model, args.svg_dir or None)   # met / MISSED is printed; a miss is no error
     return 0
 

@@ -183,6 +183,67 @@ def log_loss(model: WinChanceModel, pts: Sequence[Point], weights: Sequence[floa
     return total / wsum
 
 
+def folds(pts: Sequence[Point], k: int, seed: int = 1) -> list[int]:
+    """Each point's fold, 0…k-1, by game: a game's decisions stay in one fold (a seeded shuffle of the games,
+    dealt round-robin, so every fold gets games of every budget).
+
+    >>> pts = [Point(0.5, 300, 10, 1, ("300it", g)) for g in range(6) for _ in range(2)]
+    >>> f = folds(pts, 3)
+    >>> sorted(set(f)), all(f[i] == f[i + 1] for i in range(0, 12, 2))
+    ([0, 1, 2], True)
+    """
+    if k < 2:
+        raise ValueError("cross-validation needs at least 2 folds")
+    games = sorted({p.game for p in pts})
+    if len(games) < k:
+        raise ValueError(f"{len(games)} games cannot make {k} folds")
+    random.Random(seed).shuffle(games)
+    by_budget: dict[str, list[tuple[str, int]]] = {}
+    for g in games:
+        by_budget.setdefault(g[0], []).append(g)
+    fold: dict[tuple[str, int], int] = {}
+    i = 0
+    for label in sorted(by_budget):
+        for g in by_budget[label]:
+            fold[g] = i % k
+            i += 1
+    return [fold[p.game] for p in pts]
+
+
+@dataclass(frozen=True)
+class CrossValidation:
+    """Out-of-fold log loss of one setting: over all decisions, and per budget (each weighted as the check
+    draws, from the fold model's own shown chances)."""
+
+    knots: int
+    overall: float
+    by_budget: dict[str, float]
+
+
+def cross_validate(pts: Sequence[Point], knots: int, k: int = 5, *, rounds: int = ROUNDS,
+                   terms: Sequence[str] = ("budget", "phase"), seed: int = 1) -> CrossValidation:
+    """``k``-fold cross-validation by game of :func:`fit` with ``knots``: each fold's decisions are scored by
+    the model fitted on the other folds. The choice of a setting reads only training games."""
+    fold = folds(pts, k, seed)
+    total = wsum = 0.0
+    per: dict[str, list[float]] = {}
+    for f in range(k):
+        train = [p for p, g in zip(pts, fold) if g != f]
+        test = [p for p, g in zip(pts, fold) if g == f]
+        model = fit(train, knots=knots, rounds=rounds, terms=terms).model
+        shown = [model.chance(p.reward, p.iterations, p.left) for p in test]
+        weights = check_weights(test, shown)
+        for p, q, w in zip(test, shown, weights):
+            q = min(1 - 1e-12, max(1e-12, q))
+            loss = -(math.log(q) if p.won else math.log(1 - q))
+            total += w * loss
+            wsum += w
+            acc = per.setdefault(p.game[0], [0.0, 0.0])
+            acc[0] += w * loss
+            acc[1] += w
+    return CrossValidation(knots, total / wsum, {label: a / w for label, (a, w) in sorted(per.items())})
+
+
 # ------------------------------------------------------------------------------------------- the check
 def draw(shown: Sequence[tuple[float, int, int]]) -> list[list[tuple[float, int]]]:
     """The check's positions: from ``shown`` = (chance, won, deal) triples, one per deal per bucket, a draw

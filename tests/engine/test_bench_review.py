@@ -166,6 +166,37 @@ def test_a_tiny_fit_writes_a_model_the_engine_reads(tiny_runs, tmp_path, capsys)
     assert is_increasing(model) and model.fitted["games"] == {"8it": 6, "40it": 4}
 
 
+def test_cross_validation_keeps_each_game_in_one_fold_and_scores_every_decision():
+    rng = random.Random(7)
+    pts = [winchance_fit.Point(rng.uniform(0.1, 0.9), it, rng.randint(0, 100), rng.randint(0, 1), (f"{it}it", g))
+           for it in (300, 3000) for g in range(12) for _ in range(6)]
+    fold = winchance_fit.folds(pts, 3)
+    by_game: dict = {}
+    for p, f in zip(pts, fold):
+        by_game.setdefault(p.game, set()).add(f)
+    assert all(len(fs) == 1 for fs in by_game.values())
+    for it in (300, 3000):              # every fold gets games of every budget
+        assert {f for p, f in zip(pts, fold) if p.iterations == it} == {0, 1, 2}
+    cv = winchance_fit.cross_validate(pts, 4, 3, rounds=1)
+    assert set(cv.by_budget) == {"300it", "3000it"} and 0 < cv.overall < 2
+    with pytest.raises(ValueError, match="folds"):
+        winchance_fit.folds(pts[:6], 3)     # one game cannot make three folds
+
+
+def test_the_fit_chooses_its_knots_by_cross_validation_on_training_games(tiny_runs, tmp_path, capsys):
+    from quiltsolve.engine.players.calibration import load_model
+
+    train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
+    out = tmp_path / "m.json"
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--cv", "2", "--knots-grid", "3,4"]) == 0
+    text = capsys.readouterr().out
+    assert "cross-validation: 2 folds by game" in text and "| 3 | " in text and "| 4 | " in text
+    chosen = int(text.split("chosen: ")[1].split()[0])
+    assert chosen in (3, 4) and f"{chosen} quantile knots" in load_model(out.read_text()).fitted["by"]
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--cv", "1"]) == 2
+    assert "--cv needs at least 2 folds" in capsys.readouterr().err
+
+
 def test_a_tiny_check_prints_its_figures_and_a_diagram(tiny_runs, tmp_path, capsys):
     held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
     assert bench_review.main([*held, "--svg-dir", str(tmp_path)]) == 0
