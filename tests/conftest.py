@@ -14,6 +14,33 @@ os.environ["LANGUAGE"] = "en"
 
 DATA = Path(__file__).parent / "data"
 
+# Files whose tests time a call against its limit, stop a search on a deadline or kill workers under load:
+# `make test` runs them alone after the parallel pass (marker `serial`), so that the other process's load cannot
+# make a limit look missed. Paths relative to tests/.
+SERIAL_FILES = frozenset({
+    "engine/test_analysis.py",
+    "puzzle/test_limits.py",
+    "search/test_search_report.py",
+    "server/test_analyze_position.py",
+    "server/test_capacity.py",
+    "server/test_load.py",
+    "server/test_solve_position.py",
+    "server/test_worker_loss.py",
+    "solver/test_limits.py",
+    "web/test_browser_live.py",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    root = Path(__file__).parent
+    for item in items:
+        try:
+            rel = Path(str(item.fspath)).relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if rel in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
+
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
