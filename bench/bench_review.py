@@ -58,8 +58,10 @@ def shown_chances(records: Sequence[dict[str, Any]], model: Any) -> list[tuple[f
     return out
 
 
-def check_budget(label: str, records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None) -> bool:
-    """Print the check of one budget's held-out games; True when it is met."""
+def check_budget(label: str, records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None,
+                 null_sims: int = 0) -> tuple[bool, bool | None]:
+    """Print the check of one budget's held-out games; (the stated form met, the sound form met or None when
+    not simulated)."""
     shown = shown_chances(records, model)
     rows = wf.draw(shown)
     kinds: dict[str, int] = {}
@@ -98,28 +100,50 @@ def check_budget(label: str, records: Sequence[dict[str, Any]], model: Any, svg_
     print(f"{label}: ECE {e:.4f} (≤ {ECE_MAX}: {'yes' if ok_e else 'NO'}); Hosmer-Lemeshow χ² {chi2:.2f}, "
           f"{dof} df, p = {p:.3f} (≥ {P_MIN}: {'yes' if ok_p else 'NO'}); games {games} (≥ {need}: "
           f"{'yes' if ok_n else 'NO'}) → {'met' if met else 'MISSED'}")
+    old_rows = wf.draw(shown, first=False)
+    print(f"{label}: the former random draw in each game's bucket: ECE {wf.ece(old_rows):.4f}, "
+          f"HL p = {wf.hosmer_lemeshow(old_rows)[2]:.3f}")
+    sound: bool | None = None
+    if null_sims:
+        nc = wf.null_check(records, [q for q, _, _ in shown], sims=null_sims)
+        print(f"{label}: a perfectly calibrated model on these games ({null_sims} simulated checks, a Bayesian "
+              f"observer of each game's one outcome, signal k = {nc.signal:.1f}):")
+        print("| outcomes, draw | ECE median | ECE 95th pct | ECE > 0.02 | χ² table p < 0.01 |")
+        print("| --- | --- | --- | --- | --- |")
+        for kind in ("shared", "shared, random draw", "independent"):
+            es, cs = nc.ece[kind], nc.chi2[kind]
+            print(f"| {kind if ',' in kind else kind + ', first visit'} | {nc.quantile(es, 0.5):.4f} | "
+                  f"{nc.quantile(es, 0.95):.4f} | {nc.share(es, lambda v: v > ECE_MAX):.0%} | "
+                  f"{nc.share(cs, lambda v: wf.chi2_sf(v, dof) < P_MIN):.0%} |")
+        bar = nc.quantile(nc.ece["shared"], 0.95)
+        p_sim = nc.p_value(chi2)
+        sound = e <= bar and p_sim >= P_MIN and ok_n
+        print(f"{label}: the sound form: ECE {e:.4f} ≤ the calibrated model's 95th percentile {bar:.4f}: "
+              f"{'yes' if e <= bar else 'NO'}; χ² {chi2:.2f} against the simulated checks, p = {p_sim:.3f} "
+              f"(≥ {P_MIN}: {'yes' if p_sim >= P_MIN else 'NO'}); games {games} → {'met' if sound else 'MISSED'}")
     if svg_dir:
         path = os.path.join(svg_dir, f"winchance-{label}.svg")
         note = f"{games} held-out games, {sum(map(len, rows))} positions; ECE {e:.3f}, HL χ² {chi2:.1f} (p {p:.2f})"
         with open(path, "w", encoding="utf-8") as f:
             f.write(wf.reliability_svg(rows, f"Win chance shown at {label} a move, held-out games", note))
         print(f"reliability diagram: {path}")
-    return met
+    return met, sound
 
 
-def run_check(records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None) -> bool:
-    """The check of every budget in ``records``; True when every one is met."""
+def run_check(records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None, null_sims: int = 0) -> bool:
+    """The check of every budget in ``records``; True when every one is met (the stated form)."""
     by: dict[str, list[dict[str, Any]]] = {}
     for rec in records:
         by.setdefault(rec["budget"], []).append(rec)
     fitted = model.fitted
     print(f"model: {fitted.get('games', '?')} training games, {fitted.get('decisions', '?')} decisions, "
           f"deals {fitted.get('deals', '?')}; budgets {len(by)}")
-    results = {label: check_budget(label, recs, model, svg_dir) for label, recs in by.items()}
-    print("\n| budget | result |\n| --- | --- |")
-    for label, met in results.items():
-        print(f"| {label} | {'met' if met else 'MISSED'} |")
-    return all(results.values())
+    results = {label: check_budget(label, recs, model, svg_dir, null_sims) for label, recs in by.items()}
+    print("\n| budget | stated form | sound form |\n| --- | --- | --- |")
+    for label, (met, sound) in results.items():
+        print(f"| {label} | {'met' if met else 'MISSED'} | "
+              f"{'-' if sound is None else 'met' if sound else 'MISSED'} |")
+    return all(met for met, _ in results.values())
 
 
 def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
@@ -194,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", metavar="JSON", help="check this model instead of the committed one")
     ap.add_argument("--svg-dir", default=None,
                     help="where the reliability diagrams go (default docs/img with files, none without; '' for none)")
+    ap.add_argument("--null-sims", type=int, default=200, metavar="N",
+                    help="checks of a perfectly calibrated model simulated on the same games (default 200; 0: none)")
     ap.add_argument("--games", type=int, default=20, help="without files: held-out games to play first (default 20)")
     ap.add_argument("--budget", default="300it", help="without files: their budget (default 300it)")
     ap.add_argument("--workers", type=int, default=2, help="without files: processes (default 2)")
@@ -215,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--cv needs at least 2 folds and --knots-grid knots of at least 2")
         if not set(terms) <= {"budget", "phase"}:
             raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
+        if args.null_sims < 0:
+            raise ValueError("--null-sims must be at least 0")
         if args.games < 1 or args.workers < 1:
             raise ValueError("--games and --workers must be at least 1")
         budget = selfplay.parse_budget(args.budget)
@@ -265,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"bench_review: --cv: {e}", file=sys.stderr)
                 return 2
         return run_fit(records, args.out, knots, terms)
-    run_check(records, model, args.svg_dir or None)   # met / MISSED is printed; a miss is no error
+    run_check(records, model, args.svg_dir or None, args.null_sims)   # met / MISSED is printed; a miss is no error
     return 0
 
 

@@ -245,16 +245,30 @@ def cross_validate(pts: Sequence[Point], knots: int, k: int = 5, *, rounds: int 
 
 
 # ------------------------------------------------------------------------------------------- the check
-def draw(shown: Sequence[tuple[float, int, int]]) -> list[list[tuple[float, int]]]:
-    """The check's positions: from ``shown`` = (chance, won, deal) triples, one per deal per bucket, a draw
-    seeded by the deal among that deal's positions in the bucket (in their order); ten lists of (chance, won)."""
+def draw(shown: Sequence[tuple[float, int, int]], first: bool = True) -> list[list[tuple[float, int]]]:
+    """The check's positions: from ``shown`` = (chance, won, deal) triples in each game's order, one per deal
+    per bucket: the **first** of that deal's positions in the bucket (a stopping time: a calibrated chance
+    stays calibrated there, by optional stopping); ten lists of (chance, won).
+
+    ``first=False``: the former draw, seeded by the deal, among all of that deal's positions in the bucket. It
+    chooses with the game's future in view (how long the game stays in the bucket), and a perfectly calibrated
+    observer, checked that way, shows a median ECE of about 0.03 on 400 games (:func:`null_check`).
+
+    >>> [len(r) for r in draw([(0.12, 1, 7), (0.14, 0, 7), (0.95, 1, 7), (0.13, 0, 8)])]
+    [0, 2, 0, 0, 0, 0, 0, 0, 0, 1]
+    >>> draw([(0.12, 1, 7), (0.14, 0, 7)])[1]
+    [(0.12, 1)]
+    """
     by: dict[tuple[int, int], list[tuple[float, int]]] = {}
     for p, won, deal in shown:
         by.setdefault((deal, bucket(p)), []).append((p, won))
     rows: list[list[tuple[float, int]]] = [[] for _ in range(BUCKETS)]
     for (deal, k) in sorted(by):
-        rng = random.Random(deal * 1_000_003 + k)
-        rows[k].append(rng.choice(by[(deal, k)]))
+        if first:
+            rows[k].append(by[(deal, k)][0])
+        else:
+            rng = random.Random(deal * 1_000_003 + k)
+            rows[k].append(rng.choice(by[(deal, k)]))
     return rows
 
 
@@ -320,6 +334,100 @@ def chi2_sf(x: float, dof: int) -> float:
         total += term
         term *= h / (i + 0.5)
     return math.erfc(math.sqrt(h)) + math.exp(-h) * total
+
+
+@dataclass(frozen=True)
+class NullCheck:
+    """The check's figures for a perfectly calibrated model on games shaped like the held-out ones: each
+    simulated check's ECE and Hosmer-Lemeshow χ², with one outcome a game (``shared``, as in real games) or one
+    a position (``independent``), and with the check's first-visit draw or the former random one."""
+
+    signal: float
+    ece: dict[str, list[float]]
+    chi2: dict[str, list[float]]
+
+    @staticmethod
+    def share(values: Sequence[float], test: Any) -> float:
+        return sum(1 for v in values if test(v)) / len(values)
+
+    @staticmethod
+    def quantile(values: Sequence[float], q: float) -> float:
+        xs = sorted(values)
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def p_value(self, chi2: float, kind: str = "shared") -> float:
+        """P(χ² ≥ ``chi2``) for a calibrated model, from the simulated checks (one outcome a game)."""
+        xs = self.chi2[kind]
+        return (1 + sum(1 for v in xs if v >= chi2)) / (1 + len(xs))
+
+
+def _games(records: Sequence[dict[str, Any]]) -> list[tuple[list[float], list[int]]]:
+    """Each game's searched decisions as (elapsed share of the track, mover) lists, in order."""
+    out = []
+    for rec in records:
+        fs, movers = [], []
+        for d in rec["decisions"]:
+            if d["kind"] == "search":
+                fs.append(min(1.0, max(0.0, 1.0 - int(d["left"]) / SPACES)))
+                movers.append(int(d["mover"]))
+        if fs:
+            out.append((fs, movers))
+    return out
+
+
+def _simulate(games: Sequence[tuple[list[float], list[int]]], k: float, rng: Any) -> tuple[list[float], list[int],
+                                                                                           list[int], list[float]]:
+    """One draw of the calibrated observer over ``games``: each game's outcome D = ±1 (even odds); at each
+    decision it has seen S = D·k·f + B(f) (B a Brownian motion, f the track's elapsed share), and shows the
+    mover the exact posterior chance sigmoid(±2k·S). Returns (shown, won with the game's one outcome, won drawn
+    for each position apart, the game of each position)."""
+    import numpy as np
+
+    shown, won, indep, game = [], [], [], []
+    for g, (fs, movers) in enumerate(games):
+        d = 1 if rng.random() < 0.5 else -1
+        f = np.asarray(fs)
+        steps = np.diff(np.concatenate(([0.0], f)))
+        b = np.cumsum(rng.standard_normal(len(f)) * np.sqrt(np.maximum(steps, 0.0)))
+        q0 = 1.0 / (1.0 + np.exp(-2.0 * k * (d * k * f + b)))     # player 0's chance
+        m = np.asarray(movers)
+        p = np.where(m == 0, q0, 1.0 - q0)
+        shown.extend(np.round(p, 4).tolist())
+        won.extend(((m == 0) == (d == 1)).astype(int).tolist())
+        indep.extend((rng.random(len(p)) < p).astype(int).tolist())
+        game.extend([g] * len(p))
+    return shown, won, indep, game
+
+
+def null_check(records: Sequence[dict[str, Any]], shown_real: Sequence[float], sims: int = 500,
+               seed: int = 1) -> NullCheck:
+    """The check run ``sims`` times on a perfectly calibrated model: a Bayesian observer of a noisy signal of
+    each game's outcome (:func:`_simulate`), on games with the held-out games' decisions (their number, their
+    places on the track and their movers), its signal strength ``k`` chosen so that its shown chances spread
+    as far from 50 % as ``shown_real`` does (mean |p − 0.5|). Each simulated check draws one position per
+    game per bucket as :func:`draw` does; with one outcome a game the buckets' errors are correlated through
+    the games, which the figures of independent outcomes (each position its own draw) leave out."""
+    import numpy as np
+
+    games = _games(records)
+    target = sum(abs(p - 0.5) for p in shown_real) / max(1, len(shown_real))
+    rng = np.random.default_rng(seed)
+    best = (math.inf, 1.0)
+    for k in [0.5 + 0.1 * i for i in range(56)]:
+        sh, _, _, _ = _simulate(games, k, np.random.default_rng(seed + 7))
+        gap = abs(sum(abs(p - 0.5) for p in sh) / len(sh) - target)
+        best = min(best, (gap, k))
+    k = best[1]
+    eces: dict[str, list[float]] = {"shared": [], "independent": [], "shared, random draw": []}
+    chis: dict[str, list[float]] = {"shared": [], "independent": [], "shared, random draw": []}
+    for _ in range(sims):
+        sh, won, indep, game = _simulate(games, k, rng)
+        for label, outcome, first in (("shared", won, True), ("independent", indep, True),
+                                      ("shared, random draw", won, False)):
+            rows = draw(list(zip(sh, outcome, game)), first)
+            eces[label].append(ece(rows))
+            chis[label].append(hosmer_lemeshow(rows)[0])
+    return NullCheck(k, eces, chis)
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

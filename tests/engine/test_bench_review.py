@@ -79,7 +79,22 @@ def test_the_draw_takes_one_position_per_game_per_bucket():
     shown = [(0.12, 1, 7), (0.14, 0, 7), (0.18, 1, 7), (0.55, 1, 7), (0.13, 0, 8), (0.95, 1, 8), (1.0, 1, 8)]
     rows = winchance_fit.draw(shown)
     assert [len(r) for r in rows] == [0, 2, 0, 0, 0, 1, 0, 0, 0, 1]
-    assert winchance_fit.draw(shown) == rows                 # seeded by the deal
+    assert winchance_fit.draw(shown) == rows
+    assert rows[1] == [(0.12, 1), (0.13, 0)]                 # each game's first position in the bucket
+    old = winchance_fit.draw(shown, first=False)             # the former draw, seeded by the deal
+    assert [len(r) for r in old] == [len(r) for r in rows] and winchance_fit.draw(shown, first=False) == old
+
+
+def test_a_calibrated_observer_fails_the_random_draw_but_not_the_first_visit():
+    # 300 games of 30 searched decisions each, movers alternating: the simulated checks of a perfectly calibrated
+    # model (one outcome a game) show the random draw's bias and the first visit's soundness.
+    records = [{"deal": 5001 + g, "winner": 0, "decisions": [
+        {"kind": "search", "left": 106 - 3 * i, "mover": i % 2} for i in range(30)]} for g in range(300)]
+    nc = winchance_fit.null_check(records, [0.2, 0.8, 0.35, 0.65], sims=30, seed=3)
+    first, biased = nc.ece["shared"], nc.ece["shared, random draw"]
+    assert nc.quantile(biased, 0.5) > nc.quantile(first, 0.5) + 0.005
+    assert nc.quantile(first, 0.5) < 0.03 and len(first) == 30
+    assert 0 < nc.p_value(nc.quantile(nc.chi2["shared"], 0.5)) <= 1
 
 
 def test_a_game_record_round_trips(tmp_path):
