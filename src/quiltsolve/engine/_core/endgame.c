@@ -32,7 +32,7 @@
 #define EG_MAX_DEPTH 400
 #define EG_PACK_STEPS 500
 #define EG_MIN_GROUP 2
-#define EG_PACK_CACHE (1 << 16)
+#define EG_PACK_CACHE (1 << 20)
 #define EG_REACH_CACHE (1 << 12)
 #define EG_SCRATCH (1 << 20)   /* placement indices on the packing searches' stack (2 MiB: more than the 40 levels of
                                   at most 33 patches x 448 placements a packing search can hold) */
