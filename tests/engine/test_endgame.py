@@ -461,5 +461,17 @@ def test_relaxation_off_gives_the_same_answers(brute_set: list[tuple[GameState, 
 @needs_c
 def test_the_compiled_solver_has_the_same_constants() -> None:
     """A stale build would count other nodes: its constants are the driver's."""
-    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE) == (
-        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE)
+    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE, eg._C.PACK_CACHE_MIN) == (
+        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE, eg.PACK_CACHE_MIN)
+
+
+@needs_c
+def test_c_and_python_size_the_packing_cache_alike(brute_set: list[tuple[GameState, int]]) -> None:
+    """The packing cache's slots follow table_bytes (pack_slots) in both backends: the same nodes with a small
+    table (the fewest slots) and a mid-sized one."""
+    assert eg.pack_slots(eg.MIN_TABLE_BYTES) == eg.PACK_CACHE_MIN and eg.pack_slots(2**40) == eg.PACK_CACHE
+    for table_bytes in (2**20, 32 * 2**20):
+        for s, v in brute_set[5::40]:
+            rp = solve(s, time_limit=None, table_bytes=table_bytes, backend="python")
+            rc = solve(s, time_limit=None, table_bytes=table_bytes, backend="c")
+            assert (rp.value, rp.line, rp.nodes) == (rc.value, rc.line, rc.nodes) and rp.value == v

@@ -9,6 +9,7 @@ CHECK_EVERY: int
 PACK_STEPS: int
 MIN_GROUP: int
 PACK_CACHE: int
+PACK_CACHE_MIN: int
 
 def _init_tables(tables: tuple[Any, ...], /) -> None: ...
 

@@ -82,11 +82,14 @@ best move found. A new key goes to a free slot of its bucket, else replaces
 the slot whose subtree took the fewest nodes to search (depth preference by
 work); ``table_full`` says that an entry of another position was replaced.
 Rule B's packing questions are answered once per search in a fixed cache of
-:data:`PACK_CACHE` = 2**20 answers (48 bytes each in C: 48 MiB, zero pages
-touched as used; 2**16 before took about 8% more nodes on 16-ply positions)
-and :data:`REACH_CACHE` patches' reaches (with the C search's move lists,
-about 50 MiB in all): the memory of a solve is bounded by ``table_bytes``
-plus that.
+:func:`pack_slots` answers — ``table_bytes / 256`` rounded down to a power of
+two, between :data:`PACK_CACHE_MIN` = 2**16 and :data:`PACK_CACHE` = 2**20
+(48 bytes each in C: 48 MiB with the default 256 MiB table, zero pages
+touched as used; 2**16 took about 8% more nodes on 16-ply positions; short
+solves get a small table and so a small cache, as their pages cost more
+than their search) — and :data:`REACH_CACHE` patches' reaches (with the C
+search's move lists, about 50 MiB in all at most): the memory of a solve
+is bounded by ``table_bytes`` plus that.
 
 Move ordering
 -------------
@@ -395,6 +398,9 @@ PACK_STEPS = 500
 MIN_GROUP = 2
 """A group of moves (one patch's placements, or the leather cells) gets a relaxation bound from this size."""
 PACK_CACHE = 1 << 20
+"""The most packing answers remembered per search (:func:`pack_slots`; 48 bytes each in C)."""
+PACK_CACHE_MIN = 1 << 16
+"""The fewest (:func:`pack_slots`)."""
 REACH_CACHE = 1 << 12
 """Patches' reaches (:meth:`_Packer.reach`) remembered per search."""
 """Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
@@ -492,27 +498,41 @@ def _pieces(bits: int) -> tuple[int, ...]:
 _M64 = (1 << 64) - 1
 
 
-def _pack_slot(region: int, bits: int, leathers: int) -> int:
+def pack_slots(table_bytes: int) -> int:
+    """Slots of a search's packing cache: ``table_bytes // 256`` rounded down to a power of two, between
+    :data:`PACK_CACHE_MIN` and :data:`PACK_CACHE` (the C search sizes its cache the same way).
+
+    >>> pack_slots(256 * 2**20) == PACK_CACHE, pack_slots(2**20) == PACK_CACHE_MIN, pack_slots(64 * 2**20)
+    (True, True, 262144)
+    """
+    n = PACK_CACHE_MIN
+    while n < PACK_CACHE and 2 * n * 256 <= table_bytes:
+        n *= 2
+    return n
+
+
+def _pack_slot(region: int, bits: int, leathers: int, slots: int = PACK_CACHE) -> int:
     """The packing cache's slot of a question (the C search's hash, so that both caches hold the same)."""
     h = ((region & _M64) ^ (((region >> 64) * 0x9E3779B97F4A7C15) & _M64) ^ ((bits * 0xBF58476D1CE4E5B9) & _M64)
          ^ (((leathers + 2) * 0x94D049BB133111EB) & _M64))
     h ^= h >> 29
     h = (h * 0xBF58476D1CE4E5B9) & _M64
     h ^= h >> 32
-    return h & (PACK_CACHE - 1)
+    return h & (slots - 1)
 
 
 class _Packer:
     """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes").
 
-    A direct-mapped cache of :data:`PACK_CACHE` answers, the same slots as the C search's: a question whose
+    A direct-mapped cache of ``slots`` answers (:func:`pack_slots`), the same slots as the C search's: a question whose
     set less one patch has a packing in the cache first tries the last patch in the cells that packing
     leaves (the same answer, found sooner), so both searches take the same steps and look at the clock
     and the stop token at the same moments.
     """
 
-    def __init__(self, tick: Any) -> None:
-        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * PACK_CACHE
+    def __init__(self, tick: Any, slots: int = PACK_CACHE) -> None:
+        self.slots = slots
+        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * slots
         self.reaches: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.tick = tick
 
@@ -539,7 +559,7 @@ class _Packer:
         return r
 
     def _get(self, region: int, bits: int, leathers: int) -> tuple[int, int, int, bool, int] | None:
-        e = self.cache[_pack_slot(region, bits, leathers)]
+        e = self.cache[_pack_slot(region, bits, leathers, self.slots)]
         if e is not None and e[0] == region and e[1] == bits and e[2] == leathers:
             return e
         return None
@@ -572,7 +592,7 @@ class _Packer:
                 r, used = cells is not None, cells or 0
             except _Steps:
                 r, used = True, 0
-        self.cache[_pack_slot(region, bits, -1)] = (region, bits, -1, r, used)
+        self.cache[_pack_slot(region, bits, -1, self.slots)] = (region, bits, -1, r, used)
         return r
 
     def claims(self, region: int, bits: int, leathers: int) -> bool:
@@ -611,7 +631,7 @@ class _Packer:
                     break
         except _Steps:
             r = True
-        self.cache[_pack_slot(region, bits, leathers)] = (region, bits, leathers, r, 0)
+        self.cache[_pack_slot(region, bits, leathers, self.slots)] = (region, bits, leathers, r, 0)
         return r
 
 
@@ -840,7 +860,7 @@ class _Search:
         self.max_plies = max_plies
         self.killers: dict[int, Action] = {}
         self.relax = relax
-        self.packer = _Packer(self.tick)
+        self.packer = _Packer(self.tick, pack_slots(table_bytes))
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -1423,7 +1443,7 @@ def solve_progress(state: GameState, *, max_plies: int | None = None, time_limit
     packing step counts as a node), and so is the clock: the C
     search gives the thread back within about a millisecond of either; the
     caller may also simply stop iterating between reports. The memory is
-    ``table_bytes`` for the table and a fixed :data:`PACK_CACHE` packing
+    ``table_bytes`` for the table and :func:`pack_slots` packing
     answers.
 
     >>> from quiltsolve.engine import new_game

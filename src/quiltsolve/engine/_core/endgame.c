@@ -32,7 +32,8 @@
 #define EG_MAX_DEPTH 400
 #define EG_PACK_STEPS 500
 #define EG_MIN_GROUP 2
-#define EG_PACK_CACHE (1 << 20)
+#define EG_PACK_CACHE (1 << 20)         /* the most packing answers per search (engine/endgame.py pack_slots) */
+#define EG_PACK_CACHE_MIN (1 << 16)     /* the fewest */
 #define EG_REACH_CACHE (1 << 12)
 #define EG_SCRATCH (1 << 20)   /* placement indices on the packing searches' stack (2 MiB: more than the 40 levels of
                                   at most 33 patches x 448 placements a packing search can hold) */
@@ -101,6 +102,7 @@ typedef struct {
     int abort;
     int relax;
     eg_pack *pack;
+    uint64_t pack_mask;          /* slots - 1 */
     eg_reach *reach;
     uint16_t *scratch;           /* the packing searches' placement lists */
     size_t scratch_cap, scratch_top;
@@ -639,7 +641,7 @@ static eg_pack *pack_slot(Searcher *S, qs_mask region, uint64_t set, int leather
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
-    eg_pack *c = &S->pack[h & (EG_PACK_CACHE - 1)];
+    eg_pack *c = &S->pack[h & S->pack_mask];
     *hit = c->used && c->region == region && c->set == set && c->leathers == leathers;
     return c;
 }
@@ -1011,7 +1013,10 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     S->table = (eg_entry *)calloc((size_t)n, sizeof(eg_entry));
     if (!S->table) { PyErr_NoMemory(); return -1; }
     free(S->pack);
-    S->pack = (eg_pack *)calloc(EG_PACK_CACHE, sizeof(eg_pack));
+    uint64_t slots = EG_PACK_CACHE_MIN;   /* table_bytes / 256 rounded down to a power of two, clamped */
+    while (slots < EG_PACK_CACHE && (long long)(2 * slots * 256) <= table_bytes) slots *= 2;
+    S->pack_mask = slots - 1;
+    S->pack = (eg_pack *)calloc((size_t)slots, sizeof(eg_pack));
     if (!S->pack) { PyErr_NoMemory(); return -1; }
     free(S->reach);
     S->reach = (eg_reach *)calloc(EG_REACH_CACHE, sizeof(eg_reach));
@@ -1196,5 +1201,6 @@ PyMODINIT_FUNC PyInit__endgame(void) {
     if (PyModule_AddIntConstant(m, "PACK_STEPS", EG_PACK_STEPS) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "MIN_GROUP", EG_MIN_GROUP) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "PACK_CACHE", EG_PACK_CACHE) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "PACK_CACHE_MIN", EG_PACK_CACHE_MIN) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }
