@@ -318,6 +318,27 @@ def test_each_player_relaxed_bounds_the_value(brute_set: list[tuple[GameState, i
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_the_aspiration_search_of_the_lower_relaxation_is_the_full_windows(brute_set: list[tuple[GameState, int]],
+                                                                           backend: str) -> None:
+    """The driver's player-1 relaxation, first in an aspiration window below hi: given lo <= value <= hi it is
+    the relaxation's value wherever that is >= lo (else at most lo), so never above the value."""
+    retried = 0
+    for s, v in brute_set[::2]:
+        lo, hi = eg._static_bounds(s)
+        full = searcher(backend).ab(s, -INF, INF, 0, 2)
+        up = searcher(backend).ab(s, -INF, INF, 0, 1)
+        for top in (hi, min(hi, up), p0(s, v)):
+            if lo >= top:
+                continue
+            search = searcher(backend)
+            got = eg._lower_relaxed(search, s, 0, lo, top)
+            assert (got == full) if full >= lo else got <= lo, s.to_notation()
+            assert got <= p0(s, v)
+            retried += full < top - eg.ASPIRATION
+    assert retried > 10      # the window missed and was widened
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_group_bound_bounds_every_move_of_the_group(brute_set: list[tuple[GameState, int]], backend: str) -> None:
     """``ab_after`` (the mover deferred after any placement of a patch, or any leather cell) is a bound of the
     exact value of every move of the group, on the mover's side."""

