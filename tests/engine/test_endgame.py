@@ -482,8 +482,9 @@ def test_relaxation_off_gives_the_same_answers(brute_set: list[tuple[GameState, 
 @needs_c
 def test_the_compiled_solver_has_the_same_constants() -> None:
     """A stale build would count other nodes: its constants are the driver's."""
-    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE, eg._C.PACK_CACHE_MIN) == (
-        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE, eg.PACK_CACHE_MIN)
+    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE, eg._C.PACK_CACHE_MIN,
+            eg._C.PACK_GROW_NODES) == (eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE, eg.PACK_CACHE_MIN,
+                                       eg.PACK_GROW_NODES)
 
 
 @needs_c
@@ -496,3 +497,21 @@ def test_c_and_python_size_the_packing_cache_alike(brute_set: list[tuple[GameSta
             rp = solve(s, time_limit=None, table_bytes=table_bytes, backend="python")
             rc = solve(s, time_limit=None, table_bytes=table_bytes, backend="c")
             assert (rp.value, rp.line, rp.nodes) == (rc.value, rc.line, rc.nodes) and rp.value == v
+
+
+@needs_c
+def test_c_and_python_grow_the_packing_cache_alike(brute_set: list[tuple[GameState, int]]) -> None:
+    """The packing cache starts small and grows at grow_nodes (PACK_GROW_NODES, here 40 nodes):
+    the same values and nodes in both backends, and the same values as without growing."""
+    grown = 0
+    for s, v in brute_set[7::12]:
+        got = []
+        py = eg._Search(64 * 2**20, None, None, None, grow_nodes=40)
+        for search in (py, eg._CSearch(64 * 2**20, None, None, None, grow_nodes=40)):
+            up = search.ab(s, -INF, INF, 0, 1)
+            exact = search.ab(s, -INF, INF, 0)
+            got.append((up, exact, search.nodes))
+        assert got[0] == got[1] and got[0][1] == p0(s, v), s.to_notation()
+        grown += py.packer.slots == eg.pack_slots(64 * 2**20) > eg.PACK_CACHE_MIN
+        assert search.ab(s, -INF, INF, 0) == eg._CSearch(64 * 2**20, None, None, None).ab(s, -INF, INF, 0)
+    assert grown > 5

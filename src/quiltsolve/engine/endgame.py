@@ -91,14 +91,17 @@ best move found. A new key goes to a free slot of its bucket, else replaces
 the slot whose subtree took the fewest nodes to search (depth preference by
 work); ``table_full`` says that an entry of another position was replaced.
 Rule B's packing questions are answered once per search in a fixed cache of
-:func:`pack_slots` answers — ``table_bytes / 256`` rounded down to a power of
-two, between :data:`PACK_CACHE_MIN` = 2**16 and :data:`PACK_CACHE` = 2**20
-(48 bytes each in C: 48 MiB with the default 256 MiB table, zero pages
-touched as used; 2**16 took about 8% more nodes on 16-ply positions; short
-solves get a small table and so a small cache, as their pages cost more
-than their search) — and :data:`REACH_CACHE` patches' reaches (with the C
-search's move lists, about 50 MiB in all at most): the memory of a solve
-is bounded by ``table_bytes`` plus that.
+:data:`PACK_CACHE_MIN` = 2**16 answers, grown at :data:`PACK_GROW_NODES`
+(2**20) nodes to :func:`pack_slots` — ``table_bytes / 256`` rounded down to
+a power of two, at most :data:`PACK_CACHE` = 2**20 (48 bytes each in C:
+48 MiB with the default 256 MiB table) — and :data:`REACH_CACHE` patches'
+reaches (with the C search's move lists, about 50 MiB in all at most): the
+memory of a solve is bounded by ``table_bytes`` plus that. Why grow: the
+cache is zero pages touched as used, which a short solve pays for more
+than it gains; a long one takes fewer nodes with the large cache (2**16
+slots throughout took 8-10% more nodes on 12- and 16-ply positions). Both
+backends grow at the same packing question and move the answers the same
+way, so their node counts stay equal.
 
 Move ordering
 -------------
@@ -409,7 +412,10 @@ MIN_GROUP = 2
 PACK_CACHE = 1 << 20
 """The most packing answers remembered per search (:func:`pack_slots`; 48 bytes each in C)."""
 PACK_CACHE_MIN = 1 << 16
-"""The fewest (:func:`pack_slots`)."""
+"""The fewest (:func:`pack_slots`): a search starts with these."""
+PACK_GROW_NODES = 1 << 20
+"""The node count from which a search's packing cache has all its :func:`pack_slots` (until then
+:data:`PACK_CACHE_MIN`: the pages of a large cache cost a short solve more than it saves)."""
 REACH_CACHE = 1 << 12
 """Patches' reaches (:meth:`_Packer.reach`) remembered per search."""
 """Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
@@ -539,11 +545,27 @@ class _Packer:
     and the stop token at the same moments.
     """
 
-    def __init__(self, tick: Any, slots: int = PACK_CACHE) -> None:
-        self.slots = slots
-        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * slots
+    def __init__(self, tick: Any, slots: int = PACK_CACHE, nodes: Any = None, grow_nodes: int = PACK_GROW_NODES) -> None:
+        """``slots``: the cache's size; with ``nodes`` (the search's node count, a callable) it starts with
+        :data:`PACK_CACHE_MIN` slots and grows to ``slots`` at the first question from ``grow_nodes``
+        (:data:`PACK_GROW_NODES`) nodes on (its answers moved to their new slots in slot order, a later one
+        replacing an earlier one: the C search does the same, at the same question)."""
+        self.grow_to = slots
+        self.slots = slots if nodes is None else min(slots, PACK_CACHE_MIN)
+        self.nodes = nodes
+        self.grow_nodes = grow_nodes
+        self.cache: list[tuple[int, int, int, bool, int] | None] = [None] * self.slots
         self.reaches: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.tick = tick
+
+    def _grow(self) -> None:
+        if self.slots < self.grow_to and self.nodes() >= self.grow_nodes:
+            n = self.grow_to
+            cache: list[tuple[int, int, int, bool, int] | None] = [None] * n
+            for e in self.cache:
+                if e is not None:
+                    cache[_pack_slot(e[0], e[1], e[2], n)] = e
+            self.cache, self.slots = cache, n
 
     def reach(self, region: int, pid: int) -> tuple[int, tuple[int, ...]]:
         """What ``pid`` can do in ``region``: the cells under its placements there, and the most cells of each
@@ -575,6 +597,7 @@ class _Packer:
 
     def fits(self, region: int, bits: int) -> bool:
         """Whether the patches of ``bits`` fit into ``region`` at once."""
+        self._grow()
         e = self._get(region, bits, -1)
         if e is not None:
             return e[3]
@@ -606,6 +629,7 @@ class _Packer:
 
     def claims(self, region: int, bits: int, leathers: int) -> bool:
         """Whether the patches of ``bits`` and ``leathers`` 1x1 patches fit into ``region`` completing a 7x7 window."""
+        self._grow()
         e = self._get(region, bits, leathers)
         if e is not None:
             return e[3]
@@ -854,7 +878,7 @@ class _Search:
     """One solve: the table, the counters and the alpha-beta recursion."""
 
     def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
-                 relax: bool = True):
+                 relax: bool = True, grow_nodes: int = PACK_GROW_NODES):
         n = BUCKET
         while n * 2 * ENTRY_BYTES <= table_bytes:
             n *= 2
@@ -869,7 +893,7 @@ class _Search:
         self.max_plies = max_plies
         self.killers: dict[int, Action] = {}
         self.relax = relax
-        self.packer = _Packer(self.tick, pack_slots(table_bytes))
+        self.packer = _Packer(self.tick, pack_slots(table_bytes), lambda: self.nodes, grow_nodes)
 
     # ------------------------------------------------------------- table
     def probe(self, key: Any) -> tuple[Any, int, int, Action | None, int] | None:
@@ -1070,10 +1094,10 @@ class _CSearch:
     """The compiled search (``engine/_core/endgame.c``) behind the same three calls as :class:`_Search`."""
 
     def __init__(self, table_bytes: int, deadline: float | None, stop: Stop | None, max_plies: int | None,
-                 relax: bool = True):
+                 relax: bool = True, grow_nodes: int = PACK_GROW_NODES):
         assert _C is not None
         self._s = _C.Searcher(table_bytes, -1 if max_plies is None else max_plies,
-                              -1.0 if deadline is None else deadline, stop, relax)
+                              -1.0 if deadline is None else deadline, stop, relax, grow_nodes)
 
     @property
     def nodes(self) -> int:

@@ -33,7 +33,8 @@
 #define EG_PACK_STEPS 500
 #define EG_MIN_GROUP 2
 #define EG_PACK_CACHE (1 << 20)         /* the most packing answers per search (engine/endgame.py pack_slots) */
-#define EG_PACK_CACHE_MIN (1 << 16)     /* the fewest */
+#define EG_PACK_CACHE_MIN (1 << 16)     /* the fewest: a search starts with these */
+#define EG_PACK_GROW_NODES (1 << 20)    /* from this node count on, the cache has all its slots */
 #define EG_REACH_CACHE (1 << 12)
 #define EG_GROUPS (QS_MAX_PATCHES + 1)     /* one per patch id, then the leather cells */
 #define EG_LEATHER_GROUP QS_MAX_PATCHES
@@ -98,6 +99,8 @@ typedef struct {
     int relax;
     eg_pack *pack;
     uint64_t pack_mask;          /* slots - 1 */
+    uint64_t pack_max;           /* the slots it grows to (engine/endgame.py _Packer._grow) */
+    uint64_t pack_grow;          /* at this node count (EG_PACK_GROW_NODES unless a test asks otherwise) */
     eg_reach *reach;
     qs_action *levels[EG_MAX_DEPTH];
     qs_action killer[EG_MAX_DEPTH];
@@ -548,7 +551,28 @@ static eg_pack *pack_slot(Searcher *S, qs_mask region, uint64_t set, int leather
 
 /* _Packer.fits: do the patches of `set` fit into `region` at once? (A packing already found for all but one
    of them is tried first: the same answer, found sooner.) */
+/* _Packer._grow: from EG_PACK_GROW_NODES nodes on, the cache gets all its slots (its answers moved in slot
+   order, a later one replacing an earlier one); kept as it is when the memory is not there (the same answers,
+   only the nodes may then differ from the Python search's). */
+static void pack_grow(Searcher *S) {
+    if (S->pack_mask + 1 >= S->pack_max || S->nodes < S->pack_grow) return;
+    eg_pack *n = (eg_pack *)calloc((size_t)S->pack_max, sizeof(eg_pack));
+    if (!n) { S->pack_max = S->pack_mask + 1; return; }
+    uint64_t mask = S->pack_max - 1, old = S->pack_mask;
+    eg_pack *o = S->pack;
+    S->pack = n;
+    S->pack_mask = mask;
+    for (uint64_t i = 0; i <= old; i++) {
+        if (!o[i].used) continue;
+        int hit;
+        eg_pack *c = pack_slot(S, o[i].region, o[i].set, o[i].leathers, &hit);
+        *c = o[i];
+    }
+    free(o);
+}
+
 static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
+    pack_grow(S);
     int hit;
     eg_pack *c = pack_slot(S, region, set, -1, &hit);
     if (hit) return c->answer;
@@ -582,6 +606,7 @@ static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
 
 /* _Packer.claims: do they and `leathers` 1x1 patches fit into `region` completing a 7x7 window? */
 static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) {
+    pack_grow(S);
     int hit;
     eg_pack *c = pack_slot(S, region, set, leathers, &hit);
     if (hit) return c->answer;
@@ -904,7 +929,8 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     double deadline;
     PyObject *stop;
     int relax = 1;
-    if (!PyArg_ParseTuple(args, "LidO|p", &table_bytes, &max_plies, &deadline, &stop, &relax)) return -1;
+    unsigned long long grow = EG_PACK_GROW_NODES;
+    if (!PyArg_ParseTuple(args, "LidO|pK", &table_bytes, &max_plies, &deadline, &stop, &relax, &grow)) return -1;
     if (!tables_ready) { PyErr_SetString(PyExc_RuntimeError, "engine._endgame: _init_tables() was not called"); return -1; }
     uint64_t n = EG_BUCKET;
     while ((long long)(n * 2 * sizeof(eg_entry)) <= table_bytes) n *= 2;
@@ -914,8 +940,10 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     free(S->pack);
     uint64_t slots = EG_PACK_CACHE_MIN;   /* table_bytes / 256 rounded down to a power of two, clamped */
     while (slots < EG_PACK_CACHE && (long long)(2 * slots * 256) <= table_bytes) slots *= 2;
-    S->pack_mask = slots - 1;
-    S->pack = (eg_pack *)calloc((size_t)slots, sizeof(eg_pack));
+    S->pack_max = slots;
+    S->pack_grow = (uint64_t)grow;
+    S->pack_mask = EG_PACK_CACHE_MIN - 1;
+    S->pack = (eg_pack *)calloc(EG_PACK_CACHE_MIN, sizeof(eg_pack));
     if (!S->pack) { PyErr_NoMemory(); return -1; }
     free(S->reach);
     S->reach = (eg_reach *)calloc(EG_REACH_CACHE, sizeof(eg_reach));
@@ -1092,5 +1120,6 @@ PyMODINIT_FUNC PyInit__endgame(void) {
     if (PyModule_AddIntConstant(m, "MIN_GROUP", EG_MIN_GROUP) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "PACK_CACHE", EG_PACK_CACHE) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "PACK_CACHE_MIN", EG_PACK_CACHE_MIN) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "PACK_GROW_NODES", EG_PACK_GROW_NODES) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }
