@@ -418,7 +418,6 @@ PACK_GROW_NODES = 1 << 20
 :data:`PACK_CACHE_MIN`: the pages of a large cache cost a short solve more than it saves)."""
 REACH_CACHE = 1 << 12
 """Patches' reaches (:meth:`_Packer.reach`) remembered per search."""
-"""Packing answers remembered per search (the C search's cache has as many entries, 48 bytes each)."""
 LEATHER_GROUP = -1
 
 
@@ -539,13 +538,14 @@ def _pack_slot(region: int, bits: int, leathers: int, slots: int = PACK_CACHE) -
 class _Packer:
     """The packing questions of the relaxation, answered exactly within :data:`PACK_STEPS` (else "yes").
 
-    A direct-mapped cache of ``slots`` answers (:func:`pack_slots`), the same slots as the C search's: a question whose
-    set less one patch has a packing in the cache first tries the last patch in the cells that packing
-    leaves (the same answer, found sooner), so both searches take the same steps and look at the clock
+    A direct-mapped cache of ``slots`` answers (:func:`pack_slots`), the same slots as the C search's: a
+    question whose set less one patch has a packing in the cache first tries the last patch in the cells that
+    packing leaves (the same answer, found sooner), so both searches take the same steps and look at the clock
     and the stop token at the same moments.
     """
 
-    def __init__(self, tick: Any, slots: int = PACK_CACHE, nodes: Any = None, grow_nodes: int = PACK_GROW_NODES) -> None:
+    def __init__(self, tick: Any, slots: int = PACK_CACHE, nodes: Any = None,
+                 grow_nodes: int = PACK_GROW_NODES) -> None:
         """``slots``: the cache's size; with ``nodes`` (the search's node count, a callable) it starts with
         :data:`PACK_CACHE_MIN` slots and grows to ``slots`` at the first question from ``grow_nodes``
         (:data:`PACK_GROW_NODES`) nodes on (its answers moved to their new slots in slot order, a later one
