@@ -318,6 +318,27 @@ def test_each_player_relaxed_bounds_the_value(brute_set: list[tuple[GameState, i
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_the_aspiration_search_of_the_lower_relaxation_is_the_full_windows(brute_set: list[tuple[GameState, int]],
+                                                                           backend: str) -> None:
+    """The driver's player-1 relaxation, first in an aspiration window below hi: given lo <= value <= hi it is
+    the relaxation's value wherever that is >= lo (else at most lo), so never above the value."""
+    retried = 0
+    for s, v in brute_set[::2]:
+        lo, hi = eg._static_bounds(s)
+        full = searcher(backend).ab(s, -INF, INF, 0, 2)
+        up = searcher(backend).ab(s, -INF, INF, 0, 1)
+        for top in (hi, min(hi, up), p0(s, v)):
+            if lo >= top:
+                continue
+            search = searcher(backend)
+            got = eg._lower_relaxed(search, s, 0, lo, top)
+            assert (got == full) if full >= lo else got <= lo, s.to_notation()
+            assert got <= p0(s, v)
+            retried += full < top - eg.ASPIRATION
+    assert retried > 10      # the window missed and was widened
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_group_bound_bounds_every_move_of_the_group(brute_set: list[tuple[GameState, int]], backend: str) -> None:
     """``ab_after`` (the mover deferred after any placement of a patch, or any leather cell) is a bound of the
     exact value of every move of the group, on the mover's side."""
@@ -461,5 +482,36 @@ def test_relaxation_off_gives_the_same_answers(brute_set: list[tuple[GameState, 
 @needs_c
 def test_the_compiled_solver_has_the_same_constants() -> None:
     """A stale build would count other nodes: its constants are the driver's."""
-    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE) == (
-        eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE)
+    assert (eg._C.CHECK_EVERY, eg._C.PACK_STEPS, eg._C.MIN_GROUP, eg._C.PACK_CACHE, eg._C.PACK_CACHE_MIN,
+            eg._C.PACK_GROW_NODES) == (eg.CHECK_EVERY, eg.PACK_STEPS, eg.MIN_GROUP, eg.PACK_CACHE, eg.PACK_CACHE_MIN,
+                                       eg.PACK_GROW_NODES)
+
+
+@needs_c
+def test_c_and_python_size_the_packing_cache_alike(brute_set: list[tuple[GameState, int]]) -> None:
+    """The packing cache's slots follow table_bytes (pack_slots) in both backends: the same nodes with a small
+    table (the fewest slots) and a mid-sized one."""
+    assert eg.pack_slots(eg.MIN_TABLE_BYTES) == eg.PACK_CACHE_MIN and eg.pack_slots(2**40) == eg.PACK_CACHE
+    for table_bytes in (2**20, 32 * 2**20):
+        for s, v in brute_set[5::40]:
+            rp = solve(s, time_limit=None, table_bytes=table_bytes, backend="python")
+            rc = solve(s, time_limit=None, table_bytes=table_bytes, backend="c")
+            assert (rp.value, rp.line, rp.nodes) == (rc.value, rc.line, rc.nodes) and rp.value == v
+
+
+@needs_c
+def test_c_and_python_grow_the_packing_cache_alike(brute_set: list[tuple[GameState, int]]) -> None:
+    """The packing cache starts small and grows at grow_nodes (PACK_GROW_NODES, here 40 nodes):
+    the same values and nodes in both backends, and the same values as without growing."""
+    grown = 0
+    for s, v in brute_set[7::12]:
+        got = []
+        py = eg._Search(64 * 2**20, None, None, None, grow_nodes=40)
+        for search in (py, eg._CSearch(64 * 2**20, None, None, None, grow_nodes=40)):
+            up = search.ab(s, -INF, INF, 0, 1)
+            exact = search.ab(s, -INF, INF, 0)
+            got.append((up, exact, search.nodes))
+        assert got[0] == got[1] and got[0][1] == p0(s, v), s.to_notation()
+        grown += py.packer.slots == eg.pack_slots(64 * 2**20) > eg.PACK_CACHE_MIN
+        assert search.ab(s, -INF, INF, 0) == eg._CSearch(64 * 2**20, None, None, None).ab(s, -INF, INF, 0)
+    assert grown > 5

@@ -32,10 +32,10 @@
 #define EG_MAX_DEPTH 400
 #define EG_PACK_STEPS 500
 #define EG_MIN_GROUP 2
-#define EG_PACK_CACHE (1 << 16)
+#define EG_PACK_CACHE (1 << 20)         /* the most packing answers per search (engine/endgame.py pack_slots) */
+#define EG_PACK_CACHE_MIN (1 << 16)     /* the fewest: a search starts with these */
+#define EG_PACK_GROW_NODES (1 << 20)    /* from this node count on, the cache has all its slots */
 #define EG_REACH_CACHE (1 << 12)
-#define EG_SCRATCH (1 << 20)   /* placement indices on the packing searches' stack (2 MiB: more than the 40 levels of
-                                  at most 33 patches x 448 placements a packing search can hold) */
 #define EG_GROUPS (QS_MAX_PATCHES + 1)     /* one per patch id, then the leather cells */
 #define EG_LEATHER_GROUP QS_MAX_PATCHES
 #define EG_NO_INDEX 0xFFFF                 /* a deferred buy's move: no placement */
@@ -43,9 +43,6 @@
 enum { EG_OK = 0, EG_TIME = 1, EG_STOPPED = 2, EG_HORIZON = 3, EG_ERROR = 4, EG_DEEP = 5 };
 
 static qs_tables T;
-/* CELL_MASKS[pid][cell]: the indices (ascending) of PATCH_MASKS[pid] covering the cell (set by _init_tables). */
-static uint16_t *CELL_MASKS[QS_MAX_PATCHES][QS_CELLS];
-static int N_CELL_MASKS[QS_MAX_PATCHES][QS_CELLS];
 static int tables_ready = 0;
 
 /* A search position: the rules' state and, per player, whether they are deferred (rule B) with the
@@ -101,9 +98,10 @@ typedef struct {
     int abort;
     int relax;
     eg_pack *pack;
+    uint64_t pack_mask;          /* slots - 1 */
+    uint64_t pack_max;           /* the slots it grows to (engine/endgame.py _Packer._grow) */
+    uint64_t pack_grow;          /* at this node count (EG_PACK_GROW_NODES unless a test asks otherwise) */
     eg_reach *reach;
-    uint16_t *scratch;           /* the packing searches' placement lists */
-    size_t scratch_cap, scratch_top;
     qs_action *levels[EG_MAX_DEPTH];
     qs_action killer[EG_MAX_DEPTH];
     int has_killer[EG_MAX_DEPTH];
@@ -399,51 +397,49 @@ static eg_reach *reach_of(Searcher *S, qs_mask region, int pid) {
     return r;
 }
 
-/* The packing searches keep, for each patch still to place, the list of its placements inside the region
-   (indices into PATCH_MASKS[pid], ascending), filtered as patches are placed: the same choices, in the same
-   order, as scanning every placement (engine/endgame.py _fit and _cover), without the scan. The lists live
-   on a scratch stack (S->scratch); a search that would overflow it fails with -3 and is run again by the
-   scanning versions below (the same answer and steps, slower). */
+/* The packing searches keep, for each patch still to place, the set of its placements inside the region
+   (bit j: PATCH_MASKS[pid][j]), filtered as patches are placed: the same choices, in the same order (ascending
+   j), as scanning every placement (engine/endgame.py _fit and _cover), without the scan. A placement m rules out
+   the placements covering one of its cells: COVER[pid][cell] (set by _init_tables), so filtering is a few word
+   operations per cell of m. */
+#define EG_WORDS (QS_MAX_MASKS / 64)
+static uint64_t COVER[QS_MAX_PATCHES][QS_CELLS][EG_WORDS];
+static int N_WORDS = EG_WORDS;   /* words in use: (the most placements of a patch + 63) / 64 */
+
 typedef struct {
     int n;
     int pid[QS_MAX_PATCHES];
-    const uint16_t *at[QS_MAX_PATCHES];
     int len[QS_MAX_PATCHES];
+    uint64_t bits[QS_MAX_PATCHES][EG_WORDS];
 } eg_lists;
 
-/* lists for `pieces` inside region: 0, or -3 when the scratch is full */
-static int lists_make(Searcher *S, eg_lists *L, const int *pieces, int np, qs_mask region) {
+static void lists_make(Searcher *S, eg_lists *L, const int *pieces, int np, qs_mask region) {
     L->n = np;
     for (int i = 0; i < np; i++) {
-        int pid = pieces[i], nm = T.n_masks[pid];
-        if (S->scratch_top + (size_t)nm > S->scratch_cap) return -3;
-        uint16_t *out = S->scratch + S->scratch_top;
-        const eg_reach *x = reach_of(S, region, pid);   /* the placements inside, remembered per region */
+        const eg_reach *x = reach_of(S, region, pieces[i]);   /* the placements inside, remembered per region */
         int k = 0;
-        for (int w = 0; w < (nm + 63) / 64; w++)
-            for (uint64_t bits = x->inside[w]; bits; bits &= bits - 1) out[k++] = (uint16_t)(w * 64 + __builtin_ctzll(bits));
-        S->scratch_top += (size_t)k;
-        L->pid[i] = pid; L->at[i] = out; L->len[i] = k;
+        for (int w = 0; w < N_WORDS; w++) { L->bits[i][w] = x->inside[w]; k += __builtin_popcountll(x->inside[w]); }
+        L->pid[i] = pieces[i];
+        L->len[i] = k;
     }
-    return 0;
 }
 
 /* child lists: `from` without piece `skip` (-1: none), the placements meeting `m` removed */
-static int lists_filter(Searcher *S, eg_lists *L, const eg_lists *from, int skip, qs_mask m) {
+static void lists_filter(eg_lists *L, const eg_lists *from, int skip, qs_mask m) {
+    int cells[QS_CELLS], nc = 0;
+    for (qs_mask r = m; r; r &= r - 1) cells[nc++] = qs_lowbit(r);
     L->n = 0;
     for (int i = 0; i < from->n; i++) {
         if (i == skip) continue;
-        int pid = from->pid[i], len = from->len[i];
-        if (S->scratch_top + (size_t)len > S->scratch_cap) return -3;
-        uint16_t *out = S->scratch + S->scratch_top;
-        const qs_mask *ms = T.masks[pid];
-        const uint16_t *in = from->at[i];
-        int k = 0;
-        for (int j = 0; j < len; j++) if (!(ms[in[j]] & m)) out[k++] = in[j];
-        S->scratch_top += (size_t)k;
-        L->pid[L->n] = pid; L->at[L->n] = out; L->len[L->n] = k; L->n++;
+        int pid = from->pid[i], o = L->n, k = 0;
+        for (int w = 0; w < N_WORDS; w++) {
+            uint64_t b = from->bits[i][w];
+            for (int c = 0; b && c < nc; c++) b &= ~COVER[pid][cells[c]][w];
+            L->bits[o][w] = b;
+            k += __builtin_popcountll(b);
+        }
+        L->pid[o] = pid; L->len[o] = k; L->n++;
     }
-    return 0;
 }
 
 static int fit_lists(Searcher *S, qs_mask region, const eg_lists *L, long *steps, qs_mask *used) {
@@ -456,16 +452,15 @@ static int fit_lists(Searcher *S, qs_mask region, const eg_lists *L, long *steps
         if (bi < 0 || L->len[i] < bn) { bi = i; bn = L->len[i]; }
     }
     const qs_mask *ms = T.masks[L->pid[bi]];
-    size_t mark = S->scratch_top;
-    for (int j = 0; j < L->len[bi]; j++) {
-        qs_mask m = ms[L->at[bi][j]];
-        eg_lists C;
-        if (lists_filter(S, &C, L, bi, m) < 0) { S->scratch_top = mark; return -3; }
-        int r = fit_lists(S, region & ~m, &C, steps, used);
-        S->scratch_top = mark;
-        if (r == 1) *used |= m;
-        if (r) return r;
-    }
+    eg_lists C;
+    for (int w = 0; w < N_WORDS; w++)
+        for (uint64_t b = L->bits[bi][w]; b; b &= b - 1) {
+            qs_mask m = ms[w * 64 + __builtin_ctzll(b)];
+            lists_filter(&C, L, bi, m);
+            int r = fit_lists(S, region & ~m, &C, steps, used);
+            if (r == 1) *used |= m;
+            if (r) return r;
+        }
     return 0;
 }
 
@@ -480,125 +475,44 @@ static int cover_lists(Searcher *S, qs_mask region, const eg_lists *L, qs_mask n
     for (int i = 0; i < L->n; i++) {
         const qs_mask *ms = T.masks[L->pid[i]];
         int top = -1;
-        for (int j = 0; j < L->len[i]; j++) {
-            qs_mask m = ms[L->at[i][j]];
-            under |= m;
-            int k = qs_popcount(m & left);
-            if (k > top) top = k;
-        }
-        if (top < 0) return 0;
-        most += top;
-    }
-    if (most < n || qs_popcount(left & ~under) > leathers) return 0;
-    qs_mask c = left & (~left + 1);
-    size_t mark = S->scratch_top;
-    for (int i = 0; i < L->n; i++) {
-        const qs_mask *ms = T.masks[L->pid[i]];
-        for (int j = 0; j < L->len[i]; j++) {
-            qs_mask m = ms[L->at[i][j]];
-            if (!(m & c)) continue;
-            eg_lists C;
-            if (lists_filter(S, &C, L, i, m) < 0) { S->scratch_top = mark; return -3; }
-            int r = cover_lists(S, region & ~m, &C, need, leathers, steps);
-            S->scratch_top = mark;
-            if (r) return r;
-        }
-    }
-    if (leathers) {
-        eg_lists C;
-        if (lists_filter(S, &C, L, -1, c) < 0) { S->scratch_top = mark; return -3; }
-        int r = cover_lists(S, region & ~c, &C, need, leathers - 1, steps);
-        S->scratch_top = mark;
-        return r;
-    }
-    return 0;
-}
-
-/* The scanning versions (the same answers and steps): used when the scratch stack is too small. */
-static int pack_fit_scan(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
-    if (!np) return 1;
-    int st = pack_step(S, steps);
-    if (st) return st;
-    int bi = -1, bn = 0;
-    for (int i = 0; i < np; i++) {
-        int pid = pieces[i], c = 0, nm = T.n_masks[pid];
-        const qs_mask *ms = T.masks[pid];
-        for (int j = 0; j < nm; j++)
-            if (!(ms[j] & ~region) && ++c >= bn && bi >= 0) break;   /* not fewer than the best: enough */
-        if (!c) return 0;
-        if (bi < 0 || c < bn) { bi = i; bn = c; }
-    }
-    int rest[QS_MAX_PATCHES], nr = 0;
-    for (int i = 0; i < np; i++) if (i != bi) rest[nr++] = pieces[i];
-    int pid = pieces[bi];
-    const qs_mask *ms = T.masks[pid];
-    for (int j = 0; j < T.n_masks[pid]; j++) {
-        if (ms[j] & ~region) continue;
-        int r = pack_fit_scan(S, region & ~ms[j], rest, nr, steps, used);
-        if (r == 1) *used |= ms[j];
-        if (r) return r;
-    }
-    return 0;
-}
-
-static int pack_cover_scan(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
-                           long *steps) {
-    qs_mask left = need & region;
-    int n = qs_popcount(left);
-    if (n <= leathers) { qs_mask used = 0; return pack_fit_scan(S, region, pieces, np, steps, &used); }
-    int st = pack_step(S, steps);
-    if (st) return st;
-    qs_mask under = 0;
-    int most = leathers;
-    for (int i = 0; i < np; i++) {
-        int pid = pieces[i], top = -1;
-        const qs_mask *ms = T.masks[pid];
-        for (int j = 0; j < T.n_masks[pid]; j++) {
-            if (ms[j] & ~region) continue;
-            under |= ms[j];
-            int k = qs_popcount(ms[j] & left);
-            if (k > top) top = k;
-        }
+        for (int w = 0; w < N_WORDS; w++)
+            for (uint64_t b = L->bits[i][w]; b; b &= b - 1) {
+                qs_mask m = ms[w * 64 + __builtin_ctzll(b)];
+                under |= m;
+                int k = qs_popcount(m & left);
+                if (k > top) top = k;
+            }
         if (top < 0) return 0;
         most += top;
     }
     if (most < n || qs_popcount(left & ~under) > leathers) return 0;
     qs_mask c = left & (~left + 1);
     int cell = qs_lowbit(c);
-    int rest[QS_MAX_PATCHES];
-    for (int i = 0; i < np; i++) {
-        int nr = 0;
-        for (int j = 0; j < np; j++) if (j != i) rest[nr++] = pieces[j];
-        int pid = pieces[i];
-        const qs_mask *ms = T.masks[pid];
-        const uint16_t *at = CELL_MASKS[pid][cell];   /* the placements covering the cell, in mask order */
-        for (int k = 0, nk = N_CELL_MASKS[pid][cell]; k < nk; k++) {
-            qs_mask m = ms[at[k]];
-            if (m & ~region) continue;
-            int r = pack_cover_scan(S, region & ~m, rest, nr, need, leathers, steps);
-            if (r) return r;
-        }
+    eg_lists C;
+    for (int i = 0; i < L->n; i++) {
+        const qs_mask *ms = T.masks[L->pid[i]];
+        const uint64_t *at = COVER[L->pid[i]][cell];   /* its placements covering the cell, ascending */
+        for (int w = 0; w < N_WORDS; w++)
+            for (uint64_t b = L->bits[i][w] & at[w]; b; b &= b - 1) {
+                qs_mask m = ms[w * 64 + __builtin_ctzll(b)];
+                lists_filter(&C, L, i, m);
+                int r = cover_lists(S, region & ~m, &C, need, leathers, steps);
+                if (r) return r;
+            }
     }
-    if (leathers) return pack_cover_scan(S, region & ~c, pieces, np, need, leathers - 1, steps);
+    if (leathers) {
+        lists_filter(&C, L, -1, c);
+        return cover_lists(S, region & ~c, &C, need, leathers - 1, steps);
+    }
     return 0;
 }
 
 /* 1: all of pieces fit into region at once (*used |= the cells of one such packing); 0: they do not;
    -1: out of steps (taken as "yes"); -2: stopped (S->abort set). */
 static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long *steps, qs_mask *used) {
-    long steps0 = *steps;
-    uint64_t nodes0 = S->nodes;
-    S->scratch_top = 0;
     eg_lists L;
-    int r = lists_make(S, &L, pieces, np, region);
-    if (!r) r = fit_lists(S, region, &L, steps, used);
-    if (r == -3) {   /* the scratch is too small: again, scanning (the nodes counted so far are not kept) */
-        *steps = steps0;
-        S->nodes = nodes0;
-        *used = 0;
-        r = pack_fit_scan(S, region, pieces, np, steps, used);
-    }
-    return r;
+    lists_make(S, &L, pieces, np, region);
+    return fit_lists(S, region, &L, steps, used);
 }
 
 /* Like pack_fit, leaving at most `leathers` cells of `need` uncovered (engine/endgame.py _cover): cut when a
@@ -607,18 +521,9 @@ static int pack_fit(Searcher *S, qs_mask region, const int *pieces, int np, long
    of some piece, or (if a leather patch is left) by a leather patch. */
 static int pack_cover(Searcher *S, qs_mask region, const int *pieces, int np, qs_mask need, int leathers,
                       long *steps) {
-    long steps0 = *steps;
-    uint64_t nodes0 = S->nodes;
-    S->scratch_top = 0;
     eg_lists L;
-    int r = lists_make(S, &L, pieces, np, region);
-    if (!r) r = cover_lists(S, region, &L, need, leathers, steps);
-    if (r == -3) {
-        *steps = steps0;
-        S->nodes = nodes0;
-        r = pack_cover_scan(S, region, pieces, np, need, leathers, steps);
-    }
-    return r;
+    lists_make(S, &L, pieces, np, region);
+    return cover_lists(S, region, &L, need, leathers, steps);
 }
 
 static int pieces_of(uint64_t set, int *out, int *area) {
@@ -639,14 +544,35 @@ static eg_pack *pack_slot(Searcher *S, qs_mask region, uint64_t set, int leather
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
-    eg_pack *c = &S->pack[h & (EG_PACK_CACHE - 1)];
+    eg_pack *c = &S->pack[h & S->pack_mask];
     *hit = c->used && c->region == region && c->set == set && c->leathers == leathers;
     return c;
 }
 
 /* _Packer.fits: do the patches of `set` fit into `region` at once? (A packing already found for all but one
    of them is tried first: the same answer, found sooner.) */
+/* _Packer._grow: from EG_PACK_GROW_NODES nodes on, the cache gets all its slots (its answers moved in slot
+   order, a later one replacing an earlier one); kept as it is when the memory is not there (the same answers,
+   only the nodes may then differ from the Python search's). */
+static void pack_grow(Searcher *S) {
+    if (S->pack_mask + 1 >= S->pack_max || S->nodes < S->pack_grow) return;
+    eg_pack *n = (eg_pack *)calloc((size_t)S->pack_max, sizeof(eg_pack));
+    if (!n) { S->pack_max = S->pack_mask + 1; return; }
+    uint64_t mask = S->pack_max - 1, old = S->pack_mask;
+    eg_pack *o = S->pack;
+    S->pack = n;
+    S->pack_mask = mask;
+    for (uint64_t i = 0; i <= old; i++) {
+        if (!o[i].used) continue;
+        int hit;
+        eg_pack *c = pack_slot(S, o[i].region, o[i].set, o[i].leathers, &hit);
+        *c = o[i];
+    }
+    free(o);
+}
+
 static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
+    pack_grow(S);
     int hit;
     eg_pack *c = pack_slot(S, region, set, -1, &hit);
     if (hit) return c->answer;
@@ -680,6 +606,7 @@ static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
 
 /* _Packer.claims: do they and `leathers` 1x1 patches fit into `region` completing a 7x7 window? */
 static int pack_claims(Searcher *S, qs_mask region, uint64_t set, int leathers) {
+    pack_grow(S);
     int hit;
     eg_pack *c = pack_slot(S, region, set, leathers, &hit);
     if (hit) return c->answer;
@@ -991,7 +918,6 @@ static void Searcher_dealloc(Searcher *S) {
     free(S->table);
     free(S->pack);
     free(S->reach);
-    free(S->scratch);
     for (int i = 0; i < EG_MAX_DEPTH; i++) free(S->levels[i]);
     Py_XDECREF(S->stop);
     Py_TYPE(S)->tp_free((PyObject *)S);
@@ -1003,7 +929,8 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     double deadline;
     PyObject *stop;
     int relax = 1;
-    if (!PyArg_ParseTuple(args, "LidO|p", &table_bytes, &max_plies, &deadline, &stop, &relax)) return -1;
+    unsigned long long grow = EG_PACK_GROW_NODES;
+    if (!PyArg_ParseTuple(args, "LidO|pK", &table_bytes, &max_plies, &deadline, &stop, &relax, &grow)) return -1;
     if (!tables_ready) { PyErr_SetString(PyExc_RuntimeError, "engine._endgame: _init_tables() was not called"); return -1; }
     uint64_t n = EG_BUCKET;
     while ((long long)(n * 2 * sizeof(eg_entry)) <= table_bytes) n *= 2;
@@ -1011,16 +938,16 @@ static int Searcher_init(Searcher *S, PyObject *args, PyObject *kw) {
     S->table = (eg_entry *)calloc((size_t)n, sizeof(eg_entry));
     if (!S->table) { PyErr_NoMemory(); return -1; }
     free(S->pack);
-    S->pack = (eg_pack *)calloc(EG_PACK_CACHE, sizeof(eg_pack));
+    uint64_t slots = EG_PACK_CACHE_MIN;   /* table_bytes / 256 rounded down to a power of two, clamped */
+    while (slots < EG_PACK_CACHE && (long long)(2 * slots * 256) <= table_bytes) slots *= 2;
+    S->pack_max = slots;
+    S->pack_grow = (uint64_t)grow;
+    S->pack_mask = EG_PACK_CACHE_MIN - 1;
+    S->pack = (eg_pack *)calloc(EG_PACK_CACHE_MIN, sizeof(eg_pack));
     if (!S->pack) { PyErr_NoMemory(); return -1; }
     free(S->reach);
     S->reach = (eg_reach *)calloc(EG_REACH_CACHE, sizeof(eg_reach));
     if (!S->reach) { PyErr_NoMemory(); return -1; }
-    free(S->scratch);
-    S->scratch_cap = EG_SCRATCH;
-    S->scratch_top = 0;
-    S->scratch = (uint16_t *)malloc(sizeof(uint16_t) * S->scratch_cap);
-    if (!S->scratch) { PyErr_NoMemory(); return -1; }
     S->relax = relax;
     S->size = n;
     S->mask = n - 1;
@@ -1162,16 +1089,12 @@ static PyObject *py_init_tables(PyObject *self, PyObject *arg) {
     else {
         T = t;
         for (int pid = 0; pid < T.n_patches; pid++)
-            for (int cell = 0; cell < T.board_cells; cell++) {
-                int n = 0;
-                for (int j = 0; j < T.n_masks[pid]; j++) if ((T.masks[pid][j] >> cell) & 1) n++;
-                CELL_MASKS[pid][cell] = (uint16_t *)malloc(sizeof(uint16_t) * (size_t)(n ? n : 1));
-                if (!CELL_MASKS[pid][cell]) return PyErr_NoMemory();
-                n = 0;
+            for (int cell = 0; cell < T.board_cells; cell++)
                 for (int j = 0; j < T.n_masks[pid]; j++)
-                    if ((T.masks[pid][j] >> cell) & 1) CELL_MASKS[pid][cell][n++] = (uint16_t)j;
-                N_CELL_MASKS[pid][cell] = n;
-            }
+                    if ((T.masks[pid][j] >> cell) & 1) COVER[pid][cell][j >> 6] |= 1ULL << (j & 63);
+        int most = 0;
+        for (int pid = 0; pid < T.n_patches; pid++) if (T.n_masks[pid] > most) most = T.n_masks[pid];
+        N_WORDS = (most + 63) / 64;
         tables_ready = 1;
     }
     Py_RETURN_NONE;
@@ -1196,5 +1119,7 @@ PyMODINIT_FUNC PyInit__endgame(void) {
     if (PyModule_AddIntConstant(m, "PACK_STEPS", EG_PACK_STEPS) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "MIN_GROUP", EG_MIN_GROUP) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "PACK_CACHE", EG_PACK_CACHE) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "PACK_CACHE_MIN", EG_PACK_CACHE_MIN) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "PACK_GROW_NODES", EG_PACK_GROW_NODES) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }
