@@ -11,7 +11,9 @@ looks at its stop token), the time and the best line so far; the last update
 is final, and when the interval has closed it holds the exact value and a
 principal variation to the end of the game. A time limit, a ``stop`` token
 or closing the iterator end it at once, with the interval proven so far
-(never a claim the search did not finish). The service's ``SolvePosition``,
+(never a claim the search did not finish). One that falls after the
+interval closed, while the line is being found, ends exact (the value is
+proven) with that reason and the line found so far. The service's ``SolvePosition``,
 ``suggest solve`` and the web app's *Solve* button answer with it.
 
 :func:`solve_split` reaches the same value another way, the one
