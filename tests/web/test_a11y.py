@@ -766,9 +766,21 @@ def test_every_page_works_by_touch_on_a_phone_in_every_language(pages, base_url)
         # Analysis: a patch picked up by a tap (deal 5, as on Play: its first player can buy)
         tap_to("analysis")
         page.evaluate("(h) => { location.hash = h; }", f"#analysis?pos={quote(deal5, safe='')}")
-        wait_for(page, "document.getElementById('page-analysis').dataset.evaluated", what="the evaluation")
-        page.tap("#an-circle .patch-card.buyable")
-        wait_for(page, "document.querySelector('#page-analysis svg.quilt[data-held]')", what="a patch in hand")
+        # The page may still show the position it had (evaluated) while the new address opens: a tap that lands
+        # before the board is redrawn picks up a patch of the old board, which the redraw puts back. Wait for the
+        # address's position and no move in flight, and tap again if a redraw took the patch back.
+        wait_for(page, "document.getElementById('page-analysis').dataset.evaluated === "
+                       f"{json.dumps(deal5)} && document.getElementById('page-analysis').dataset.busy !== '1'",
+                 what="the evaluation")
+        for attempt in range(3):
+            page.tap("#an-circle .patch-card.buyable")
+            try:
+                wait_for(page, "document.querySelector('#page-analysis svg.quilt[data-held]')", timeout=20,
+                         what="a patch in hand")
+                break
+            except AssertionError:
+                if attempt == 2:
+                    raise
         fits(f"{lang} analysis, a patch in hand")
         page.keyboard.press("Escape")
         # At the table: the position editor, then a game followed (set up once, resumed after), its hint
