@@ -402,7 +402,7 @@ static eg_reach *reach_of(Searcher *S, qs_mask region, int pid) {
    j), as scanning every placement (engine/endgame.py _fit and _cover), without the scan. A placement m rules out
    the placements covering one of its cells: COVER[pid][cell] (set by _init_tables), so filtering is a few word
    operations per cell of m. */
-#define EG_WORDS (QS_MAX_MASKS / 64)
+#define EG_WORDS ((QS_MAX_MASKS + 63) / 64)
 static uint64_t COVER[QS_MAX_PATCHES][QS_CELLS][EG_WORDS];
 static int N_WORDS = EG_WORDS;   /* words in use: (the most placements of a patch + 63) / 64 */
 
@@ -549,8 +549,6 @@ static eg_pack *pack_slot(Searcher *S, qs_mask region, uint64_t set, int leather
     return c;
 }
 
-/* _Packer.fits: do the patches of `set` fit into `region` at once? (A packing already found for all but one
-   of them is tried first: the same answer, found sooner.) */
 /* _Packer._grow: from EG_PACK_GROW_NODES nodes on, the cache gets all its slots (its answers moved in slot
    order, a later one replacing an earlier one); kept as it is when the memory is not there (the same answers,
    only the nodes may then differ from the Python search's). */
@@ -571,6 +569,8 @@ static void pack_grow(Searcher *S) {
     free(o);
 }
 
+/* _Packer.fits: do the patches of `set` fit into `region` at once? (A packing already found for all but one
+   of them is tried first: the same answer, found sooner.) */
 static int pack_fits(Searcher *S, qs_mask region, uint64_t set) {
     pack_grow(S);
     int hit;
