@@ -172,13 +172,18 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
     return Fit(model, spline, reg, mask)
 
 
+def _nll(q: float, won: int) -> float:
+    """The negative log-likelihood of an outcome shown the chance ``q`` (clamped off 0 and 1)."""
+    q = min(1 - 1e-12, max(1e-12, q))
+    return -(math.log(q) if won else math.log(1 - q))
+
+
 def log_loss(model: WinChanceModel, pts: Sequence[Point], weights: Sequence[float] | None = None) -> float:
     """Mean (weighted) negative log-likelihood of ``pts`` under ``model``."""
     total = wsum = 0.0
     for i, p in enumerate(pts):
-        q = min(1 - 1e-12, max(1e-12, model.chance(p.reward, p.iterations, p.left)))
         w = 1.0 if weights is None else weights[i]
-        total -= w * (math.log(q) if p.won else math.log(1 - q))
+        total += w * _nll(model.chance(p.reward, p.iterations, p.left), p.won)
         wsum += w
     return total / wsum
 
@@ -234,8 +239,7 @@ def cross_validate(pts: Sequence[Point], knots: int, k: int = 5, *, rounds: int 
         shown = [model.chance(p.reward, p.iterations, p.left) for p in test]
         weights = check_weights(test, shown)
         for p, q, w in zip(test, shown, weights):
-            q = min(1 - 1e-12, max(1e-12, q))
-            loss = -(math.log(q) if p.won else math.log(1 - q))
+            loss = _nll(q, p.won)
             total += w * loss
             wsum += w
             acc = per.setdefault(p.game[0], [0.0, 0.0])
@@ -345,6 +349,8 @@ class NullCheck:
     signal: float
     ece: dict[str, list[float]]
     chi2: dict[str, list[float]]
+    table_p: dict[str, list[float]]
+    """Each simulated check's Hosmer-Lemeshow p from the χ² table (with its own non-empty buckets)."""
 
     @staticmethod
     def share(values: Sequence[float], test: Any) -> float:
@@ -376,7 +382,7 @@ def _games(records: Sequence[dict[str, Any]]) -> list[tuple[list[float], list[in
 
 
 def _simulate(games: Sequence[tuple[list[float], list[int]]], k: float, rng: Any) -> tuple[list[float], list[int],
-                                                                                           list[int], list[float]]:
+                                                                                           list[int], list[int]]:
     """One draw of the calibrated observer over ``games``: each game's outcome D = ±1 (even odds); at each
     decision it has seen S = D·k·f + B(f) (B a Brownian motion, f the track's elapsed share), and shows the
     mover the exact posterior chance sigmoid(±2k·S). Returns (shown, won with the game's one outcome, won drawn
@@ -418,16 +424,20 @@ def null_check(records: Sequence[dict[str, Any]], shown_real: Sequence[float], s
         gap = abs(sum(abs(p - 0.5) for p in sh) / len(sh) - target)
         best = min(best, (gap, k))
     k = best[1]
-    eces: dict[str, list[float]] = {"shared": [], "independent": [], "shared, random draw": []}
-    chis: dict[str, list[float]] = {"shared": [], "independent": [], "shared, random draw": []}
+    kinds = ("shared", "independent", "shared, random draw")
+    eces: dict[str, list[float]] = {kind: [] for kind in kinds}
+    chis: dict[str, list[float]] = {kind: [] for kind in kinds}
+    ps: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(sims):
         sh, won, indep, game = _simulate(games, k, rng)
         for label, outcome, first in (("shared", won, True), ("independent", indep, True),
                                       ("shared, random draw", won, False)):
             rows = draw(list(zip(sh, outcome, game)), first)
             eces[label].append(ece(rows))
-            chis[label].append(hosmer_lemeshow(rows)[0])
-    return NullCheck(k, eces, chis)
+            chi2, _, p = hosmer_lemeshow(rows)
+            chis[label].append(chi2)
+            ps[label].append(p)
+    return NullCheck(k, eces, chis, ps)
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

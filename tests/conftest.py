@@ -35,7 +35,7 @@ def pytest_collection_modifyitems(config, items):
     root = Path(__file__).parent
     for item in items:
         try:
-            rel = Path(str(item.fspath)).relative_to(root).as_posix()
+            rel = item.path.relative_to(root).as_posix()
         except ValueError:
             continue
         if rel in SERIAL_FILES:
