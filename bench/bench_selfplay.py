@@ -14,7 +14,9 @@ decision is recorded with what the player found (:func:`decision_record`): a for
 (the solver's margin and certain chance) or a search (iterations reached, the best and second root moves'
 statistics, the root's totals). One JSON line a game (:func:`game_record`), in
 ``OUT/selfplay-BUDGET-FIRST-LAST.jsonl``, written as each game ends; a run skips the deals that a file of
-the same budget in ``OUT`` already holds, so an interrupted run resumes.
+the same budget in ``OUT`` already holds, so an interrupted run resumes. A game whose player raises is not
+fatal: its deal, ply, position (state JSON) and traceback go to ``OUT/errors.jsonl``, the other games go
+on, and the run exits 3 (the failed deal is played again by the next run).
 
 Deals: the held-out games of the calibration check are deals 5,001-5,400 (:data:`HELDOUT`); the model is
 fitted only on deals from 2,000,001 (:data:`TRAIN_FIRST`; docs/players.md states the check).
@@ -36,6 +38,7 @@ import re
 import sys
 import tempfile
 import time
+import traceback
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, TextIO
@@ -46,6 +49,8 @@ HELDOUT = (5_001, 5_400)
 TRAIN_FIRST = 2_000_001
 """The first deal the win-chance model may be fitted on."""
 BUDGET_RE = re.compile(r"^(?:(\d+)it|(\d+(?:\.\d+)?)s)$")
+ERRORS = "errors.jsonl"
+"""Where a run keeps the games whose player raised (each with its position and traceback), in ``--out``."""
 
 
 @dataclass(frozen=True)
@@ -159,13 +164,24 @@ def play_game(deal: int, budget_label: str) -> dict[str, Any]:
     ply = 0
     while not state.is_terminal():
         player = sides[state.current_player()]
-        action = player.choose(state)
+        try:
+            action = player.choose(state)
+        except Exception:  # noqa: BLE001 - a player's bug: kept with its position to reproduce, not fatal
+            return failed_game(deal, budget, state, ply)
         rec = decision_record(state, player)
         decisions.append({"ply": ply, **rec})
         state.apply_action(action)
         ply += 1
     return game_record(deal, budget, state, decisions, wall=time.perf_counter() - t0,
                        cpu=time.process_time() - c0, backend=core.backend())
+
+
+def failed_game(deal: int, budget: Budget, state: Any, ply: int) -> dict[str, Any]:
+    """What a game whose player raised leaves (call it in the ``except`` block): the deal, the budget, the
+    ply, the position (``GameState.to_json()``, to reproduce the failure) and the traceback. The run goes on
+    with the other games; :func:`main` writes these to ``errors.jsonl`` and exits 3."""
+    return {"format": FORMAT, "error": traceback.format_exc(limit=20), "deal": deal, "budget": budget.label,
+            "ply": ply, "state": state.to_json()}
 
 
 def game_record(deal: int, budget: Budget, final: Any, decisions: list[dict[str, Any]], *, wall: float,
@@ -396,11 +412,20 @@ def main(argv: list[str] | None = None) -> int:
     files: dict[str, TextIO] = {}
     played: dict[str, list[float]] = {}
 
+    errors: list[dict[str, Any]] = []
+
     def on_game(path: str, rec: dict[str, Any]) -> None:
+        if "error" in rec:   # kept apart, with its position; the game is played again by a later run
+            errors.append(rec)
+            path = os.path.join(out, ERRORS)
+            last = rec["error"].strip().splitlines()[-1]
+            print(f"bench_selfplay: {rec['budget']} deal {rec['deal']} failed at ply {rec['ply']}: {last} "
+                  f"(position in {path})", file=sys.stderr, flush=True)
         if path not in files:
             files[path] = _open(path, "a")
         write_record(files[path], rec)
-        played.setdefault(rec["budget"], []).append(rec["cpu"])
+        if "error" not in rec:
+            played.setdefault(rec["budget"], []).append(rec["cpu"])
 
     where = f"Ray ({args.ray})" if args.ray else f"{args.workers} process{'es' if args.workers > 1 else ''}"
     print(f"selfplay: {len(jobs)} games to play ({skipped} already in {out}), {where}", flush=True)
@@ -421,6 +446,10 @@ def main(argv: list[str] | None = None) -> int:
     for label, cpus in sorted(played.items(), key=lambda kv: _budget_order(kv[0])):
         print(f"| {label} | {len(cpus)} | {sum(cpus) / len(cpus):.1f} | {max(cpus):.1f} |")
     print(f"{sum(map(len, played.values()))} games in {wall:.0f} s; {left} not started (deadline); files in {out}")
+    if errors:
+        print(f"bench_selfplay: {len(errors)} game(s) failed; their positions are in "
+              f"{os.path.join(out, ERRORS)}", file=sys.stderr)
+        return 3
     return 0
 
 

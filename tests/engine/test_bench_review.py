@@ -134,6 +134,47 @@ def test_bad_records_name_the_file_line_and_field(tmp_path, line, message):
     assert str(e.value).startswith(f"{path}:1")
 
 
+def test_a_failing_player_leaves_its_position_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
+    from quiltsolve.engine.state import GameState
+
+    real = bench_selfplay.make_side
+    plies = {"n": 0}
+
+    def side(budget, seed):
+        player = real(budget, seed)
+        if seed // 2 != 5002:
+            return player
+
+        class Failing:   # deal 5002's first player fails on its fourth move (ply 3 or later)
+            def choose(self, state):
+                plies["n"] += 1
+                if plies["n"] > 3:
+                    raise AssertionError("no child reaches the proven value")
+                return player.choose(state)
+
+            def __getattr__(self, name):
+                return getattr(player, name)
+        return Failing()
+
+    monkeypatch.setattr(bench_selfplay, "make_side", side)
+    out = str(tmp_path / "runs")
+    assert bench_selfplay.main(["--games", "5it:5001-5003", "--out", out, "--workers", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "5it deal 5002 failed at ply 3: AssertionError: no child reaches the proven value" in err
+    records = bench_selfplay.read_records([os.path.join(out, "selfplay-5it-5001-5003.jsonl")])
+    assert [r["deal"] for r in records] == [5001, 5003]
+    with open(os.path.join(out, bench_selfplay.ERRORS), encoding="utf-8") as f:
+        (failed,) = [json.loads(line) for line in f]
+    assert (failed["deal"], failed["budget"], failed["ply"]) == (5002, "5it", 3)
+    assert "no child reaches the proven value" in failed["error"]
+    state = GameState.from_json(failed["state"])   # the position the player failed in, to reproduce it
+    assert not state.is_terminal() and state.to_json() == failed["state"]
+    monkeypatch.setattr(bench_selfplay, "make_side", real)
+    assert bench_selfplay.main(["--games", "5it:5001-5003", "--out", out, "--workers", "1"]) == 0   # played again
+    records = bench_selfplay.read_records([os.path.join(out, "selfplay-5it-5001-5003.jsonl")])
+    assert [r["deal"] for r in records] == [5001, 5002, 5003]
+
+
 def test_selfplay_writes_resumes_and_reads_back(tmp_path, capsys):
     out = str(tmp_path)
     assert bench_selfplay.main(["--games", "5it:5001-5002", "--games", "4it:2000001", "--out", out,
