@@ -339,6 +339,31 @@ def test_the_aspiration_search_of_the_lower_relaxation_is_the_full_windows(brute
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_the_tables_move_after_both_null_window_tests_reaches_the_value(brute_set: list[tuple[GameState, int]],
+                                                                         backend: str) -> None:
+    """The driver's last steps: a null-window test on each side of the value (in either order), then the
+    value's move read from the table (``_mover_move``). The table keeps a move only where it proves the bound
+    stored, never the "best" of a node where every move failed (the loosest fail-soft bound, a group's
+    relaxed bound say): that move once ended a 1 s player's proof in "no child reaches the proven value"."""
+    checked = 0
+    for s, v in brute_set:
+        value = p0(s, v)
+        for order in ((value - 1, value), (value, value + 1)), ((value, value + 1), (value - 1, value)):
+            search = searcher(backend)
+            for a, b in order:
+                search.ab(s, a, b, 0)
+            move = eg._mover_move(search, s, value, None)
+            c = s.clone()
+            c.apply_action(move)
+            after = brute_value(c)
+            if after is None:
+                continue
+            assert (after if c.current_player() == 0 else -after) == value, (s.to_notation(), move.to_str())
+            checked += 1
+    assert checked > len(brute_set)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_group_bound_bounds_every_move_of_the_group(brute_set: list[tuple[GameState, int]], backend: str) -> None:
     """``ab_after`` (the mover deferred after any placement of a patch, or any leather cell) is a bound of the
     exact value of every move of the group, on the mover's side."""

@@ -1078,10 +1078,14 @@ class _Search:
                         if a >= b:
                             self.killers[ply] = act
                             break
+        # A move is kept only when it proves the bound stored: not when every move of the mover failed (the
+        # maximiser at or below alpha, the minimiser at or above beta), where the "best" is only the loosest
+        # fail-soft bound (a group's relaxed bound, say) and its move may be worse than the entry's value.
+        # _mover_move reads the table's move as the move of a proven value.
         if best <= alpha:
-            self.store(key, -INF, best, best_move, self.nodes - start)
+            self.store(key, -INF, best, None if maxing else best_move, self.nodes - start)
         elif best >= beta:
-            self.store(key, best, INF, best_move, self.nodes - start)
+            self.store(key, best, INF, best_move if maxing else None, self.nodes - start)
         else:
             self.store(key, best, best, best_move, self.nodes - start)
         return best
@@ -1159,17 +1163,7 @@ def _line(search: _Backend, s: GameState, value: int, ply: int) -> list[Action]:
         if tt is not None and tt in acts:
             acts.remove(tt)
             acts.insert(0, tt)
-        chosen = None
-        for act in acts:
-            c = s.clone()
-            c.apply_action(act)
-            if s.current_player() == 0:
-                ok = search.ab(c, value - 1, value, ply + 1) >= value
-            else:
-                ok = search.ab(c, value, value + 1, ply + 1) <= value
-            if ok:
-                chosen = act
-                break
+        chosen = next((act for act in acts if _reaches(search, s, act, value, ply)), None)
         if chosen is None:  # pragma: no cover - would be a bug of the search
             raise AssertionError("no child reaches the proven value")
         out.append(chosen)
@@ -1334,9 +1328,27 @@ def _value(search: _Backend, s: GameState, ply: int, lo: int, hi: int) -> int:
     return lo
 
 
+def _reaches(search: _Backend, s: GameState, act: Action, value: int, ply: int) -> bool:
+    """Whether ``act`` in ``s`` (``ply`` plies below the root) keeps the mover's value ``value`` (player 0's
+    view): a null-window search of the position after it."""
+    c = s.clone()
+    c.apply_action(act)
+    if s.current_player() == 0:
+        return search.ab(c, value - 1, value, ply + 1) >= value
+    return search.ab(c, value, value + 1, ply + 1) <= value
+
+
 def _mover_move(search: _Backend, s: GameState, v: int, relaxed_move: Action | None) -> Action:
-    """A move of the mover in ``s`` whose value is ``v`` (the position's, player 0's view)."""
-    if relaxed_move is not None:
+    """A move of the mover in ``s`` whose value is ``v`` (the position's, player 0's view).
+
+    The candidates, in order: the move that proved the bound in a relaxed search, the table's move after a
+    null-window test of ``v``, then every child in the search order; the first whose position a null-window
+    search shows to keep ``v`` is the move. The first candidate nearly always holds (the table keeps a move
+    only where it proves the bound stored), but no move is returned on the table's word alone: a move that
+    misses ``v`` would make the principal variation fail (``_line``) and would be a wrong move shown as
+    perfect.
+    """
+    if relaxed_move is not None and _reaches(search, s, relaxed_move, v, 0):
         return relaxed_move
     if s.current_player() == 0:
         got = search.ab(s, v - 1, v, 0)
@@ -1345,8 +1357,12 @@ def _mover_move(search: _Backend, s: GameState, v: int, relaxed_move: Action | N
         got = search.ab(s, v, v + 1, 0)
         assert got <= v, "the value's best move"
     move = search.probe_move(s)
-    assert move is not None
-    return move
+    if move is not None and move != relaxed_move and _reaches(search, s, move, v, 0):
+        return move
+    for act in search.children(s):
+        if act not in (relaxed_move, move) and _reaches(search, s, act, v, 0):
+            return act
+    raise AssertionError("no move reaches the proven value")  # pragma: no cover - would be a bug of the search
 
 
 def _all_moves(search: _Backend, s: GameState, sign: int, value: int) -> Iterator[ProvenMove]:

@@ -902,8 +902,9 @@ static int ab(Searcher *S, const eg_state *e, int alpha, int beta, int ply) {
     }
     const qs_action *bm = best_i >= 0 ? &acts[best_i] : NULL;
     uint64_t work = S->nodes - start;
-    if (best <= alpha) store(S, &key, h, -EG_INF, best, bm, work);
-    else if (best >= beta) store(S, &key, h, best, EG_INF, bm, work);
+    /* the move only when it proves the bound (_Search._ab): not when every move of the mover failed */
+    if (best <= alpha) store(S, &key, h, -EG_INF, best, maxing ? NULL : bm, work);
+    else if (best >= beta) store(S, &key, h, best, EG_INF, maxing ? bm : NULL, work);
     else store(S, &key, h, best, best, bm, work);
     return best;
 }
