@@ -338,6 +338,28 @@ def test_the_aspiration_search_of_the_lower_relaxation_is_the_full_windows(brute
     assert retried > 10      # the window missed and was widened
 
 
+FAIL_LOW_MOVE = "r 45,11,8gt7dv20w35q,777776774777777771001001763 46,33,mlrjuhno,577141761770760740770760770 64caebf9pi1ks 0 -"
+"""A 1 s self-play game's position (deal 5,059, ply 42; 15 spaces left) whose solve once ended in "no child
+reaches the proven value": the last null-window test failed low and left in the table the first placement of
+patch 6 (its group's relaxed bound was the node's loosest fail-soft bound), which the value's move was then
+read from. The other placement of patch 6 keeps the value 0."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_failed_low_nodes_move_is_not_the_values_move(backend: str) -> None:
+    s = GameState.from_notation(FAIL_LOW_MOVE)
+    r = solve(s, time_limit=None, backend=backend)
+    assert (r.proven, r.value) == (True, 0)
+    assert r.moves[0].action.to_str() == "buy 6 6,0;6,1;6,2;6,3;7,0;7,1"
+    _check_line(s, r)
+    plain = solve(s, time_limit=None, backend=backend, _relax=False)   # no rule B: no group bounds at all
+    assert (plain.value, plain.moves[0].action) == (0, r.moves[0].action)
+    worse = s.clone()
+    worse.apply_action(next(a for a in s.legal_actions() if a.to_str() == "buy 6 6,0;6,1;6,2;6,3;7,2;7,3"))
+    w = solve(worse, time_limit=None, backend=backend)
+    assert view(s, worse, w.value) == -4     # the placement the table once gave loses 4 points
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_tables_move_after_both_null_window_tests_reaches_the_value(brute_set: list[tuple[GameState, int]],
                                                                          backend: str) -> None:
