@@ -3,8 +3,8 @@
 :func:`fit` fits :class:`engine.players.calibration.WinChanceModel` to self-play decisions
 (``bench/bench_selfplay.py``'s records): scikit-learn's ``SplineTransformer`` (cubic B-splines of
 ``x = logit(reward)``, knots at quantiles of the decisions' ``x``, continued linearly) and a
-``LogisticRegression`` without intercept on ``[B(x), B(x)·t, B(x)·s]`` (``t`` the budget, ``s`` the phase:
-see the model's docstring). Why this form: a logistic model on spline features is one model for every
+``LogisticRegression`` without intercept on the spline's steps times ``1 − t``, ``t``, ``s`` and ``1 − s``
+(``t`` the budget, ``s`` the phase: see the model's docstring and :func:`design`). Why this form: a logistic model on spline features is one model for every
 budget (isotonic regression would need one fit per budget band and cannot take the budget or the phase as
 inputs), smooth, and cheap to evaluate without scikit-learn; the spline's coefficients give a plain test of
 monotonicity (:func:`engine.players.calibration.is_increasing`).
@@ -80,15 +80,19 @@ def _x(p: Point) -> float:
 
 
 def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Sequence[bool] | None = None) -> Any:
-    """The regression's inputs: ``[D(x), D(x)·t, D(x)·s]`` where ``D_0 = 1`` and ``D_j = Σ_{i≥j} B_i(x)``
-    (scikit-learn's spline basis ``B``), so that a coefficient of ``D_j`` is the step from the spline's
-    coefficient ``j − 1`` to ``j``: all steps positive is an increasing model. ``mask`` keeps some columns."""
+    """The regression's inputs: ``[D(x)·(1 − t), D(x)·t, D(x)·s, D(x)·(1 − s)]`` where ``D_0 = 1`` and
+    ``D_j = Σ_{i≥j} B_i(x)`` (scikit-learn's spline basis ``B``), so that the coefficients of ``D_j`` make the
+    step from the spline's coefficient ``j − 1`` to ``j``: ``α_j·(1 − t) + α'_j·t + γ_j·s + δ_j·(1 − s)``, at
+    least 0 on the whole (t, s) square when its four coefficients are (and every affine step that is at least 0
+    at the square's corners can be written so). The budget and the phase can so make the curve steeper *or*
+    flatter. ``mask`` keeps some columns."""
     import numpy as np
 
     basis = spline.transform(np.array([[_x(p)] for p in pts]))
     steps = np.cumsum(basis[:, ::-1], axis=1)[:, ::-1]          # D_j = sum of B_i for i >= j (D_0 = 1)
     ts = np.array([model.inputs(p.iterations, p.left) for p in pts])
-    full = np.hstack([steps, steps * ts[:, :1], steps * ts[:, 1:2]])
+    t, s = ts[:, :1], ts[:, 1:2]
+    full = np.hstack([steps * (1 - t), steps * t, steps * s, steps * (1 - s)])
     return full if mask is None else full[:, np.asarray(mask, dtype=bool)]
 
 
@@ -101,22 +105,33 @@ class Fit:
     spline: Any
     regression: Any
     mask: list[bool]
+    budget: bool = True
 
     def predict(self, pts: Sequence[Point]) -> list[float]:
         """scikit-learn's own prediction for ``pts``."""
-        return [float(p) for p in self.regression.predict_proba(design(self.spline, self.model, pts, self.mask))[:, 1]]
+        X = design(self.spline, self.model if self.budget else _flat(self.model), pts, self.mask)
+        return [float(p) for p in self.regression.predict_proba(X)[:, 1]]
 
 
-def _model(base: WinChanceModel, steps: Sequence[float], n: int) -> WinChanceModel:
-    """The model whose spline coefficients are the cumulative sums of the fitted steps (base, × t, × s)."""
+def _flat(model: WinChanceModel) -> WinChanceModel:
+    """``model`` with its budget input held at t = 0 (a fit without the budget term)."""
+    return WinChanceModel(model.knots, model.degree, (1e9, 1e9 + 1), model.a, model.b, model.c, {})
+
+
+def _model(base: WinChanceModel, coef: Sequence[float], n: int) -> WinChanceModel:
+    """The model of the fitted coefficients (four blocks of ``n`` steps: × (1 − t), × t, × s, × (1 − s)): each
+    step as ``base + budget·t + phase·s`` (base ``α + δ``, budget ``α' − α``, phase ``γ − δ``), the spline's
+    coefficients their cumulative sums."""
     def cum(v: Sequence[float]) -> tuple[float, ...]:
         out, total = [], 0.0
         for x in v:
             total += x
             out.append(total)
         return tuple(out)
-    return WinChanceModel(base.knots, base.degree, base.log_iterations, cum(steps[:n]), cum(steps[n:2 * n]),
-                          cum(steps[2 * n:]), base.fitted)
+    a0, a1, g, d = (coef[k * n:(k + 1) * n] for k in range(4))
+    return WinChanceModel(base.knots, base.degree, base.log_iterations,
+                          cum([x + y for x, y in zip(a0, d)]), cum([y - x for x, y in zip(a0, a1)]),
+                          cum([x - y for x, y in zip(g, d)]), base.fitted)
 
 
 def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int = ROUNDS,
@@ -124,9 +139,11 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
     """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
     ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0).
 
-    Monotone by construction: a step whose budget or phase term would make it negative at a corner of the
-    (t, s) square loses those terms, and a step still negative is dropped (the spline is flat there), and
-    the regression is fitted again, until every step is at least 0 at every corner."""
+    Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 by an
+    active set: a negative one is dropped (fixed at 0) and the regression fitted again, until none is
+    negative; then every step is at least 0 everywhere on the (t, s) square. (The first form fitted
+    ``[D, D·t, D·s]`` and dropped a step's budget and phase terms together whenever a corner went negative:
+    it could not let the budget flatten the curve, which the 1 s games need.)"""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import SplineTransformer
@@ -146,30 +163,34 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
                            dict(fitted or {}))
     y = np.array([p.won for p in pts])
     shown = [p.reward for p in pts]
-    mask = [True] * n + [("budget" in terms)] * n + [("phase" in terms)] * n
+    budget, phase = "budget" in terms, "phase" in terms
+    # without the budget, × (1 − t) and × t would be one column (their sum D): keep × (1 − t) only, with t = 0
+    mask = [True] * n + [budget] * n + [phase] * n + [phase] * n
     reg = None
     for _ in range(max(1, rounds)):
         w = np.array(check_weights(pts, shown))
-        X = design(spline, model, pts)
+        if budget:
+            X = design(spline, model, pts)
+        else:
+            X = design(spline, _flat(model), pts)   # t clamped to 0: × (1 − t) is D
         while True:
             reg = LogisticRegression(fit_intercept=False, C=c, solver="newton-cholesky", max_iter=200, tol=1e-9)
             reg.fit(X[:, np.asarray(mask)], y, sample_weight=w)
-            steps = [0.0] * (3 * n)
+            coef = [0.0] * (4 * n)
             for k, v in zip([i for i, m in enumerate(mask) if m], reg.coef_[0]):
-                steps[k] = float(v)
-            bad = [j for j in range(1, n) if min(steps[j] + steps[n + j] * t + steps[2 * n + j] * s
-                                                 for t in (0, 1) for s in (0, 1)) < 0]
+                coef[k] = float(v)
+            bad = [k for k in range(4 * n) if k % n and mask[k] and coef[k] < 0]
             if not bad:
                 break
-            for j in bad:
-                if mask[n + j] or mask[2 * n + j]:
-                    mask[n + j] = mask[2 * n + j] = False
-                else:
-                    mask[j] = False
-        model = _model(model, steps, n)
+            for k in bad:
+                mask[k] = False
+                coef[k] = 0.0
+        if not budget:
+            coef[n:2 * n] = coef[:n]      # × t as × (1 − t): no budget term
+        model = _model(model, coef, n)
         shown = [model.chance(p.reward, p.iterations, p.left) for p in pts]
     assert reg is not None
-    return Fit(model, spline, reg, mask)
+    return Fit(model, spline, reg, mask, budget)
 
 
 def _nll(q: float, won: int) -> float:

@@ -71,6 +71,29 @@ def test_the_fit_finds_a_known_model(synthetic_fit):
     assert sum(errors) / len(errors) < 0.03 and max(errors) < 0.1
 
 
+def flatter(v: float, it: int, left: int) -> float:
+    """A known chance that flattens as the budget grows (as the 1 s games' does) and steepens near the end."""
+    x = calibration.logit(v)
+    return calibration.sigmoid(1.3 * x * (1.6 - 0.25 * math.log10(it)) + 0.3 * x * (1 - left / 106))
+
+
+def test_the_fit_lets_the_budget_flatten_the_curve():
+    rng = random.Random(7)
+    pts = []
+    for g in range(200):
+        it = rng.choice([300, 3000, 30000, 250000])
+        for _ in range(25):
+            v, left = rng.uniform(0.03, 0.97), rng.randint(0, 106)
+            pts.append(wf.Point(v, it, left, int(rng.random() < flatter(v, it, left)), (f"{it}it", g)))
+    m = wf.fit(pts, rounds=2).model
+    assert is_increasing(m)
+    errors = [abs(m.chance(v, it, left) - flatter(v, it, left))
+              for v in (0.15, 0.35, 0.5, 0.65, 0.85) for it in (300, 3000, 30000, 250000) for left in (20, 50, 90)]
+    assert sum(errors) / len(errors) < 0.03 and max(errors) < 0.1
+    # a reward of 0.85 shows less at 250,000 iterations than at 300: the budget flattened the curve
+    assert m.chance(0.85, 250_000, 50) < m.chance(0.85, 300, 50) - 0.05
+
+
 def test_the_fit_stays_monotone_on_noise():
     # outcomes unrelated to the reward: the steps that would fall are dropped, so the model stays monotone
     rng = random.Random(5)
