@@ -167,7 +167,7 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
     weights = wf.check_weights(pts, [model.chance(p.reward, p.iterations, p.left) for p in pts])
     print(f"fit on {len(pts)} searched decisions of {len(records)} games ({games}) in "
           f"{time.perf_counter() - t0:.1f} s: budget range 10^{model.log_iterations[0]:.2f}-"
-          f"10^{model.log_iterations[1]:.2f} iterations, {sum(result.mask)} of {len(result.mask)} terms kept, "
+          f"10^{model.log_iterations[1]:.2f} iterations, {int((result.regression.coef_[0] != 0).sum())} of {len(result.mask)} terms not 0, "
           f"weighted log loss {wf.log_loss(model, pts, weights):.4f}, increasing: {is_increasing(model)}")
     print("shows, for rewards 0.1 / 0.3 / 0.5 / 0.7 / 0.9 (30 spaces left):")
     for it in sorted({10 ** round(model.log_iterations[0], 1), 10 ** round(model.log_iterations[1], 1),

@@ -139,9 +139,10 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
     """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
     ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0).
 
-    Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 by an
-    active set: a negative one is dropped (fixed at 0) and the regression fitted again, until none is
-    negative; then every step is at least 0 everywhere on the (t, s) square. (The first form fitted
+    Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 (when
+    scikit-learn's unconstrained optimum has one below 0, the same penalised loss is minimised with those
+    bounds by SciPy's L-BFGS-B, :func:`_bounded`); then every step is at least 0 everywhere on the (t, s)
+    square. (The first form fitted
     ``[D, D·t, D·s]`` and dropped a step's budget and phase terms together whenever a corner went negative:
     it could not let the budget flatten the curve, which the 1 s games need.)"""
     import numpy as np
@@ -173,24 +174,42 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
             X = design(spline, model, pts)
         else:
             X = design(spline, _flat(model), pts)   # t clamped to 0: × (1 − t) is D
-        while True:
-            reg = LogisticRegression(fit_intercept=False, C=c, solver="newton-cholesky", max_iter=200, tol=1e-9)
-            reg.fit(X[:, np.asarray(mask)], y, sample_weight=w)
-            coef = [0.0] * (4 * n)
-            for k, v in zip([i for i, m in enumerate(mask) if m], reg.coef_[0]):
-                coef[k] = float(v)
-            bad = [k for k in range(4 * n) if k % n and mask[k] and coef[k] < 0]
-            if not bad:
-                break
-            for k in bad:
-                mask[k] = False
-                coef[k] = 0.0
+        Xm = X[:, np.asarray(mask)]
+        reg = LogisticRegression(fit_intercept=False, C=c, solver="newton-cholesky", max_iter=200, tol=1e-9)
+        reg.fit(Xm, y, sample_weight=w)
+        kept = [i for i, m in enumerate(mask) if m]
+        floor = np.array([0.0 if k % n else -np.inf for k in kept])   # the steps j >= 1 at least 0
+        if (reg.coef_[0] < floor).any():
+            reg.coef_ = _bounded(Xm, y, w, c, np.maximum(reg.coef_[0], floor), floor)[None, :]
+        coef = [0.0] * (4 * n)
+        for k, v in zip(kept, reg.coef_[0]):
+            coef[k] = float(v)
         if not budget:
             coef[n:2 * n] = coef[:n]      # × t as × (1 − t): no budget term
         model = _model(model, coef, n)
         shown = [model.chance(p.reward, p.iterations, p.left) for p in pts]
     assert reg is not None
     return Fit(model, spline, reg, mask, budget)
+
+
+def _bounded(X: Any, y: Any, w: Any, c: float, start: Any, floor: Any) -> Any:
+    """scikit-learn's weighted, L2-penalised logistic loss (``c·Σ w·loss + ½·|β|²``, no intercept) minimised
+    with each coefficient at least ``floor`` (SciPy's L-BFGS-B, from ``start``): the regression of :func:`fit`
+    when its unconstrained optimum has a step below 0."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    def f(beta: Any) -> tuple[float, Any]:
+        z = X @ beta
+        loss = np.logaddexp(0.0, z) - y * z
+        grad = X.T @ (w * (expit(z) - y))
+        return float(c * (w @ loss) + 0.5 * beta @ beta), c * grad + beta
+
+    bounds = [(None if not np.isfinite(lo) else float(lo), None) for lo in floor]
+    res = minimize(f, start, jac=True, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": 5000, "maxfun": 10000, "ftol": 1e-13, "gtol": 1e-9})
+    return np.maximum(res.x, floor)
 
 
 def _nll(q: float, won: int) -> float:
