@@ -53,6 +53,10 @@ class SolveActor:
 
     def __init__(self, backend: str, table_bytes: int) -> None:
         self.flag = threading.Event()
+        # One search at a time on the one solver: the actor's second thread is for cancels, but a task sent
+        # while a cancelled one is still unwinding (the exact line, right after the interval closed) would
+        # otherwise run on the same solver at once (its per-ply buffers, its table) and read garbage.
+        self.busy = threading.Lock()
         self.deadline = 0.0
         self.current: int | None = None
         self.search = make_search(backend, table_bytes, self)
@@ -70,6 +74,11 @@ class SolveActor:
         """"``state`` >= ``g``?" for each of ``states`` (siblings) in turn, by the solver's null-window search,
         until an answer decides their parent (one "yes" when player 0 moves there, one "no" when player 1
         does): ``(task, [v or None, ...], nodes, table_full)`` (None: not searched, cancelled, out of time)."""
+        with self.busy:
+            return self._probe(task, states, g, ply, seconds, parent_maxing)
+
+    def _probe(self, task: int, states: list[GameState], g: int, ply: int, seconds: float,
+               parent_maxing: bool) -> tuple[int, list[int | None], int, bool]:
         self.flag.clear()
         self.current = task
         self.deadline = time.monotonic() + seconds
@@ -88,15 +97,16 @@ class SolveActor:
               ) -> tuple[int, list[int | None], int, bool]:
         """Rule B's bound of ``state`` with player ``defer - 1`` deferred (1: an upper bound, 2: a lower one),
         searched with the window ``(lo - 1, hi + 1)``: ``(task, [v or None], nodes, table_full)``."""
-        self.flag.clear()
-        self.current = task
-        self.deadline = time.monotonic() + seconds
-        try:
-            v: int | None = self.search.ab(state, lo - 1, hi + 1, 0, defer)
-        except endgame._Abort:
-            v = None
-        self.current = None
-        return task, [v], self.nodes(), bool(self.search.table_full)
+        with self.busy:
+            self.flag.clear()
+            self.current = task
+            self.deadline = time.monotonic() + seconds
+            try:
+                v: int | None = self.search.ab(state, lo - 1, hi + 1, 0, defer)
+            except endgame._Abort:
+                v = None
+            self.current = None
+            return task, [v], self.nodes(), bool(self.search.table_full)
 
     def cancel(self, task: int) -> None:
         """Stop the search of ``task`` if it is the one running (a cancel that comes late does nothing)."""
@@ -108,13 +118,15 @@ class SolveActor:
         return int(self.search.nodes)
 
     def line(self, state: GameState, value: int, ply: int, seconds: float) -> list[Action]:
-        """A principal variation from ``state`` (player 0's value ``value``), from this actor's table."""
-        self.flag.clear()
-        self.deadline = time.monotonic() + seconds
-        try:
-            return endgame._line(self.search, state, value, ply)
-        except endgame._Abort:
-            return table_moves(self.search, state, LINE_DEPTH)
+        """A principal variation from ``state`` (player 0's value ``value``), from this actor's table (after the
+        search it may still be unwinding from a cancel)."""
+        with self.busy:
+            self.flag.clear()
+            self.deadline = time.monotonic() + seconds
+            try:
+                return endgame._line(self.search, state, value, ply)
+            except endgame._Abort:
+                return table_moves(self.search, state, LINE_DEPTH)
 
 
 class RayWorker:

@@ -604,6 +604,8 @@ class Driver:
         try:
             try:
                 self._probe_until_exact()
+                for node in self._busy():      # the probes still running are not needed: free their workers
+                    self.worker.cancel(node)
                 self._exact_line()
                 self.reason = "solved"
             except _Abort as e:
