@@ -29,16 +29,21 @@ def truth(v: float, it: int, left: int) -> float:
     return calibration.sigmoid(1.4 * x * (1 + 0.08 * math.log10(it)) + 0.4 * x * (1 - left / 106) - 0.2)
 
 
-@pytest.fixture(scope="module")
-def synthetic_fit():
-    rng = random.Random(3)
+def synthetic_points(chance, games: int, seed: int) -> list:
+    """``games`` games of 25 decisions at budgets 300-250,000 whose outcomes are drawn from ``chance``."""
+    rng = random.Random(seed)
     pts = []
-    for g in range(160):
+    for g in range(games):
         it = rng.choice([300, 3000, 30000, 250000])
         for _ in range(25):
             v, left = rng.uniform(0.03, 0.97), rng.randint(0, 106)
-            pts.append(wf.Point(v, it, left, int(rng.random() < truth(v, it, left)), (f"{it}it", g)))
-    return wf.fit(pts, rounds=2)
+            pts.append(wf.Point(v, it, left, int(rng.random() < chance(v, it, left)), (f"{it}it", g)))
+    return pts
+
+
+@pytest.fixture(scope="module")
+def synthetic_fit():
+    return wf.fit(synthetic_points(truth, 160, 3), rounds=2)
 
 
 SAMPLES = [wf.Point(v, it, left, 0, ("x", 0))
@@ -78,14 +83,7 @@ def flatter(v: float, it: int, left: int) -> float:
 
 
 def test_the_fit_lets_the_budget_flatten_the_curve():
-    rng = random.Random(7)
-    pts = []
-    for g in range(200):
-        it = rng.choice([300, 3000, 30000, 250000])
-        for _ in range(25):
-            v, left = rng.uniform(0.03, 0.97), rng.randint(0, 106)
-            pts.append(wf.Point(v, it, left, int(rng.random() < flatter(v, it, left)), (f"{it}it", g)))
-    m = wf.fit(pts, rounds=2).model
+    m = wf.fit(synthetic_points(flatter, 200, 7), rounds=2).model
     assert is_increasing(m)
     errors = [abs(m.chance(v, it, left) - flatter(v, it, left))
               for v in (0.15, 0.35, 0.5, 0.65, 0.85) for it in (300, 3000, 30000, 250000) for left in (20, 50, 90)]
