@@ -6,7 +6,8 @@
     python -m bench review --model other.json FILES         # check another model
 
 The check (docs/players.md states it, written before any fit): for each budget in the files (300it, 3000it,
-30000it, 1s), on the held-out games (deals 5,001-5,400; any other deal is refused), every searched decision's
+30000it, 1s), on the held-out games (deals 5,001-5,800, in rounds of 400; any other deal is refused, and so is
+a deal the model was trained on, its ``fitted.trained_deals``), every searched decision's
 shown chance (the best move's, by the committed model, ``engine.players.calibration``) is put in its ten-point
 bucket; from each game one position per bucket is drawn (seeded by the deal). It prints per budget the
 buckets (positions, mean shown, observed win rate), the expected calibration error ``Σ (n_k/N)·|o_k − p_k|``
@@ -16,7 +17,8 @@ buckets (positions, mean shown, observed win rate), the expected calibration err
 forced ones are counted apart.
 
 ``--fit`` fits the one model (``bench/winchance_fit.py``: scikit-learn, the bench extra) on training games
-(deals from 2,000,001; any other deal is refused) and writes its JSON (``--out``, default
+(deals from 2,000,001, and the held-out deals earlier checks have read, 5,001-5,400; any other deal is
+refused) and writes its JSON (``--out``, default
 ``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn. With
 ``--cv K`` it first chooses the spline's knots among ``--knots-grid`` by ``K``-fold cross-validation by game on
 the training games alone (the lowest out-of-fold log loss over all decisions, weighted as the check draws), then
@@ -45,6 +47,11 @@ DEFAULT_OUT = os.path.join("src", "quiltsolve", "engine", "data", "winchance.jso
 
 def games_needed(label: str) -> int:
     return GAMES_NEEDED.get(label, 400)
+
+
+def trained_on(model: Any, deal: int) -> bool:
+    """Whether ``model`` was fitted on games of ``deal`` (its ``fitted.trained_deals`` ranges, any budget)."""
+    return any(lo <= deal <= hi for lo, hi in model.fitted.get("trained_deals", ()))
 
 
 def shown_chances(records: Sequence[dict[str, Any]], model: Any) -> list[tuple[float, int, int]]:
@@ -160,6 +167,7 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
     t0 = time.perf_counter()
     result = wf.fit(pts, knots=knots, terms=terms, fitted={
         "games": games, "decisions": len(pts), "deals": f"{min(deals)}-{max(deals)}",
+        "trained_deals": selfplay.deal_ranges(deals),
         "by": f"python -m bench review --fit (scikit-learn {sklearn.__version__}: SplineTransformer, "
               f"{knots} quantile knots, degree {wf.DEGREE}; LogisticRegression C={wf.C}, {wf.ROUNDS} rounds "
               f"weighted as the check draws; terms: {', '.join(terms) or 'none'})"})
@@ -273,12 +281,16 @@ def main(argv: list[str] | None = None) -> int:
         if not records:
             raise ValueError("the files hold no game")
         for rec in records:
-            if args.fit and rec["deal"] < selfplay.TRAIN_FIRST:
+            if args.fit and not selfplay.trainable(rec["deal"]):
                 raise ValueError(f"deal {rec['deal']} ({rec['budget']}) is not a training deal (from "
-                                 f"{selfplay.TRAIN_FIRST:,}): the fit reads no held-out game")
+                                 f"{selfplay.TRAIN_FIRST:,}, or a spent held-out one, {selfplay.SPENT[0]:,}-"
+                                 f"{selfplay.SPENT[1]:,}): the fit reads no unread held-out game")
             if not args.fit and not selfplay.HELDOUT[0] <= rec["deal"] <= selfplay.HELDOUT[1]:
                 raise ValueError(f"deal {rec['deal']} ({rec['budget']}) is not a held-out deal "
                                  f"({selfplay.HELDOUT[0]:,}-{selfplay.HELDOUT[1]:,})")
+            if not args.fit and trained_on(model, rec["deal"]):
+                raise ValueError(f"deal {rec['deal']} ({rec['budget']}): the model was trained on this deal's "
+                                 f"games (its fitted.trained_deals); check it on deals it has not seen")
         if args.svg_dir and not args.fit:
             os.makedirs(args.svg_dir, exist_ok=True)
     except (ValueError, OSError) as e:

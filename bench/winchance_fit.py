@@ -79,8 +79,18 @@ def _x(p: Point) -> float:
     return calibration.logit(min(1 - calibration.REWARD_EPS, max(calibration.REWARD_EPS, p.reward)))
 
 
+def hats(ramps: Any) -> Any:
+    """The budget knots' hat functions of the ramps (rows of ``r_1 … r_M``): ``1 − r_1``, ``r_1 − r_2``, …,
+    ``r_M``; at least 0 and summing to 1 (with one ramp ``t``: ``1 − t`` and ``t``)."""
+    import numpy as np
+
+    ones, zeros = np.ones((ramps.shape[0], 1)), np.zeros((ramps.shape[0], 1))
+    return np.hstack([ones, ramps]) - np.hstack([ramps, zeros])
+
+
 def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Sequence[bool] | None = None) -> Any:
-    """The regression's inputs: ``[D(x)·(1 − t), D(x)·t, D(x)·s, D(x)·(1 − s)]`` where ``D_0 = 1`` and
+    """The regression's inputs: ``[D(x)·h_0, …, D(x)·h_M, D(x)·s, D(x)·(1 − s)]`` (``h`` the budget knots' hat
+    functions, :func:`hats`: with two knots ``1 − t`` and ``t``) where ``D_0 = 1`` and
     ``D_j = Σ_{i≥j} B_i(x)`` (scikit-learn's spline basis ``B``), so that the coefficients of ``D_j`` make the
     step from the spline's coefficient ``j − 1`` to ``j``: ``α_j·(1 − t) + α'_j·t + γ_j·s + δ_j·(1 − s)``, at
     least 0 on the whole (t, s) square when its four coefficients are (and every affine step that is at least 0
@@ -90,9 +100,10 @@ def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Seque
 
     basis = spline.transform(np.array([[_x(p)] for p in pts]))
     steps = np.cumsum(basis[:, ::-1], axis=1)[:, ::-1]          # D_j = sum of B_i for i >= j (D_0 = 1)
-    ts = np.array([model.inputs(p.iterations, p.left) for p in pts])
-    t, s = ts[:, :1], ts[:, 1:2]
-    full = np.hstack([steps * (1 - t), steps * t, steps * s, steps * (1 - s)])
+    inputs = [model.inputs(p.iterations, p.left) for p in pts]
+    h = hats(np.array([r for r, _ in inputs]))
+    s = np.array([[v] for _, v in inputs])
+    full = np.hstack([steps * h[:, m:m + 1] for m in range(h.shape[1])] + [steps * s, steps * (1 - s)])
     return full if mask is None else full[:, np.asarray(mask, dtype=bool)]
 
 
@@ -115,29 +126,35 @@ class Fit:
 
 def _flat(model: WinChanceModel) -> WinChanceModel:
     """``model`` with its budget input held at t = 0 (a fit without the budget term)."""
-    return WinChanceModel(model.knots, model.degree, (1e9, 1e9 + 1), model.a, model.b, model.c, {})
+    far = tuple(1e9 + i for i in range(len(model.log_iterations)))     # every ramp 0: h_0 = 1
+    return WinChanceModel(model.knots, model.degree, far, model.a, model.b, model.c, {})
 
 
 def _model(base: WinChanceModel, coef: Sequence[float], n: int) -> WinChanceModel:
-    """The model of the fitted coefficients (four blocks of ``n`` steps: × (1 − t), × t, × s, × (1 − s)): each
-    step as ``base + budget·t + phase·s`` (base ``α + δ``, budget ``α' − α``, phase ``γ − δ``), the spline's
-    coefficients their cumulative sums."""
+    """The model of the fitted coefficients (blocks of ``n`` steps: × h_0 … × h_M, × s, × (1 − s)): each step
+    as ``base + Σ budget_m·r_m + phase·s`` (base ``α_0 + δ``, budget_m ``α_m − α_(m−1)``, phase ``γ − δ``), the
+    spline's coefficients their cumulative sums."""
     def cum(v: Sequence[float]) -> tuple[float, ...]:
         out, total = [], 0.0
         for x in v:
             total += x
             out.append(total)
         return tuple(out)
-    a0, a1, g, d = (coef[k * n:(k + 1) * n] for k in range(4))
+    blocks = [coef[k * n:(k + 1) * n] for k in range(len(coef) // n)]
+    alphas, g, d = blocks[:-2], blocks[-2], blocks[-1]
     return WinChanceModel(base.knots, base.degree, base.log_iterations,
-                          cum([x + y for x, y in zip(a0, d)]), cum([y - x for x, y in zip(a0, a1)]),
+                          cum([x + y for x, y in zip(alphas[0], d)]),
+                          tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(alphas, alphas[1:])),
                           cum([x - y for x, y in zip(g, d)]), base.fitted)
 
 
 def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int = ROUNDS,
-        fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase")) -> Fit:
+        fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase"),
+        budget_knots: Sequence[float] = ()) -> Fit:
     """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
-    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0).
+    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0);
+    ``budget_knots`` the inner knots of the budget in log10(iterations), between the decisions' least and most
+    iterations (none: the coefficients are affine in log10(iterations); each one lets them bend there).
 
     Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 (when
     scikit-learn's unconstrained optimum has one below 0, the same penalised loss is minimised with those
@@ -158,15 +175,20 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
     lo, hi = min(logs), max(logs)
     if hi - lo < 1e-9:
         hi = lo + 1.0                     # one budget only: t is 0 throughout
+    inner = sorted(float(k) for k in budget_knots)
+    if inner and not lo < inner[0] <= inner[-1] < hi or len(set(inner)) < len(inner):
+        raise ValueError(f"budget_knots: {inner} must be distinct and inside the decisions' "
+                         f"10^{lo:.2f}-10^{hi:.2f} iterations")
     n = spline.n_features_out_
     zero = (0.0,) * n
-    model = WinChanceModel(tuple(float(k) for k in spline.bsplines_[0].t), DEGREE, (lo, hi), zero, zero, zero,
-                           dict(fitted or {}))
+    model = WinChanceModel(tuple(float(k) for k in spline.bsplines_[0].t), DEGREE, (lo, *inner, hi), zero,
+                           (zero,) * (len(inner) + 1), zero, dict(fitted or {}))
+    hat_count = len(inner) + 2
     y = np.array([p.won for p in pts])
     shown = [p.reward for p in pts]
     budget, phase = "budget" in terms, "phase" in terms
     # without the budget, × (1 − t) and × t would be one column (their sum D): keep × (1 − t) only, with t = 0
-    mask = [True] * n + [budget] * n + [phase] * n + [phase] * n
+    mask = [True] * n + [budget] * n * (hat_count - 1) + [phase] * n + [phase] * n
     reg = None
     for _ in range(max(1, rounds)):
         w = np.array(check_weights(pts, shown))
@@ -181,11 +203,12 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
         floor = np.array([0.0 if k % n else -np.inf for k in kept])   # the steps j >= 1 at least 0
         if (reg.coef_[0] < floor).any():
             reg.coef_ = _bounded(Xm, y, w, c, np.maximum(reg.coef_[0], floor), floor)[None, :]
-        coef = [0.0] * (4 * n)
+        coef = [0.0] * ((hat_count + 2) * n)
         for k, v in zip(kept, reg.coef_[0]):
             coef[k] = float(v)
         if not budget:
-            coef[n:2 * n] = coef[:n]      # × t as × (1 − t): no budget term
+            for m in range(1, hat_count):
+                coef[m * n:(m + 1) * n] = coef[:n]      # every hat as the first: no budget term
         model = _model(model, coef, n)
         shown = [model.chance(p.reward, p.iterations, p.left) for p in pts]
     assert reg is not None

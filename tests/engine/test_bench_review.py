@@ -206,7 +206,8 @@ def test_selfplay_bad_options_exit_2(args, message, capsys):
 def tiny_runs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("selfplay"))
     assert bench_selfplay.main(["--games", "8it:2000001-2000006", "--games", "40it:2000001-2000004",
-                                "--games", "8it:5001-5003", "--out", out, "--workers", "1"]) == 0
+                                "--games", "8it:5001-5003", "--games", "8it:5401-5402", "--out", out,
+                                "--workers", "1"]) == 0
     return out
 
 
@@ -263,13 +264,25 @@ def test_a_tiny_check_prints_its_figures_and_a_diagram(tiny_runs, tmp_path, caps
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>") and "<circle" in svg
 
 
-def test_held_out_and_training_deals_stay_apart(tiny_runs, capsys):
+def test_held_out_and_training_deals_stay_apart(tiny_runs, tmp_path, capsys):
+    from quiltsolve.engine.players.calibration import load_model
+
     train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
-    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
-    assert bench_review.main(["--fit", *held, "--out", os.devnull]) == 2
+    spent = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
+    unread = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5401" in n]
+    assert bench_review.main(["--fit", *unread, "--out", os.devnull]) == 2
     assert "not a training deal" in capsys.readouterr().err
     assert bench_review.main([*train, "--svg-dir", ""]) == 2
     assert "not a held-out deal" in capsys.readouterr().err
+    # the spent held-out deals (read by earlier checks) may train a model; its check then refuses them
+    out = tmp_path / "m.json"
+    assert bench_review.main(["--fit", *train, *spent, "--out", str(out), "--knots", "4"]) == 0
+    assert load_model(out.read_text()).fitted["trained_deals"] == [[5001, 5003], [2000001, 2000006]]
+    capsys.readouterr()
+    assert bench_review.main(["--model", str(out), *spent, "--svg-dir", "", "--null-sims", "0"]) == 2
+    assert "trained on this deal" in capsys.readouterr().err
+    assert bench_review.main(["--model", str(out), *unread, "--svg-dir", "", "--null-sims", "0"]) == 0
+    assert "held-out games (deals 5401-5402)" in capsys.readouterr().out
 
 
 def test_review_bad_options_exit_2(capsys, tmp_path):

@@ -92,6 +92,39 @@ def test_the_fit_lets_the_budget_flatten_the_curve():
     assert m.chance(0.85, 250_000, 50) < m.chance(0.85, 300, 50) - 0.05
 
 
+def bent(v: float, it: int, left: int) -> float:
+    """A known chance that steepens with the budget up to 30,000 iterations and flattens beyond (no line in
+    log10(iterations) follows it)."""
+    x = calibration.logit(v)
+    g = math.log10(it)
+    return calibration.sigmoid(x * (1.0 + 0.3 * min(g, 4.5) - 0.8 * max(0.0, g - 4.5)))
+
+
+def test_a_budget_knot_lets_the_curve_bend_and_stays_exact():
+    pts = synthetic_points(bent, 240, 11)
+    straight = wf.fit(pts, rounds=1)
+    knotted = wf.fit(pts, rounds=1, budget_knots=[math.log10(30000)])
+    m = knotted.model
+    assert len(m.log_iterations) == 3 and len(m.b) == 2 and is_increasing(m)
+    # plain Python equals scikit-learn, and the JSON keeps every budget row
+    theirs = knotted.predict(SAMPLES)
+    ours = [m.chance(p.reward, p.iterations, p.left) for p in SAMPLES]
+    assert max(abs(a - b) for a, b in zip(theirs, ours)) < 1e-12
+    data = m.to_json()
+    assert calibration.load_model(json.dumps(data)) == m and len(data["coefficients"]["budget"]) == 2
+    bad = json.loads(json.dumps(data))
+    bad["coefficients"]["budget"] = bad["coefficients"]["budget"][:1]
+    with pytest.raises(ValueError, match="budget row"):
+        WinChanceModel.from_json(bad)
+    # the knot follows the bend where the straight form cannot
+    grid = [(v, it, left) for v in (0.15, 0.35, 0.65, 0.85) for it in (300, 3000, 30000, 250000) for left in (30, 80)]
+    err = {name: sum(abs(f.model.chance(*g) - bent(*g)) for g in grid) / len(grid)
+           for name, f in (("straight", straight), ("knotted", knotted))}
+    assert err["knotted"] < 0.03 and err["knotted"] < err["straight"] * 0.7, err
+    with pytest.raises(ValueError, match="budget_knots"):
+        wf.fit(pts, rounds=1, budget_knots=[9.0])
+
+
 def test_the_fit_stays_monotone_on_noise():
     # outcomes unrelated to the reward: the steps that would fall are dropped, so the model stays monotone
     rng = random.Random(5)

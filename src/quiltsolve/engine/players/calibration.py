@@ -7,9 +7,9 @@ went and how near the end the game is. :func:`win_chance` maps it through
 one logistic model (``engine/data/winchance.json``), for every budget:
 
     x = logit(reward)                         (the reward clipped to [1e-6, 1 - 1e-6])
-    t = (log10(iterations) - lo) / (hi - lo)  clamped to [0, 1]  (the budget: iterations reached)
+    r_m = (log10(iterations) - k_(m-1)) / (k_m - k_(m-1))  clamped to [0, 1]  (the budget: iterations reached)
     s = spaces_left / 106                     clamped to [0, 1]  (both players' time-track spaces still to go)
-    P(win) = σ( Σ_j (a_j + b_j·t + c_j·s) · B_j(x) )
+    P(win) = σ( Σ_j (a_j + Σ_m b_mj·r_m + c_j·s) · B_j(x) )
 
 ``B_j`` are cubic B-splines of ``x`` on the fitted knots, continued
 linearly beyond the outer knots (scikit-learn's
@@ -122,14 +122,15 @@ def bspline_basis(knots: tuple[float, ...], degree: int, x: float) -> list[float
 
 @dataclass(frozen=True)
 class WinChanceModel:
-    """The fitted model (``engine/data/winchance.json``): the spline's knots and degree, the budget's range in
-    log10(iterations), and the coefficients ``a`` (base), ``b`` (× t, the budget) and ``c`` (× s, the phase)."""
+    """The fitted model (``engine/data/winchance.json``): the spline's knots and degree, the budget's knots in
+    log10(iterations) (two or more, rising), and the coefficients ``a`` (base), ``b`` (one row per budget ramp:
+    × r_m, see :meth:`ramps`) and ``c`` (× s, the phase). With two budget knots the one ramp is ``t``."""
 
     knots: tuple[float, ...]
     degree: int
-    log_iterations: tuple[float, float]
+    log_iterations: tuple[float, ...]
     a: tuple[float, ...]
-    b: tuple[float, ...]
+    b: tuple[tuple[float, ...], ...]
     c: tuple[float, ...]
     fitted: dict[str, Any]
 
@@ -141,46 +142,68 @@ class WinChanceModel:
         try:
             knots = tuple(float(k) for k in data["spline"]["knots"])
             degree = int(data["spline"]["degree"])
-            lo, hi = (float(v) for v in data["budget"]["log10_iterations"])
+            budget_knots = tuple(float(v) for v in data["budget"]["log10_iterations"])
             coef = data["coefficients"]
-            a, b, c = (tuple(float(v) for v in coef[k]) for k in ("base", "budget", "phase"))
-        except (KeyError, TypeError, ValueError) as e:
+            a, c = (tuple(float(v) for v in coef[k]) for k in ("base", "phase"))
+            raw = coef["budget"]
+            # two budget knots: one ramp, written as a flat list (the first format's shape)
+            rows = raw if raw and isinstance(raw[0], list) else [raw]
+            b = tuple(tuple(float(v) for v in row) for row in rows)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"a win-chance model needs spline.knots, spline.degree, budget.log10_iterations and "
                              f"coefficients.base/budget/phase ({e!r})") from None
         n = len(knots) - degree - 1
-        if degree < 1 or n < 1 or any(len(v) != n for v in (a, b, c)) or not hi > lo:
-            raise ValueError(f"coefficients: {n} a kind for {len(knots)} knots of degree {degree}, "
-                             f"and log10_iterations rising")
-        return cls(knots, degree, (lo, hi), a, b, c, dict(data.get("fitted", {})))
+        rising = len(budget_knots) >= 2 and all(y > x for x, y in zip(budget_knots, budget_knots[1:]))
+        if (degree < 1 or n < 1 or any(len(v) != n for v in (a, c, *b)) or not rising
+                or len(b) != len(budget_knots) - 1):
+            raise ValueError(f"coefficients: {n} a kind for {len(knots)} knots of degree {degree}, one budget row "
+                             f"per budget interval, and log10_iterations rising")
+        return cls(knots, degree, budget_knots, a, b, c, dict(data.get("fitted", {})))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
+        budget: list[Any] = list(self.b[0]) if len(self.b) == 1 else [list(row) for row in self.b]
         return {"format": FORMAT,
-                "model": "P(win) = sigmoid(sum_j (base_j + budget_j*t + phase_j*s) * B_j(logit(reward))); "
-                         "t = (log10(iterations) - lo) / (hi - lo) clamped to [0, 1]; s = spaces_left / 106 "
-                         "clamped to [0, 1]; B_j cubic B-splines continued linearly (engine/players/calibration.py)",
+                "model": "P(win) = sigmoid(sum_j (base_j + sum_m budget_mj*r_m + phase_j*s) * B_j(logit(reward))); "
+                         "r_m = (log10(iterations) - k_(m-1)) / (k_m - k_(m-1)) clamped to [0, 1] for the budget "
+                         "knots k (one ramp t with two knots); s = spaces_left / 106 clamped to [0, 1]; B_j cubic "
+                         "B-splines continued linearly (engine/players/calibration.py)",
                 "spline": {"knots": list(self.knots), "degree": self.degree},
                 "budget": {"log10_iterations": list(self.log_iterations)},
-                "coefficients": {"base": list(self.a), "budget": list(self.b), "phase": list(self.c)},
+                "coefficients": {"base": list(self.a), "budget": budget, "phase": list(self.c)},
                 "fitted": self.fitted}
 
-    def inputs(self, iterations: int, spaces_left: int | None) -> tuple[float, float]:
-        """(t, s): the budget and the phase, each in [0, 1] (an unknown phase: the middle, 0.5)."""
-        lo, hi = self.log_iterations
-        t = (math.log10(max(1, iterations)) - lo) / (hi - lo)
-        s = 0.5 if spaces_left is None else spaces_left / SPACES
-        return min(1.0, max(0.0, t)), min(1.0, max(0.0, s))
+    def ramps(self, iterations: int) -> tuple[float, ...]:
+        """The budget's inputs: for each interval m of the budget knots, how far log10(iterations) has gone
+        through it (0 below, 1 above), so the coefficients are piecewise linear in log10(iterations), bent at
+        the knots and constant beyond the outer two."""
+        x = math.log10(max(1, iterations))
+        k = self.log_iterations
+        return tuple(min(1.0, max(0.0, (x - lo) / (hi - lo))) for lo, hi in zip(k, k[1:]))
 
-    def coefficients_at(self, t: float, s: float) -> list[float]:
-        """The spline's coefficients for budget ``t`` and phase ``s`` (both in [0, 1])."""
-        return [a + b * t + c * s for a, b, c in zip(self.a, self.b, self.c)]
+    def inputs(self, iterations: int, spaces_left: int | None) -> tuple[tuple[float, ...], float]:
+        """(the budget's ramps, s): each in [0, 1] (an unknown phase: the middle, 0.5)."""
+        s = 0.5 if spaces_left is None else spaces_left / SPACES
+        return self.ramps(iterations), min(1.0, max(0.0, s))
+
+    def corners(self) -> list[tuple[float, ...]]:
+        """The ramps at each budget knot: between two the coefficients are affine in log10(iterations)."""
+        m = len(self.b)
+        return [tuple(1.0 if i < j else 0.0 for i in range(m)) for j in range(m + 1)]
+
+    def coefficients_at(self, ramps: tuple[float, ...] | float, s: float) -> list[float]:
+        """The spline's coefficients for the budget's ``ramps`` (a number: ``t`` of the one ramp) and phase
+        ``s`` (in [0, 1])."""
+        r = (ramps,) if isinstance(ramps, (int, float)) else tuple(ramps)
+        return [a + sum(rm * row[j] for rm, row in zip(r, self.b)) + c * s
+                for j, (a, c) in enumerate(zip(self.a, self.c))]
 
     def z(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
         """The model's log-odds for a reward in (0, 1)."""
         r = min(1.0 - REWARD_EPS, max(REWARD_EPS, reward))
-        t, s = self.inputs(iterations, spaces_left)
+        ramps, s = self.inputs(iterations, spaces_left)
         basis = bspline_basis(self.knots, self.degree, logit(r))
-        return sum(c * f for c, f in zip(self.coefficients_at(t, s), basis))
+        return sum(c * f for c, f in zip(self.coefficients_at(ramps, s), basis))
 
     def chance(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
         """The calibrated win chance (see :func:`win_chance`)."""
@@ -193,12 +216,13 @@ class WinChanceModel:
 
 def is_increasing(model: WinChanceModel) -> bool:
     """Whether the model's chance never decreases as the reward grows, for every budget and phase, and
-    rises somewhere: at each corner of the (t, s) square its spline coefficients never decrease and do rise
-    (they are affine in t and s, so then everywhere inside; a spline whose coefficients never decrease never
-    decreases, nor does its linear continuation), up to :data:`STEP_TOLERANCE`. The fit makes every model so."""
-    for t in (0.0, 1.0):
+    rises somewhere: at each budget knot and phase 0 or 1 its spline coefficients never decrease and do rise
+    (they are affine in s, and in log10(iterations) between two budget knots, so then everywhere; a spline
+    whose coefficients never decrease never decreases, nor does its linear continuation), up to
+    :data:`STEP_TOLERANCE`. The fit makes every model so."""
+    for r in model.corners():
         for s in (0.0, 1.0):
-            c = model.coefficients_at(t, s)
+            c = model.coefficients_at(r, s)
             if any(hi < lo - STEP_TOLERANCE for lo, hi in zip(c, c[1:])) or not c[-1] > c[0]:
                 return False
     return True
