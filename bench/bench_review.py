@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--knots-grid: {args.knots_grid!r}: give whole numbers, comma-separated") from None
         if args.cv and (args.cv < 2 or not grid or min(grid) < 2):
             raise ValueError("--cv needs at least 2 folds and --knots-grid knots of at least 2")
-        if not set(terms) <= {"budget", "phase"}:
+        if not set(terms) <= {"budget", "phase", "budget:phase"}:
             raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
         if args.null_sims < 0:
             raise ValueError("--null-sims must be at least 0")

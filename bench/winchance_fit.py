@@ -88,7 +88,8 @@ def hats(ramps: Any) -> Any:
     return np.hstack([ones, ramps]) - np.hstack([ramps, zeros])
 
 
-def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Sequence[bool] | None = None) -> Any:
+def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Sequence[bool] | None = None,
+           joint: bool = False) -> Any:
     """The regression's inputs: ``[D(x)·h_0, …, D(x)·h_M, D(x)·s, D(x)·(1 − s)]`` (``h`` the budget knots' hat
     functions, :func:`hats`: with two knots ``1 − t`` and ``t``) where ``D_0 = 1`` and
     ``D_j = Σ_{i≥j} B_i(x)`` (scikit-learn's spline basis ``B``), so that the coefficients of ``D_j`` make the
@@ -103,7 +104,11 @@ def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Seque
     inputs = [model.inputs(p.iterations, p.left) for p in pts]
     h = hats(np.array([r for r, _ in inputs]))
     s = np.array([[v] for _, v in inputs])
-    full = np.hstack([steps * h[:, m:m + 1] for m in range(h.shape[1])] + [steps * s, steps * (1 - s)])
+    if joint:     # × h_m·s and × h_m·(1 − s): the phase's weight per budget knot
+        full = np.hstack([steps * h[:, m:m + 1] * s for m in range(h.shape[1])]
+                         + [steps * h[:, m:m + 1] * (1 - s) for m in range(h.shape[1])])
+    else:
+        full = np.hstack([steps * h[:, m:m + 1] for m in range(h.shape[1])] + [steps * s, steps * (1 - s)])
     return full if mask is None else full[:, np.asarray(mask, dtype=bool)]
 
 
@@ -117,10 +122,11 @@ class Fit:
     regression: Any
     mask: list[bool]
     budget: bool = True
+    joint: bool = False
 
     def predict(self, pts: Sequence[Point]) -> list[float]:
         """scikit-learn's own prediction for ``pts``."""
-        X = design(self.spline, self.model if self.budget else _flat(self.model), pts, self.mask)
+        X = design(self.spline, self.model if self.budget else _flat(self.model), pts, self.mask, self.joint)
         return [float(p) for p in self.regression.predict_proba(X)[:, 1]]
 
 
@@ -130,7 +136,7 @@ def _flat(model: WinChanceModel) -> WinChanceModel:
     return WinChanceModel(model.knots, model.degree, far, model.a, model.b, model.c, {})
 
 
-def _model(base: WinChanceModel, coef: Sequence[float], n: int) -> WinChanceModel:
+def _model(base: WinChanceModel, coef: Sequence[float], n: int, joint: bool = False) -> WinChanceModel:
     """The model of the fitted coefficients (blocks of ``n`` steps: × h_0 … × h_M, × s, × (1 − s)): each step
     as ``base + Σ budget_m·r_m + phase·s`` (base ``α_0 + δ``, budget_m ``α_m − α_(m−1)``, phase ``γ − δ``), the
     spline's coefficients their cumulative sums."""
@@ -141,6 +147,16 @@ def _model(base: WinChanceModel, coef: Sequence[float], n: int) -> WinChanceMode
             out.append(total)
         return tuple(out)
     blocks = [coef[k * n:(k + 1) * n] for k in range(len(coef) // n)]
+    if joint:
+        # × h_m·s (α_m) and × h_m·(1 − s) (β_m): base β_0, budget β_m − β_(m−1), phase α_0 − β_0, budget·phase
+        # the steps of α_m − β_m
+        half = len(blocks) // 2
+        alpha, beta = blocks[:half], blocks[half:]
+        diff = [[x - y for x, y in zip(u, v)] for u, v in zip(alpha, beta)]
+        return WinChanceModel(base.knots, base.degree, base.log_iterations, cum(beta[0]),
+                              tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(beta, beta[1:])),
+                              cum(diff[0]), base.fitted,
+                              tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(diff, diff[1:])))
     alphas, g, d = blocks[:-2], blocks[-2], blocks[-1]
     return WinChanceModel(base.knots, base.degree, base.log_iterations,
                           cum([x + y for x, y in zip(alphas[0], d)]),
@@ -152,7 +168,9 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
         fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase"),
         budget_knots: Sequence[float] = ()) -> Fit:
     """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
-    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0);
+    ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0;
+    ``budget:phase`` as well: the phase's weight may change with the budget, each step's coefficients
+    bilinear in the budget's hats and the phase);
     ``budget_knots`` the inner knots of the budget in log10(iterations), between the decisions' least and most
     iterations (none: the coefficients are affine in log10(iterations); each one lets them bend there).
 
@@ -186,14 +204,17 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
     hat_count = len(inner) + 2
     y = np.array([p.won for p in pts])
     shown = [p.reward for p in pts]
-    budget, phase = "budget" in terms, "phase" in terms
+    budget, phase, joint = "budget" in terms, "phase" in terms, "budget:phase" in terms
+    if joint and not (budget and phase):
+        raise ValueError("terms: budget:phase needs budget and phase")
     # without the budget, × (1 − t) and × t would be one column (their sum D): keep × (1 − t) only, with t = 0
-    mask = [True] * n + [budget] * n * (hat_count - 1) + [phase] * n + [phase] * n
+    mask = ([True] * n * 2 * hat_count if joint
+            else [True] * n + [budget] * n * (hat_count - 1) + [phase] * n + [phase] * n)
     reg = None
     for _ in range(max(1, rounds)):
         w = np.array(check_weights(pts, shown))
         if budget:
-            X = design(spline, model, pts)
+            X = design(spline, model, pts, joint=joint)
         else:
             X = design(spline, _flat(model), pts)   # t clamped to 0: × (1 − t) is D
         Xm = X[:, np.asarray(mask)]
@@ -203,16 +224,16 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
         floor = np.array([0.0 if k % n else -np.inf for k in kept])   # the steps j >= 1 at least 0
         if (reg.coef_[0] < floor).any():
             reg.coef_ = _bounded(Xm, y, w, c, np.maximum(reg.coef_[0], floor), floor)[None, :]
-        coef = [0.0] * ((hat_count + 2) * n)
+        coef = [0.0] * (len(mask))
         for k, v in zip(kept, reg.coef_[0]):
             coef[k] = float(v)
         if not budget:
             for m in range(1, hat_count):
                 coef[m * n:(m + 1) * n] = coef[:n]      # every hat as the first: no budget term
-        model = _model(model, coef, n)
+        model = _model(model, coef, n, joint)
         shown = [model.chance(p.reward, p.iterations, p.left) for p in pts]
     assert reg is not None
-    return Fit(model, spline, reg, mask, budget)
+    return Fit(model, spline, reg, mask, budget, joint)
 
 
 def _bounded(X: Any, y: Any, w: Any, c: float, start: Any, floor: Any) -> Any:

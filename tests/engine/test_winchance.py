@@ -125,6 +125,28 @@ def test_a_budget_knot_lets_the_curve_bend_and_stays_exact():
         wf.fit(pts, rounds=1, budget_knots=[9.0])
 
 
+def test_the_phase_may_weigh_differently_at_each_budget():
+    def joint(v: float, it: int, left: int) -> float:
+        # near the end the reward says more at a deep budget than at a shallow one
+        x = calibration.logit(v)
+        return calibration.sigmoid(x * (1.0 + (1 - left / 106) * 0.4 * (math.log10(it) - 2.5)))
+
+    pts = synthetic_points(joint, 240, 13)
+    f = wf.fit(pts, rounds=1, terms=("budget", "phase", "budget:phase"), budget_knots=[math.log10(30000)])
+    m = f.model
+    assert len(m.e) == 2 and is_increasing(m)
+    theirs = f.predict(SAMPLES)
+    ours = [m.chance(p.reward, p.iterations, p.left) for p in SAMPLES]
+    assert max(abs(a - b) for a, b in zip(theirs, ours)) < 1e-12
+    data = m.to_json()
+    assert calibration.load_model(json.dumps(data)) == m and len(data["coefficients"]["budget_phase"]) == 2
+    grid = [(v, it, left) for v in (0.15, 0.35, 0.65, 0.85) for it in (300, 3000, 30000, 250000) for left in (10, 90)]
+    err = sum(abs(m.chance(*g) - joint(*g)) for g in grid) / len(grid)
+    assert err < 0.03, err
+    with pytest.raises(ValueError, match="needs budget and phase"):
+        wf.fit(pts, rounds=1, terms=("phase", "budget:phase"))
+
+
 def test_the_fit_stays_monotone_on_noise():
     # outcomes unrelated to the reward: the steps that would fall are dropped, so the model stays monotone
     rng = random.Random(5)

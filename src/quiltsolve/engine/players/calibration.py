@@ -133,6 +133,9 @@ class WinChanceModel:
     b: tuple[tuple[float, ...], ...]
     c: tuple[float, ...]
     fitted: dict[str, Any]
+    e: tuple[tuple[float, ...], ...] = ()
+    """Optional rows × r_m·s (the budget's ramps times the phase: the phase's weight may change with the
+    budget); none: the phase's weight is the same at every budget."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "WinChanceModel":
@@ -149,28 +152,39 @@ class WinChanceModel:
             # two budget knots: one ramp, written as a flat list (the first format's shape)
             rows = raw if raw and isinstance(raw[0], list) else [raw]
             b = tuple(tuple(float(v) for v in row) for row in rows)
+            joint = coef.get("budget_phase")
+            e: tuple[tuple[float, ...], ...] = ()
+            if joint is not None:
+                rows = joint if joint and isinstance(joint[0], list) else [joint]
+                e = tuple(tuple(float(v) for v in row) for row in rows)
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"a win-chance model needs spline.knots, spline.degree, budget.log10_iterations and "
                              f"coefficients.base/budget/phase ({e!r})") from None
         n = len(knots) - degree - 1
         rising = len(budget_knots) >= 2 and all(y > x for x, y in zip(budget_knots, budget_knots[1:]))
-        if (degree < 1 or n < 1 or any(len(v) != n for v in (a, c, *b)) or not rising
-                or len(b) != len(budget_knots) - 1):
+        if (degree < 1 or n < 1 or any(len(v) != n for v in (a, c, *b, *e)) or not rising
+                or len(b) != len(budget_knots) - 1 or e and len(e) != len(b)):
             raise ValueError(f"coefficients: {n} a kind for {len(knots)} knots of degree {degree}, one budget row "
                              f"per budget interval, and log10_iterations rising")
-        return cls(knots, degree, budget_knots, a, b, c, dict(data.get("fitted", {})))
+        return cls(knots, degree, budget_knots, a, b, c, dict(data.get("fitted", {})), e)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
-        budget: list[Any] = list(self.b[0]) if len(self.b) == 1 else [list(row) for row in self.b]
+        def rows(v: tuple[tuple[float, ...], ...]) -> list[Any]:
+            return list(v[0]) if len(v) == 1 else [list(row) for row in v]
+
+        coefficients: dict[str, Any] = {"base": list(self.a), "budget": rows(self.b), "phase": list(self.c)}
+        if self.e:
+            coefficients["budget_phase"] = rows(self.e)
         return {"format": FORMAT,
-                "model": "P(win) = sigmoid(sum_j (base_j + sum_m budget_mj*r_m + phase_j*s) * B_j(logit(reward))); "
+                "model": "P(win) = sigmoid(sum_j (base_j + sum_m budget_mj*r_m + phase_j*s + "
+                         "sum_m budget_phase_mj*r_m*s) * B_j(logit(reward))) (no budget_phase: 0); "
                          "r_m = (log10(iterations) - k_(m-1)) / (k_m - k_(m-1)) clamped to [0, 1] for the budget "
                          "knots k (one ramp t with two knots); s = spaces_left / 106 clamped to [0, 1]; B_j cubic "
                          "B-splines continued linearly (engine/players/calibration.py)",
                 "spline": {"knots": list(self.knots), "degree": self.degree},
                 "budget": {"log10_iterations": list(self.log_iterations)},
-                "coefficients": {"base": list(self.a), "budget": budget, "phase": list(self.c)},
+                "coefficients": coefficients,
                 "fitted": self.fitted}
 
     def ramps(self, iterations: int) -> tuple[float, ...]:
@@ -196,6 +210,7 @@ class WinChanceModel:
         ``s`` (in [0, 1])."""
         r = (ramps,) if isinstance(ramps, (int, float)) else tuple(ramps)
         return [a + sum(rm * row[j] for rm, row in zip(r, self.b)) + c * s
+                + s * sum(rm * row[j] for rm, row in zip(r, self.e))
                 for j, (a, c) in enumerate(zip(self.a, self.c))]
 
     def z(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
@@ -217,7 +232,8 @@ class WinChanceModel:
 def is_increasing(model: WinChanceModel) -> bool:
     """Whether the model's chance never decreases as the reward grows, for every budget and phase, and
     rises somewhere: at each budget knot and phase 0 or 1 its spline coefficients never decrease and do rise
-    (they are affine in s, and in log10(iterations) between two budget knots, so then everywhere; a spline
+    (they are affine in s, and in log10(iterations) between two budget knots, bilinear on each rectangle
+    between them, so then everywhere; a spline
     whose coefficients never decrease never decreases, nor does its linear continuation), up to
     :data:`STEP_TOLERANCE`. The fit makes every model so."""
     for r in model.corners():
