@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -154,7 +155,8 @@ def run_check(records: Sequence[dict[str, Any]], model: Any, svg_dir: str | None
 
 
 def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
-            terms: Sequence[str] = ("budget", "phase")) -> int:
+            terms: Sequence[str] = ("budget", "phase"), budget_knots: Sequence[float] = (),
+            weighting: str = "first") -> int:
     import sklearn
 
     from quiltsolve.engine.players.calibration import is_increasing
@@ -165,20 +167,22 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
         games[rec["budget"]] = games.get(rec["budget"], 0) + 1
     deals = [r["deal"] for r in records]
     t0 = time.perf_counter()
-    result = wf.fit(pts, knots=knots, terms=terms, fitted={
+    result = wf.fit(pts, knots=knots, terms=terms, budget_knots=budget_knots, weighting=weighting, fitted={
         "games": games, "decisions": len(pts), "deals": f"{min(deals)}-{max(deals)}",
         "trained_deals": selfplay.deal_ranges(deals),
         "by": f"python -m bench review --fit (scikit-learn {sklearn.__version__}: SplineTransformer, "
               f"{knots} quantile knots, degree {wf.DEGREE}; LogisticRegression C={wf.C}, {wf.ROUNDS} rounds "
-              f"weighted as the check draws; terms: {', '.join(terms) or 'none'})"})
+              f"weighted as the check draws ({weighting}); terms: {', '.join(terms) or 'none'}; budget knots at "
+              f"{', '.join(f'{10 ** k:,.0f}' for k in budget_knots) or 'none'} iterations)"})
     model = result.model
-    weights = wf.check_weights(pts, [model.chance(p.reward, p.iterations, p.left) for p in pts])
+    weights = wf.check_weights(pts, [model.chance(p.reward, p.iterations, p.left) for p in pts],
+                               first=weighting == "first")
     print(f"fit on {len(pts)} searched decisions of {len(records)} games ({games}) in "
           f"{time.perf_counter() - t0:.1f} s: budget range 10^{model.log_iterations[0]:.2f}-"
-          f"10^{model.log_iterations[1]:.2f} iterations, {int((result.regression.coef_[0] != 0).sum())} of {len(result.mask)} terms not 0, "
+          f"10^{model.log_iterations[-1]:.2f} iterations, {int((result.regression.coef_[0] != 0).sum())} of {len(result.mask)} terms not 0, "
           f"weighted log loss {wf.log_loss(model, pts, weights):.4f}, increasing: {is_increasing(model)}")
     print("shows, for rewards 0.1 / 0.3 / 0.5 / 0.7 / 0.9 (30 spaces left):")
-    for it in sorted({10 ** round(model.log_iterations[0], 1), 10 ** round(model.log_iterations[1], 1),
+    for it in sorted({10 ** round(model.log_iterations[0], 1), 10 ** round(model.log_iterations[-1], 1),
                       3000, 30000}):
         row = " / ".join(f"{model.chance(r, int(it), 30):.1%}" for r in (0.1, 0.3, 0.5, 0.7, 0.9))
         print(f"  {int(it):,} iterations: {row}")
@@ -189,8 +193,23 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
     return 0 if is_increasing(model) else 1
 
 
+def knots_inside(records: Sequence[dict[str, Any]], budget_knots: Sequence[float]) -> tuple[float, ...]:
+    """The budget knots (log10 iterations) strictly inside the searched decisions' iterations (the others are
+    named and left out: a knot needs decisions on both sides)."""
+    its = [p.iterations for p in wf.points(records)]
+    if not its:
+        return ()
+    lo, hi = math.log10(max(1, min(its))), math.log10(max(1, max(its)))
+    inside = tuple(k for k in budget_knots if lo < k < hi)
+    if len(inside) < len(budget_knots):
+        print(f"budget knots outside the decisions' {min(its):,}-{max(its):,} iterations left out: "
+              f"{', '.join(f'{10 ** k:,.0f}' for k in budget_knots if k not in inside)}")
+    return inside
+
+
 def choose_knots(records: Sequence[dict[str, Any]], grid: Sequence[int], k: int,
-                 terms: Sequence[str] = ("budget", "phase")) -> int:
+                 terms: Sequence[str] = ("budget", "phase"), budget_knots: Sequence[float] = (),
+                 weighting: str = "first") -> int:
     """The knots of ``grid`` with the lowest ``k``-fold out-of-fold log loss on the training ``records``
     (printed per budget); the smaller on a tie."""
     pts = wf.points(records)
@@ -202,7 +221,7 @@ def choose_knots(records: Sequence[dict[str, Any]], grid: Sequence[int], k: int,
     print("| --- | --- | " + " | ".join("---" for _ in labels) + " |")
     for knots in grid:
         t0 = time.perf_counter()
-        cv = wf.cross_validate(pts, knots, k, terms=terms)
+        cv = wf.cross_validate(pts, knots, k, terms=terms, budget_knots=budget_knots, weighting=weighting)
         results.append(cv)
         print(f"| {knots} | {cv.overall:.4f} | " + " | ".join(f"{cv.by_budget.get(b, float('nan')):.4f}"
                                                             for b in labels) + f" |  ({time.perf_counter() - t0:.0f} s)",
@@ -221,8 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cv", type=int, default=0, metavar="K",
                     help="--fit: choose the knots among --knots-grid by K-fold cross-validation by game first")
     ap.add_argument("--knots-grid", default="4,6,8,10", help="--cv: the knots to choose among (default 4,6,8,10)")
-    ap.add_argument("--terms", default="budget,phase",
-                    help="--fit: the inputs beside the reward, from budget,phase (default both; '' for none)")
+    ap.add_argument("--budget-knots", default="3000,30000", metavar="ITERATIONS",
+                    help="--fit: iterations where the budget term may bend, comma-separated (default 3000,30000; "
+                         "'' for a term affine in log10(iterations))")
+    ap.add_argument("--weighting", default="first", choices=("first", "bucket"),
+                    help="--fit: the decisions' weights: the check's first visit of each game's bucket (default) "
+                         "or 1 / the game's decisions in the bucket")
+    ap.add_argument("--terms", default="budget,phase,budget:phase",
+                    help="--fit: the inputs beside the reward, from budget,phase,budget:phase (default all three; '' for none)")
     ap.add_argument("--model", metavar="JSON", help="check this model instead of the committed one")
     ap.add_argument("--svg-dir", default=None,
                     help="where the reliability diagrams go (default docs/img with files, none without; '' for none)")
@@ -248,7 +273,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.cv and (args.cv < 2 or not grid or min(grid) < 2):
             raise ValueError("--cv needs at least 2 folds and --knots-grid knots of at least 2")
         if not set(terms) <= {"budget", "phase", "budget:phase"}:
-            raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase")
+            raise ValueError(f"--terms: {args.terms!r}: choose from budget, phase, budget:phase")
+        try:
+            budget_knots = tuple(math.log10(float(x)) for x in args.budget_knots.split(",") if x.strip())
+        except ValueError:
+            raise ValueError(f"--budget-knots: {args.budget_knots!r}: give iterations (above 0), comma-separated") \
+                from None
         if args.null_sims < 0:
             raise ValueError("--null-sims must be at least 0")
         if args.games < 1 or args.workers < 1:
@@ -298,13 +328,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.fit:
         knots = args.knots
+        budget_knots = knots_inside(records, budget_knots)
         if args.cv:
             try:
-                knots = choose_knots(records, grid, args.cv, terms)
+                knots = choose_knots(records, grid, args.cv, terms, budget_knots, args.weighting)
             except ValueError as e:
                 print(f"bench_review: --cv: {e}", file=sys.stderr)
                 return 2
-        return run_fit(records, args.out, knots, terms)
+        try:
+            return run_fit(records, args.out, knots, terms, budget_knots, args.weighting)
+        except ValueError as e:
+            print(f"bench_review: --fit: {e}", file=sys.stderr)
+            return 2
     run_check(records, model, args.svg_dir or None, args.null_sims)   # met / MISSED is printed; a miss is no error
     return 0
 

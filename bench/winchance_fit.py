@@ -66,10 +66,19 @@ def bucket(p: float) -> int:
     return min(BUCKETS - 1, max(0, int(p * BUCKETS)))
 
 
-def check_weights(pts: Sequence[Point], shown: Sequence[float]) -> list[float]:
-    """Each point's expected weight in the check: 1 / (its game's points in its bucket of ``shown``)."""
-    counts: dict[tuple[tuple[str, int], int], int] = {}
+def check_weights(pts: Sequence[Point], shown: Sequence[float], first: bool = False) -> list[float]:
+    """Each point's expected weight in the check: 1 / (its game's points in its bucket of ``shown``); with
+    ``first``, the check's own draw: 1 for the first of its game's points in that bucket (``pts`` in each game's
+    order), 0 for the others."""
     keys = [(p.game, bucket(s)) for p, s in zip(pts, shown)]
+    if first:
+        seen: set[tuple[tuple[str, int], int]] = set()
+        out = []
+        for k in keys:
+            out.append(0.0 if k in seen else 1.0)
+            seen.add(k)
+        return out
+    counts: dict[tuple[tuple[str, int], int], int] = {}
     for k in keys:
         counts[k] = counts.get(k, 0) + 1
     return [1.0 / counts[k] for k in keys]
@@ -166,13 +175,15 @@ def _model(base: WinChanceModel, coef: Sequence[float], n: int, joint: bool = Fa
 
 def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int = ROUNDS,
         fitted: dict[str, Any] | None = None, terms: Sequence[str] = ("budget", "phase"),
-        budget_knots: Sequence[float] = ()) -> Fit:
+        budget_knots: Sequence[float] = (), weighting: str = "bucket") -> Fit:
     """The model fitted to ``pts`` (see the module docstring); ``fitted`` goes into the JSON's ``fitted``;
     ``terms`` the inputs beside the reward (``budget``, ``phase``: leaving one out fixes its coefficients at 0;
     ``budget:phase`` as well: the phase's weight may change with the budget, each step's coefficients
     bilinear in the budget's hats and the phase);
     ``budget_knots`` the inner knots of the budget in log10(iterations), between the decisions' least and most
-    iterations (none: the coefficients are affine in log10(iterations); each one lets them bend there).
+    iterations (none: the coefficients are affine in log10(iterations); each one lets them bend there);
+    ``weighting`` how the decisions weigh: ``bucket`` (1 / the game's decisions in the bucket: a random one of
+    them) or ``first`` (the first of them only: the check's first-visit draw).
 
     Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 (when
     scikit-learn's unconstrained optimum has one below 0, the same penalised loss is minimised with those
@@ -186,6 +197,8 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
 
     if len({p.won for p in pts}) < 2:
         raise ValueError("the fit needs decisions of both outcomes")
+    if weighting not in ("bucket", "first"):
+        raise ValueError(f"weighting: {weighting!r}: bucket or first")
     xs = np.array([[_x(p)] for p in pts])
     spline = SplineTransformer(n_knots=knots, degree=DEGREE, knots="quantile", extrapolation="linear",
                                include_bias=True).fit(xs)
@@ -212,7 +225,7 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
             else [True] * n + [budget] * n * (hat_count - 1) + [phase] * n + [phase] * n)
     reg = None
     for _ in range(max(1, rounds)):
-        w = np.array(check_weights(pts, shown))
+        w = np.array(check_weights(pts, shown, first=weighting == "first"))
         if budget:
             X = design(spline, model, pts, joint=joint)
         else:
@@ -310,7 +323,8 @@ class CrossValidation:
 
 
 def cross_validate(pts: Sequence[Point], knots: int, k: int = 5, *, rounds: int = ROUNDS,
-                   terms: Sequence[str] = ("budget", "phase"), seed: int = 1) -> CrossValidation:
+                   terms: Sequence[str] = ("budget", "phase"), seed: int = 1, budget_knots: Sequence[float] = (),
+                   weighting: str = "bucket") -> CrossValidation:
     """``k``-fold cross-validation by game of :func:`fit` with ``knots``: each fold's decisions are scored by
     the model fitted on the other folds. The choice of a setting reads only training games."""
     fold = folds(pts, k, seed)
@@ -319,9 +333,10 @@ def cross_validate(pts: Sequence[Point], knots: int, k: int = 5, *, rounds: int 
     for f in range(k):
         train = [p for p, g in zip(pts, fold) if g != f]
         test = [p for p, g in zip(pts, fold) if g == f]
-        model = fit(train, knots=knots, rounds=rounds, terms=terms).model
+        model = fit(train, knots=knots, rounds=rounds, terms=terms, budget_knots=budget_knots,
+                    weighting=weighting).model
         shown = [model.chance(p.reward, p.iterations, p.left) for p in test]
-        weights = check_weights(test, shown)
+        weights = check_weights(test, shown, first=weighting == "first")
         for p, q, w in zip(test, shown, weights):
             loss = _nll(q, p.won)
             total += w * loss

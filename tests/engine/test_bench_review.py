@@ -216,11 +216,24 @@ def test_a_tiny_fit_writes_a_model_the_engine_reads(tiny_runs, tmp_path, capsys)
 
     train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
     out = tmp_path / "m.json"
-    assert bench_review.main(["--fit", *train, "--out", str(out), "--knots", "4"]) == 0
+    # (the budget·phase term needs more games than these: at some corner every step would be 0)
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--knots", "4", "--terms", "budget,phase"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("fit on ") and "increasing: True" in text
+    # the default budget knots (3,000 and 30,000 iterations) lie beyond these games: named and left out
+    assert text.startswith("budget knots outside the decisions' 8-40 iterations left out: 3,000, 30,000\nfit on ")
+    assert "increasing: True" in text
     model = load_model(out.read_text())
     assert is_increasing(model) and model.fitted["games"] == {"8it": 6, "40it": 4}
+    assert len(model.log_iterations) == 2 and "(first)" in model.fitted["by"]
+    # a knot inside them bends the budget term there; the other weighting is an option
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--knots", "4", "--budget-knots", "20",
+                              "--weighting", "bucket", "--terms", "budget,phase"]) == 0
+    capsys.readouterr()
+    model = load_model(out.read_text())
+    assert is_increasing(model) and len(model.log_iterations) == 3 and len(model.b) == 2
+    assert "(bucket)" in model.fitted["by"] and "budget knots at 20 iterations" in model.fitted["by"]
+    assert bench_review.main(["--fit", *train, "--out", str(out), "--budget-knots", "x"]) == 2
+    assert "--budget-knots" in capsys.readouterr().err
 
 
 def test_cross_validation_keeps_each_game_in_one_fold_and_scores_every_decision():
@@ -255,11 +268,12 @@ def test_the_fit_chooses_its_knots_by_cross_validation_on_training_games(tiny_ru
 
 
 def test_a_tiny_check_prints_its_figures_and_a_diagram(tiny_runs, tmp_path, capsys):
-    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
+    # the second round's deals: the committed model was trained on the first (spent) round's
+    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5401" in n]
     assert bench_review.main([*held, "--svg-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| shown win chance | positions | mean shown | observed win rate |" in out
-    assert "8it: ECE " in out and "Hosmer-Lemeshow χ²" in out and "games 3 (≥ 400: NO) → MISSED" in out
+    assert "8it: ECE " in out and "Hosmer-Lemeshow χ²" in out and "games 2 (≥ 400: NO) → MISSED" in out
     svg = (tmp_path / "winchance-8it.svg").read_text()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>") and "<circle" in svg
 
