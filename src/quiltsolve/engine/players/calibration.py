@@ -153,20 +153,20 @@ class WinChanceModel:
             rows = raw if raw and isinstance(raw[0], list) else [raw]
             b = tuple(tuple(float(v) for v in row) for row in rows)
             joint = coef.get("budget_phase")
-            e: tuple[tuple[float, ...], ...] = ()
+            by_phase: tuple[tuple[float, ...], ...] = ()
             if joint is not None:
                 rows = joint if joint and isinstance(joint[0], list) else [joint]
-                e = tuple(tuple(float(v) for v in row) for row in rows)
+                by_phase = tuple(tuple(float(v) for v in row) for row in rows)
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"a win-chance model needs spline.knots, spline.degree, budget.log10_iterations and "
                              f"coefficients.base/budget/phase ({e!r})") from None
         n = len(knots) - degree - 1
         rising = len(budget_knots) >= 2 and all(y > x for x, y in zip(budget_knots, budget_knots[1:]))
-        if (degree < 1 or n < 1 or any(len(v) != n for v in (a, c, *b, *e)) or not rising
-                or len(b) != len(budget_knots) - 1 or e and len(e) != len(b)):
+        if (degree < 1 or n < 1 or any(len(v) != n for v in (a, c, *b, *by_phase)) or not rising
+                or len(b) != len(budget_knots) - 1 or by_phase and len(by_phase) != len(b)):
             raise ValueError(f"coefficients: {n} a kind for {len(knots)} knots of degree {degree}, one budget row "
                              f"per budget interval, and log10_iterations rising")
-        return cls(knots, degree, budget_knots, a, b, c, dict(data.get("fitted", {})), e)
+        return cls(knots, degree, budget_knots, a, b, c, dict(data.get("fitted", {})), by_phase)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
