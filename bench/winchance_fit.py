@@ -3,16 +3,20 @@
 :func:`fit` fits :class:`engine.players.calibration.WinChanceModel` to self-play decisions
 (``bench/bench_selfplay.py``'s records): scikit-learn's ``SplineTransformer`` (cubic B-splines of
 ``x = logit(reward)``, knots at quantiles of the decisions' ``x``, continued linearly) and a
-``LogisticRegression`` without intercept on the spline's steps times ``1 − t``, ``t``, ``s`` and ``1 − s``
-(``t`` the budget, ``s`` the phase: see the model's docstring and :func:`design`). Why this form: a logistic model on spline features is one model for every
-budget (isotonic regression would need one fit per budget band and cannot take the budget or the phase as
-inputs), smooth, and cheap to evaluate without scikit-learn; the spline's coefficients give a plain test of
-monotonicity (:func:`engine.players.calibration.is_increasing`).
+``LogisticRegression`` without intercept on the spline's steps times the budget knots' hat functions and
+the phase (``s`` and ``1 − s``; with the budget·phase term, the hats times ``s`` and ``1 − s``: see the
+model's docstring and :func:`design`). Why this form: a logistic model on spline features is one model for
+every budget (isotonic regression would need one fit per budget band and cannot take the budget or the phase
+as inputs), smooth, and cheap to evaluate without scikit-learn; the spline's coefficients give a plain test
+of monotonicity (:func:`engine.players.calibration.is_increasing`).
 
-Each decision is weighted as the check draws it: the check keeps one position per game per ten-point bucket
-of the shown chance, so a decision weighs ``1 / (that game's decisions in its bucket)``; the buckets come
-from the previous round's fit (the first round: of the raw reward), :data:`ROUNDS` rounds. (Unweighted, a
-game that stays near one chance for many moves would count many times where the check counts it once.)
+Each decision is weighted as the check draws it: the check keeps the first position of each game in each
+ten-point bucket of the shown chance, so with ``weighting="first"`` (what ``python -m bench review --fit``
+uses) a decision weighs 1 when it is that first one and 0 otherwise; ``weighting="bucket"`` (this function's
+default, the earlier fits') weighs it ``1 / (that game's decisions in its bucket)``, a random one of them.
+The buckets come from the previous round's fit (the first round: of the raw reward), :data:`ROUNDS` rounds.
+(Unweighted, a game that stays near one chance for many moves would count many times where the check counts
+it once; and a search's reward is no martingale, so the first visits differ from the average one.)
 
 The statistics: :func:`draw` (the check's positions), :func:`ece`, :func:`hosmer_lemeshow`,
 :func:`chi2_sf`, and :func:`reliability_svg` (the diagram, plain SVG).

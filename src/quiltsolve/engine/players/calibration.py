@@ -9,18 +9,21 @@ one logistic model (``engine/data/winchance.json``), for every budget:
     x = logit(reward)                         (the reward clipped to [1e-6, 1 - 1e-6])
     r_m = (log10(iterations) - k_(m-1)) / (k_m - k_(m-1))  clamped to [0, 1]  (the budget: iterations reached)
     s = spaces_left / 106                     clamped to [0, 1]  (both players' time-track spaces still to go)
-    P(win) = σ( Σ_j (a_j + Σ_m b_mj·r_m + c_j·s) · B_j(x) )
+    P(win) = σ( Σ_j (a_j + Σ_m b_mj·r_m + c_j·s + Σ_m e_mj·r_m·s) · B_j(x) )
 
 ``B_j`` are cubic B-splines of ``x`` on the fitted knots, continued
 linearly beyond the outer knots (scikit-learn's
 ``SplineTransformer(extrapolation="linear")``, evaluated here in plain
-Python: scikit-learn is needed only to fit). ``lo`` and ``hi`` are the
-budgets the model was fitted between (300 iterations to what 1 s reached);
-beyond them the nearest holds. The B-splines sum to 1, so the model needs no
-intercept. At every corner of the ``(t, s)`` square the coefficients
-``a_j + b_j·t + c_j·s`` never decrease with ``j`` (the fit makes them so),
-so the chance never decreases as the reward grows, at any budget and phase
-(:func:`is_increasing`; the coefficients are affine in ``t`` and ``s``):
+Python: scikit-learn is needed only to fit). ``k`` are the budget knots in
+log10(iterations): the outer two the budgets the model was fitted between
+(300 iterations to what 1 s reached; beyond them the nearest holds), the
+inner ones where the budget's effect may bend; the ``e`` rows (optional)
+let the phase weigh differently at each budget. The B-splines sum to 1, so
+the model needs no intercept. At every budget knot and phase 0 or 1 the
+coefficients never decrease with ``j`` (the fit makes them so), so the
+chance never decreases as the reward grows, at any budget and phase
+(:func:`is_increasing`; the coefficients are bilinear in the ramps and
+``s`` between two knots):
 the model never reverses a ranking. It is
 fitted by ``python -m bench review --fit`` (scikit-learn's logistic
 regression) on self-play games of ``python -m bench selfplay``, and checked
