@@ -168,7 +168,8 @@ def run_fit(records: Sequence[dict[str, Any]], out: str, knots: int,
     deals = [r["deal"] for r in records]
     t0 = time.perf_counter()
     result = wf.fit(pts, knots=knots, terms=terms, budget_knots=budget_knots, weighting=weighting, fitted={
-        "games": games, "decisions": len(pts), "deals": f"{min(deals)}-{max(deals)}",
+        "games": games, "decisions": len(pts),
+        "deals": ", ".join(f"{lo}-{hi}" if hi > lo else f"{lo}" for lo, hi in selfplay.deal_ranges(deals)),
         "trained_deals": selfplay.deal_ranges(deals),
         "by": f"python -m bench review --fit (scikit-learn {sklearn.__version__}: SplineTransformer, "
               f"{knots} quantile knots, degree {wf.DEGREE}; LogisticRegression C={wf.C}, {wf.ROUNDS} rounds "
