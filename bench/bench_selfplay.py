@@ -54,6 +54,9 @@ SPENT = (5_001, 5_400)
 deals its model was trained on (the model's ``fitted.trained_deals``)."""
 TRAIN_FIRST = 2_000_001
 """The first deal the win-chance model may be fitted on (and the :data:`SPENT` ones)."""
+BUDGET_RE = re.compile(r"^(?:(\d+)it|(\d+(?:\.\d+)?)s)$")
+ERRORS = "errors.jsonl"
+"""Where a run keeps the games whose player raised (each with its position and traceback), in ``--out``."""
 
 
 def trainable(deal: int) -> bool:
@@ -78,9 +81,6 @@ def deal_ranges(deals: Iterable[int]) -> list[list[int]]:
         else:
             out.append([d, d])
     return out
-BUDGET_RE = re.compile(r"^(?:(\d+)it|(\d+(?:\.\d+)?)s)$")
-ERRORS = "errors.jsonl"
-"""Where a run keeps the games whose player raised (each with its position and traceback), in ``--out``."""
 
 
 @dataclass(frozen=True)

@@ -106,9 +106,10 @@ def design(spline: Any, model: WinChanceModel, pts: Sequence[Point], mask: Seque
     """The regression's inputs: ``[D(x)·h_0, …, D(x)·h_M, D(x)·s, D(x)·(1 − s)]`` (``h`` the budget knots' hat
     functions, :func:`hats`: with two knots ``1 − t`` and ``t``) where ``D_0 = 1`` and
     ``D_j = Σ_{i≥j} B_i(x)`` (scikit-learn's spline basis ``B``), so that the coefficients of ``D_j`` make the
-    step from the spline's coefficient ``j − 1`` to ``j``: ``α_j·(1 − t) + α'_j·t + γ_j·s + δ_j·(1 − s)``, at
-    least 0 on the whole (t, s) square when its four coefficients are (and every affine step that is at least 0
-    at the square's corners can be written so). The budget and the phase can so make the curve steeper *or*
+    step from the spline's coefficient ``j − 1`` to ``j``: ``Σ_m α_mj·h_m + γ_j·s + δ_j·(1 − s)`` (``joint``:
+    ``Σ_m h_m·(α_mj·s + β_mj·(1 − s))``), at least 0 at every budget and phase when its coefficients are (the
+    hats, ``s`` and ``1 − s`` are at least 0; with two knots every affine step that is at least 0 at the
+    corners of the (t, s) square can be written so). The budget and the phase can so make the curve steeper *or*
     flatter. ``mask`` keeps some columns."""
     import numpy as np
 
@@ -159,6 +160,10 @@ def _model(base: WinChanceModel, coef: Sequence[float], n: int, joint: bool = Fa
             total += x
             out.append(total)
         return tuple(out)
+    def per_ramp(per_hat: Sequence[Sequence[float]]) -> tuple[tuple[float, ...], ...]:
+        # Σ_m h_m·x_m = x_0 + Σ_m r_m·(x_m − x_(m−1)): each ramp's row, the steps of consecutive hats' difference
+        return tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(per_hat, per_hat[1:]))
+
     blocks = [coef[k * n:(k + 1) * n] for k in range(len(coef) // n)]
     if joint:
         # × h_m·s (α_m) and × h_m·(1 − s) (β_m): base β_0, budget β_m − β_(m−1), phase α_0 − β_0, budget·phase
@@ -166,14 +171,11 @@ def _model(base: WinChanceModel, coef: Sequence[float], n: int, joint: bool = Fa
         half = len(blocks) // 2
         alpha, beta = blocks[:half], blocks[half:]
         diff = [[x - y for x, y in zip(u, v)] for u, v in zip(alpha, beta)]
-        return WinChanceModel(base.knots, base.degree, base.log_iterations, cum(beta[0]),
-                              tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(beta, beta[1:])),
-                              cum(diff[0]), base.fitted,
-                              tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(diff, diff[1:])))
+        return WinChanceModel(base.knots, base.degree, base.log_iterations, cum(beta[0]), per_ramp(beta),
+                              cum(diff[0]), base.fitted, per_ramp(diff))
     alphas, g, d = blocks[:-2], blocks[-2], blocks[-1]
     return WinChanceModel(base.knots, base.degree, base.log_iterations,
-                          cum([x + y for x, y in zip(alphas[0], d)]),
-                          tuple(cum([y - x for x, y in zip(lo, hi)]) for lo, hi in zip(alphas, alphas[1:])),
+                          cum([x + y for x, y in zip(alphas[0], d)]), per_ramp(alphas),
                           cum([x - y for x, y in zip(g, d)]), base.fitted)
 
 
@@ -191,8 +193,8 @@ def fit(pts: Sequence[Point], *, knots: int = KNOTS, c: float = C, rounds: int =
 
     Monotone by construction (:func:`design`): every coefficient of a step ``j ≥ 1`` is kept at least 0 (when
     scikit-learn's unconstrained optimum has one below 0, the same penalised loss is minimised with those
-    bounds by SciPy's L-BFGS-B, :func:`_bounded`); then every step is at least 0 everywhere on the (t, s)
-    square. (The first form fitted
+    bounds by SciPy's L-BFGS-B, :func:`_bounded`); then every step is at least 0 at every budget and phase.
+    (The first form fitted
     ``[D, D·t, D·s]`` and dropped a step's budget and phase terms together whenever a corner went negative:
     it could not let the budget flatten the curve, which the 1 s games need.)"""
     import numpy as np

@@ -123,6 +123,18 @@ def bspline_basis(knots: tuple[float, ...], degree: int, x: float) -> list[float
     return [v + (x - edge) * g for v, g in zip(value, slope)]
 
 
+def _read_rows(raw: Any) -> tuple[tuple[float, ...], ...]:
+    """Coefficient rows, one per budget ramp, from JSON: a list of rows, or one flat row (two budget knots:
+    the one ramp, the first format's shape)."""
+    rows = raw if raw and isinstance(raw[0], list) else [raw]
+    return tuple(tuple(float(v) for v in row) for row in rows)
+
+
+def _write_rows(rows: tuple[tuple[float, ...], ...]) -> list[Any]:
+    """The JSON :func:`_read_rows` reads: one ramp's row flat (as the first format wrote it)."""
+    return list(rows[0]) if len(rows) == 1 else [list(row) for row in rows]
+
+
 @dataclass(frozen=True)
 class WinChanceModel:
     """The fitted model (``engine/data/winchance.json``): the spline's knots and degree, the budget's knots in
@@ -151,15 +163,8 @@ class WinChanceModel:
             budget_knots = tuple(float(v) for v in data["budget"]["log10_iterations"])
             coef = data["coefficients"]
             a, c = (tuple(float(v) for v in coef[k]) for k in ("base", "phase"))
-            raw = coef["budget"]
-            # two budget knots: one ramp, written as a flat list (the first format's shape)
-            rows = raw if raw and isinstance(raw[0], list) else [raw]
-            b = tuple(tuple(float(v) for v in row) for row in rows)
-            joint = coef.get("budget_phase")
-            by_phase: tuple[tuple[float, ...], ...] = ()
-            if joint is not None:
-                rows = joint if joint and isinstance(joint[0], list) else [joint]
-                by_phase = tuple(tuple(float(v) for v in row) for row in rows)
+            b = _read_rows(coef["budget"])
+            by_phase = _read_rows(coef["budget_phase"]) if "budget_phase" in coef else ()
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"a win-chance model needs spline.knots, spline.degree, budget.log10_iterations and "
                              f"coefficients.base/budget/phase ({e!r})") from None
@@ -173,12 +178,10 @@ class WinChanceModel:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
-        def rows(v: tuple[tuple[float, ...], ...]) -> list[Any]:
-            return list(v[0]) if len(v) == 1 else [list(row) for row in v]
-
-        coefficients: dict[str, Any] = {"base": list(self.a), "budget": rows(self.b), "phase": list(self.c)}
+        coefficients: dict[str, Any] = {"base": list(self.a), "budget": _write_rows(self.b),
+                                        "phase": list(self.c)}
         if self.e:
-            coefficients["budget_phase"] = rows(self.e)
+            coefficients["budget_phase"] = _write_rows(self.e)
         return {"format": FORMAT,
                 "model": "P(win) = sigmoid(sum_j (base_j + sum_m budget_mj*r_m + phase_j*s + "
                          "sum_m budget_phase_mj*r_m*s) * B_j(logit(reward))) (no budget_phase: 0); "
@@ -235,10 +238,9 @@ class WinChanceModel:
 def is_increasing(model: WinChanceModel) -> bool:
     """Whether the model's chance never decreases as the reward grows, for every budget and phase, and
     rises somewhere: at each budget knot and phase 0 or 1 its spline coefficients never decrease and do rise
-    (they are affine in s, and in log10(iterations) between two budget knots, bilinear on each rectangle
-    between them, so then everywhere; a spline
-    whose coefficients never decrease never decreases, nor does its linear continuation), up to
-    :data:`STEP_TOLERANCE`. The fit makes every model so."""
+    (they are bilinear in log10(iterations) and s on each rectangle between two budget knots, so then
+    everywhere; a spline whose coefficients never decrease never decreases, nor does its linear
+    continuation), up to :data:`STEP_TOLERANCE`. The fit makes every model so."""
     for r in model.corners():
         for s in (0.0, 1.0):
             c = model.coefficients_at(r, s)
