@@ -6,7 +6,7 @@
     python -m bench review --model other.json FILES         # check another model
 
 The check (docs/players.md states it, written before any fit): for each budget in the files (300it, 3000it,
-30000it, 1s), on the held-out games (deals 5,001-5,800, in rounds of 400; any other deal is refused, and so is
+30000it, 1s), on the held-out games (deals 5,001-6,200, in rounds of 400; any other deal is refused, and so is
 a deal the model was trained on, its ``fitted.trained_deals``), every searched decision's
 shown chance (the best move's, by the committed model, ``engine.players.calibration``) is put in its ten-point
 bucket; from each game one position per bucket is drawn (seeded by the deal). It prints per budget the
@@ -17,7 +17,7 @@ buckets (positions, mean shown, observed win rate), the expected calibration err
 forced ones are counted apart.
 
 ``--fit`` fits the one model (``bench/winchance_fit.py``: scikit-learn, the bench extra) on training games
-(deals from 2,000,001, and the held-out deals earlier checks have read, 5,001-5,400; any other deal is
+(deals from 2,000,001, and the held-out deals earlier checks have read, 5,001-5,800; any other deal is
 refused) and writes its JSON (``--out``, default
 ``src/quiltsolve/engine/data/winchance.json``), which the engine reads without scikit-learn. With
 ``--cv K`` it first chooses the spline's knots among ``--knots-grid`` by ``K``-fold cross-validation by game on

@@ -18,9 +18,9 @@ the same budget in ``OUT`` already holds, so an interrupted run resumes. A game 
 fatal: its deal, ply, position (state JSON) and traceback go to ``OUT/errors.jsonl``, the other games go
 on, and the run exits 3 (the failed deal is played again by the next run).
 
-Deals: the held-out games of the calibration checks are deals 5,001-5,800 (:data:`HELDOUT`, rounds of 400);
+Deals: the held-out games of the calibration checks are deals 5,001-6,200 (:data:`HELDOUT`, rounds of 400);
 the model is fitted only on deals from 2,000,001 (:data:`TRAIN_FIRST`) and on the held-out deals an earlier
-check has read (:data:`SPENT`, 5,001-5,400); docs/players.md states the checks.
+check has read (:data:`SPENT`, 5,001-5,800); docs/players.md states the checks.
 ``--workers N`` processes (default 2), or ``--ray auto|local|ADDRESS``: one Ray task a game on a cluster
 (as ``engine.distributed`` plays matches). Games of a time budget (the longest, a minute or more at
 1 s) are handed out first, longest first, then the others in the order of the ``--games`` options, each
@@ -45,13 +45,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
 FORMAT = "quiltsolve-selfplay/1"
-HELDOUT = (5_001, 5_800)
+HELDOUT = (5_001, 6_200)
 """The deals of the calibration checks' held-out games (inclusive), in rounds of 400 (300 at 1 s): the first,
 5,001-5,400 (5,001-5,300 at 1 s), read by the checks of 2026-12-03 to 05; the second, 5,401-5,800 (5,401-5,700
-at 1 s), stated on 2026-12-05 (docs/players.md)."""
-SPENT = (5_001, 5_400)
-"""Held-out deals that checks have read (the first round): the fit may train on them, and a check refuses the
-deals its model was trained on (the model's ``fitted.trained_deals``)."""
+at 1 s), stated and read on 2026-12-05; the third, 5,801-6,200 (5,801-6,100 at 1 s), stated on 2026-12-05
+(docs/players.md)."""
+SPENT = (5_001, 5_800)
+"""Held-out deals that checks have read (the first two rounds): the fit may train on them, and a check refuses
+the deals its model was trained on (the model's ``fitted.trained_deals``)."""
 TRAIN_FIRST = 2_000_001
 """The first deal the win-chance model may be fitted on (and the :data:`SPENT` ones)."""
 BUDGET_RE = re.compile(r"^(?:(\d+)it|(\d+(?:\.\d+)?)s)$")
@@ -62,7 +63,7 @@ ERRORS = "errors.jsonl"
 def trainable(deal: int) -> bool:
     """Whether the win-chance model may be fitted on ``deal``'s games.
 
-    >>> trainable(2_000_001), trainable(5_001), trainable(5_401)
+    >>> trainable(2_000_001), trainable(5_001), trainable(5_801)
     (True, True, False)
     """
     return deal >= TRAIN_FIRST or SPENT[0] <= deal <= SPENT[1]

@@ -206,7 +206,7 @@ def test_selfplay_bad_options_exit_2(args, message, capsys):
 def tiny_runs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("selfplay"))
     assert bench_selfplay.main(["--games", "8it:2000001-2000006", "--games", "40it:2000001-2000004",
-                                "--games", "8it:5001-5003", "--games", "8it:5401-5402", "--out", out,
+                                "--games", "8it:5001-5003", "--games", "8it:5801-5802", "--out", out,
                                 "--workers", "1"]) == 0
     return out
 
@@ -268,8 +268,8 @@ def test_the_fit_chooses_its_knots_by_cross_validation_on_training_games(tiny_ru
 
 
 def test_a_tiny_check_prints_its_figures_and_a_diagram(tiny_runs, tmp_path, capsys):
-    # the second round's deals: the committed model was trained on the first (spent) round's
-    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5401" in n]
+    # the third round's deals: the committed model was trained on the spent rounds
+    held = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5801" in n]
     assert bench_review.main([*held, "--svg-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| shown win chance | positions | mean shown | observed win rate |" in out
@@ -283,7 +283,7 @@ def test_held_out_and_training_deals_stay_apart(tiny_runs, tmp_path, capsys):
 
     train = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "2000001" in n]
     spent = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5001" in n]
-    unread = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5401" in n]
+    unread = [os.path.join(tiny_runs, n) for n in os.listdir(tiny_runs) if "5801" in n]
     assert bench_review.main(["--fit", *unread, "--out", os.devnull]) == 2
     assert "not a training deal" in capsys.readouterr().err
     assert bench_review.main([*train, "--svg-dir", ""]) == 2
@@ -296,7 +296,7 @@ def test_held_out_and_training_deals_stay_apart(tiny_runs, tmp_path, capsys):
     assert bench_review.main(["--model", str(out), *spent, "--svg-dir", "", "--null-sims", "0"]) == 2
     assert "trained on this deal" in capsys.readouterr().err
     assert bench_review.main(["--model", str(out), *unread, "--svg-dir", "", "--null-sims", "0"]) == 0
-    assert "held-out games (deals 5401-5402)" in capsys.readouterr().out
+    assert "held-out games (deals 5801-5802)" in capsys.readouterr().out
 
 
 def test_review_bad_options_exit_2(capsys, tmp_path):
