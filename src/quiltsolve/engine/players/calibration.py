@@ -135,6 +135,33 @@ def _write_rows(rows: tuple[tuple[float, ...], ...]) -> list[Any]:
     return list(rows[0]) if len(rows) == 1 else [list(row) for row in rows]
 
 
+def spline_value(coefficients: list[float], basis: list[float]) -> float:
+    """``Σ_j c_j·basis_j`` for a basis that sums to 1 (a B-spline basis, continued linearly or not), with the
+    coefficients made non-decreasing first (each ``c_j`` at least ``c_(j−1)``) and summed as their steps:
+    ``c_f + Σ_(j>f) (c_j − c_(j−1))·Σ_(i≥j) basis_i``, ``f`` the first basis function not 0.
+
+    For the coefficients of a model :func:`is_increasing` accepts, that is the plain sum up to its
+    ``STEP_TOLERANCE``. Why not the plain sum: at an increasing model's flat stretch the coefficients, each
+    computed from the budget and phase, may fall by their last bit from one to the next, and a total of the
+    basis differs from 1 in its last bit from one ``x`` to the next; either could reverse two rewards'
+    order. Summed so, a flat stretch is exactly flat and the curve never decreases.
+
+    >>> spline_value([2.0, 2.0, 2.0, 3.0], [0.0, 0.1, 0.7, 0.2])
+    2.2
+    >>> spline_value([1.0, 1.0 - 1e-16, 1.0], [0.0, 0.5, 0.5])
+    1.0
+    """
+    rising = list(coefficients)
+    for j in range(1, len(rising)):
+        rising[j] = max(rising[j], rising[j - 1])
+    first = next((j for j, v in enumerate(basis) if v != 0.0), 0)
+    total, tail = rising[first], 0.0
+    for j in range(len(basis) - 1, first, -1):
+        tail += basis[j]
+        total += (rising[j] - rising[j - 1]) * tail
+    return total
+
+
 @dataclass(frozen=True)
 class WinChanceModel:
     """The fitted model (``engine/data/winchance.json``): the spline's knots and degree, the budget's knots in
@@ -223,8 +250,7 @@ class WinChanceModel:
         """The model's log-odds for a reward in (0, 1)."""
         r = min(1.0 - REWARD_EPS, max(REWARD_EPS, reward))
         ramps, s = self.inputs(iterations, spaces_left)
-        basis = bspline_basis(self.knots, self.degree, logit(r))
-        return sum(c * f for c, f in zip(self.coefficients_at(ramps, s), basis))
+        return spline_value(self.coefficients_at(ramps, s), bspline_basis(self.knots, self.degree, logit(r)))
 
     def chance(self, reward: float, iterations: int, spaces_left: int | None = None) -> float:
         """The calibrated win chance (see :func:`win_chance`)."""
@@ -269,4 +295,4 @@ def win_chance(reward: float, iterations: int, spaces_left: int | None = None,
 
 
 __all__ = ["FORMAT", "MODEL", "WinChanceModel", "bspline_basis", "is_increasing", "load_model", "logit", "sigmoid",
-           "win_chance"]
+           "spline_value", "win_chance"]
